@@ -1,0 +1,101 @@
+"""Settings: environment variables KMRAG_* over an optional kmrag.toml over defaults.
+
+With neither ``KMRAG_NEO4J_URI`` nor ``KMRAG_DATABASE_URL`` set, kmrag runs on its embedded
+defaults: a PostgreSQL+pgvector it starts itself under ``data_dir`` and the embedded graph store.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+from kmrag.errors import ConfigError
+
+ENV_PREFIX = "KMRAG_"
+
+
+class Settings(BaseModel):
+    data_dir: Path = Field(default_factory=lambda: Path.home() / ".kmrag")
+    tenant: str = "default"
+    # graph store: a Bolt URI selects Neo4j, otherwise the embedded graph store is used
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: str | None = None
+    neo4j_database: str = "neo4j"
+    # unit store: a PostgreSQL URL, otherwise the embedded PostgreSQL under data_dir
+    database_url: str | None = None
+    embedding_dim: int = 384
+    embedder: str = "local"  # local | openai
+    embedding_model: str = "text-embedding-3-small"
+    # OpenAI-compatible LLM, used when configured
+    llm_base_url: str | None = None
+    llm_api_key: str | None = None
+    llm_model: str | None = None
+
+    @field_validator("tenant")
+    @classmethod
+    def _tenant_ok(cls, v: str) -> str:
+        v = v.strip()
+        if not v or len(v) > 64 or any(c.isspace() for c in v):
+            raise ValueError("tenant must be 1-64 characters without whitespace")
+        return v
+
+    @field_validator("embedding_dim")
+    @classmethod
+    def _dim_ok(cls, v: int) -> int:
+        if not 1 <= v <= 16000:
+            raise ValueError("embedding_dim must be between 1 and 16000")
+        return v
+
+    @property
+    def uses_embedded_graph(self) -> bool:
+        return not self.neo4j_uri
+
+    @property
+    def uses_embedded_postgres(self) -> bool:
+        return not self.database_url
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.llm_base_url or self.llm_api_key) and bool(self.llm_model)
+
+
+def _from_env(environ: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in Settings.model_fields:
+        key = ENV_PREFIX + name.upper()
+        if key in environ and environ[key] != "":
+            out[name] = environ[key]
+    return out
+
+
+def load_settings(
+    config_file: Path | None = None, environ: dict[str, str] | None = None, **overrides: Any
+) -> Settings:
+    """Build settings from (lowest first) defaults, kmrag.toml, KMRAG_* env vars, explicit overrides."""
+    environ = dict(os.environ) if environ is None else environ
+    values: dict[str, Any] = {}
+    path = config_file or (Path(environ["KMRAG_CONFIG"]) if environ.get("KMRAG_CONFIG") else Path("kmrag.toml"))
+    if path.exists():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as e:
+            raise ConfigError(f"{path}: cannot read config file: {e}") from e
+        section = data.get("kmrag", data)
+        unknown = set(section) - set(Settings.model_fields)
+        if unknown:
+            raise ConfigError(f"{path}: unknown settings {sorted(unknown)}; known: {sorted(Settings.model_fields)}")
+        values.update(section)
+    values.update(_from_env(environ))
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        return Settings(**values)
+    except ValidationError as e:
+        problems = "; ".join(
+            f"{ENV_PREFIX}{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in e.errors()
+        )
+        raise ConfigError(f"invalid settings: {problems}") from e

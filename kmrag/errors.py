@@ -1,0 +1,39 @@
+"""One exception root for kmrag; narrow subclasses say what went wrong and where."""
+
+from __future__ import annotations
+
+
+class KmragError(Exception):
+    """Root of every error kmrag raises on purpose."""
+
+
+class ConfigError(KmragError):
+    """A setting is missing or malformed."""
+
+
+class ServiceUnavailable(KmragError):
+    """A backing service (Neo4j, PostgreSQL, an LLM endpoint) cannot be reached."""
+
+
+class SchemaError(KmragError):
+    """The database schema is missing or does not match what kmrag expects."""
+
+
+class InvalidIdentifier(KmragError):
+    """A value that would become a query identifier failed the sanitiser."""
+
+
+class StoreError(KmragError):
+    """A graph or unit store operation failed."""
+
+
+class BadInput(KmragError):
+    """A document, record or question cannot be used; the message names it and why."""
+
+
+class ModelNotInstalled(KmragError):
+    """An NLP or embedding model package is not installed."""
+
+
+class OptionalDependencyMissing(KmragError):
+    """An optional provider was configured but its package is not installed."""

@@ -1,0 +1,265 @@
+"""All of kmrag's Cypher, as small functions returning query text.
+
+Every value is a ``$parameter``. The only text ever formatted into a query is a relationship
+type that passed :func:`kmrag.schema.sanitize.check_identifier` or a hop count that passed
+:func:`kmrag.graph.base.check_hops`. Every query is scoped by ``$tenant``.
+"""
+
+from __future__ import annotations
+
+from kmrag.graph.base import check_hops
+from kmrag.schema.sanitize import check_identifier
+
+UNIT_LINK_TYPES = ("NEXT", "PARENT_SECTION", "REFERENCES")
+
+
+def merge_source() -> str:
+    return """
+    MERGE (s:Source {tenant: $tenant, id: $row.id})
+    SET s.uri = $row.uri, s.version = $row.version, s.content_hash = $row.content_hash,
+        s.ingested_at = $row.ingested_at
+    """
+
+
+def merge_units() -> str:
+    return """
+    UNWIND $rows AS row
+    MERGE (u:Unit {id: row.id})
+    ON CREATE SET u.tenant = $tenant
+    WITH u, row WHERE u.tenant = $tenant
+    SET u.source_id = row.source_id, u.source_version = row.source_version, u.type = row.type,
+        u.title = row.title, u.section_path = row.section_path, u.ordinal = row.ordinal,
+        u.content = row.content
+    WITH u, row
+    MATCH (s:Source {tenant: $tenant, id: row.source_id})
+    MERGE (u)-[:PART_OF]->(s)
+    """
+
+
+def merge_unit_links(kind: str) -> str:
+    rel = check_identifier(kind, "unit link kind")
+    if rel not in UNIT_LINK_TYPES:
+        raise ValueError(f"unknown unit link kind {kind!r}")
+    return f"""
+    UNWIND $rows AS row
+    MATCH (a:Unit {{id: row.src, tenant: $tenant}})
+    MATCH (b:Unit {{id: row.dst, tenant: $tenant}})
+    MERGE (a)-[:{rel}]->(b)
+    """
+
+
+def merge_entities() -> str:
+    return """
+    UNWIND $rows AS row
+    MERGE (e:Entity {id: row.id})
+    ON CREATE SET e.tenant = $tenant, e.aliases = []
+    WITH e, row WHERE e.tenant = $tenant
+    SET e.name = row.name, e.type = row.type, e.key = row.key,
+        e.aliases = e.aliases + [a IN row.aliases WHERE NOT a IN e.aliases]
+    SET e.alias_keys = [a IN e.aliases | toLower(a)], e.aliases_text = reduce(t = '', a IN e.aliases | t + ' ' + a)
+    """
+
+
+def merge_mentions(kind: str) -> str:
+    rel = check_identifier(kind, "mention kind")
+    if rel not in ("MENTIONS", "DEFINES"):
+        raise ValueError(f"unknown mention kind {kind!r}")
+    return f"""
+    UNWIND $rows AS row
+    MATCH (u:Unit {{id: row.unit_id, tenant: $tenant}})
+    MATCH (e:Entity {{id: row.entity_id, tenant: $tenant}})
+    MERGE (u)-[:{rel}]->(e)
+    """
+
+
+def merge_relations(rel_type: str) -> str:
+    rel = check_identifier(rel_type, "relationship type")
+    return f"""
+    UNWIND $rows AS row
+    MATCH (s:Entity {{id: row.subject_id, tenant: $tenant}})
+    MATCH (o:Entity {{id: row.object_id, tenant: $tenant}})
+    MERGE (s)-[r:{rel} {{id: row.id}}]->(o)
+    ON CREATE SET r.tenant = $tenant, r.kind = 'relation', r.predicate = row.predicate,
+                  r.confidence = row.confidence, r.unit_ids = row.unit_ids, r.sentences = row.sentences
+    ON MATCH SET r.unit_ids = r.unit_ids + [x IN row.unit_ids WHERE NOT x IN r.unit_ids],
+                 r.sentences = r.sentences + [x IN row.sentences WHERE NOT x IN r.sentences],
+                 r.confidence = CASE WHEN row.confidence > r.confidence THEN row.confidence ELSE r.confidence END
+    """
+
+
+def merge_answer() -> str:
+    return """
+    MERGE (a:Answer {id: $row.id})
+    ON CREATE SET a.tenant = $tenant
+    WITH a WHERE a.tenant = $tenant
+    SET a.question = $row.question, a.text = $row.text, a.created_at = $row.created_at
+    WITH a
+    UNWIND $row.unit_ids AS uid
+    MATCH (u:Unit {id: uid, tenant: $tenant})
+    MERGE (a)-[:CITES]->(u)
+    """
+
+
+def unit_ids() -> str:
+    return """
+    MATCH (u:Unit {tenant: $tenant})
+    WHERE $source_id IS NULL OR u.source_id = $source_id
+    RETURN u.id AS id
+    """
+
+
+def source_ids() -> str:
+    return "MATCH (s:Source {tenant: $tenant}) RETURN s.id AS id"
+
+
+def strip_relation_provenance() -> str:
+    """Remove retired units from relation provenance; drop relations left without any."""
+    return """
+    MATCH (:Entity {tenant: $tenant})-[r {kind: 'relation'}]->(:Entity {tenant: $tenant})
+    WHERE any(x IN r.unit_ids WHERE x IN $ids)
+    SET r.unit_ids = [x IN r.unit_ids WHERE NOT x IN $ids]
+    WITH r WHERE size(r.unit_ids) = 0
+    DELETE r
+    RETURN count(*) AS dropped
+    """
+
+
+def delete_units() -> str:
+    return """
+    UNWIND $ids AS uid
+    MATCH (u:Unit {id: uid, tenant: $tenant})
+    DETACH DELETE u
+    RETURN count(*) AS deleted
+    """
+
+
+def delete_orphan_entities() -> str:
+    return """
+    MATCH (e:Entity {tenant: $tenant})
+    WHERE NOT (e)--()
+    DELETE e
+    RETURN count(*) AS deleted
+    """
+
+
+def delete_source_node() -> str:
+    return "MATCH (s:Source {tenant: $tenant, id: $source_id}) DETACH DELETE s"
+
+
+def get_entities() -> str:
+    return """
+    MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids
+    RETURN e.id AS id, e.name AS name, e.type AS type, e.aliases AS aliases
+    """
+
+
+def find_entities() -> str:
+    return """
+    MATCH (e:Entity {tenant: $tenant})
+    WHERE e.key IN $keys OR any(a IN e.alias_keys WHERE a IN $keys)
+    RETURN e.id AS id, e.name AS name, e.type AS type, e.aliases AS aliases
+    """
+
+
+def all_entities() -> str:
+    return """
+    MATCH (e:Entity {tenant: $tenant})
+    RETURN e.id AS id, e.name AS name, e.type AS type, e.aliases AS aliases
+    ORDER BY e.id
+    """
+
+
+def relations() -> str:
+    return """
+    MATCH (s:Entity {tenant: $tenant})-[r {kind: 'relation'}]->(o:Entity {tenant: $tenant})
+    WHERE $entity_id IS NULL OR s.id = $entity_id OR o.id = $entity_id
+    RETURN r.id AS id, s.id AS subject_id, o.id AS object_id, type(r) AS type, r.predicate AS predicate,
+           r.confidence AS confidence, r.unit_ids AS unit_ids, r.sentences AS sentences
+    ORDER BY r.id
+    """
+
+
+def entity_units() -> str:
+    return """
+    MATCH (u:Unit {tenant: $tenant})-[:MENTIONS|DEFINES]->(e:Entity {tenant: $tenant})
+    WHERE e.id IN $ids
+    RETURN e.id AS entity_id, collect(DISTINCT u.id) AS unit_ids
+    """
+
+
+def unit_entities() -> str:
+    return """
+    MATCH (u:Unit {tenant: $tenant})-[:MENTIONS|DEFINES]->(e:Entity {tenant: $tenant})
+    WHERE u.id IN $ids
+    RETURN u.id AS unit_id, collect(DISTINCT e.id) AS entity_ids
+    """
+
+
+def relation_paths(max_hops: int) -> str:
+    k = check_hops(max_hops)
+    return f"""
+    MATCH (s:Entity {{tenant: $tenant}}) WHERE s.id IN $ids
+    MATCH p = (s)-[rels*1..{k}]-(t:Entity)
+    WHERE all(r IN rels WHERE r.kind = 'relation' AND r.tenant = $tenant)
+      AND all(n IN nodes(p) WHERE n:Entity)
+      AND all(i IN range(0, size(nodes(p)) - 2) WHERE NOT nodes(p)[i] IN nodes(p)[i + 1..])
+    WITH p, s, t LIMIT $limit
+    RETURN s.id AS start_id, t.id AS end_id,
+           [r IN relationships(p) | {{subject_id: startNode(r).id, subject_name: startNode(r).name,
+                                     type: type(r), predicate: r.predicate,
+                                     object_id: endNode(r).id, object_name: endNode(r).name,
+                                     unit_ids: r.unit_ids}}] AS hops
+    """
+
+
+def neighbours() -> str:
+    return """
+    MATCH (u:Unit {tenant: $tenant}) WHERE u.id IN $ids
+    CALL (u) {
+      MATCH (u)-[:NEXT]->(n:Unit) RETURN n.id AS nid, 'NEXT' AS kind
+      UNION
+      MATCH (u)<-[:NEXT]-(n:Unit) RETURN n.id AS nid, 'PREV' AS kind
+      UNION
+      MATCH (u)-[:PARENT_SECTION]->(n:Unit) RETURN n.id AS nid, 'PARENT_SECTION' AS kind
+      UNION
+      MATCH (u)<-[:PARENT_SECTION]-(n:Unit) RETURN n.id AS nid, 'CHILD' AS kind
+      UNION
+      MATCH (u)-[:REFERENCES]-(n:Unit) RETURN n.id AS nid, 'REFERENCES' AS kind
+    }
+    RETURN u.id AS unit_id, nid AS neighbour_id, kind
+    """
+
+
+def answer_citations() -> str:
+    return """
+    MATCH (a:Answer {id: $answer_id, tenant: $tenant})-[:CITES]->(u:Unit)
+    RETURN u.id AS id ORDER BY id
+    """
+
+
+def count_nodes() -> str:
+    return """
+    CALL () { MATCH (s:Source {tenant: $tenant}) RETURN count(s) AS sources }
+    CALL () { MATCH (e:Entity {tenant: $tenant}) RETURN count(e) AS entities }
+    CALL () { MATCH (:Entity {tenant: $tenant})-[r {kind: 'relation'}]->() RETURN count(r) AS relations }
+    CALL () { MATCH (:Unit {tenant: $tenant})-[l:NEXT|PARENT_SECTION|REFERENCES]->() RETURN count(l) AS unit_links }
+    CALL () { MATCH (:Unit {tenant: $tenant})-[m:MENTIONS|DEFINES]->() RETURN count(m) AS mentions }
+    RETURN sources, entities, relations, unit_links, mentions
+    """
+
+
+def units_by_type() -> str:
+    return "MATCH (u:Unit {tenant: $tenant}) RETURN u.type AS type, count(u) AS n"
+
+
+def delete_tenant_batch() -> str:
+    return """
+    MATCH (n {tenant: $tenant})
+    WITH n LIMIT $batch
+    DETACH DELETE n
+    RETURN count(*) AS deleted
+    """
+
+
+def server_info() -> str:
+    return "CALL dbms.components() YIELD name, versions, edition RETURN name, versions[0] AS version, edition"

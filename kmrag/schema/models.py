@@ -1,0 +1,133 @@
+"""Typed models at kmrag's boundaries (pydantic v2)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from kmrag.schema.ids import UNIT_ID_RE
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UnitType(StrEnum):
+    SECTION = "section"
+    PARAGRAPH = "paragraph"
+    TABLE = "table"
+    DEFINITION = "definition"
+    STEP = "step"
+    RULE = "rule"
+
+
+class UnitLinkKind(StrEnum):
+    NEXT = "NEXT"
+    PARENT_SECTION = "PARENT_SECTION"
+    REFERENCES = "REFERENCES"
+
+
+class MentionKind(StrEnum):
+    MENTIONS = "MENTIONS"
+    DEFINES = "DEFINES"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=False, extra="forbid")
+
+
+class Source(_Model):
+    id: str = Field(min_length=1, description="path or URI of the source within the tenant")
+    tenant: str
+    uri: str
+    version: str = Field(description="content hash of the source as ingested")
+    content_hash: str
+    ingested_at: datetime = Field(default_factory=utcnow)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class KnowledgeUnit(_Model):
+    id: str
+    tenant: str
+    source_id: str
+    source_version: str
+    type: UnitType
+    title: str = ""
+    section_path: list[str] = Field(default_factory=list)
+    ordinal: int = Field(ge=0, description="reading order within the source")
+    content: str = Field(min_length=1)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("id")
+    @classmethod
+    def _id_ok(cls, v: str) -> str:
+        if not UNIT_ID_RE.match(v):
+            raise ValueError(f"unit id {v!r} must look like u_ + 16 hex")
+        return v
+
+
+class UnitLink(_Model):
+    tenant: str
+    src: str
+    dst: str
+    kind: UnitLinkKind
+
+
+class Entity(_Model):
+    id: str
+    tenant: str
+    name: str = Field(min_length=1)
+    type: str = "THING"
+    aliases: list[str] = Field(default_factory=list)
+
+
+class Mention(_Model):
+    """(:Unit)-[:MENTIONS|DEFINES]->(:Entity)."""
+
+    tenant: str
+    unit_id: str
+    entity_id: str
+    kind: MentionKind = MentionKind.MENTIONS
+
+
+class Relation(_Model):
+    """(subject Entity)-[TYPE {predicate, unit_ids}]->(object Entity), with provenance."""
+
+    id: str
+    tenant: str
+    subject_id: str
+    object_id: str
+    predicate: str = Field(min_length=1, description="predicate text as extracted")
+    type: str = Field(description="relationship type, from kmrag.schema.sanitize.relationship_type")
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    unit_ids: list[str] = Field(min_length=1, description="units the relation was extracted from")
+    sentences: list[str] = Field(default_factory=list)
+
+
+class EntityMerge(_Model):
+    """An auditable record that ``alias`` was resolved into entity ``entity_id``."""
+
+    tenant: str
+    entity_id: str
+    alias: str
+    method: str  # exact | normalised | acronym | alias | fuzzy
+    score: float = 1.0
+
+
+class Citation(_Model):
+    unit_id: str
+    source_id: str
+    quote: str
+
+
+class Answer(_Model):
+    id: str
+    tenant: str
+    question: str
+    text: str
+    citations: list[Citation] = Field(default_factory=list)
+    trace: list[dict[str, Any]] = Field(default_factory=list)
+    created_at: datetime = Field(default_factory=utcnow)

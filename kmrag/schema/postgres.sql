@@ -1,0 +1,68 @@
+-- kmrag PostgreSQL schema. Applied idempotently by `kmrag init`.
+-- {dim} is the embedding dimension, an integer validated by kmrag.schema.ddl before substitution.
+CREATE EXTENSION IF NOT EXISTS vector;
+
+CREATE TABLE IF NOT EXISTS kmrag_meta (
+    key   text PRIMARY KEY,
+    value text NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS kmrag_sources (
+    tenant       text        NOT NULL,
+    id           text        NOT NULL,
+    uri          text        NOT NULL,
+    version      text        NOT NULL,
+    content_hash text        NOT NULL,
+    ingested_at  timestamptz NOT NULL DEFAULT now(),
+    metadata     jsonb       NOT NULL DEFAULT '{{}}'::jsonb,
+    PRIMARY KEY (tenant, id)
+);
+
+CREATE TABLE IF NOT EXISTS kmrag_units (
+    tenant         text        NOT NULL,
+    id             text        NOT NULL,
+    source_id      text        NOT NULL,
+    source_version text        NOT NULL,
+    type           text        NOT NULL CHECK (type IN ('section','paragraph','table','definition','step','rule')),
+    title          text        NOT NULL DEFAULT '',
+    section_path   text[]      NOT NULL DEFAULT '{{}}',
+    ordinal        integer     NOT NULL,
+    content        text        NOT NULL,
+    metadata       jsonb       NOT NULL DEFAULT '{{}}'::jsonb,
+    embedding      vector({dim}),
+    tsv            tsvector GENERATED ALWAYS AS (
+                       setweight(to_tsvector('english', coalesce(title, '')), 'B') ||
+                       setweight(to_tsvector('english', content), 'A')) STORED,
+    created_at     timestamptz NOT NULL DEFAULT now(),
+    retired_at     timestamptz,
+    PRIMARY KEY (tenant, id)
+);
+
+CREATE INDEX IF NOT EXISTS kmrag_units_source_idx ON kmrag_units (tenant, source_id);
+CREATE INDEX IF NOT EXISTS kmrag_units_tsv_gin ON kmrag_units USING gin (tsv);
+CREATE INDEX IF NOT EXISTS kmrag_units_embedding_hnsw ON kmrag_units USING hnsw (embedding vector_cosine_ops);
+
+CREATE TABLE IF NOT EXISTS kmrag_jobs (
+    tenant      text        NOT NULL,
+    id          text        NOT NULL,
+    inputs      jsonb       NOT NULL DEFAULT '[]'::jsonb,
+    status      text        NOT NULL,
+    counts      jsonb       NOT NULL DEFAULT '{{}}'::jsonb,
+    errors      jsonb       NOT NULL DEFAULT '[]'::jsonb,
+    timings     jsonb       NOT NULL DEFAULT '{{}}'::jsonb,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    updated_at  timestamptz NOT NULL DEFAULT now(),
+    finished_at timestamptz,
+    PRIMARY KEY (tenant, id)
+);
+
+CREATE TABLE IF NOT EXISTS kmrag_answers (
+    tenant     text        NOT NULL,
+    id         text        NOT NULL,
+    question   text        NOT NULL,
+    text       text        NOT NULL,
+    citations  jsonb       NOT NULL DEFAULT '[]'::jsonb,
+    trace      jsonb       NOT NULL DEFAULT '[]'::jsonb,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (tenant, id)
+);

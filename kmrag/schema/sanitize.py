@@ -1,0 +1,36 @@
+"""The one sanitiser for identifiers that cannot be query parameters.
+
+Neo4j relationship types and labels cannot be passed as parameters, so every such identifier
+built from text passes through here: it must end up matching ``^[A-Z][A-Z0-9_]*$``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from kmrag.errors import InvalidIdentifier
+
+IDENTIFIER_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
+MAX_LEN = 64
+_NON_WORD = re.compile(r"[^A-Z0-9]+")
+
+
+def relationship_type(predicate: str) -> str:
+    """Turn predicate text ("is capital of") into a relationship type ("IS_CAPITAL_OF").
+
+    Accents are folded, every run of other characters becomes one underscore, a leading digit
+    gets an ``R_`` prefix. Raises InvalidIdentifier when nothing usable is left.
+    """
+    folded = unicodedata.normalize("NFKD", predicate).encode("ascii", "ignore").decode("ascii")
+    ident = _NON_WORD.sub("_", folded.upper()).strip("_")[:MAX_LEN].rstrip("_")
+    if ident and ident[0].isdigit():
+        ident = "R_" + ident
+    return check_identifier(ident, what=f"relationship type from predicate {predicate!r}")
+
+
+def check_identifier(ident: str, what: str = "identifier") -> str:
+    """Return ``ident`` unchanged if it is safe to place in a query string, else raise."""
+    if not isinstance(ident, str) or len(ident) > MAX_LEN or not IDENTIFIER_RE.match(ident):
+        raise InvalidIdentifier(f"{what}: {ident!r} is not a safe identifier (must match {IDENTIFIER_RE.pattern})")
+    return ident

@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# Stop the services started by services/up.sh (data is kept under KMRAG_SERVICES_DIR).
+source "$(dirname "$0")/common.sh"
+"$SERVICES_SRC/neo4j.sh" stop || true
+"$SERVICES_SRC/postgres.sh" stop || true
