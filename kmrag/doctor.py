@@ -29,7 +29,7 @@ def _check_graph(settings: Settings) -> Check:
     from kmrag.stores import open_graph
 
     kind = "neo4j" if settings.neo4j_uri else "embedded"
-    detail: dict[str, Any] = {"backend": kind, "configured": settings.neo4j_uri or str(settings.data_dir / "graph")}
+    detail: dict[str, Any] = {"mode": "server" if settings.neo4j_uri else "embedded", "backend": kind, "configured": settings.neo4j_uri or str(settings.data_dir / "graph")}
     try:
         graph = open_graph(settings)
         try:
@@ -47,7 +47,7 @@ def _check_postgres(settings: Settings) -> Check:
     from kmrag.retrieval.unit_store import PgUnitStore, open_pool, redact
     from kmrag.stores import database_url
 
-    detail: dict[str, Any] = {"backend": "server" if settings.database_url else "embedded"}
+    detail: dict[str, Any] = {"mode": "server" if settings.database_url else "embedded"}
     try:
         url = database_url(settings)
         detail["url"] = redact(url)

@@ -261,8 +261,8 @@ class PgUnitStore:
         if vec.shape != (self.dim,):
             raise ValueError(f"query embedding has shape {vec.shape}, expected ({self.dim},)")
         with self._conn() as conn:
-            conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            conn.execute("SET LOCAL hnsw.ef_search = %s" % max(40, 2 * int(k)))  # noqa: S608 - an int
+            conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                         "set_config('hnsw.ef_search', %s, true)", (str(max(40, 2 * int(k))),))
             rows = conn.execute(
                 "SELECT id, 1 - (embedding <=> %s) AS score FROM kmrag_units "
                 "WHERE tenant = %s AND retired_at IS NULL AND embedding IS NOT NULL "

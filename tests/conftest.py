@@ -1,0 +1,61 @@
+"""Shared fixtures. Server-backed tests use the real services named by KMRAG_NEO4J_URI and
+KMRAG_DATABASE_URL (scripts/test.sh starts them with services/up.sh); each test gets its own
+tenant and cleans it up."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+def _need(var: str) -> str:
+    value = os.environ.get(var)
+    if not value:
+        pytest.fail(f"{var} is not set: start the real services with `eval \"$(services/up.sh)\"` "
+                    "(scripts/test.sh does this)", pytrace=False)
+    return value
+
+
+@pytest.fixture
+def tenant() -> str:
+    return "t_" + uuid.uuid4().hex[:12]
+
+
+@pytest.fixture(scope="session")
+def neo4j_driver() -> Iterator[Any]:
+    from kmrag.graph.neo4j_store import connect
+
+    driver = connect(_need("KMRAG_NEO4J_URI"), os.environ.get("KMRAG_NEO4J_USER", "neo4j"),
+                     os.environ.get("KMRAG_NEO4J_PASSWORD"))
+    from kmrag.graph.neo4j_store import Neo4jGraphStore
+
+    Neo4jGraphStore(driver).init_schema()
+    yield driver
+    driver.close()
+
+
+@pytest.fixture(scope="session")
+def pg_pool() -> Iterator[Any]:
+    from kmrag.retrieval.unit_store import PgUnitStore, open_pool
+
+    pool = open_pool(_need("KMRAG_DATABASE_URL"))
+    PgUnitStore(pool, 384).init_schema()
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def unit_store(pg_pool: Any, tenant: str) -> Iterator[Any]:
+    from kmrag.retrieval.unit_store import PgUnitStore
+
+    store = PgUnitStore(pg_pool, 384)
+    yield store
+    store.clear_tenant(tenant)

@@ -1,0 +1,283 @@
+"""The one GraphStore contract: every backend's test class inherits it and must pass it whole.
+
+A backend's test class provides two fixtures: ``store`` (a GraphStore, cleaned up after the
+test) and ``reopen`` (a callable giving a second store over the same persisted data).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kmrag.errors import InvalidIdentifier
+from kmrag.graph.base import GraphStore
+from kmrag.schema import (
+    Answer,
+    Citation,
+    Entity,
+    KnowledgeUnit,
+    Mention,
+    MentionKind,
+    Relation,
+    Source,
+    UnitLink,
+    UnitLinkKind,
+    entity_id,
+    relation_id,
+    relationship_type,
+    unit_id,
+)
+from kmrag.schema.ids import answer_id
+
+
+def make_source(tenant: str, sid: str = "docs/a.md") -> Source:
+    return Source(id=sid, tenant=tenant, uri="file://" + sid, version="v1", content_hash="h1")
+
+
+def make_units(tenant: str, texts: list[str], sid: str = "docs/a.md", types: list[str] | None = None) -> list[KnowledgeUnit]:
+    return [
+        KnowledgeUnit(id=unit_id(tenant, sid, t), tenant=tenant, source_id=sid, source_version="v1",
+                      type=(types[i] if types else "paragraph"), title=f"T{i}", section_path=["Doc", f"S{i}"],
+                      ordinal=i, content=t)
+        for i, t in enumerate(texts)
+    ]
+
+
+def ent(tenant: str, name: str, type_: str = "GPE", aliases: list[str] | None = None) -> Entity:
+    return Entity(id=entity_id(tenant, name, type_), tenant=tenant, name=name, type=type_, aliases=aliases or [])
+
+
+def rel(tenant: str, s: Entity, predicate: str, o: Entity, units: list[str], conf: float = 0.9) -> Relation:
+    rtype = relationship_type(predicate)
+    return Relation(id=relation_id(tenant, s.id, rtype, o.id), tenant=tenant, subject_id=s.id, object_id=o.id,
+                    predicate=predicate, type=rtype, confidence=conf, unit_ids=units, sentences=[predicate])
+
+
+class GraphStoreContract:
+    """Behaviour every GraphStore backend must show."""
+
+    @pytest.fixture
+    def world(self, store: GraphStore, tenant: str) -> dict[str, Any]:
+        """Paris -capital of-> France -member of-> EU; Berlin -capital of-> Germany -member of-> EU."""
+        src = make_source(tenant)
+        units = make_units(tenant, [
+            "Paris is the capital of France.",
+            "France is a member of the European Union.",
+            "Berlin is the capital of Germany.",
+            "Germany is a member of the European Union.",
+        ], types=["section", "paragraph", "paragraph", "definition"])
+        paris, france, eu = ent(tenant, "Paris"), ent(tenant, "France"), ent(tenant, "European Union", "ORG", ["EU"])
+        berlin, germany = ent(tenant, "Berlin"), ent(tenant, "Germany")
+        u = [x.id for x in units]
+        store.write_source(src)
+        store.write_units(units)
+        store.write_unit_links([
+            UnitLink(tenant=tenant, src=u[0], dst=u[1], kind=UnitLinkKind.NEXT),
+            UnitLink(tenant=tenant, src=u[1], dst=u[2], kind=UnitLinkKind.NEXT),
+            UnitLink(tenant=tenant, src=u[2], dst=u[3], kind=UnitLinkKind.NEXT),
+            UnitLink(tenant=tenant, src=u[1], dst=u[0], kind=UnitLinkKind.PARENT_SECTION),
+            UnitLink(tenant=tenant, src=u[3], dst=u[0], kind=UnitLinkKind.REFERENCES),
+        ])
+        store.write_entities([paris, france, eu, berlin, germany])
+        store.write_mentions([
+            Mention(tenant=tenant, unit_id=u[0], entity_id=paris.id),
+            Mention(tenant=tenant, unit_id=u[0], entity_id=france.id),
+            Mention(tenant=tenant, unit_id=u[1], entity_id=france.id),
+            Mention(tenant=tenant, unit_id=u[1], entity_id=eu.id),
+            Mention(tenant=tenant, unit_id=u[2], entity_id=berlin.id),
+            Mention(tenant=tenant, unit_id=u[2], entity_id=germany.id),
+            Mention(tenant=tenant, unit_id=u[3], entity_id=germany.id),
+            Mention(tenant=tenant, unit_id=u[3], entity_id=eu.id, kind=MentionKind.DEFINES),
+        ])
+        store.write_relations([
+            rel(tenant, paris, "capital of", france, [u[0]]),
+            rel(tenant, france, "member of", eu, [u[1]]),
+            rel(tenant, berlin, "capital of", germany, [u[2]]),
+            rel(tenant, germany, "member of", eu, [u[3]]),
+        ])
+        store.flush()
+        return {"units": u, "paris": paris, "france": france, "eu": eu, "berlin": berlin, "germany": germany,
+                "source": src}
+
+    # -- writes and reads ---------------------------------------------------------------------
+
+    def test_counts_after_writes(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        c = store.counts(tenant)
+        assert (c.sources, c.units, c.entities, c.relations) == (1, 4, 5, 4)
+        assert c.unit_links == 5 and c.mentions == 8
+        assert c.units_by_type == {"section": 1, "paragraph": 2, "definition": 1}
+
+    def test_writes_are_idempotent(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        before = store.counts(tenant)
+        units = make_units(tenant, ["Paris is the capital of France."], types=["section"])
+        store.write_source(world["source"])
+        store.write_units(units)
+        store.write_entities([world["paris"], world["france"]])
+        store.write_relations([rel(tenant, world["paris"], "capital of", world["france"], [world["units"][0]])])
+        store.write_mentions([Mention(tenant=tenant, unit_id=world["units"][0], entity_id=world["paris"].id)])
+        store.write_unit_links([UnitLink(tenant=tenant, src=world["units"][0], dst=world["units"][1],
+                                         kind=UnitLinkKind.NEXT)])
+        store.flush()
+        assert store.counts(tenant) == before
+        (r,) = [r for r in store.relations(tenant, world["paris"].id)]
+        assert r.unit_ids == [world["units"][0]]
+
+    def test_unit_ids_by_source(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        assert store.unit_ids(tenant) == set(world["units"])
+        assert store.unit_ids(tenant, "docs/a.md") == set(world["units"])
+        assert store.unit_ids(tenant, "docs/other.md") == set()
+        assert store.source_ids(tenant) == {"docs/a.md"}
+
+    def test_find_entities_by_name_case_and_alias(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        assert {e.id for e in store.find_entities(tenant, ["paris", "GERMANY"])} == {world["paris"].id,
+                                                                                      world["germany"].id}
+        (eu,) = store.find_entities(tenant, ["eu"])
+        assert eu.id == world["eu"].id and eu.aliases == ["EU"]
+        assert store.find_entities(tenant, ["Atlantis"]) == []
+        assert store.find_entities(tenant, [" "]) == []
+        got = store.get_entities(tenant, [world["france"].id, "e_missing"])
+        assert [e.name for e in got] == ["France"]
+        assert len(store.all_entities(tenant)) == 5
+
+    def test_entity_aliases_accumulate(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        store.write_entities([ent(tenant, "European Union", "ORG", ["E.U.", "EU"])])
+        store.flush()
+        (eu,) = store.get_entities(tenant, [world["eu"].id])
+        assert eu.aliases == ["EU", "E.U."]
+
+    def test_relation_provenance_is_a_union(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        u = world["units"]
+        store.write_relations([rel(tenant, world["paris"], "capital of", world["france"], [u[2]], conf=0.95)])
+        store.flush()
+        (r,) = [r for r in store.relations(tenant, world["paris"].id)]
+        assert r.unit_ids == [u[0], u[2]]
+        assert r.confidence == pytest.approx(0.95)
+        assert r.type == "CAPITAL_OF" and r.predicate == "capital of"
+
+    def test_mentions_both_ways(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        u = world["units"]
+        eu = world["eu"].id
+        assert store.entity_units(tenant, [eu]) == {eu: sorted([u[1], u[3]])}
+        got = store.unit_entities(tenant, [u[0]])
+        assert got == {u[0]: sorted([world["paris"].id, world["france"].id])}
+
+    def test_one_hop_paths(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        paths = store.relation_paths(tenant, [world["paris"].id], max_hops=1)
+        assert [(p.start_id, p.end_id, len(p.hops)) for p in paths] == [(world["paris"].id, world["france"].id, 1)]
+        hop = paths[0].hops[0]
+        assert (hop.subject_name, hop.type, hop.object_name) == ("Paris", "CAPITAL_OF", "France")
+        assert paths[0].unit_ids == [world["units"][0]]
+
+    def test_multi_hop_paths_follow_either_direction(self, store: GraphStore, tenant: str,
+                                                     world: dict[str, Any]) -> None:
+        paths = store.relation_paths(tenant, [world["paris"].id], max_hops=3)
+        ends = {(p.end_id, len(p.hops)) for p in paths}
+        assert (world["france"].id, 1) in ends
+        assert (world["eu"].id, 2) in ends
+        assert (world["germany"].id, 3) in ends  # Paris -> France -> EU <- Germany
+        three = next(p for p in paths if p.end_id == world["germany"].id)
+        assert three.unit_ids == world["units"][0:2] + [world["units"][3]]
+        assert three.hops[2].subject_name == "Germany" and three.hops[2].object_name == "European Union"
+        for p in paths:  # connected simple paths: each hop continues from the last node, none revisited
+            nodes = [p.start_id]
+            for h in p.hops:
+                assert nodes[-1] in (h.subject_id, h.object_id)
+                nodes.append(h.object_id if h.subject_id == nodes[-1] else h.subject_id)
+            assert len(set(nodes)) == len(nodes) and nodes[-1] == p.end_id and len(p.hops) <= 3
+        assert store.relation_paths(tenant, [], max_hops=2) == []
+        assert len(store.relation_paths(tenant, [world["paris"].id], max_hops=3, limit=2)) == 2
+
+    def test_hop_count_is_validated(self, store: GraphStore, tenant: str) -> None:
+        for bad in (0, 5, "2"):
+            with pytest.raises(ValueError):
+                store.relation_paths(tenant, ["e_x"], max_hops=bad)  # type: ignore[arg-type]
+
+    def test_neighbours(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        u = world["units"]
+        got = {(n.unit_id, n.neighbour_id, n.kind) for n in store.neighbours(tenant, [u[1]])}
+        assert got == {(u[1], u[2], "NEXT"), (u[1], u[0], "PREV"), (u[1], u[0], "PARENT_SECTION")}
+        got0 = {(n.neighbour_id, n.kind) for n in store.neighbours(tenant, [u[0]])}
+        assert got0 == {(u[1], "NEXT"), (u[1], "CHILD"), (u[3], "REFERENCES")}
+        only = store.neighbours(tenant, [u[0]], kinds=["REFERENCES"])
+        assert [(n.neighbour_id, n.kind) for n in only] == [(u[3], "REFERENCES")]
+
+    def test_answer_cites_units(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        u = world["units"]
+        a = Answer(id=answer_id(), tenant=tenant, question="capital of France?", text=f"Paris [{u[0]}].",
+                   citations=[Citation(unit_id=u[0], source_id="docs/a.md", quote="Paris is the capital")])
+        store.write_answer(a)
+        store.flush()
+        assert store.answer_citations(tenant, a.id) == [u[0]]
+        assert store.answer_citations(tenant, "a_missing") == []
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def test_retire_strips_provenance_and_orphans(self, store: GraphStore, tenant: str,
+                                                  world: dict[str, Any]) -> None:
+        u = world["units"]
+        store.write_relations([rel(tenant, world["france"], "member of", world["eu"], [u[3]])])
+        assert store.retire_units(tenant, [u[1], "u_0000000000000000"]) == 1
+        store.flush()
+        assert u[1] not in store.unit_ids(tenant)
+        (r,) = store.relations(tenant, world["france"].id) and [
+            x for x in store.relations(tenant, world["france"].id) if x.type == "MEMBER_OF"]
+        assert r.unit_ids == [u[3]]  # still backed by another unit
+        assert store.retire_units(tenant, [u[2]]) == 1
+        store.flush()
+        # Berlin lost its only unit and relation: gone; Germany still mentioned by u[3]
+        assert store.find_entities(tenant, ["Berlin"]) == []
+        assert [e.name for e in store.find_entities(tenant, ["Germany"])] == ["Germany"]
+        assert all(u[2] not in r.unit_ids for r in store.relations(tenant))
+        assert store.counts(tenant).relations == 3
+
+    def test_delete_source(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        other = make_units(tenant, ["Rome is in Italy."], sid="docs/b.md")
+        store.write_source(make_source(tenant, "docs/b.md"))
+        store.write_units(other)
+        store.flush()
+        assert store.delete_source(tenant, "docs/a.md") == 4
+        store.flush()
+        c = store.counts(tenant)
+        assert (c.sources, c.units, c.entities, c.relations) == (1, 1, 0, 0)
+        assert store.unit_ids(tenant) == {other[0].id}
+
+    def test_tenants_are_isolated(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        other = tenant + "_other"
+        try:
+            assert store.counts(other).units == 0
+            assert store.find_entities(other, ["Paris"]) == []
+            assert store.relation_paths(other, [world["paris"].id], max_hops=2) == []
+            assert store.neighbours(other, world["units"]) == []
+            assert store.retire_units(other, world["units"]) == 0
+            store.write_mentions([Mention(tenant=other, unit_id=world["units"][0], entity_id=world["paris"].id)])
+            store.flush()
+            assert store.entity_units(other, [world["paris"].id]) == {}
+            assert store.counts(tenant).mentions == 8
+            assert store.unit_ids(tenant) == set(world["units"])
+        finally:
+            store.clear_tenant(other)
+
+    def test_clear_tenant(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        store.clear_tenant(tenant)
+        assert store.counts(tenant).units == 0 and store.all_entities(tenant) == []
+
+    def test_data_survives_reopen(self, store: GraphStore, tenant: str, world: dict[str, Any], reopen: Any) -> None:
+        again = reopen()
+        try:
+            assert again.unit_ids(tenant) == set(world["units"])
+            assert again.counts(tenant) == store.counts(tenant)
+        finally:
+            again.close()
+
+    def test_unsafe_relationship_type_is_refused(self, store: GraphStore, tenant: str,
+                                                 world: dict[str, Any]) -> None:
+        bad = Relation(id="r_bad", tenant=tenant, subject_id=world["paris"].id, object_id=world["france"].id,
+                       predicate="x", type="X`]->() DETACH DELETE n //", unit_ids=[world["units"][0]])
+        with pytest.raises(InvalidIdentifier):
+            store.write_relations([bad])
+        assert store.counts(tenant).units == 4
+
+    def test_server_info(self, store: GraphStore) -> None:
+        info = store.server_info()
+        assert info["backend"] == store.backend and info["version"]

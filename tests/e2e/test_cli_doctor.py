@@ -1,0 +1,43 @@
+"""The CLI as a user runs it, against the real services."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kmrag.cli", *args], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=300)
+
+
+def test_init_then_doctor_reports_servers_and_versions() -> None:
+    if not os.environ.get("KMRAG_NEO4J_URI") or not os.environ.get("KMRAG_DATABASE_URL"):
+        pytest.fail("start the services first: eval \"$(services/up.sh)\"", pytrace=False)
+    assert run("init").returncode == 0
+    res = run("doctor", "--json")
+    assert res.returncode == 0, res.stdout + res.stderr
+    report = json.loads(res.stdout)
+    checks = {c["name"]: c for c in report["checks"]}
+    graph = checks["graph store"]["detail"]
+    pg = checks["unit store (PostgreSQL+pgvector)"]["detail"]
+    assert graph["backend"] == "neo4j" and graph["version"].startswith("5.26")
+    assert pg["mode"] == "server" and int(pg["version"].split(".")[0]) >= 16 and pg["pgvector"]
+    assert report["ok"] is True
+
+
+def test_doctor_names_unreachable_services() -> None:
+    res = run("doctor", "--json", env={"KMRAG_NEO4J_URI": "bolt://127.0.0.1:1",
+                                       "KMRAG_DATABASE_URL": "postgresql://x:y@127.0.0.1:1/db"})
+    assert res.returncode == 1
+    checks = {c["name"]: c for c in json.loads(res.stdout)["checks"]}
+    assert not checks["graph store"]["ok"] and "not reachable" in checks["graph store"]["detail"]["error"]
+    assert checks["graph store"]["fix"]
+    pg = checks["unit store (PostgreSQL+pgvector)"]
+    assert not pg["ok"] and "***" in pg["detail"]["error"] and "y@" not in pg["detail"]["error"]

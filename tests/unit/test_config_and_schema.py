@@ -1,0 +1,64 @@
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from kmrag.config import load_settings
+from kmrag.errors import ConfigError
+from kmrag.schema import KnowledgeUnit, UnitType, unit_id
+from kmrag.schema.ddl import neo4j_statements, postgres_statements
+
+pytestmark = pytest.mark.unit
+
+
+def test_defaults_are_embedded(tmp_path: Path):
+    s = load_settings(config_file=tmp_path / "none.toml", environ={})
+    assert s.uses_embedded_graph and s.uses_embedded_postgres
+    assert s.tenant == "default" and s.embedding_dim == 384
+
+
+def test_env_overrides_file(tmp_path: Path):
+    f = tmp_path / "kmrag.toml"
+    f.write_text('[kmrag]\ntenant = "from-file"\nneo4j_uri = "bolt://x:7687"\n')
+    s = load_settings(config_file=f, environ={"KMRAG_TENANT": "from-env"})
+    assert s.tenant == "from-env" and s.neo4j_uri == "bolt://x:7687"
+    assert not s.uses_embedded_graph
+
+
+def test_bad_settings_name_the_variable(tmp_path: Path):
+    with pytest.raises(ConfigError, match="KMRAG_EMBEDDING_DIM"):
+        load_settings(config_file=tmp_path / "none.toml", environ={"KMRAG_EMBEDDING_DIM": "zero"})
+    f = tmp_path / "kmrag.toml"
+    f.write_text("[kmrag]\nnope = 1\n")
+    with pytest.raises(ConfigError, match="unknown settings"):
+        load_settings(config_file=f, environ={})
+    f.write_text("[kmrag\n")
+    with pytest.raises(ConfigError, match="kmrag.toml"):
+        load_settings(config_file=f, environ={})
+
+
+def test_postgres_ddl_has_vector_dim_and_indexes():
+    stmts = postgres_statements(384)
+    joined = "\n".join(stmts)
+    assert "vector(384)" in joined
+    assert "USING hnsw (embedding vector_cosine_ops)" in joined
+    assert "USING gin (tsv)" in joined
+    assert all("IF NOT EXISTS" in s for s in stmts if s.startswith("CREATE"))
+    with pytest.raises(ValueError):
+        postgres_statements("384); DROP TABLE x; --")  # type: ignore[arg-type]
+
+
+def test_neo4j_schema_is_named_and_idempotent():
+    stmts = neo4j_statements()
+    assert stmts and all(" IF NOT EXISTS " in s for s in stmts)
+    assert all(s.split()[1] in ("CONSTRAINT", "INDEX") or s.startswith("CREATE FULLTEXT") for s in stmts)
+
+
+def test_unit_model_validates():
+    uid = unit_id("t", "s", "text")
+    u = KnowledgeUnit(id=uid, tenant="t", source_id="s", source_version="v", type="rule", ordinal=0, content="text")
+    assert u.type is UnitType.RULE
+    with pytest.raises(ValidationError):
+        KnowledgeUnit(id="x1", tenant="t", source_id="s", source_version="v", type="rule", ordinal=0, content="t")
+    with pytest.raises(ValidationError):
+        KnowledgeUnit(id=uid, tenant="t", source_id="s", source_version="v", type="chunk", ordinal=0, content="t")
