@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kmrag.config import Settings, load_settings
-from kmrag.errors import KmragError
+from kmrag.errors import ConfigError, KmragError
 
 
 def _emit(args: argparse.Namespace, data: Any, human: Callable[[Any], str]) -> None:
@@ -62,6 +62,92 @@ def cmd_services(args: argparse.Namespace) -> int:
     return 0
 
 
+def _job_line(j: Any) -> str:
+    c = j.counts
+    return (f"{j.id}  {j.status:<22} docs new={c.get('documents_new', 0)} updated={c.get('documents_updated', 0)} "
+            f"unchanged={c.get('documents_unchanged', 0)} failed={c.get('documents_failed', 0)}  "
+            f"units written={c.get('units_written', 0)} retired={c.get('units_retired', 0)}  "
+            f"{j.timings.get('total', 0):.1f}s  {', '.join(j.inputs)[:60]}")
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from kmrag.ingestion.pipeline import ingest
+    from kmrag.ingestion.sources import SourceOptions
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    opts = SourceOptions(max_bytes=args.max_bytes, encoding=args.encoding, title_field=args.title_field,
+                         text_field=args.text_field, source_prefix=args.source_prefix)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        result = ingest(stores, args.paths, settings.tenant, opts, progress=None if not args.json else False)
+        job = result.job
+        summary: dict[str, Any] = {"job": job.model_dump(mode="json"), "agreement": result.agreement,
+                   "graph": stores.graph.counts(settings.tenant).model_dump(),
+                   "units": stores.units.counts(settings.tenant)}
+        if stores.graph.backend == "neo4j":
+            summary["browse"] = (f"Neo4j Browser: MATCH (s:Source {{tenant: '{settings.tenant}'}})<-[:PART_OF]-(u:Unit)"
+                                 "-[:MENTIONS]->(e:Entity) RETURN s, u, e LIMIT 100")
+
+    def human(d: Any) -> str:
+        lines = [_job_line(job)]
+        for e in job.errors[:50]:
+            lines.append(f"  error: {e.path}: {e.reason}")
+        if len(job.errors) > 50:
+            lines.append(f"  ... {len(job.errors) - 50} more errors: kmrag jobs show {job.id}")
+        g = d["graph"]
+        lines.append(f"stored for tenant {settings.tenant!r}: {d['units']['units']} units "
+                     f"{d['units']['units_by_type']}, {g['entities']} entities, {g['relations']} relations, "
+                     f"{g['sources']} sources; stores agree: {d['agreement'].get('agree')}")
+        if "browse" in d:
+            lines.append(d["browse"])
+        return "\n".join(lines)
+
+    _emit(args, summary, human)
+    return 0 if job.status in ("completed", "completed_with_errors") else 1
+
+
+def cmd_jobs(args: argparse.Namespace) -> int:
+    from kmrag.ingestion.jobs import JobStore
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        js = JobStore(stores.pool)
+        if args.action == "show":
+            if not args.job_id:
+                raise ConfigError("kmrag jobs show needs a job id: kmrag jobs show j_…")
+            job = js.get(settings.tenant, args.job_id)
+            _emit(args, job.model_dump(mode="json"), lambda d: json.dumps(d, indent=2, default=str))
+            return 0
+        jobs = js.list(settings.tenant, limit=args.limit)
+        _emit(args, [j.model_dump(mode="json") for j in jobs],
+              lambda d: "\n".join(_job_line(j) for j in jobs) or "no jobs yet")
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    out = []
+    with open_stores(settings) as stores:
+        for sid in args.sources:
+            known = sid in stores.units.source_ids(settings.tenant) or sid in stores.graph.source_ids(settings.tenant)
+            g = stores.graph.delete_source(settings.tenant, sid)
+            stores.graph.flush()
+            p = stores.units.delete_source(settings.tenant, sid) if args.purge else \
+                stores.units.retire_source(settings.tenant, sid)
+            out.append({"source": sid, "found": known, "graph_units_removed": g, "unit_rows": p,
+                        "purged": bool(args.purge)})
+    _emit(args, out, lambda d: "\n".join(
+        f"{x['source']}: " + (f"removed {x['graph_units_removed']} units from the graph, "
+                              f"{'deleted' if x['purged'] else 'retired'} {x['unit_rows']} unit rows"
+                              if x["found"] else "no such source") for x in d))
+    return 0 if all(x["found"] for x in out) else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kmrag", description="Knowledge-graph-augmented RAG with cited knowledge units")
     sub = p.add_subparsers(dest="command", required=True)
@@ -75,6 +161,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     add("init", cmd_init, "create the database schemas (idempotent)")
     add("doctor", cmd_doctor, "check backends, schema and models")
+    ing = add("ingest", cmd_ingest, "ingest files and folders into the knowledge map")
+    ing.add_argument("paths", nargs="+", help="files or folders (md, txt, html, pdf, json, jsonl, parquet)")
+    ing.add_argument("--max-bytes", type=int, default=64 * 1024 * 1024, help="refuse larger files")
+    ing.add_argument("--encoding", default="utf-8", help="text encoding of the files")
+    ing.add_argument("--title-field", help="JSON/JSONL/parquet field holding a record's title")
+    ing.add_argument("--text-field", help="JSON/JSONL/parquet field holding a record's text")
+    ing.add_argument("--source-prefix", help="prefix for source ids (default: file or folder name)")
+    jobs = add("jobs", cmd_jobs, "list ingestion jobs, or show one")
+    jobs.add_argument("action", nargs="?", choices=["list", "show"], default="list")
+    jobs.add_argument("job_id", nargs="?")
+    jobs.add_argument("--limit", type=int, default=50)
+    dele = add("delete", cmd_delete, "remove sources from the knowledge map")
+    dele.add_argument("sources", nargs="+", help="source ids as shown by ingest (e.g. docs/guide.md)")
+    dele.add_argument("--purge", action="store_true", help="also delete unit rows (default: retire them, "
+                                                           "so past answers stay auditable)")
     svc = add("services", cmd_services, "manage the embedded PostgreSQL")
     svc.add_argument("action", choices=["stop"])
     return p

@@ -98,18 +98,22 @@ class LocalGraphStore:
 
     # -- writes -------------------------------------------------------------------------------
 
-    def write_source(self, source: Source) -> None:
+    def write_sources(self, sources: Sequence[Source]) -> None:
         with self._lock:
-            g = self._touch(source.tenant)
-            g.add_node(
-                _src_key(source.id),
-                label="Source",
-                id=source.id,
-                uri=source.uri,
-                version=source.version,
-                content_hash=source.content_hash,
-                ingested_at=source.ingested_at.isoformat(),
-            )
+            for source in sources:
+                self._write_source(source)
+
+    def _write_source(self, source: Source) -> None:
+        g = self._touch(source.tenant)
+        g.add_node(
+            _src_key(source.id),
+            label="Source",
+            id=source.id,
+            uri=source.uri,
+            version=source.version,
+            content_hash=source.content_hash,
+            ingested_at=source.ingested_at.isoformat(),
+        )
 
     def write_units(self, units: Sequence[KnowledgeUnit]) -> None:
         with self._lock:
@@ -139,6 +143,14 @@ class LocalGraphStore:
                 g = self._touch(link.tenant)
                 if self._is(g, link.src, "Unit") and self._is(g, link.dst, "Unit"):
                     g.add_edge(link.src, link.dst, key=link.kind.value)
+
+    def clear_unit_links(self, tenant: str, source_id: str) -> int:
+        with self._lock:
+            g = self._touch(tenant)
+            doomed = [(u, v, k) for u, v, k in g.edges(keys=True)
+                      if k in ("NEXT", "PARENT_SECTION", "REFERENCES") and g.nodes[u].get("source_id") == source_id]
+            g.remove_edges_from(doomed)
+            return len(doomed)
 
     def write_entities(self, entities: Sequence[Entity]) -> None:
         with self._lock:

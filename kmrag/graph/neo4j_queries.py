@@ -13,11 +13,12 @@ from kmrag.schema.sanitize import check_identifier
 UNIT_LINK_TYPES = ("NEXT", "PARENT_SECTION", "REFERENCES")
 
 
-def merge_source() -> str:
+def merge_sources() -> str:
     return """
-    MERGE (s:Source {tenant: $tenant, id: $row.id})
-    SET s.uri = $row.uri, s.version = $row.version, s.content_hash = $row.content_hash,
-        s.ingested_at = $row.ingested_at
+    UNWIND $rows AS row
+    MERGE (s:Source {tenant: $tenant, id: row.id})
+    SET s.uri = row.uri, s.version = row.version, s.content_hash = row.content_hash,
+        s.ingested_at = row.ingested_at
     """
 
 
@@ -48,6 +49,15 @@ def merge_unit_links(kind: str) -> str:
     """
 
 
+def delete_unit_links() -> str:
+    """Links leaving a source's units: rewritten whole when the source changes."""
+    return """
+    MATCH (u:Unit {tenant: $tenant, source_id: $source_id})-[l:NEXT|PARENT_SECTION|REFERENCES]->(:Unit)
+    DELETE l
+    RETURN count(*) AS deleted
+    """
+
+
 def merge_entities() -> str:
     return """
     UNWIND $rows AS row
@@ -72,13 +82,14 @@ def merge_mentions(kind: str) -> str:
     """
 
 
-def merge_relations(rel_type: str) -> str:
-    rel = check_identifier(rel_type, "relationship type")
-    return f"""
+def merge_relations() -> str:
+    """Relationship types come as ``row.type``, each checked by the sanitiser before it is sent
+    (Neo4j 5.26 dynamic types: the type is a parameter, never query text)."""
+    return """
     UNWIND $rows AS row
-    MATCH (s:Entity {{id: row.subject_id, tenant: $tenant}})
-    MATCH (o:Entity {{id: row.object_id, tenant: $tenant}})
-    MERGE (s)-[r:{rel} {{id: row.id}}]->(o)
+    MATCH (s:Entity {id: row.subject_id, tenant: $tenant})
+    MATCH (o:Entity {id: row.object_id, tenant: $tenant})
+    MERGE (s)-[r:$(row.type) {id: row.id}]->(o)
     ON CREATE SET r.tenant = $tenant, r.kind = 'relation', r.predicate = row.predicate,
                   r.confidence = row.confidence, r.unit_ids = row.unit_ids, r.sentences = row.sentences
     ON MATCH SET r.unit_ids = r.unit_ids + [x IN row.unit_ids WHERE NOT x IN r.unit_ids],

@@ -11,6 +11,7 @@ from kmrag.graph import neo4j_queries as q
 from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, check_hops, chunks
 from kmrag.schema import Answer, Entity, KnowledgeUnit, Mention, Relation, Source, UnitLink
 from kmrag.schema.ids import canonical_entity_name
+from kmrag.schema.sanitize import check_identifier
 
 BATCH = 1000
 
@@ -94,9 +95,11 @@ class Neo4jGraphStore:
 
     # -- writes -----------------------------------------------------------------------------
 
-    def write_source(self, source: Source) -> None:
-        row = source.model_dump(mode="json", include={"id", "uri", "version", "content_hash", "ingested_at"})
-        self._write(q.merge_source(), tenant=source.tenant, row=row)
+    def write_sources(self, sources: Sequence[Source]) -> None:
+        for tenant, items in self._by_tenant(sources).items():
+            rows = [s.model_dump(mode="json", include={"id", "uri", "version", "content_hash", "ingested_at"})
+                    for s in items]
+            self._batched(q.merge_sources(), tenant, rows)
 
     def write_units(self, units: Sequence[KnowledgeUnit]) -> None:
         for tenant, items in self._by_tenant(units).items():
@@ -123,6 +126,9 @@ class Neo4jGraphStore:
             for kind, rows in by_kind.items():
                 self._batched(q.merge_unit_links(kind), tenant, rows)
 
+    def clear_unit_links(self, tenant: str, source_id: str) -> int:
+        return int(self._write(q.delete_unit_links(), tenant=tenant, source_id=source_id)[0]["deleted"])
+
     def write_entities(self, entities: Sequence[Entity]) -> None:
         for tenant, items in self._by_tenant(entities).items():
             rows = [
@@ -141,11 +147,10 @@ class Neo4jGraphStore:
 
     def write_relations(self, relations: Sequence[Relation]) -> None:
         for tenant, items in self._by_tenant(relations).items():
-            by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
-            for r in items:
-                by_type[r.type].append(
+            rows = [
                     {
                         "id": r.id,
+                        "type": check_identifier(r.type, "relationship type"),
                         "subject_id": r.subject_id,
                         "object_id": r.object_id,
                         "predicate": r.predicate,
@@ -153,9 +158,9 @@ class Neo4jGraphStore:
                         "unit_ids": r.unit_ids,
                         "sentences": r.sentences,
                     }
-                )
-            for rel_type, rows in by_type.items():
-                self._batched(q.merge_relations(rel_type), tenant, rows)
+                    for r in items
+            ]
+            self._batched(q.merge_relations(), tenant, rows)
 
     def write_answer(self, answer: Answer) -> None:
         row = {

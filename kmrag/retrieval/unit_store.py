@@ -127,7 +127,8 @@ class PgUnitStore:
                 r[0]
                 for r in conn.execute(
                     "SELECT tablename FROM pg_tables WHERE tablename = ANY(%s)",
-                    (["kmrag_units", "kmrag_sources", "kmrag_jobs", "kmrag_answers", "kmrag_meta"],),
+                    (["kmrag_units", "kmrag_sources", "kmrag_jobs", "kmrag_answers", "kmrag_meta",
+                      "kmrag_entity_merges"],),
                 )
             }
             dim = None
@@ -135,7 +136,7 @@ class PgUnitStore:
                 r = conn.execute("SELECT value FROM kmrag_meta WHERE key = 'embedding_dim'").fetchone()
                 dim = int(r[0]) if r else None
             return {"pgvector": ext[0] if ext else None, "tables": sorted(tables), "embedding_dim": dim,
-                    "schema_ok": len(tables) == 5 and ext is not None}
+                    "schema_ok": len(tables) == 6 and ext is not None}
 
     def server_info(self) -> dict[str, str]:
         with self._conn() as conn:
@@ -148,16 +149,21 @@ class PgUnitStore:
     # -- writes -------------------------------------------------------------------------------
 
     def write_source(self, source: Source) -> None:
+        self.write_sources([source])
+
+    def write_sources(self, sources: Sequence[Source]) -> None:
         from psycopg.types.json import Jsonb
 
-        with self._conn() as conn:
-            conn.execute(
+        if not sources:
+            return
+        with self._conn() as conn, conn.cursor() as cur:
+            cur.executemany(
                 "INSERT INTO kmrag_sources (tenant, id, uri, version, content_hash, ingested_at, metadata) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (tenant, id) DO UPDATE SET uri = EXCLUDED.uri, "
                 "version = EXCLUDED.version, content_hash = EXCLUDED.content_hash, "
                 "ingested_at = EXCLUDED.ingested_at, metadata = EXCLUDED.metadata",
-                (source.tenant, source.id, source.uri, source.version, source.content_hash, source.ingested_at,
-                 Jsonb(source.metadata)),
+                [(s.tenant, s.id, s.uri, s.version, s.content_hash, s.ingested_at, Jsonb(s.metadata))
+                 for s in sources],
             )
 
     def write_units(self, units: Sequence[KnowledgeUnit], embeddings: Sequence[Any] | None = None) -> int:
@@ -197,6 +203,16 @@ class PgUnitStore:
             )
             return cur.rowcount
 
+    def retire_source(self, tenant: str, source_id: str) -> int:
+        """Retire all of a source's units (kept for audit) and forget the source."""
+        with self._conn() as conn:
+            n = conn.execute(
+                "UPDATE kmrag_units SET retired_at = now() WHERE tenant = %s AND source_id = %s AND retired_at IS NULL",
+                (tenant, source_id),
+            ).rowcount
+            conn.execute("DELETE FROM kmrag_sources WHERE tenant = %s AND id = %s", (tenant, source_id))
+            return n
+
     def delete_source(self, tenant: str, source_id: str) -> int:
         with self._conn() as conn:
             n = conn.execute("DELETE FROM kmrag_units WHERE tenant = %s AND source_id = %s", (tenant, source_id)).rowcount
@@ -205,7 +221,7 @@ class PgUnitStore:
 
     def clear_tenant(self, tenant: str) -> None:
         with self._conn() as conn:
-            for table in ("kmrag_units", "kmrag_sources", "kmrag_jobs", "kmrag_answers"):
+            for table in ("kmrag_units", "kmrag_sources", "kmrag_jobs", "kmrag_answers", "kmrag_entity_merges"):
                 # table names are constants of this module, never input
                 conn.execute(f"DELETE FROM {table} WHERE tenant = %s", (tenant,))  # noqa: S608
 
@@ -222,6 +238,33 @@ class PgUnitStore:
             return None
         return Source(id=r[0], tenant=tenant, uri=r[1], version=r[2], content_hash=r[3], ingested_at=r[4],
                       metadata=r[5] or {})
+
+    def source_versions(self, tenant: str) -> dict[str, str]:
+        """source id -> version of every completely ingested source (the row is written last)."""
+        with self._conn() as conn:
+            return dict(conn.execute("SELECT id, version FROM kmrag_sources WHERE tenant = %s", (tenant,)).fetchall())
+
+    def write_merges(self, merges: Sequence[Any], job_id: str | None = None) -> int:
+        rows = [(m.tenant, m.entity_id, m.alias, m.method, m.score, job_id) for m in merges]
+        if not rows:
+            return 0
+        with self._conn() as conn, conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO kmrag_entity_merges (tenant, entity_id, alias, method, score, job_id) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (tenant, entity_id, alias) DO NOTHING",
+                rows,
+            )
+        return len(rows)
+
+    def merges(self, tenant: str, entity_id: str | None = None) -> list[dict[str, Any]]:
+        with self._conn() as conn:
+            rows = conn.execute(
+                "SELECT entity_id, alias, method, score, job_id, created_at, undone_at FROM kmrag_entity_merges "
+                "WHERE tenant = %s AND (%s::text IS NULL OR entity_id = %s) ORDER BY entity_id, alias",
+                (tenant, entity_id, entity_id),
+            ).fetchall()
+        keys = ("entity_id", "alias", "method", "score", "job_id", "created_at", "undone_at")
+        return [dict(zip(keys, r, strict=True)) for r in rows]
 
     def source_ids(self, tenant: str) -> set[str]:
         with self._conn() as conn:

@@ -66,3 +66,15 @@ CREATE TABLE IF NOT EXISTS kmrag_answers (
     created_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (tenant, id)
 );
+
+CREATE TABLE IF NOT EXISTS kmrag_entity_merges (
+    tenant     text        NOT NULL,
+    entity_id  text        NOT NULL,
+    alias      text        NOT NULL,
+    method     text        NOT NULL,
+    score      real        NOT NULL DEFAULT 1,
+    job_id     text,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    undone_at  timestamptz,
+    PRIMARY KEY (tenant, entity_id, alias)
+);

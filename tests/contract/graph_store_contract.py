@@ -70,7 +70,7 @@ class GraphStoreContract:
         paris, france, eu = ent(tenant, "Paris"), ent(tenant, "France"), ent(tenant, "European Union", "ORG", ["EU"])
         berlin, germany = ent(tenant, "Berlin"), ent(tenant, "Germany")
         u = [x.id for x in units]
-        store.write_source(src)
+        store.write_sources([src])
         store.write_units(units)
         store.write_unit_links([
             UnitLink(tenant=tenant, src=u[0], dst=u[1], kind=UnitLinkKind.NEXT),
@@ -111,7 +111,7 @@ class GraphStoreContract:
     def test_writes_are_idempotent(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
         before = store.counts(tenant)
         units = make_units(tenant, ["Paris is the capital of France."], types=["section"])
-        store.write_source(world["source"])
+        store.write_sources([world["source"]])
         store.write_units(units)
         store.write_entities([world["paris"], world["france"]])
         store.write_relations([rel(tenant, world["paris"], "capital of", world["france"], [world["units"][0]])])
@@ -202,6 +202,17 @@ class GraphStoreContract:
         only = store.neighbours(tenant, [u[0]], kinds=["REFERENCES"])
         assert [(n.neighbour_id, n.kind) for n in only] == [(u[3], "REFERENCES")]
 
+    def test_clear_unit_links_of_one_source(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        other = make_units(tenant, ["Rome is in Italy.", "Milan too."], sid="docs/b.md")
+        store.write_sources([make_source(tenant, "docs/b.md")])
+        store.write_units(other)
+        store.write_unit_links([UnitLink(tenant=tenant, src=other[0].id, dst=other[1].id, kind=UnitLinkKind.NEXT)])
+        assert store.clear_unit_links(tenant, "docs/a.md") == 5
+        store.flush()
+        assert store.neighbours(tenant, world["units"]) == []
+        assert [n.neighbour_id for n in store.neighbours(tenant, [other[0].id])] == [other[1].id]
+        assert store.clear_unit_links(tenant + "_x", "docs/b.md") == 0
+
     def test_answer_cites_units(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
         u = world["units"]
         a = Answer(id=answer_id(), tenant=tenant, question="capital of France?", text=f"Paris [{u[0]}].",
@@ -233,7 +244,7 @@ class GraphStoreContract:
 
     def test_delete_source(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
         other = make_units(tenant, ["Rome is in Italy."], sid="docs/b.md")
-        store.write_source(make_source(tenant, "docs/b.md"))
+        store.write_sources([make_source(tenant, "docs/b.md")])
         store.write_units(other)
         store.flush()
         assert store.delete_source(tenant, "docs/a.md") == 4

@@ -1,0 +1,30 @@
+"""Structural parsing: a source's text to blocks (headings, paragraphs, lists, tables, definitions)."""
+
+from __future__ import annotations
+
+from kmrag.ingestion.parse.blocks import Block
+from kmrag.ingestion.parse.html import parse_html
+from kmrag.ingestion.parse.markdown import parse_markdown
+from kmrag.ingestion.parse.text import parse_text
+from kmrag.ingestion.sources import SourceDocument
+
+
+def parse_document(doc: SourceDocument) -> tuple[list[Block], str]:
+    """Blocks of a document and the text their char spans index into."""
+    if doc.kind == "markdown":
+        return parse_markdown(doc.text), doc.text
+    if doc.kind == "html":
+        return parse_html(doc.text)
+    if doc.kind == "pdf" and doc.pages is not None:
+        blocks: list[Block] = []
+        base = 0
+        for n, page in enumerate(doc.pages, start=1):
+            blocks.extend(parse_text(page, page=n, base=base))
+            base += len(page) + 2
+        return blocks, "\n\n".join(doc.pages)
+    if doc.kind == "record":
+        return [Block(kind="paragraph", text=" ".join(doc.text.split()), start=0, end=len(doc.text))], doc.text
+    return parse_text(doc.text), doc.text
+
+
+__all__ = ["Block", "parse_document", "parse_html", "parse_markdown", "parse_text"]

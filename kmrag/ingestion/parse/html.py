@@ -1,0 +1,151 @@
+"""HTML to blocks with the standard library's parser: headings, paragraphs, lists (ordered items
+become steps), tables kept whole with their header row, <dl> definitions. Scripts and styles are
+dropped; text is data, never markup to execute."""
+
+from __future__ import annotations
+
+import html as html_lib
+from html.parser import HTMLParser
+
+from kmrag.ingestion.parse.blocks import Block
+
+_SKIP = {"script", "style", "noscript", "template", "head", "svg", "iframe", "object"}
+_BLOCKISH = {"p", "div", "section", "article", "main", "header", "footer", "blockquote", "figure", "figcaption",
+             "aside", "nav", "form", "br", "hr", "body", "html"}
+
+
+class _Parser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[Block] = []
+        self.buf: list[str] = []
+        self.skip = 0
+        self.lists: list[bool] = []  # stack: ordered?
+        self.in_li = 0
+        self.heading: int | None = None
+        self.table: list[list[str]] | None = None
+        self.row: list[str] | None = None
+        self.cell: list[str] | None = None
+        self.dt: str | None = None
+        self.mode: str | None = None  # dt | dd
+        self.pos = 0
+
+    def _emit(self, kind: str, text: str, **kw: object) -> None:
+        text = " ".join(text.split())
+        if not text:
+            return
+        start = self.pos
+        self.pos += len(text) + 2
+        self.blocks.append(Block(kind=kind, text=text, start=start, end=start + len(text), **kw))  # type: ignore[arg-type]
+
+    def _flush(self) -> None:
+        text = "".join(self.buf)
+        self.buf = []
+        if self.mode == "dt":
+            self.dt = " ".join(text.split())
+            return
+        if self.mode == "dd":
+            if self.dt:
+                self._emit("definition", f"{self.dt}: {' '.join(text.split())}", term=self.dt)
+            else:
+                self._emit("paragraph", text)
+            return
+        if self.heading is not None:
+            self._emit("heading", text, level=self.heading)
+        elif self.in_li:
+            self._emit("list_item", text, ordered=bool(self.lists and self.lists[-1]), level=len(self.lists) - 1)
+        else:
+            self._emit("paragraph", text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _SKIP:
+            self.skip += 1
+            return
+        if self.skip:
+            return
+        if self.table is not None:
+            if tag == "tr":
+                self.row = []
+            elif tag in ("td", "th"):
+                self.cell = []
+            return
+        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            self._flush()
+            self.heading = int(tag[1])
+        elif tag in ("ul", "ol"):
+            self._flush()
+            self.lists.append(tag == "ol")
+        elif tag == "li":
+            self._flush()
+            self.in_li += 1
+        elif tag == "table":
+            self._flush()
+            self.table = []
+        elif tag in ("dt", "dd"):
+            self._flush()
+            self.mode = tag
+        elif tag == "pre" or tag in _BLOCKISH:
+            self._flush()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIP:
+            self.skip = max(0, self.skip - 1)
+            return
+        if self.skip:
+            return
+        if self.table is not None:
+            if tag in ("td", "th") and self.cell is not None and self.row is not None:
+                self.row.append(" ".join("".join(self.cell).split()).replace("|", "/"))
+                self.cell = None
+            elif tag == "tr" and self.row is not None:
+                if any(self.row):
+                    self.table.append(self.row)
+                self.row = None
+            elif tag == "table":
+                rows = self.table
+                self.table = None
+                if rows:
+                    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+                    lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+                    start = self.pos
+                    body = "\n".join(lines)
+                    self.pos += len(body) + 2
+                    self.blocks.append(Block(kind="table", text=body, start=start, end=start + len(body)))
+            return
+        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            self._flush()
+            self.heading = None
+        elif tag == "li":
+            self._flush()
+            self.in_li = max(0, self.in_li - 1)
+        elif tag in ("ul", "ol"):
+            self._flush()
+            if self.lists:
+                self.lists.pop()
+        elif tag in ("dt", "dd"):
+            self._flush()
+            self.mode = None
+        elif tag == "dl":
+            self._flush()
+            self.dt = None
+        elif tag == "pre" or tag in _BLOCKISH:
+            self._flush()
+
+    def handle_data(self, data: str) -> None:
+        if self.skip:
+            return
+        if self.table is not None:
+            if self.cell is not None:
+                self.cell.append(data)
+            return
+        self.buf.append(data)
+
+
+def parse_html(text: str) -> tuple[list[Block], str]:
+    """Blocks and the visible text their char spans refer to."""
+    p = _Parser()
+    p.feed(text)
+    p.close()
+    p._flush()
+    visible = "\n\n".join(b.text for b in p.blocks)
+    return p.blocks, html_lib.unescape(visible)

@@ -1,0 +1,62 @@
+"""Sentence boundaries without a model: fast enough for multi-megabyte novels, careful about
+abbreviations and initials so a split never falls mid-sentence."""
+
+from __future__ import annotations
+
+import re
+
+_ABBREV = {
+    "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "etc", "e.g", "i.e", "fig", "no", "vol", "ch",
+    "sec", "art", "p", "pp", "ed", "eds", "inc", "ltd", "co", "corp", "gen", "col", "capt", "lt", "sgt", "rev",
+    "hon", "gov", "sen", "rep", "mt", "ft", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
+    "oct", "nov", "dec", "u.s", "u.k", "approx", "dept", "est", "al", "cf", "viz", "esq", "messrs", "mme", "mlle",
+}
+# a terminator, optional closing quotes/brackets, whitespace, then something that can start a sentence
+_BOUNDARY = re.compile(r"""([.!?…]+)(["'”’)\]]*)(\s+)(?=["'“‘(\[]?[A-Z0-9À-Ý_])""")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence; the spans cover the text without gaps except whitespace."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        end = m.end(2)
+        word = re.search(r"([\w.]+)$", text[start:m.start(1)])
+        token = word.group(1).lower() if word else ""
+        if m.group(1) == "." and (token.rstrip(".") in _ABBREV or (len(token) == 1 and token.isalpha())):
+            continue  # "Dr. Smith", "M. D.", "J. R. R. Tolkien"
+        if text[start:end].strip():
+            spans.append(_trim(text, start, end))
+        start = m.end(3)
+    if text[start:].strip():
+        spans.append(_trim(text, start, len(text)))
+    return spans
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def split_sentences(text: str) -> list[str]:
+    return [text[a:b] for a, b in sentence_spans(text)]
+
+
+def pack_sentences(text: str, max_chars: int) -> list[tuple[int, int]]:
+    """Group whole sentences into spans of at most ``max_chars`` (a single longer sentence stays whole)."""
+    out: list[tuple[int, int]] = []
+    cur: tuple[int, int] | None = None
+    for a, b in sentence_spans(text):
+        if cur is None:
+            cur = (a, b)
+        elif b - cur[0] <= max_chars:
+            cur = (cur[0], b)
+        else:
+            out.append(cur)
+            cur = (a, b)
+    if cur is not None:
+        out.append(cur)
+    return out

@@ -1,0 +1,130 @@
+"""The multi-hop QA formats in ../shared/data: MuSiQue, HotpotQA, 2WikiMultiHopQA, passage lists
+and the GraphRAG-Bench corpora. Parsing only; used by ingestion (passages) and eval (questions).
+
+A malformed record is reported with its index and reason (BadInput), never a bare stack trace.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from kmrag.errors import BadInput
+
+QAFormat = Literal["musique", "hotpotqa", "2wiki", "passages"]
+
+
+class Passage(BaseModel):
+    title: str
+    text: str
+
+    @property
+    def key(self) -> str:
+        """De-duplication key of the field: title + text."""
+        return hashlib.sha256(f"{self.title}\x1f{self.text}".encode()).hexdigest()[:12]
+
+
+class QAItem(BaseModel):
+    id: str
+    question: str
+    answers: list[str] = Field(description="gold answer first, then aliases")
+    passages: list[Passage]
+    gold_keys: list[str] = Field(description="Passage.key of the gold supporting passages")
+    type: str | None = None
+
+
+def detect_format(data: Any) -> QAFormat | None:
+    """Which QA format a parsed JSON document is, or None."""
+    if not isinstance(data, list) or not data or not isinstance(data[0], dict):
+        return None
+    first = data[0]
+    if "paragraphs" in first and "question" in first:
+        return "musique"
+    if "context" in first and "question" in first and "supporting_facts" in first:
+        return "2wiki" if ("evidences" in first or first.get("type") in {"compositional", "comparison",
+                                                                          "inference", "bridge_comparison"}
+                           and "level" not in first) else "hotpotqa"
+    if set(first) >= {"title", "text"} and "question" not in first:
+        return "passages"
+    return None
+
+
+def _need(rec: Any, index: int, *fields: str) -> None:
+    if not isinstance(rec, dict):
+        raise BadInput(f"record {index}: expected an object, got {type(rec).__name__}")
+    missing = [f for f in fields if f not in rec]
+    if missing:
+        raise BadInput(f"record {index}: missing field(s) {missing}")
+
+
+def _musique(rec: Any, i: int) -> QAItem:
+    _need(rec, i, "id", "question", "answer", "paragraphs")
+    passages, gold = [], []
+    for j, p in enumerate(rec["paragraphs"]):
+        if not isinstance(p, dict) or not isinstance(p.get("paragraph_text"), str):
+            raise BadInput(f"record {i}: paragraph {j} has no paragraph_text")
+        psg = Passage(title=str(p.get("title", "")), text=p["paragraph_text"])
+        passages.append(psg)
+        if p.get("is_supporting"):
+            gold.append(psg.key)
+    answers = [str(rec["answer"]), *[str(a) for a in rec.get("answer_aliases") or []]]
+    return QAItem(id=str(rec["id"]), question=str(rec["question"]), answers=answers, passages=passages,
+                  gold_keys=list(dict.fromkeys(gold)))
+
+
+def _context(rec: Any, i: int, id_field: str) -> QAItem:
+    _need(rec, i, id_field, "question", "answer", "context", "supporting_facts")
+    passages = []
+    for j, c in enumerate(rec["context"]):
+        if not (isinstance(c, list) and len(c) == 2 and isinstance(c[1], list)):
+            raise BadInput(f"record {i}: context {j} is not [title, [sentences]]")
+        passages.append(Passage(title=str(c[0]), text="".join(str(s) for s in c[1]).strip()))
+    gold_titles = {str(f[0]) for f in rec["supporting_facts"] if isinstance(f, list) and f}
+    gold = [p.key for p in passages if p.title in gold_titles]
+    return QAItem(id=str(rec[id_field]), question=str(rec["question"]), answers=[str(rec["answer"])],
+                  passages=passages, gold_keys=list(dict.fromkeys(gold)), type=rec.get("type"))
+
+
+def load_questions(data: Any, fmt: QAFormat) -> tuple[list[QAItem], list[str]]:
+    """Parse questions; returns (items, problems) where each problem names the record and why."""
+    if not isinstance(data, list):
+        raise BadInput(f"a {fmt} file must hold a JSON array")
+    items: list[QAItem] = []
+    problems: list[str] = []
+    for i, rec in enumerate(data):
+        try:
+            if fmt == "musique":
+                items.append(_musique(rec, i))
+            elif fmt in ("hotpotqa", "2wiki"):
+                items.append(_context(rec, i, "_id" if isinstance(rec, dict) and "_id" in rec else "id"))
+            else:
+                raise BadInput(f"{fmt} files hold no questions")
+        except BadInput as e:
+            problems.append(str(e))
+        except (TypeError, ValueError) as e:
+            problems.append(f"record {i}: {e}")
+    return items, problems
+
+
+def corpus_passages(data: Any, fmt: QAFormat) -> tuple[list[Passage], list[str]]:
+    """The corpus of a set as the field builds it: the union of all passages, de-duplicated on title + text."""
+    problems: list[str] = []
+    found: Iterable[Passage]
+    if fmt == "passages":
+        found = []
+        for i, rec in enumerate(data):
+            if isinstance(rec, dict) and isinstance(rec.get("text"), str):
+                found.append(Passage(title=str(rec.get("title", "")), text=rec["text"]))
+            else:
+                problems.append(f"record {i}: needs a string 'text'")
+    else:
+        items, problems = load_questions(data, fmt)
+        found = [p for it in items for p in it.passages]
+    unique: dict[str, Passage] = {}
+    for p in found:
+        if p.text.strip():
+            unique.setdefault(p.key, p)
+    return list(unique.values()), problems

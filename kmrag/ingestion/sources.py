@@ -1,0 +1,258 @@
+"""Sources: find the documents under the paths given, read and check each one.
+
+Every file becomes one or more SourceDocuments (a record file becomes one per record) or a
+SourceProblem naming the file (and record) and the reason; a bad file never stops the others.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from kmrag.errors import BadInput
+from kmrag.ingestion import qa_corpora
+from kmrag.schema.ids import content_hash
+
+Kind = Literal["markdown", "text", "html", "pdf", "record"]
+
+EXTENSIONS: dict[str, str] = {
+    ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text", ".rst": "text",
+    ".html": "html", ".htm": "html", ".pdf": "pdf", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
+    ".parquet": "parquet",
+}
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+
+
+class SourceOptions(BaseModel):
+    max_bytes: int = DEFAULT_MAX_BYTES
+    encoding: str = "utf-8"
+    title_field: str | None = None  # JSON/JSONL/parquet records; None tries title, name, corpus_name
+    text_field: str | None = None  # None tries text, content, body, context, paragraph_text
+    source_prefix: str | None = None
+
+
+class SourceDocument(BaseModel):
+    source_id: str
+    uri: str
+    kind: Kind
+    title: str = ""
+    text: str = ""
+    pages: list[str] | None = None  # PDF text layer per page
+    version: str
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class SourceProblem(BaseModel):
+    path: str
+    reason: str
+
+
+TITLE_FIELDS = ("title", "name", "corpus_name", "heading")
+TEXT_FIELDS = ("text", "content", "body", "context", "paragraph_text", "passage")
+
+
+def discover(paths: Sequence[str | Path]) -> Iterator[tuple[Path, str] | SourceProblem]:
+    """Yield (file, source id) for every supported file under the paths, sorted for a stable order."""
+    for raw in paths:
+        root = Path(raw)
+        if not root.exists():
+            yield SourceProblem(path=str(raw), reason="no such file or folder")
+            continue
+        if root.is_file():
+            yield root, root.name
+            continue
+        for f in sorted(p for p in root.rglob("*") if p.is_file()):
+            rel = f.relative_to(root).as_posix()
+            if any(part.startswith(".") for part in Path(rel).parts):
+                continue  # hidden files and folders (.git, .DS_Store)
+            yield f, f"{root.resolve().name}/{rel}"
+
+
+def _decode(data: bytes, path: Path, encoding: str) -> str:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    elif data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        encoding = "utf-16"
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as e:
+        raise BadInput(
+            f"{path}: not valid {encoding} (byte 0x{data[e.start]:02x} at offset {e.start}); "
+            "convert it to UTF-8 or pass --encoding with the file's encoding"
+        ) from e
+    except LookupError as e:
+        raise BadInput(f"unknown encoding {encoding!r}") from e
+
+
+def _looks_binary(data: bytes) -> bool:
+    head = data[:8192]
+    if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    if not head:
+        return False
+    control = sum(1 for b in head if b < 9 or 13 < b < 32)
+    return control / len(head) > 0.10
+
+
+def read_sources(
+    paths: Sequence[str | Path], options: SourceOptions | None = None
+) -> Iterator[SourceDocument | SourceProblem]:
+    opts = options or SourceOptions()
+    for item in discover(paths):
+        if isinstance(item, SourceProblem):
+            yield item
+            continue
+        path, sid = item
+        if opts.source_prefix:
+            sid = f"{opts.source_prefix.rstrip('/')}/{sid}"
+        try:
+            yield from _read_file(path, sid, opts)
+        except BadInput as e:
+            yield SourceProblem(path=str(path), reason=str(e))
+        except OSError as e:
+            yield SourceProblem(path=str(path), reason=f"cannot read: {e.strerror or e}")
+
+
+def _read_file(path: Path, sid: str, opts: SourceOptions) -> Iterator[SourceDocument | SourceProblem]:
+    fmt = EXTENSIONS.get(path.suffix.lower())
+    if fmt is None:
+        raise BadInput(f"{path}: unsupported file type {path.suffix or '(none)'}; supported: "
+                       f"{', '.join(sorted(EXTENSIONS))}")
+    size = path.stat().st_size
+    if size == 0:
+        raise BadInput(f"{path}: empty file")
+    if size > opts.max_bytes:
+        raise BadInput(f"{path}: {size:,} bytes is over the limit of {opts.max_bytes:,}; raise --max-bytes "
+                       "or split the file")
+    data = path.read_bytes()
+    uri = path.resolve().as_uri()
+    if fmt == "pdf":
+        yield _read_pdf(path, sid, uri, data)
+        return
+    if fmt == "parquet":
+        yield from _read_parquet(path, sid, uri, opts)
+        return
+    if _looks_binary(data):
+        raise BadInput(f"{path}: looks like a binary file, not {fmt} text")
+    text = _decode(data, path, opts.encoding)
+    if not text.strip():
+        raise BadInput(f"{path}: contains only whitespace")
+    if fmt in ("markdown", "text", "html"):
+        kind: Kind = fmt  # type: ignore[assignment]
+        yield SourceDocument(source_id=sid, uri=uri, kind=kind, title=path.stem, text=text,
+                             version=content_hash(data))
+    elif fmt == "json":
+        yield from _read_json(path, sid, uri, text, opts)
+    else:
+        yield from _read_jsonl(path, sid, uri, text, opts)
+
+
+def _read_pdf(path: Path, sid: str, uri: str, data: bytes) -> SourceDocument:
+    import io
+
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    if not data.startswith(b"%PDF"):
+        raise BadInput(f"{path}: not a PDF (no %PDF header)")
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        pages = [(p.extract_text() or "") for p in reader.pages]
+    except (PdfReadError, ValueError, KeyError, TypeError) as e:
+        raise BadInput(f"{path}: corrupt PDF: {e}") from e
+    if not any(p.strip() for p in pages):
+        raise BadInput(f"{path}: the PDF has no text layer (scanned images?); OCR it first")
+    title = ""
+    try:
+        meta: Any = reader.metadata or {}
+        title = str(meta.get("/Title") or "")
+    except Exception:  # noqa: BLE001 - metadata is optional and often malformed
+        title = ""
+    return SourceDocument(source_id=sid, uri=uri, kind="pdf", title=title or path.stem, text="\n\n".join(pages),
+                          pages=pages, version=content_hash(data), metadata={"pages": len(pages)})
+
+
+def _pick(rec: dict[str, Any], explicit: str | None, candidates: tuple[str, ...]) -> str | None:
+    if explicit:
+        return explicit if explicit in rec else None
+    return next((f for f in candidates if f in rec), None)
+
+
+def record_document(sid: str, uri: str, title: str, text: str, meta: dict[str, Any] | None = None) -> SourceDocument:
+    """One record (a passage, a JSON object, a parquet row) as its own source: title + text."""
+    version = content_hash(title + "\x1f" + text)
+    return SourceDocument(source_id=sid, uri=uri, kind="record", title=title, text=text, version=version,
+                          metadata=meta or {})
+
+
+def _record_sid(file_sid: str, title: str, text: str, rec_id: str | None = None) -> str:
+    key = rec_id if rec_id else title[:80] + "~" + content_hash(title + "\x1f" + text)[:8]
+    return f"{file_sid}#{key}"
+
+
+def _records(path: Path, sid: str, uri: str, recs: list[tuple[int, Any]], opts: SourceOptions,
+             where: str) -> Iterator[SourceDocument | SourceProblem]:
+    for i, rec in recs:
+        if not isinstance(rec, dict):
+            yield SourceProblem(path=f"{path}:{where} {i}", reason="record is not an object")
+            continue
+        tf = _pick(rec, opts.text_field, TEXT_FIELDS)
+        if tf is None or not isinstance(rec[tf], str) or not rec[tf].strip():
+            yield SourceProblem(path=f"{path}:{where} {i}",
+                                reason=f"no text field ({opts.text_field or ' / '.join(TEXT_FIELDS)}) "
+                                       "with a non-empty string; set --text-field")
+            continue
+        hf = _pick(rec, opts.title_field, TITLE_FIELDS)
+        title = str(rec[hf]) if hf and rec[hf] is not None else ""
+        rec_id = rec.get("id", rec.get("_id"))
+        text = rec[tf]
+        yield record_document(_record_sid(sid, title, text, str(rec_id) if rec_id is not None else None), uri,
+                              title, text, {"record": i})
+
+
+def _read_json(path: Path, sid: str, uri: str, text: str, opts: SourceOptions) -> Iterator[SourceDocument | SourceProblem]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise BadInput(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from e
+    fmt = qa_corpora.detect_format(data)
+    if fmt is not None and not (opts.text_field or opts.title_field):
+        passages, problems = qa_corpora.corpus_passages(data, fmt)
+        for p in problems:
+            yield SourceProblem(path=str(path), reason=p)
+        for psg in passages:
+            yield record_document(_record_sid(sid, psg.title, psg.text), uri, psg.title, psg.text,
+                                  {"dataset_format": fmt, "passage_key": psg.key})
+        return
+    if isinstance(data, dict):
+        data = [data]
+    if not isinstance(data, list):
+        raise BadInput(f"{path}: expected a JSON object or array of records")
+    yield from _records(path, sid, uri, list(enumerate(data)), opts, "record")
+
+
+def _read_jsonl(path: Path, sid: str, uri: str, text: str, opts: SourceOptions) -> Iterator[SourceDocument | SourceProblem]:
+    recs: list[tuple[int, Any]] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            recs.append((n, json.loads(line)))
+        except json.JSONDecodeError as e:
+            yield SourceProblem(path=f"{path}:line {n}", reason=f"invalid JSON: {e.msg}")
+    yield from _records(path, sid, uri, recs, opts, "line")
+
+
+def _read_parquet(path: Path, sid: str, uri: str, opts: SourceOptions) -> Iterator[SourceDocument | SourceProblem]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except (pa.ArrowException, OSError) as e:
+        raise BadInput(f"{path}: corrupt or unreadable parquet: {e}") from e
+    yield from _records(path, sid, uri, list(enumerate(table.to_pylist())), opts, "row")

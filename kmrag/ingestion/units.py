@@ -1,0 +1,194 @@
+"""Blocks to typed knowledge units with stable IDs, and the links between them.
+
+Sections come from headings; paragraphs, tables (whole), definitions, steps (numbered items,
+"Step N") and rules (normative must/shall sentences) from the blocks under them. Long text is
+split on sentence boundaries, never mid-sentence. Links: NEXT in reading order, PARENT_SECTION to
+the enclosing section, REFERENCES for explicit "see Section 3.2" cross-references.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from kmrag.ingestion.parse.blocks import Block
+from kmrag.ingestion.parse.sentences import pack_sentences
+from kmrag.ingestion.sources import SourceDocument
+from kmrag.schema import KnowledgeUnit, UnitLink, UnitLinkKind, UnitType, normalise_content, unit_id
+
+MAX_UNIT_CHARS = 1200  # longer text is packed into sentence groups of about this size
+TABLE_MAX_CHARS = 8000  # bigger tables are split by rows, each part repeating the header
+
+_RULE = re.compile(r"\b(must|shall|is required to|are required to|is prohibited|are prohibited|may not|"
+                   r"is mandatory|are mandatory|is not permitted|are not permitted)\b", re.I)
+_DEFINITION = re.compile(
+    r"^(?P<term>[A-Z\"“'][^.:;]{0,60}?)\s+(?:is defined as|are defined as|means|refers to|is the term for|"
+    r"denotes)\b", re.I)
+_GLOSSARY = re.compile(r"^(?P<term>[A-Za-z][\w\-/() .'’]{0,50}?)\s*(?::|—| - )\s+(?P<def>\S.{8,})$", re.S)
+_STEP = re.compile(r"^(?:step\s+\d+[.:)]?|\d+[.)])\s+", re.I)
+_SECTION_NUM = re.compile(r"^(?:(?:section|chapter|part|appendix)\s+)?(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)[.)]?\s+\S",
+                          re.I)
+_XREF = re.compile(r"\b(?:see|cf\.?|refer to|described in|defined in|as in|per|under)\s+(?:also\s+)?"
+                   r"(?:section|sec\.|§|chapter|clause|appendix)\s*(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)", re.I)
+
+
+@dataclass
+class ParsedUnits:
+    units: list[KnowledgeUnit]
+    links: list[UnitLink]
+    defined_terms: dict[str, str] = field(default_factory=dict)  # unit id -> term it defines
+
+
+def classify(text: str, block: Block) -> tuple[UnitType, str | None]:
+    """The unit type of a block's text, and the defined term for definitions."""
+    if block.kind == "table":
+        return UnitType.TABLE, None
+    if block.kind == "definition":
+        return UnitType.DEFINITION, block.term
+    if block.kind == "list_item" and block.ordered:
+        return UnitType.STEP, None
+    if _STEP.match(text) and block.kind != "code":
+        return UnitType.STEP, None
+    m = _DEFINITION.match(text)
+    if m:
+        return UnitType.DEFINITION, m.group("term").strip(" \"“”'")
+    g = _GLOSSARY.match(text)
+    if g and block.kind in ("paragraph", "list_item") and len(g.group("term").split()) <= 5 \
+            and not g.group("term").strip().lower().startswith(("note", "warning", "example", "tip", "http")):
+        return UnitType.DEFINITION, g.group("term").strip()
+    if _RULE.search(text):
+        return UnitType.RULE, None
+    return UnitType.PARAGRAPH, None
+
+
+def _split_table(text: str) -> list[str]:
+    if len(text) <= TABLE_MAX_CHARS:
+        return [text]
+    lines = text.split("\n")
+    header, rows = lines[:2], lines[2:]
+    parts: list[str] = []
+    cur: list[str] = []
+    for r in rows:
+        if cur and sum(len(x) + 1 for x in header + cur + [r]) > TABLE_MAX_CHARS:
+            parts.append("\n".join(header + cur))
+            cur = []
+        cur.append(r)
+    if cur:
+        parts.append("\n".join(header + cur))
+    return parts
+
+
+def _pieces(block: Block, source_text: str) -> list[tuple[str, int, int]]:
+    """The block's text cut on sentence boundaries into unit-sized pieces, with char spans."""
+    if block.kind == "table":
+        return [(t, block.start, block.end) for t in _split_table(block.text)]
+    if block.kind == "code" or len(block.text) <= MAX_UNIT_CHARS:
+        return [(block.text, block.start, block.end)]
+    raw = source_text[block.start : block.end]
+    if normalise_content(raw) != normalise_content(block.text):
+        raw = block.text  # html: spans index the visible text
+        base = block.start
+    else:
+        base = block.start
+    return [(" ".join(raw[a:b].split()), base + a, base + b) for a, b in pack_sentences(raw, MAX_UNIT_CHARS)]
+
+
+def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, tenant: str) -> ParsedUnits:
+    units: list[KnowledgeUnit] = []
+    parents: list[str | None] = []
+    section_stack: list[tuple[int, str, str]] = []  # (level, unit id, title)
+    numbers: dict[str, str] = {}  # section number -> unit id
+    titles: dict[str, str] = {}
+    seen: Counter[str] = Counter()
+    defined: dict[str, str] = {}
+    doc_title = doc.title
+
+    def add(text: str, utype: UnitType, title: str, block: Block, start: int, end: int,
+            extra: dict[str, object] | None = None) -> str | None:
+        norm = normalise_content(text)
+        if not norm:
+            return None
+        occ = seen[norm]
+        seen[norm] += 1
+        uid = unit_id(tenant, doc.source_id, text, occ)
+        path = [t for _, _, t in section_stack]
+        meta: dict[str, object] = {"char_span": [start, end], "heading_path": path}
+        if block.page is not None:
+            meta["page"] = block.page
+        meta.update(extra or {})
+        units.append(KnowledgeUnit(id=uid, tenant=tenant, source_id=doc.source_id, source_version=doc.version,
+                                   type=utype, title=title, section_path=path, ordinal=len(units),
+                                   content=norm if "\n" not in text.strip() else text.strip(),
+                                   metadata=meta))
+        parents.append(section_stack[-1][1] if section_stack else None)
+        return uid
+
+    i = 0
+    while i < len(blocks):
+        b = blocks[i]
+        if b.kind == "heading":
+            while section_stack and section_stack[-1][0] >= b.level:
+                section_stack.pop()
+            m = _SECTION_NUM.match(b.text)
+            uid = add(b.text, UnitType.SECTION, b.text, b, b.start, b.end,
+                      {"level": b.level, **({"number": m.group(1)} if m else {})})
+            if uid:
+                if m:
+                    numbers.setdefault(m.group(1).lower(), uid)
+                titles.setdefault(b.text.strip().lower(), uid)
+                section_stack.append((b.level, uid, b.text))
+            i += 1
+            continue
+        title = section_stack[-1][2] if section_stack else doc_title
+        if b.kind == "list_item" and not b.ordered:
+            # consecutive bullet items form one unit (split again if too long)
+            group = [b]
+            while i + 1 < len(blocks) and blocks[i + 1].kind == "list_item" and not blocks[i + 1].ordered:
+                i += 1
+                group.append(blocks[i])
+            texts = [g.text for g in group]
+            if all(classify(t, g)[0] is UnitType.DEFINITION for t, g in zip(texts, group, strict=True)):
+                for g in group:  # a glossary: one definition unit per entry
+                    utype, term = classify(g.text, g)
+                    uid = add(g.text, utype, title, g, g.start, g.end)
+                    if uid and term:
+                        defined[uid] = term
+                i += 1
+                continue
+            chunks: list[list[Block]] = [[]]
+            for g in group:
+                if chunks[-1] and sum(len(c.text) for c in chunks[-1]) + len(g.text) > MAX_UNIT_CHARS:
+                    chunks.append([])
+                chunks[-1].append(g)
+            for chunk in chunks:
+                joined = "\n".join("- " + c.text for c in chunk)
+                utype, _ = classify(" ".join(c.text for c in chunk), chunk[0])
+                add(joined, utype, title, chunk[0], chunk[0].start, chunk[-1].end)
+            i += 1
+            continue
+        for text, start, end in _pieces(b, source_text):
+            utype, term = classify(text, b)
+            uid = add(text, utype, title, b, start, end)
+            if uid and term:
+                defined[uid] = term
+        i += 1
+
+    links: list[UnitLink] = []
+    for a, b2 in zip(units, units[1:], strict=False):
+        links.append(UnitLink(tenant=tenant, src=a.id, dst=b2.id, kind=UnitLinkKind.NEXT))
+    for u, parent in zip(units, parents, strict=True):
+        if parent and parent != u.id:
+            links.append(UnitLink(tenant=tenant, src=u.id, dst=parent, kind=UnitLinkKind.PARENT_SECTION))
+    for u in units:
+        for m in _XREF.finditer(u.content):
+            target = numbers.get(m.group(1).lower().rstrip("."))
+            if target and target != u.id:
+                links.append(UnitLink(tenant=tenant, src=u.id, dst=target, kind=UnitLinkKind.REFERENCES))
+        for ref in re.findall(r"\bsee\s+[\"“']([^\"”']{2,80})[\"”']", u.content, re.I):
+            target = titles.get(ref.strip().lower())
+            if target and target != u.id:
+                links.append(UnitLink(tenant=tenant, src=u.id, dst=target, kind=UnitLinkKind.REFERENCES))
+    unique = list({(lk.src, lk.dst, lk.kind): lk for lk in links}.values())
+    return ParsedUnits(units=units, links=unique, defined_terms=defined)
