@@ -1,0 +1,166 @@
+from pathlib import Path
+
+import pytest
+
+from kmrag.ingestion.parse import parse_document, parse_html, parse_markdown, parse_text
+from kmrag.ingestion.parse.sentences import pack_sentences, split_sentences
+from kmrag.ingestion.sources import SourceDocument, SourceProblem, read_sources
+from kmrag.ingestion.units import MAX_UNIT_CHARS, build_units
+from kmrag.schema import UnitType
+from tests.fixtures.docs import ATLAS_HTML, GUIDE_MD, minimal_pdf
+
+pytestmark = pytest.mark.unit
+
+
+def units_of(text: str, kind: str = "markdown", sid: str = "d.md", tenant: str = "t"):
+    doc = SourceDocument(source_id=sid, uri="x", kind=kind, title="Doc", text=text, version="v")  # type: ignore[arg-type]
+    blocks, vis = parse_document(doc)
+    return build_units(doc, blocks, vis, tenant)
+
+
+def test_markdown_units_are_typed_and_linked():
+    r = units_of(GUIDE_MD)
+    types = [u.type for u in r.units]
+    assert types.count(UnitType.SECTION) == 3
+    assert UnitType.TABLE in types and UnitType.DEFINITION in types and UnitType.RULE in types
+    assert types.count(UnitType.STEP) == 2
+    table = next(u for u in r.units if u.type is UnitType.TABLE)
+    assert table.content.startswith("| Distance | Compensation |") and "600 EUR" in table.content
+    rule = next(u for u in r.units if u.type is UnitType.RULE)
+    assert rule.section_path == ["Travel Guide", "2. Compensation"]
+    kinds = {(lk.kind.value) for lk in r.links}
+    assert kinds == {"NEXT", "PARENT_SECTION", "REFERENCES"}
+    ref = next(lk for lk in r.links if lk.kind.value == "REFERENCES")
+    target = next(u for u in r.units if u.id == ref.dst)
+    assert target.content == "1. Overview" and ref.src == rule.id
+    assert r.defined_terms[next(u.id for u in r.units if u.type is UnitType.DEFINITION)] == "Boarding pass"
+    assert all(GUIDE_MD[u.metadata["char_span"][0]:u.metadata["char_span"][1]].strip()
+               for u in r.units)
+
+
+def test_ids_stable_across_runs_and_order_independent_of_other_sources():
+    a = [u.id for u in units_of(GUIDE_MD).units]
+    b = [u.id for u in units_of(GUIDE_MD).units]
+    assert a == b
+    changed = GUIDE_MD.replace("250 EUR", "260 EUR")
+    c = [u.id for u in units_of(changed).units]
+    assert len(set(a) ^ set(c)) == 2  # only the table changed
+
+
+def test_duplicate_paragraphs_get_distinct_ids():
+    r = units_of("Same text here.\n\nSame text here.\n")
+    assert len({u.id for u in r.units}) == 2
+
+
+def test_long_paragraphs_split_on_sentences_never_mid_sentence():
+    sentence = "The committee reviewed the annual budget in great detail. "
+    text = sentence * 60
+    r = units_of(text, kind="text")
+    assert len(r.units) > 1
+    for u in r.units:
+        assert len(u.content) <= MAX_UNIT_CHARS
+        assert u.content.endswith("detail.")
+
+
+def test_html_blocks_skip_scripts_and_keep_structure():
+    blocks, visible = parse_html(ATLAS_HTML)
+    kinds = [b.kind for b in blocks]
+    assert "alert" not in visible
+    assert kinds == ["heading", "paragraph", "definition", "list_item", "list_item"]
+    assert blocks[2].term == "Schengen Area" and blocks[3].ordered
+    r = units_of(ATLAS_HTML, kind="html", sid="a.html")
+    assert [u.type.value for u in r.units] == ["section", "paragraph", "definition", "step", "step"]
+
+
+def test_html_table_kept_whole_with_header():
+    blocks, _ = parse_html("<table><tr><th>City</th><th>Country</th></tr><tr><td>Paris</td><td>France</td></tr></table>")
+    assert blocks[0].kind == "table" and blocks[0].text.splitlines()[0] == "| City | Country |"
+
+
+def test_plain_text_headings_by_shape():
+    blocks = parse_text("CHAPTER I\n\nIt was a dark night.\n\n2.1 Results\n\nThe results were good.\n")
+    assert [(b.kind, b.level) for b in blocks] == [("heading", 1), ("paragraph", 0), ("heading", 2), ("paragraph", 0)]
+
+
+def test_markdown_fenced_code_and_setext():
+    blocks = parse_markdown("Title\n=====\n\n```\nx = 1\n\ny = 2\n```\n")
+    assert [b.kind for b in blocks] == ["heading", "code"]
+    assert "y = 2" in blocks[1].text
+
+
+def test_sentences_respect_abbreviations_and_initials():
+    s = split_sentences("Dr. Smith met J. R. R. Tolkien in the U.S. Army. They talked. Was it 5 p.m.? Yes!")
+    assert s == ["Dr. Smith met J. R. R. Tolkien in the U.S. Army.", "They talked.", "Was it 5 p.m.?", "Yes!"]
+    spans = pack_sentences("Ab ab. Bc bc. Cd cd.", 10)
+    assert [(a, b) for a, b in spans] == [(0, 6), (7, 13), (14, 20)]
+
+
+def test_pdf_text_layer_with_pages(tmp_path: Path):
+    f = tmp_path / "report.pdf"
+    f.write_bytes(minimal_pdf(["Oslo is the capital of Norway.", "Visitors must carry a passport."]))
+    (doc,) = list(read_sources([f]))
+    assert isinstance(doc, SourceDocument) and doc.kind == "pdf" and doc.pages and "Oslo" in doc.pages[0]
+    r = build_units(doc, *parse_document(doc), "t")
+    assert r.units and all(u.metadata["page"] == 1 for u in r.units)
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "reason"),
+    [
+        ("empty.md", b"", "empty file"),
+        ("blank.txt", b"   \n\n  ", "only whitespace"),
+        ("binary.txt", bytes(range(256)) * 4, "binary"),
+        ("latin1.txt", "caf\u00e9 cr\u00e8me".encode("latin-1"), "not valid utf-8"),
+        ("broken.pdf", b"%PDF-1.4\n garbage", "pdf"),
+        ("fake.pdf", b"hello", "not a pdf"),
+        ("bad.json", b'{"title": "x", "text": ', "invalid json at line 1"),
+        ("image.png", b"\x89PNG....", "unsupported file type"),
+    ],
+)
+def test_bad_files_are_reported_with_reason(tmp_path: Path, name: str, data: bytes, reason: str):
+    f = tmp_path / name
+    f.write_bytes(data)
+    (p,) = list(read_sources([f]))
+    assert isinstance(p, SourceProblem) and name in p.path
+    assert reason in p.reason.lower()
+
+
+def test_oversized_file_is_refused(tmp_path: Path):
+    from kmrag.ingestion.sources import SourceOptions
+
+    f = tmp_path / "big.txt"
+    f.write_text("word " * 1000)
+    (p,) = list(read_sources([f], SourceOptions(max_bytes=100)))
+    assert isinstance(p, SourceProblem) and "over the limit" in p.reason
+
+
+def test_jsonl_bad_line_reported_others_kept(tmp_path: Path):
+    f = tmp_path / "r.jsonl"
+    f.write_text('{"title": "A", "text": "Alpha text."}\nnot json\n{"title": "B"}\n{"id": 7, "text": "Gamma."}\n')
+    got = list(read_sources([f]))
+    docs = [g for g in got if isinstance(g, SourceDocument)]
+    probs = [g for g in got if isinstance(g, SourceProblem)]
+    assert [d.title for d in docs] == ["A", ""] and docs[1].source_id == "r.jsonl#7"
+    assert [p.path.rsplit(":", 1)[1] for p in probs] == ["line 2", "line 3"]
+
+
+def test_qa_sets_become_deduplicated_passages(tmp_path: Path):
+    import json
+
+    rec = {"id": "q1", "question": "?", "answer": "a", "answer_aliases": [],
+           "paragraphs": [{"idx": 0, "title": "T", "paragraph_text": "Text one.", "is_supporting": True},
+                          {"idx": 1, "title": "T", "paragraph_text": "Text one.", "is_supporting": False},
+                          {"idx": 2, "title": "U", "paragraph_text": "Text two.", "is_supporting": False}]}
+    f = tmp_path / "m.json"
+    f.write_text(json.dumps([rec, {**rec, "id": "q2"}]))
+    docs = list(read_sources([f]))
+    assert [d.title for d in docs] == ["T", "U"]  # type: ignore[union-attr]
+
+
+def test_folder_walk_is_sorted_and_skips_hidden(tmp_path: Path):
+    (tmp_path / "b.md").write_text("B text.")
+    (tmp_path / "a.md").write_text("A text.")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "x.md").write_text("hidden")
+    got = [d.source_id for d in read_sources([tmp_path])]  # type: ignore[union-attr]
+    assert got == [f"{tmp_path.name}/a.md", f"{tmp_path.name}/b.md"]
