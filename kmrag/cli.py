@@ -85,6 +85,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         summary: dict[str, Any] = {"job": job.model_dump(mode="json"), "agreement": result.agreement,
                    "graph": stores.graph.counts(settings.tenant).model_dump(),
                    "units": stores.units.counts(settings.tenant)}
+        if getattr(args, "show_relations", 0):
+            names = {e.id: e.name for e in stores.graph.all_entities(settings.tenant)}
+            rels = sorted(stores.graph.relations(settings.tenant), key=lambda r: -r.confidence)
+            summary["sample_relations"] = [
+                f"({names.get(r.subject_id, r.subject_id)}) -[{r.type}]-> ({names.get(r.object_id, r.object_id)})  "
+                f"from {', '.join(r.unit_ids)}" for r in rels[: args.show_relations]]
         if stores.graph.backend == "neo4j":
             summary["browse"] = (f"Neo4j Browser: MATCH (s:Source {{tenant: '{settings.tenant}'}})<-[:PART_OF]-(u:Unit)"
                                  "-[:MENTIONS]->(e:Entity) RETURN s, u, e LIMIT 100")
@@ -99,12 +105,28 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         lines.append(f"stored for tenant {settings.tenant!r}: {d['units']['units']} units "
                      f"{d['units']['units_by_type']}, {g['entities']} entities, {g['relations']} relations, "
                      f"{g['sources']} sources; stores agree: {d['agreement'].get('agree')}")
+        for r in d.get("sample_relations", []):
+            lines.append("  " + r)
         if "browse" in d:
             lines.append(d["browse"])
         return "\n".join(lines)
 
     _emit(args, summary, human)
     return 0 if job.status in ("completed", "completed_with_errors") else 1
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """The main job: ingest the bundled corpus and show what was stored."""
+    from kmrag.demo import corpus_path
+
+    args.paths = [str(corpus_path())]
+    args.max_bytes, args.encoding = 64 * 1024 * 1024, "utf-8"
+    args.title_field = args.text_field = None
+    args.source_prefix = "demo"
+    args.show_relations = 12
+    if not args.tenant:
+        args.tenant = "demo"
+    return cmd_ingest(args)
 
 
 def cmd_jobs(args: argparse.Namespace) -> int:
@@ -148,6 +170,18 @@ def cmd_delete(args: argparse.Namespace) -> int:
     return 0 if all(x["found"] for x in out) else 1
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from kmrag.eval.bench import bench_ingest, render_ingest
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        results = [bench_ingest(stores, ds, args.data_root, keep=args.keep) for ds in args.dataset]
+    _emit(args, results, lambda rs: "\n\n".join(render_ingest(r) for r in rs))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kmrag", description="Knowledge-graph-augmented RAG with cited knowledge units")
     sub = p.add_subparsers(dest="command", required=True)
@@ -168,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     ing.add_argument("--title-field", help="JSON/JSONL/parquet field holding a record's title")
     ing.add_argument("--text-field", help="JSON/JSONL/parquet field holding a record's text")
     ing.add_argument("--source-prefix", help="prefix for source ids (default: file or folder name)")
+    add("demo", cmd_demo, "the main job: ingest the bundled demo corpus (tenant 'demo') and show what was stored")
     jobs = add("jobs", cmd_jobs, "list ingestion jobs, or show one")
     jobs.add_argument("action", nargs="?", choices=["list", "show"], default="list")
     jobs.add_argument("job_id", nargs="?")
@@ -176,6 +211,12 @@ def build_parser() -> argparse.ArgumentParser:
     dele.add_argument("sources", nargs="+", help="source ids as shown by ingest (e.g. docs/guide.md)")
     dele.add_argument("--purge", action="store_true", help="also delete unit rows (default: retire them, "
                                                            "so past answers stay auditable)")
+    bench = add("bench", cmd_bench, "benchmarks: `kmrag bench ingest --dataset musique`")
+    bench.add_argument("what", choices=["ingest"])
+    bench.add_argument("--dataset", action="append", default=None, required=True,
+                       help="musique | hotpotqa | 2wiki | novel | medical | a file path (repeatable)")
+    bench.add_argument("--data-root", help="the shared data folder (default ../shared/data)")
+    bench.add_argument("--keep", action="store_true", help="keep the benchmark tenant afterwards")
     svc = add("services", cmd_services, "manage the embedded PostgreSQL")
     svc.add_argument("action", choices=["stop"])
     return p
