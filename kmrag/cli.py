@@ -182,6 +182,34 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_entities(args: argparse.Namespace) -> int:
+    """Audit entity resolution: list merges; undo one (the alias becomes its own entity from then on)."""
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        if args.action == "unmerge":
+            if not (args.entity and args.alias):
+                raise ConfigError("kmrag entities unmerge needs --entity e_… and --alias TEXT")
+            undone = stores.units.undo_merge(settings.tenant, args.entity, args.alias)
+            removed = stores.graph.remove_entity_alias(settings.tenant, args.entity, args.alias)
+            stores.graph.flush()
+            data = {"entity": args.entity, "alias": args.alias, "undone": undone, "alias_removed": removed,
+                    "note": "re-ingest the sources that mention the alias to move their mentions"}
+            _emit(args, data, lambda d: f"merge of {d['alias']!r} into {d['entity']} "
+                                        f"{'undone' if d['undone'] else 'not found'}; {d['note']}")
+            return 0 if undone else 1
+        merges = stores.units.merges(settings.tenant, args.entity)
+        names = {e.id: e.name for e in stores.graph.get_entities(settings.tenant, sorted({m['entity_id'] for m in merges}))}
+        for m in merges:
+            m["entity_name"] = names.get(m["entity_id"])
+        _emit(args, merges, lambda ms: "\n".join(
+            f"{m['entity_id']} {m['entity_name']!r:<30} <- {m['alias']!r:<30} {m['method']:<10} {m['score']:.1f}"
+            f"{'  (undone)' if m['undone_at'] else ''}" for m in ms) or "no merges recorded")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kmrag", description="Knowledge-graph-augmented RAG with cited knowledge units")
     sub = p.add_subparsers(dest="command", required=True)
@@ -211,6 +239,10 @@ def build_parser() -> argparse.ArgumentParser:
     dele.add_argument("sources", nargs="+", help="source ids as shown by ingest (e.g. docs/guide.md)")
     dele.add_argument("--purge", action="store_true", help="also delete unit rows (default: retire them, "
                                                            "so past answers stay auditable)")
+    ents = add("entities", cmd_entities, "audit entity resolution: list merges, undo one")
+    ents.add_argument("action", nargs="?", choices=["merges", "unmerge"], default="merges")
+    ents.add_argument("--entity", help="entity id (e_…)")
+    ents.add_argument("--alias", help="the merged surface form to split off")
     bench = add("bench", cmd_bench, "benchmarks: `kmrag bench ingest --dataset musique`")
     bench.add_argument("what", choices=["ingest"])
     bench.add_argument("--dataset", action="append", default=None, required=True,

@@ -30,6 +30,7 @@ class Settings(BaseModel):
     database_url: str | None = None
     embedding_dim: int = 384
     embedder: str = "local"  # local | openai
+    extractor: str = "spacy"  # spacy | llm
     embedding_model: str = "text-embedding-3-small"
     # OpenAI-compatible LLM, used when configured
     llm_base_url: str | None = None

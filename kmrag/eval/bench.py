@@ -42,6 +42,11 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
+def peak_child_rss_mb() -> float:
+    """The largest finished child process (the embedding worker) of this process."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
+
+
 def bench_ingest(stores: Stores, dataset: str, data_root: str | None = None, keep: bool = False) -> dict[str, Any]:
     from kmrag.ingestion.embed import get_embedder
     from kmrag.ingestion.extract import SpacyExtractor
@@ -78,6 +83,7 @@ def bench_ingest(stores: Stores, dataset: str, data_root: str | None = None, kee
                                                          "write_graph", "write_pg", "write_retire")},
             "embed_alone_s": round(embed_alone, 2), "ratio_total_to_embed_alone": round(total / embed_alone, 3),
             "peak_rss_mb": round(rss_ingest, 1), "rss_before_mb": round(rss_before, 1),
+            "peak_worker_rss_mb": round(peak_child_rss_mb(), 1),
             "status": job.job.status, "stores_agree": job.agreement.get("agree"),
         }
     finally:
@@ -99,7 +105,7 @@ def render_ingest(r: dict[str, Any]) -> str:
         ("write graph / PG / retire", f"{st['write_graph']:.2f} / {st['write_pg']:.2f} / {st['write_retire']:.2f} s"),
         ("embedder alone, same texts", f"{r['embed_alone_s']} s"),
         ("ratio total / embedder alone", r["ratio_total_to_embed_alone"]),
-        ("peak RSS", f"{r['peak_rss_mb']} MB"),
+        ("peak RSS (main / embedding worker)", f"{r['peak_rss_mb']} / {r.get('peak_worker_rss_mb', 0)} MB"),
         ("entities / relations", f"{r['entities']} / {r['relations']}"),
         ("stores agree", r["stores_agree"]),
     ]

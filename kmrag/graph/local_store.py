@@ -163,6 +163,15 @@ class LocalGraphStore:
                     key=canonical_entity_name(e.name), aliases=aliases,
                 )
 
+    def remove_entity_alias(self, tenant: str, entity_id: str, alias: str) -> bool:
+        with self._lock:
+            g = self._g(tenant)
+            if not self._is(g, entity_id, "Entity") or alias not in g.nodes[entity_id].get("aliases", []):
+                return False
+            self._touch(tenant)
+            g.nodes[entity_id]["aliases"] = [a for a in g.nodes[entity_id]["aliases"] if a != alias]
+            return True
+
     def write_mentions(self, mentions: Sequence[Mention]) -> None:
         with self._lock:
             for m in mentions:

@@ -70,6 +70,16 @@ def merge_entities() -> str:
     """
 
 
+def remove_entity_alias() -> str:
+    return """
+    MATCH (e:Entity {id: $entity_id, tenant: $tenant})
+    WHERE $alias IN e.aliases
+    SET e.aliases = [a IN e.aliases WHERE a <> $alias]
+    SET e.alias_keys = [a IN e.aliases | toLower(a)], e.aliases_text = reduce(t = '', a IN e.aliases | t + ' ' + a)
+    RETURN count(e) AS changed
+    """
+
+
 def merge_mentions(kind: str) -> str:
     rel = check_identifier(kind, "mention kind")
     if rel not in ("MENTIONS", "DEFINES"):

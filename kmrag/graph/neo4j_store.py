@@ -137,6 +137,10 @@ class Neo4jGraphStore:
             ]
             self._batched(q.merge_entities(), tenant, rows)
 
+    def remove_entity_alias(self, tenant: str, entity_id: str, alias: str) -> bool:
+        rows = self._write(q.remove_entity_alias(), tenant=tenant, entity_id=entity_id, alias=alias)
+        return bool(rows and rows[0]["changed"])
+
     def write_mentions(self, mentions: Sequence[Mention]) -> None:
         for tenant, items in self._by_tenant(mentions).items():
             by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)

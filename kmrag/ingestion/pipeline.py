@@ -17,14 +17,14 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from kmrag.errors import InvalidIdentifier, KmragError
+from kmrag.errors import ConfigError, InvalidIdentifier, KmragError
 from kmrag.ingestion.embed import Embedder
 from kmrag.ingestion.extract import ExtractedEntity, Extraction, Extractor
 from kmrag.ingestion.jobs import JobError, JobRecord, JobStore
@@ -52,6 +52,39 @@ def embedding_text(u: KnowledgeUnit) -> str:
     if u.title and u.title != u.content and not u.content.startswith(u.title):
         return f"{u.title}\n{u.content}"
     return u.content
+
+
+_WORKER_EMBEDDER: Embedder | None = None
+
+
+def _init_worker(embedder: Embedder | None) -> None:
+    global _WORKER_EMBEDDER
+    if embedder is None:  # a worker process: load the local model there, once
+        from kmrag.ingestion.embed import OnnxMiniLMEmbedder
+
+        embedder = OnnxMiniLMEmbedder(threads=1)  # one core for the model, the other for spaCy
+    _WORKER_EMBEDDER = embedder
+
+
+def _timed_embed(texts: list[str]) -> tuple[np.ndarray, float]:
+    assert _WORKER_EMBEDDER is not None
+    t = time.perf_counter()
+    vecs = _WORKER_EMBEDDER.embed(texts)
+    return vecs, time.perf_counter() - t
+
+
+def embedding_executor(embedder: Embedder) -> Executor:
+    """Embedding overlaps NLP. The local model runs in its own process (spaCy holds the GIL much of
+    the time, and the two would otherwise queue for it); other embedders run in a thread."""
+    from kmrag.ingestion.embed import OnnxMiniLMEmbedder
+
+    if isinstance(embedder, OnnxMiniLMEmbedder):
+        import multiprocessing as mp
+
+        return ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"), initializer=_init_worker,
+                                   initargs=(None,))
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="kmrag-embed", initializer=_init_worker,
+                              initargs=(embedder,))
 
 
 @dataclass
@@ -106,7 +139,7 @@ class IngestionJob:
         self.timings: dict[str, float] = defaultdict(float)
         self.counts: dict[str, int] = defaultdict(int)
         self.errors: list[JobError] = []
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kmrag-embed")
+        self._pool = embedding_executor(embedder)
         self.after_batch: Callable[[int], None] | None = None  # test hook: called with the batch number
 
     # -- the job ------------------------------------------------------------------------------
@@ -117,7 +150,8 @@ class IngestionJob:
         self.job = job
         graph, units = self.stores.graph, self.stores.units
         try:
-            self.resolver = EntityResolver(self.tenant, graph.all_entities(self.tenant))
+            self.resolver = EntityResolver(self.tenant, graph.all_entities(self.tenant),
+                                           units.undone_merges(self.tenant))
             versions = units.source_versions(self.tenant)
             # sources either store has seen (an interrupted run leaves the graph's Source node first)
             self._known = set(versions) | graph.source_ids(self.tenant)
@@ -174,6 +208,8 @@ class IngestionJob:
             self.progress.close()
 
     def _save(self, job: JobRecord, finished: bool = False) -> None:
+        for k, v in getattr(self.extractor, "usage", {}).items():  # LLM extractor: tokens, retries
+            self.counts[f"llm_{k}"] = int(v)
         job.counts = dict(self.counts)
         job.errors = list(self.errors)
         job.timings = {k: round(v, 3) for k, v in self.timings.items()}
@@ -216,14 +252,9 @@ class IngestionJob:
 
     # -- per batch ----------------------------------------------------------------------------
 
-    def _embed(self, texts: list[str]) -> tuple[np.ndarray, float]:
-        t = time.perf_counter()
-        vecs = self.embedder.embed(texts)
-        return vecs, time.perf_counter() - t
-
     def _process(self, batch: list[_Pending]) -> None:
         new_units = [u for p in batch for u in p.new]
-        fut: Future[tuple[np.ndarray, float]] = self._pool.submit(self._embed, [embedding_text(u) for u in new_units])
+        fut: Future[tuple[np.ndarray, float]] = self._pool.submit(_timed_embed, [embedding_text(u) for u in new_units])
         t = time.perf_counter()
         extractions = self.extractor.extract(new_units) if new_units else []
         self.timings["nlp"] += time.perf_counter() - t
@@ -351,8 +382,20 @@ def ingest(stores: Stores, paths: Sequence[str | Path], tenant: str, options: So
            extractor: Extractor | None = None) -> IngestResult:
     """Run one ingestion job with the default offline embedder and extractor."""
     from kmrag.ingestion.embed import get_embedder
+
+    job = IngestionJob(stores, embedder or get_embedder(stores.settings), extractor or get_extractor(stores.settings),
+                       tenant, options, progress)
+    return job.run(paths)
+
+
+def get_extractor(settings: Any) -> Extractor:
+    """spaCy (offline default) or the OpenAI-compatible LLM extractor (KMRAG_EXTRACTOR=llm)."""
+    if settings.extractor == "llm":
+        from kmrag.ingestion.llm_extract import LLMExtractor
+
+        return LLMExtractor(settings)
+    if settings.extractor != "spacy":
+        raise ConfigError(f"unknown extractor {settings.extractor!r}: use 'spacy' or 'llm'")
     from kmrag.ingestion.extract import SpacyExtractor
 
-    job = IngestionJob(stores, embedder or get_embedder(stores.settings), extractor or SpacyExtractor(), tenant,
-                       options, progress)
-    return job.run(paths)
+    return SpacyExtractor()

@@ -51,8 +51,10 @@ def _initials(key: str) -> str:
 class EntityResolver:
     """Resolves surface forms to entities of one tenant; seeded with the entities already stored."""
 
-    def __init__(self, tenant: str, existing: Iterable[Entity] = ()) -> None:
+    def __init__(self, tenant: str, existing: Iterable[Entity] = (),
+                 blocked: Iterable[tuple[str, str]] = ()) -> None:
         self.tenant = tenant
+        self.blocked = {(eid, resolution_key(alias)) for eid, alias in blocked}  # undone merges
         self.entities: dict[str, Entity] = {}
         self._by_key: dict[tuple[str, str], str] = {}  # (bucket, key) -> entity id
         self._block: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)  # fuzzy candidates
@@ -104,9 +106,13 @@ class EntityResolver:
             key = canonical_entity_name(mention.name)
         eid = self._by_key.get((b, key))
         method = "exact" if eid and self.entities[eid].name == mention.name else "normalised"
+        if eid is not None and (eid, key) in self.blocked:
+            eid = None  # a person undid this merge: keep the form as its own entity
         if eid is None and b == "NAME" and mention.name.isupper() and 2 <= len(mention.name) <= 6:
             eid = self._acronym(key)
             method = "acronym"
+            if eid is not None and (eid, key) in self.blocked:
+                eid = None
         if eid is None and b == "NAME" and len(key) >= FUZZY_MIN_LEN:
             eid, score = self._fuzzy(b, key, mention.label)
             if eid:
@@ -116,6 +122,8 @@ class EntityResolver:
                 return eid
         if eid is None:
             eid = entity_id(self.tenant, key, b)
+            if (eid, key) in self.blocked:  # the undone form was this entity's own name key
+                eid = entity_id(self.tenant, key + " (split)", b)
             if eid not in self.entities:
                 self.entities[eid] = Entity(id=eid, tenant=self.tenant, name=mention.name, type=mention.label)
                 self.changed.add(eid)
@@ -147,7 +155,8 @@ class EntityResolver:
             if label != "THING" and etype != "THING" and etype != label:
                 continue  # guarded by type
             score = fuzz.ratio(key, cand)
-            if score >= FUZZY_MIN and score > best[1] and _numbers(key) == _numbers(cand):
+            if score >= FUZZY_MIN and score > best[1] and _numbers(key) == _numbers(cand) \
+                    and (eid, key) not in self.blocked:
                 best = (eid, score)
         return best
 

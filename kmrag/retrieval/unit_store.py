@@ -266,6 +266,21 @@ class PgUnitStore:
         keys = ("entity_id", "alias", "method", "score", "job_id", "created_at", "undone_at")
         return [dict(zip(keys, r, strict=True)) for r in rows]
 
+    def undo_merge(self, tenant: str, entity_id: str, alias: str) -> bool:
+        with self._conn() as conn:
+            return conn.execute(
+                "UPDATE kmrag_entity_merges SET undone_at = now() WHERE tenant = %s AND entity_id = %s "
+                "AND alias = %s AND undone_at IS NULL",
+                (tenant, entity_id, alias),
+            ).rowcount > 0
+
+    def undone_merges(self, tenant: str) -> set[tuple[str, str]]:
+        """(entity id, alias) pairs a person split apart: resolution must not merge them again."""
+        with self._conn() as conn:
+            rows = conn.execute("SELECT entity_id, alias FROM kmrag_entity_merges WHERE tenant = %s "
+                                "AND undone_at IS NOT NULL", (tenant,)).fetchall()
+        return {(r[0], r[1]) for r in rows}
+
     def source_ids(self, tenant: str) -> set[str]:
         with self._conn() as conn:
             return {r[0] for r in conn.execute("SELECT id FROM kmrag_sources WHERE tenant = %s", (tenant,))}

@@ -146,6 +146,15 @@ class GraphStoreContract:
         (eu,) = store.get_entities(tenant, [world["eu"].id])
         assert eu.aliases == ["EU", "E.U."]
 
+    def test_remove_alias(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        eu = world["eu"].id
+        assert store.remove_entity_alias(tenant, eu, "EU") is True
+        store.flush()
+        assert store.get_entities(tenant, [eu])[0].aliases == []
+        assert store.find_entities(tenant, ["eu"]) == []
+        assert store.remove_entity_alias(tenant, eu, "EU") is False
+        assert store.remove_entity_alias(tenant + "_x", eu, "EU") is False
+
     def test_relation_provenance_is_a_union(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
         u = world["units"]
         store.write_relations([rel(tenant, world["paris"], "capital of", world["france"], [u[2]], conf=0.95)])

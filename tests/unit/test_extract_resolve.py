@@ -81,3 +81,13 @@ def test_resolver_seeded_with_stored_entities():
     r2 = EntityResolver("t", list(r1.entities.values()))
     assert r2.resolve(ExtractedEntity(name="warsaw", label="GPE")) == eid
     assert not r2.changed
+
+
+def test_undone_merge_is_not_redone():
+    r = EntityResolver("t")
+    eu = r.resolve(ExtractedEntity(name="European Union", label="ORG"))
+    assert r.resolve(ExtractedEntity(name="EU", label="ORG")) == eu
+    blocked = EntityResolver("t", [r.entities[eu].model_copy(update={"aliases": []})], blocked=[(eu, "EU")])
+    split = blocked.resolve(ExtractedEntity(name="EU", label="ORG"))
+    assert split != eu and blocked.resolve(ExtractedEntity(name="EU", label="ORG")) == split
+    assert blocked.resolve(ExtractedEntity(name="European Union", label="ORG")) == eu

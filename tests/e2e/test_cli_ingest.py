@@ -1,0 +1,72 @@
+"""`kmrag demo | ingest | jobs | delete` as a user runs them: on the embedded default and on the servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.docs import write_corpus
+
+pytestmark = pytest.mark.e2e
+
+
+def kmrag(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kmrag.cli", *args], capture_output=True, text=True, env=env,
+                          timeout=600)
+
+
+@pytest.fixture
+def embedded_env(tmp_path: Path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KMRAG_")}
+    env["KMRAG_DATA_DIR"] = str(tmp_path / "data")
+    yield env
+    kmrag("services", "stop", env=env)
+
+
+def test_demo_on_embedded_default(embedded_env: dict[str, str]) -> None:
+    res = kmrag("demo", env=embedded_env)
+    assert res.returncode == 0, res.stderr
+    assert "stores agree: True" in res.stdout and "-[CAPITAL_OF]->" in res.stdout
+    again = kmrag("demo", "--json", env=embedded_env)
+    data = json.loads(again.stdout)
+    assert data["job"]["counts"]["documents_unchanged"] == 3 and data["units"]["units"] > 10
+    assert data["graph"]["relations"] > 0 and data["agreement"]["agree"]
+
+
+def test_ingest_jobs_delete_on_servers(tmp_path: Path) -> None:
+    if not os.environ.get("KMRAG_NEO4J_URI") or not os.environ.get("KMRAG_DATABASE_URL"):
+        pytest.fail("start the services first: eval \"$(services/up.sh)\"", pytrace=False)
+    env = {**os.environ, "KMRAG_TENANT": "e2e_" + uuid.uuid4().hex[:8]}
+    corpus = write_corpus(tmp_path / "corpus")
+    (corpus / "empty.md").write_bytes(b"")
+    try:
+        res = kmrag("ingest", str(corpus), "--json", env=env)
+        assert res.returncode == 0, res.stderr
+        out = json.loads(res.stdout)
+        job = out["job"]
+        assert job["status"] == "completed_with_errors" and job["counts"]["documents_new"] == 3
+        assert job["errors"] == [{"path": str(corpus / "empty.md"), "reason": f"{corpus / 'empty.md'}: empty file"}]
+        assert "MATCH (s:Source" in out["browse"]
+        listed = json.loads(kmrag("jobs", "--json", env=env).stdout)
+        assert listed[0]["id"] == job["id"]
+        shown = json.loads(kmrag("jobs", "show", job["id"], "--json", env=env).stdout)
+        assert shown["counts"]["units_written"] == out["units"]["units"]
+        assert kmrag("jobs", "show", "j_nope", env=env).returncode == 2
+        gone = kmrag("delete", "corpus/notes.txt", "--json", env=env)
+        assert gone.returncode == 0 and json.loads(gone.stdout)[0]["graph_units_removed"] > 0
+        assert kmrag("delete", "corpus/never.txt", env=env).returncode == 1
+        human = kmrag("ingest", str(corpus), env=env)
+        assert "updated=0" in human.stdout and "new=1" in human.stdout  # only the deleted file comes back
+    finally:
+        from kmrag.config import load_settings
+        from kmrag.stores import open_stores
+
+        with open_stores(load_settings(tenant=env["KMRAG_TENANT"])) as s:
+            s.graph.clear_tenant(env["KMRAG_TENANT"])
+            s.units.clear_tenant(env["KMRAG_TENANT"])
