@@ -210,6 +210,41 @@ def cmd_entities(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from kmrag.eval.report import diff_runs, render_diff, render_markdown
+    from kmrag.eval.runner import load_run, run_eval
+    from kmrag.stores import open_stores
+
+    out_root = Path(args.out)
+    if args.target and args.target[0] == "diff":
+        if len(args.target) != 3:
+            raise ConfigError("usage: kmrag eval diff RUN_A RUN_B (run folders or run ids)")
+        d = diff_runs(load_run(args.target[1], out_root), load_run(args.target[2], out_root))
+        _emit(args, d, render_diff)
+        return 0
+    if args.target:
+        raise ConfigError(f"unknown eval action {args.target[0]!r}: use `kmrag eval --dataset ...` or `kmrag eval diff A B`")
+    datasets = [args.file] if args.file else [d for ds in (args.dataset or ["musique"]) for d in ds.split(",")]
+    strategies = [s for st in args.strategy.split(",") if (s := st.strip())]
+    settings = _settings(args)
+    runs = []
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        for ds in datasets:
+            runs.append(run_eval(stores, ds, strategies, limit=args.limit, tenant=args.tenant, out_root=out_root,
+                                 data_root=args.data_root, progress=not args.json and sys.stderr.isatty()))
+    text = render_markdown(runs)
+    if len(runs) > 1:
+        combined = out_root / f"combined-{runs[-1].run_id}.md"
+        combined.write_text(text, encoding="utf-8")
+    _emit(args, [r.model_dump() for r in runs],
+          lambda _: text + "\n\n" + "\n".join(f"saved: {r.out_dir}/ (report.md, summary.json, questions.jsonl, "
+                                                  "recall.png)" for r in runs))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kmrag", description="Knowledge-graph-augmented RAG with cited knowledge units")
     sub = p.add_subparsers(dest="command", required=True)
@@ -239,6 +274,14 @@ def build_parser() -> argparse.ArgumentParser:
     dele.add_argument("sources", nargs="+", help="source ids as shown by ingest (e.g. docs/guide.md)")
     dele.add_argument("--purge", action="store_true", help="also delete unit rows (default: retire them, "
                                                            "so past answers stay auditable)")
+    ev = add("eval", cmd_eval, "evaluate retrieval strategies on multi-hop QA sets; `kmrag eval diff A B`")
+    ev.add_argument("target", nargs="*", help="empty, or: diff RUN_A RUN_B")
+    ev.add_argument("--dataset", action="append", help="musique, hotpotqa, 2wiki (comma-separated or repeated)")
+    ev.add_argument("--file", help="evaluate any file in one of those formats")
+    ev.add_argument("--strategy", default="bm25,dense,hybrid", help="comma-separated: bm25, dense, hybrid")
+    ev.add_argument("--limit", type=int, help="evaluate only the first N questions (the corpus stays whole)")
+    ev.add_argument("--out", default="reports/eval", help="where runs are saved")
+    ev.add_argument("--data-root", help="the shared data folder (default ../shared/data)")
     ents = add("entities", cmd_entities, "audit entity resolution: list merges, undo one")
     ents.add_argument("action", nargs="?", choices=["merges", "unmerge"], default="merges")
     ents.add_argument("--entity", help="entity id (e_…)")

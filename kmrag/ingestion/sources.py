@@ -189,7 +189,8 @@ def record_document(sid: str, uri: str, title: str, text: str, meta: dict[str, A
                           metadata=meta or {})
 
 
-def _record_sid(file_sid: str, title: str, text: str, rec_id: str | None = None) -> str:
+def record_source_id(file_sid: str, title: str, text: str, rec_id: str | None = None) -> str:
+    """The source id of one record of a file: the record's id, else its title and a hash of title + text."""
     key = rec_id if rec_id else title[:80] + "~" + content_hash(title + "\x1f" + text)[:8]
     return f"{file_sid}#{key}"
 
@@ -210,7 +211,7 @@ def _records(path: Path, sid: str, uri: str, recs: list[tuple[int, Any]], opts: 
         title = str(rec[hf]) if hf and rec[hf] is not None else ""
         rec_id = rec.get("id", rec.get("_id"))
         text = rec[tf]
-        yield record_document(_record_sid(sid, title, text, str(rec_id) if rec_id is not None else None), uri,
+        yield record_document(record_source_id(sid, title, text, str(rec_id) if rec_id is not None else None), uri,
                               title, text, {"record": i})
 
 
@@ -225,7 +226,7 @@ def _read_json(path: Path, sid: str, uri: str, text: str, opts: SourceOptions) -
         for p in problems:
             yield SourceProblem(path=str(path), reason=p)
         for psg in passages:
-            yield record_document(_record_sid(sid, psg.title, psg.text), uri, psg.title, psg.text,
+            yield record_document(record_source_id(sid, psg.title, psg.text), uri, psg.title, psg.text,
                                   {"dataset_format": fmt, "passage_key": psg.key})
         return
     if isinstance(data, dict):

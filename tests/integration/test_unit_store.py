@@ -128,3 +128,18 @@ def test_dense_search_under_tenant_filter_returns_k(unit_store: PgUnitStore, ten
 def test_server_versions(unit_store: PgUnitStore) -> None:
     info = unit_store.server_info()
     assert info["version"].split(".")[0].isdigit() and info["pgvector"] != "not installed"
+
+
+def test_bm25_prefers_rare_terms_and_shorter_documents(unit_store: PgUnitStore, tenant: str) -> None:
+    filler = "The river flows through the valley near the old town. " * 6
+    us = units(tenant, [
+        "Zanzibar is an island. The island is warm.",             # rare term
+        "The island is warm. The island is large.",               # common term only
+        "Zanzibar is an island. " + filler,                       # rare term, long document
+        *[f"The island number {i} is quiet." for i in range(8)],  # make 'island' common
+    ])
+    unit_store.write_units(us, [vec(i % 384) for i in range(len(us))])
+    hits = [h.id for h in unit_store.fulltext_search(tenant, "Which island is Zanzibar?", k=3)]
+    assert hits[0] == us[0].id and hits[1] == us[2].id  # rare term first, then the longer one with it
+    scores = unit_store.fulltext_search(tenant, "Zanzibar", k=5)
+    assert [h.id for h in scores] == [us[0].id, us[2].id] and scores[0].score > scores[1].score > 0

@@ -1,0 +1,105 @@
+"""The field's measures, pinned by unit tests so none can change silently.
+
+- SQuAD answer normalisation, exact match and token F1 (max over the gold answer and aliases);
+- passage recall@k = |top-k ∩ gold| / |gold| (HippoRAG protocol), all-recall@k, answer-in-context;
+- citation validity (cited IDs that exist and were in the context) and precision (cited units that
+  are gold); latency percentiles.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCT = set(string.punctuation)
+
+
+def normalize_answer(s: str) -> str:
+    """SQuAD: lower-case, remove punctuation, remove articles (a, an, the), collapse whitespace."""
+    s = s.lower()
+    s = "".join(ch for ch in s if ch not in _PUNCT)
+    s = _ARTICLES.sub(" ", s)
+    return " ".join(s.split())
+
+
+def exact_match(prediction: str, answers: Sequence[str]) -> float:
+    p = normalize_answer(prediction)
+    return float(any(p == normalize_answer(a) for a in answers)) if answers else 0.0
+
+
+def _f1(prediction: str, answer: str) -> float:
+    p, g = normalize_answer(prediction).split(), normalize_answer(answer).split()
+    if not p or not g:
+        return float(p == g)
+    common = Counter(p) & Counter(g)
+    same = sum(common.values())
+    if same == 0:
+        return 0.0
+    precision, recall = same / len(p), same / len(g)
+    return 2 * precision * recall / (precision + recall)
+
+
+def token_f1(prediction: str, answers: Sequence[str]) -> float:
+    return max((_f1(prediction, a) for a in answers), default=0.0)
+
+
+def dedupe(ranked: Iterable[str]) -> list[str]:
+    """Keep each ID at its best (first) rank."""
+    return list(dict.fromkeys(ranked))
+
+
+def recall_at_k(ranked: Sequence[str], gold: Iterable[str], k: int) -> float:
+    gold_set = set(gold)
+    if not gold_set:
+        return 0.0
+    top = set(dedupe(ranked)[:k])
+    return len(top & gold_set) / len(gold_set)
+
+
+def all_recall_at_k(ranked: Sequence[str], gold: Iterable[str], k: int) -> float:
+    gold_set = set(gold)
+    return float(bool(gold_set) and gold_set <= set(dedupe(ranked)[:k]))
+
+
+def answer_in_context(contexts: Sequence[str], answers: Sequence[str]) -> float:
+    """1 when a normalised gold answer (or alias) occurs, on token boundaries, in a normalised context."""
+    norm_ctx = [" " + normalize_answer(c) + " " for c in contexts]
+    for a in answers:
+        na = normalize_answer(a)
+        if na and any(f" {na} " in c for c in norm_ctx):
+            return 1.0
+    return 0.0
+
+
+def citation_validity(cited: Sequence[str], context_ids: Iterable[str], existing_ids: Iterable[str]) -> float | None:
+    """Share of cited IDs that exist and were in the context given to the generator (None: no citations)."""
+    if not cited:
+        return None
+    ctx, exist = set(context_ids), set(existing_ids)
+    return sum(1 for c in cited if c in ctx and c in exist) / len(cited)
+
+
+def citation_precision(cited: Sequence[str], gold_ids: Iterable[str]) -> float | None:
+    """Share of cited units that are gold (None: no citations)."""
+    if not cited:
+        return None
+    gold = set(gold_ids)
+    return sum(1 for c in cited if c in gold) / len(cited)
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """Nearest-rank percentile (p in 0..100) of a non-empty sequence; NaN when empty."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def mean(values: Iterable[float | None]) -> float | None:
+    vals = [v for v in values if v is not None]
+    return sum(vals) / len(vals) if vals else None

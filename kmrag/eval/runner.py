@@ -1,0 +1,182 @@
+"""`kmrag eval`: build a set's corpus as the field does, ingest it once into its own tenant, run
+every requested strategy on every question, score, and save per-question results."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from kmrag.errors import BadInput
+from kmrag.eval import metrics as M
+from kmrag.eval.bench import dataset_path
+from kmrag.ingestion import qa_corpora
+from kmrag.ingestion.sources import record_source_id
+from kmrag.stores import Stores
+
+KS = (1, 2, 3, 5, 10)
+
+
+class QuestionResult(BaseModel):
+    strategy: str
+    qid: str
+    question: str
+    answers: list[str]
+    gold: list[str]
+    ranked_passages: list[str]
+    unit_ids: list[str]
+    recall: dict[str, float]
+    all_recall_5: float
+    answer_in_context_5: float
+    latency_ms: float
+    rounds: int
+    error: str | None = None
+
+
+class StrategySummary(BaseModel):
+    strategy: str
+    questions: int
+    recall: dict[str, float]
+    all_recall_5: float
+    answer_in_context_5: float
+    latency_p50_ms: float
+    latency_p95_ms: float
+    rounds_mean: float
+    errors: int
+    em: float | None = None
+    f1: float | None = None
+    citation_validity: float | None = None
+    citation_precision: float | None = None
+
+
+class EvalRun(BaseModel):
+    run_id: str
+    dataset: str
+    path: str
+    tenant: str
+    corpus_passages: int
+    questions: int
+    loader_problems: list[str] = Field(default_factory=list)
+    ingest: dict[str, Any] = Field(default_factory=dict)
+    summaries: list[StrategySummary]
+    out_dir: str = ""
+    created_at: str = ""
+
+
+def tenant_for(name: str) -> str:
+    return "eval-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")[:40]
+
+
+def load_set(dataset: str, data_root: str | None = None) -> tuple[Path, str, list[qa_corpora.QAItem], list[str],
+                                                                   list[qa_corpora.Passage]]:
+    path = dataset_path(dataset, data_root)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise BadInput(f"{path}: cannot read as JSON: {e}") from e
+    fmt = qa_corpora.detect_format(data)
+    if fmt is None or fmt == "passages":
+        raise BadInput(f"{path}: not a MuSiQue, HotpotQA or 2Wiki question file")
+    items, problems = qa_corpora.load_questions(data, fmt)
+    passages, _ = qa_corpora.corpus_passages(data, fmt)
+    return path, fmt, items, problems, passages
+
+
+def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int | None = None,
+             tenant: str | None = None, out_root: Path = Path("reports/eval"), data_root: str | None = None,
+             k_max: int = 10, progress: bool = False) -> EvalRun:
+    from kmrag.ingestion.embed import get_embedder
+    from kmrag.ingestion.pipeline import ingest
+    from kmrag.retrieval.strategies import build_strategy
+
+    path, fmt, items, problems, passages = load_set(dataset, data_root)
+    name = dataset if not Path(dataset).exists() else path.stem
+    tenant = tenant or tenant_for(name)
+    # the corpus: every passage of the file, de-duplicated on title + text; ingestion is a no-op when unchanged
+    job = ingest(stores, [path], tenant, progress=progress).job
+    ingest_info = {"job": job.id, "status": job.status, "documents_new": job.counts.get("documents_new", 0),
+                   "documents_unchanged": job.counts.get("documents_unchanged", 0),
+                   "seconds": job.timings.get("total", 0.0)}
+    file_sid = path.name
+    key_to_sid = {p.key: record_source_id(file_sid, p.title, p.text) for p in passages}
+    questions = items[:limit] if limit else items
+    embedder = get_embedder(stores.settings)
+    run_id = f"{name}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}"
+    out_dir = out_root / run_id
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results: list[QuestionResult] = []
+    summaries = []
+    for sname in strategies:
+        retriever = build_strategy(sname, stores.units, embedder, exact=True)
+        per: list[QuestionResult] = []
+        for item in questions:
+            gold = [key_to_sid[k] for k in item.gold_keys if k in key_to_sid]
+            t = time.perf_counter()
+            error = None
+            try:
+                got = retriever.retrieve(tenant, item.question, k_max)
+                unit_ids, rounds = got.unit_ids, got.rounds
+            except BadInput as e:
+                unit_ids, rounds, error = [], 0, str(e)
+            latency = (time.perf_counter() - t) * 1000
+            units = stores.units.get_units(tenant, unit_ids)
+            ranked = M.dedupe(u.source_id for u in units)
+            per.append(QuestionResult(
+                strategy=sname, qid=item.id, question=item.question, answers=item.answers, gold=gold,
+                ranked_passages=ranked[:k_max], unit_ids=unit_ids,
+                recall={str(k): M.recall_at_k(ranked, gold, k) for k in KS},
+                all_recall_5=M.all_recall_at_k(ranked, gold, 5),
+                answer_in_context_5=M.answer_in_context([u.content for u in units[:5]], item.answers),
+                latency_ms=round(latency, 2), rounds=rounds, error=error))
+        results.extend(per)
+        summaries.append(summarise(sname, per))
+    run = EvalRun(run_id=run_id, dataset=name, path=str(path), tenant=tenant, corpus_passages=len(passages),
+                  questions=len(questions), loader_problems=problems, ingest=ingest_info, summaries=summaries,
+                  out_dir=str(out_dir), created_at=datetime.now(UTC).isoformat())
+    save_run(run, results, out_dir)
+    return run
+
+
+def summarise(strategy: str, per: Sequence[QuestionResult]) -> StrategySummary:
+    n = len(per) or 1
+    lat = [r.latency_ms for r in per]
+    return StrategySummary(
+        strategy=strategy, questions=len(per),
+        recall={str(k): round(sum(r.recall[str(k)] for r in per) / n, 4) for k in KS},
+        all_recall_5=round(sum(r.all_recall_5 for r in per) / n, 4),
+        answer_in_context_5=round(sum(r.answer_in_context_5 for r in per) / n, 4),
+        latency_p50_ms=round(M.percentile(lat, 50), 2) if lat else 0.0,
+        latency_p95_ms=round(M.percentile(lat, 95), 2) if lat else 0.0,
+        rounds_mean=round(sum(r.rounds for r in per) / n, 2), errors=sum(1 for r in per if r.error))
+
+
+def save_run(run: EvalRun, results: Sequence[QuestionResult], out_dir: Path) -> None:
+    from kmrag.eval.report import recall_chart, render_markdown
+
+    (out_dir / "summary.json").write_text(run.model_dump_json(indent=2), encoding="utf-8")
+    with (out_dir / "questions.jsonl").open("w", encoding="utf-8") as f:
+        for r in results:
+            f.write(r.model_dump_json() + "\n")
+    (out_dir / "report.md").write_text(render_markdown([run]), encoding="utf-8")
+    recall_chart(run, out_dir / "recall.png")
+
+
+def load_run(ref: str, out_root: Path = Path("reports/eval")) -> tuple[EvalRun, list[QuestionResult]]:
+    """A saved run by its folder, its summary.json, or its run id under the reports folder."""
+    p = Path(ref)
+    if p.is_file():
+        p = p.parent
+    if not p.is_dir():
+        p = out_root / ref
+    if not (p / "summary.json").exists():
+        raise BadInput(f"no saved eval run at {ref!r} (looked for {p / 'summary.json'})")
+    run = EvalRun.model_validate_json((p / "summary.json").read_text(encoding="utf-8"))
+    rows = [QuestionResult.model_validate_json(line) for line in
+            (p / "questions.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    return run, rows

@@ -1,0 +1,123 @@
+"""Retrieval strategies as named, comparable pipelines: each turns a question into ranked unit IDs.
+
+- ``bm25`` (alias ``fulltext``): PostgreSQL full text only, ranked by Okapi BM25 over the English
+  tsvectors (stemmed lexemes, stop words dropped, any query term may match).
+- ``dense``: the ingestion embedder on the question, cosine top-k in pgvector.
+- ``hybrid``: reciprocal-rank fusion of the two.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from kmrag.errors import BadInput, ConfigError
+from kmrag.ingestion.embed import Embedder
+from kmrag.retrieval.unit_store import PgUnitStore, ScoredUnit
+
+MAX_QUESTION_CHARS = 2000
+RRF_K = 60
+
+
+class Retrieved(BaseModel):
+    unit_ids: list[str]
+    scores: list[float]
+    rounds: int = 1
+    trace: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class Retriever(Protocol):
+    name: str
+
+    def retrieve(self, tenant: str, question: str, k: int = 10) -> Retrieved: ...
+
+
+def check_question(question: Any) -> str:
+    """A question must be non-empty text of sensible length; the message says what is wrong."""
+    if not isinstance(question, str):
+        raise BadInput(f"the question must be text, got {type(question).__name__}")
+    q = " ".join(question.split())
+    if not q:
+        raise BadInput("the question is empty")
+    if len(q) > MAX_QUESTION_CHARS:
+        raise BadInput(f"the question is {len(q)} characters long; the limit is {MAX_QUESTION_CHARS}")
+    if not any(c.isalnum() for c in q):
+        raise BadInput("the question has no letters or digits")
+    return q
+
+
+def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
+    """Reciprocal-rank fusion; ties broken by ID so the order is reproducible."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, uid in enumerate(ranking, start=1):
+            scores[uid] = scores.get(uid, 0.0) + 1.0 / (k + rank)
+    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def _result(hits: Sequence[ScoredUnit], step: str, started: float) -> Retrieved:
+    return Retrieved(unit_ids=[h.id for h in hits], scores=[h.score for h in hits],
+                     trace=[{"step": step, "hits": len(hits), "ms": round((time.perf_counter() - started) * 1000, 2)}])
+
+
+class FullTextRetriever:
+    name = "bm25"
+
+    def __init__(self, units: PgUnitStore) -> None:
+        self.units = units
+
+    def retrieve(self, tenant: str, question: str, k: int = 10) -> Retrieved:
+        t = time.perf_counter()
+        return _result(self.units.fulltext_search(tenant, check_question(question), k), "fulltext", t)
+
+
+class DenseRetriever:
+    name = "dense"
+
+    def __init__(self, units: PgUnitStore, embedder: Embedder, exact: bool = False) -> None:
+        self.units, self.embedder, self.exact = units, embedder, exact
+
+    def retrieve(self, tenant: str, question: str, k: int = 10) -> Retrieved:
+        t = time.perf_counter()
+        vec = self.embedder.embed([check_question(question)])[0]
+        return _result(self.units.dense_search(tenant, vec, k, exact=self.exact), "dense", t)
+
+
+class HybridRetriever:
+    name = "hybrid"
+
+    def __init__(self, units: PgUnitStore, embedder: Embedder, depth: int = 50, exact: bool = False) -> None:
+        self.lexical = FullTextRetriever(units)
+        self.dense = DenseRetriever(units, embedder, exact=exact)
+        self.depth = depth
+
+    def retrieve(self, tenant: str, question: str, k: int = 10) -> Retrieved:
+        t = time.perf_counter()
+        depth = max(self.depth, k)
+        lex = self.lexical.retrieve(tenant, question, depth)
+        den = self.dense.retrieve(tenant, question, depth)
+        fused = rrf([lex.unit_ids, den.unit_ids])[:k]
+        return Retrieved(unit_ids=[u for u, _ in fused], scores=[s for _, s in fused],
+                         trace=[*lex.trace, *den.trace,
+                                {"step": "rrf", "k": RRF_K, "ms": round((time.perf_counter() - t) * 1000, 2)}])
+
+
+STRATEGIES: dict[str, Callable[..., Retriever]] = {
+    "bm25": lambda units, embedder, exact: FullTextRetriever(units),
+    "fulltext": lambda units, embedder, exact: FullTextRetriever(units),
+    "dense": lambda units, embedder, exact: DenseRetriever(units, embedder, exact=exact),
+    "hybrid": lambda units, embedder, exact: HybridRetriever(units, embedder, exact=exact),
+}
+
+
+def build_strategy(name: str, units: PgUnitStore, embedder: Embedder, exact: bool = False) -> Retriever:
+    try:
+        factory = STRATEGIES[name]
+    except KeyError:
+        raise ConfigError(f"unknown strategy {name!r}: choose from {', '.join(STRATEGIES)}") from None
+    r = factory(units, embedder, exact)
+    r.name = name
+    return r

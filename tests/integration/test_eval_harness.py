@@ -1,0 +1,57 @@
+"""`kmrag eval` end to end on a hand-made MuSiQue-format file against the real services."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kmrag.config import load_settings
+from kmrag.eval.report import diff_runs
+from kmrag.eval.runner import load_run, run_eval
+from kmrag.graph.neo4j_store import Neo4jGraphStore
+from kmrag.retrieval.unit_store import PgUnitStore
+from kmrag.stores import Stores
+
+pytestmark = pytest.mark.integration
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "mini_musique.json"
+
+
+@pytest.fixture
+def stores(neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path) -> Iterator[Stores]:
+    settings = load_settings(config_file=tmp_path / "none.toml", environ={}, tenant=tenant)
+    graph = Neo4jGraphStore(neo4j_driver)
+    yield Stores(settings=settings, graph=graph, units=PgUnitStore(pg_pool, 384), pool=pg_pool, database_url="")
+    graph.clear_tenant(tenant)
+    PgUnitStore(pg_pool, 384).clear_tenant(tenant)
+
+
+def test_eval_scores_saves_and_reproduces(stores: Stores, tenant: str, tmp_path: Path) -> None:
+    run = run_eval(stores, str(MINI), ["bm25", "dense", "hybrid"], tenant=tenant, out_root=tmp_path)
+    assert run.questions == 2 and run.corpus_passages == 5  # Lyon (in both questions) de-duplicated
+    assert len(run.loader_problems) == 1 and run.loader_problems[0].startswith("record 2:")
+    assert run.ingest["documents_new"] == 5
+    by = {s.strategy: s for s in run.summaries}
+    assert set(by) == {"bm25", "dense", "hybrid"}
+    for s in run.summaries:
+        assert s.recall["10"] == 1.0  # 5 passages: everything is in the top 10
+        assert s.all_recall_5 == 1.0 and s.errors == 0 and s.rounds_mean == 1.0
+        assert 0 < s.recall["1"] <= 0.5  # one of two gold passages at most fits in the top 1
+    out = Path(run.out_dir)
+    assert {p.name for p in out.iterdir()} == {"summary.json", "questions.jsonl", "report.md", "recall.png"}
+    assert (out / "recall.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rows = [json.loads(line) for line in (out / "questions.jsonl").read_text().splitlines()]
+    assert len(rows) == 6 and {r["qid"] for r in rows} == {"q1", "q2"}
+    q1 = next(r for r in rows if r["qid"] == "q1" and r["strategy"] == "bm25")
+    assert len(q1["gold"]) == 2 and all(g.startswith("mini_musique.json#") for g in q1["gold"])
+    assert "| bm25 |" in (out / "report.md").read_text()
+
+    again = run_eval(stores, str(MINI), ["bm25", "dense", "hybrid"], tenant=tenant, out_root=tmp_path)
+    assert again.ingest["documents_unchanged"] == 5 and again.ingest["documents_new"] == 0  # corpus reused
+    assert [s.model_dump(exclude={"latency_p50_ms", "latency_p95_ms"}) for s in again.summaries] == \
+        [s.model_dump(exclude={"latency_p50_ms", "latency_p95_ms"}) for s in run.summaries]
+    d = diff_runs(load_run(run.out_dir), load_run(again.out_dir))
+    assert all(st["better"] == 0 and st["worse"] == 0 and st["same"] == 2 for st in d["strategies"].values())

@@ -1,0 +1,79 @@
+import math
+
+import pytest
+
+from kmrag.eval.metrics import (
+    all_recall_at_k,
+    answer_in_context,
+    citation_precision,
+    citation_validity,
+    exact_match,
+    mean,
+    normalize_answer,
+    percentile,
+    recall_at_k,
+    token_f1,
+)
+
+pytestmark = pytest.mark.unit
+
+
+def test_squad_normalisation():
+    assert normalize_answer("The  Eiffel-Tower!") == "eiffeltower"
+    assert normalize_answer("An apple, a pear and THE fig.") == "apple pear and fig"
+    assert normalize_answer("theatre") == "theatre"  # 'the' only as a word
+
+
+def test_exact_match_max_over_aliases():
+    assert exact_match("the Big Apple", ["New York City", "Big Apple"]) == 1.0
+    assert exact_match("New York", ["New York City"]) == 0.0
+    assert exact_match("x", []) == 0.0
+
+
+def test_token_f1_pinned_values():
+    assert token_f1("New York", ["New York City"]) == pytest.approx(0.8)  # P=1, R=2/3
+    assert token_f1("in New York City today", ["New York City"]) == pytest.approx(0.75)  # P=3/5, R=1
+    assert token_f1("Paris", ["London", "paris"]) == 1.0
+    assert token_f1("", ["Paris"]) == 0.0
+    assert token_f1("the", ["a"]) == 1.0  # both normalise to empty
+    assert token_f1("x x y", ["x y y"]) == pytest.approx(2 / 3)  # multiset overlap
+
+
+def test_recall_at_k_with_duplicates_in_the_ranking():
+    ranked = ["p1", "p1", "p2", "p3", "p4"]
+    assert recall_at_k(ranked, ["p2", "p4"], 2) == 0.5  # deduplicated: p1, p2
+    assert recall_at_k(ranked, ["p2", "p4"], 4) == 1.0
+    assert recall_at_k(ranked, ["p9"], 5) == 0.0
+    assert recall_at_k(ranked, [], 5) == 0.0
+    assert recall_at_k(ranked, ["p2", "p2"], 2) == 1.0  # gold is a set
+
+
+def test_all_recall():
+    assert all_recall_at_k(["a", "b", "c"], ["a", "c"], 3) == 1.0
+    assert all_recall_at_k(["a", "b", "c"], ["a", "c"], 2) == 0.0
+    assert all_recall_at_k(["a"], [], 5) == 0.0
+
+
+def test_answer_in_context_normalised_and_on_word_boundaries():
+    ctx = ["It was built in Paris, France.", "Nothing here."]
+    assert answer_in_context(ctx, ["paris"]) == 1.0
+    assert answer_in_context(ctx, ["The Paris"]) == 1.0  # article dropped
+    assert answer_in_context(["Parisian cafes"], ["Paris"]) == 0.0
+    assert answer_in_context(ctx, ["Lyon", "France"]) == 1.0  # any alias
+    assert answer_in_context(ctx, [""]) == 0.0
+
+
+def test_citation_measures():
+    assert citation_validity(["u1", "u2", "u9"], context_ids=["u1", "u2"], existing_ids=["u1", "u2", "u9"]) == \
+        pytest.approx(2 / 3)
+    assert citation_validity(["u1"], context_ids=["u1"], existing_ids=[]) == 0.0  # must exist
+    assert citation_validity([], ["u1"], ["u1"]) is None
+    assert citation_precision(["u1", "u2"], ["u2"]) == 0.5
+    assert citation_precision([], ["u2"]) is None
+
+
+def test_percentiles_and_mean():
+    vals = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 100.0]
+    assert percentile(vals, 50) == 50.0 and percentile(vals, 95) == 100.0 and percentile([7.0], 95) == 7.0
+    assert math.isnan(percentile([], 50))
+    assert mean([1.0, None, 3.0]) == 2.0 and mean([None]) is None
