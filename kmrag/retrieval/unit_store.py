@@ -195,6 +195,11 @@ class PgUnitStore:
             )
         return len(rows)
 
+    def analyze(self) -> None:
+        """Refresh planner statistics after a bulk load (otherwise the first searches can plan badly)."""
+        with self._conn() as conn:
+            conn.execute("ANALYZE kmrag_units")
+
     def retire(self, tenant: str, unit_ids: Sequence[str]) -> int:
         with self._conn() as conn:
             cur = conn.execute(
