@@ -24,3 +24,11 @@ wait_for() {
     sleep 0.5
   done
 }
+
+# dispatch ACTION: run the service script's start|stop|status|uri function
+dispatch() {
+  case "${1:-}" in
+    start|stop|status|uri) "$1" ;;
+    *) echo "usage: $0 start|stop|status|uri" >&2; exit 2 ;;
+  esac
+}

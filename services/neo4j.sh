@@ -111,10 +111,4 @@ status() {
   if pid_alive "$PIDFILE" && ready; then echo "running $(uri) http://127.0.0.1:$HTTP_PORT/browser/"; else echo "stopped"; return 1; fi
 }
 
-case "${1:-}" in
-  start) start ;;
-  stop) stop ;;
-  status) status ;;
-  uri) uri ;;
-  *) echo "usage: $0 start|stop|status|uri" >&2; exit 2 ;;
-esac
+dispatch "$@"

@@ -97,10 +97,4 @@ status() {
   if [ -f "$PGDATA/postmaster.pid" ] && ready; then echo "running $(uri)"; else echo "stopped"; return 1; fi
 }
 
-case "${1:-}" in
-  start) start ;;
-  stop) stop ;;
-  status) status ;;
-  uri) uri ;;
-  *) echo "usage: $0 start|stop|status|uri" >&2; exit 2 ;;
-esac
+dispatch "$@"

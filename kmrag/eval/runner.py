@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from kmrag.errors import BadInput
+from kmrag.errors import BadInput, ConfigError
 from kmrag.eval import metrics as M
 from kmrag.eval.bench import dataset_path
 from kmrag.ingestion import qa_corpora
@@ -93,8 +93,12 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
              k_max: int = 10, progress: bool = False) -> EvalRun:
     from kmrag.ingestion.embed import get_embedder
     from kmrag.ingestion.pipeline import ingest
-    from kmrag.retrieval.strategies import build_strategy
+    from kmrag.retrieval.strategies import STRATEGIES, build_strategy
 
+    unknown = [s for s in strategies if s not in STRATEGIES]
+    if unknown or not strategies:
+        raise ConfigError(f"unknown strategy {unknown[0]!r}: choose from {', '.join(STRATEGIES)}" if unknown
+                          else "name at least one strategy")
     path, fmt, items, problems, passages = load_set(dataset, data_root)
     name = dataset if not Path(dataset).exists() else path.stem
     tenant = tenant or tenant_for(name)

@@ -13,6 +13,8 @@ from pydantic import BaseModel, Field
 
 from kmrag.errors import KmragError
 
+JOB_COLUMNS = "id, inputs, status, counts, errors, timings, created_at, updated_at, finished_at"
+
 
 class JobError(BaseModel):
     path: str
@@ -74,8 +76,7 @@ class JobStore:
     def get(self, tenant: str, job_id: str) -> JobRecord:
         with self._pool.connection() as conn:
             row = conn.execute(
-                "SELECT id, inputs, status, counts, errors, timings, created_at, updated_at, finished_at "
-                "FROM kmrag_jobs WHERE tenant = %s AND id = %s",
+                f"SELECT {JOB_COLUMNS} FROM kmrag_jobs WHERE tenant = %s AND id = %s",  # noqa: S608 - constant
                 (tenant, job_id),
             ).fetchone()
         if row is None:
@@ -85,8 +86,8 @@ class JobStore:
     def list(self, tenant: str, limit: int = 50) -> list[JobRecord]:
         with self._pool.connection() as conn:
             rows = conn.execute(
-                "SELECT id, inputs, status, counts, errors, timings, created_at, updated_at, finished_at "
-                "FROM kmrag_jobs WHERE tenant = %s ORDER BY created_at DESC, id LIMIT %s",
+                f"SELECT {JOB_COLUMNS} FROM kmrag_jobs WHERE tenant = %s "  # noqa: S608 - constant
+                "ORDER BY created_at DESC, id LIMIT %s",
                 (tenant, limit),
             ).fetchall()
         return [self._record(tenant, r) for r in rows]

