@@ -13,6 +13,7 @@ Embedding runs in a worker thread while spaCy parses the same batch (onnxruntime
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections import defaultdict
@@ -113,7 +114,8 @@ class Progress:
 
             for i, (name, unit) in enumerate([("documents", "doc"), ("nlp", "unit"), ("embed", "unit"),
                                               ("write", "unit")]):
-                self.bars[name] = tqdm(desc=f"{name:>9}", unit=unit, position=i, leave=True, dynamic_ncols=True)
+                self.bars[name] = tqdm(desc=f"{name:>9}", unit=unit, position=i, leave=True,
+                                       ncols=min(120, shutil.get_terminal_size((100, 20)).columns or 100))
 
     def add(self, name: str, n: int) -> None:
         if name in self.bars and n:
