@@ -278,7 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("target", nargs="*", help="empty, or: diff RUN_A RUN_B")
     ev.add_argument("--dataset", action="append", help="musique, hotpotqa, 2wiki (comma-separated or repeated)")
     ev.add_argument("--file", help="evaluate any file in one of those formats")
-    ev.add_argument("--strategy", default="bm25,dense,hybrid", help="comma-separated: bm25, dense, hybrid")
+    ev.add_argument("--strategy", default="bm25,dense,hybrid", help="comma-separated: bm25, dense, hybrid, graph")
     ev.add_argument("--limit", type=int, help="evaluate only the first N questions (the corpus stays whole)")
     ev.add_argument("--out", default="reports/eval", help="where runs are saved")
     ev.add_argument("--data-root", help="the shared data folder (default ../shared/data)")

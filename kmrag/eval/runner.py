@@ -117,7 +117,7 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     results: list[QuestionResult] = []
     summaries = []
     for sname in strategies:
-        retriever = build_strategy(sname, stores.units, embedder, exact=True)
+        retriever = build_strategy(sname, stores.units, embedder, exact=True, graph=stores.graph)
         per: list[QuestionResult] = []
         for item in questions:
             gold = [key_to_sid[k] for k in item.gold_keys if k in key_to_sid]

@@ -4,6 +4,7 @@
   tsvectors (stemmed lexemes, stop words dropped, any query term may match).
 - ``dense``: the ingestion embedder on the question, cosine top-k in pgvector.
 - ``hybrid``: reciprocal-rank fusion of the two.
+- ``graph``: hybrid fused with knowledge-graph evidence (kmrag.retrieval.graph_retriever).
 """
 
 from __future__ import annotations
@@ -106,18 +107,28 @@ class HybridRetriever:
 
 
 STRATEGIES: dict[str, Callable[..., Retriever]] = {
-    "bm25": lambda units, embedder, exact: FullTextRetriever(units),
-    "fulltext": lambda units, embedder, exact: FullTextRetriever(units),
-    "dense": lambda units, embedder, exact: DenseRetriever(units, embedder, exact=exact),
-    "hybrid": lambda units, embedder, exact: HybridRetriever(units, embedder, exact=exact),
+    "bm25": lambda units, embedder, exact, graph: FullTextRetriever(units),
+    "fulltext": lambda units, embedder, exact, graph: FullTextRetriever(units),
+    "dense": lambda units, embedder, exact, graph: DenseRetriever(units, embedder, exact=exact),
+    "hybrid": lambda units, embedder, exact, graph: HybridRetriever(units, embedder, exact=exact),
+    "graph": lambda units, embedder, exact, graph: _graph(units, embedder, exact, graph),
 }
 
 
-def build_strategy(name: str, units: PgUnitStore, embedder: Embedder, exact: bool = False) -> Retriever:
+def _graph(units: PgUnitStore, embedder: Embedder, exact: bool, graph: Any) -> Retriever:
+    from kmrag.retrieval.graph_retriever import GraphRetriever
+
+    if graph is None:
+        raise ConfigError("the graph strategy needs a graph store")
+    return GraphRetriever(HybridRetriever(units, embedder, exact=exact), graph)
+
+
+def build_strategy(name: str, units: PgUnitStore, embedder: Embedder, exact: bool = False,
+                   graph: Any = None) -> Retriever:
     try:
         factory = STRATEGIES[name]
     except KeyError:
         raise ConfigError(f"unknown strategy {name!r}: choose from {', '.join(STRATEGIES)}") from None
-    r = factory(units, embedder, exact)
+    r = factory(units, embedder, exact, graph)
     r.name = name
     return r

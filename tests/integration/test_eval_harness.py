@@ -55,3 +55,20 @@ def test_eval_scores_saves_and_reproduces(stores: Stores, tenant: str, tmp_path:
         [s.model_dump(exclude={"latency_p50_ms", "latency_p95_ms"}) for s in run.summaries]
     d = diff_runs(load_run(run.out_dir), load_run(again.out_dir))
     assert all(st["better"] == 0 and st["worse"] == 0 and st["same"] == 2 for st in d["strategies"].values())
+
+
+def test_graph_strategy_links_entities_and_follows_hops(stores: Stores, tenant: str, tmp_path: Path) -> None:
+    from kmrag.ingestion.embed import get_embedder
+    from kmrag.retrieval.strategies import build_strategy
+
+    run = run_eval(stores, str(MINI), ["hybrid", "graph"], tenant=tenant, out_root=tmp_path)
+    assert [s.strategy for s in run.summaries] == ["hybrid", "graph"]
+    assert run.summaries[1].recall["10"] == 1.0 and run.summaries[1].errors == 0
+    graph = build_strategy("graph", stores.units, get_embedder(stores.settings), exact=True, graph=stores.graph)
+    got = graph.retrieve(tenant, "Which city is the capital of France?", k=5)
+    steps = {t["step"]: t for t in got.trace}
+    linked = [x for x in steps["link"]["linked"] if "id" in x]
+    assert any(x["entity"] == "France" for x in linked)
+    assert steps["hops"]["paths"] >= 1
+    paris = [u.id for u in stores.units.get_units(tenant, got.unit_ids) if u.title == "Paris"]
+    assert paris and paris[0] in got.unit_ids[:2]
