@@ -119,7 +119,14 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     for sname in strategies:
         retriever = build_strategy(sname, stores.units, embedder, exact=True, graph=stores.graph)
         per: list[QuestionResult] = []
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(questions), desc=f"{name} {sname}", unit="q", leave=False)
         for item in questions:
+            if bar is not None:
+                bar.update(1)
             gold = [key_to_sid[k] for k in item.gold_keys if k in key_to_sid]
             t = time.perf_counter()
             error = None
@@ -138,6 +145,8 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
                 all_recall_5=M.all_recall_at_k(ranked, gold, 5),
                 answer_in_context_5=M.answer_in_context([u.content for u in units[:5]], item.answers),
                 latency_ms=round(latency, 2), rounds=rounds, error=error))
+        if bar is not None:
+            bar.close()
         results.extend(per)
         summaries.append(summarise(sname, per))
     run = EvalRun(run_id=run_id, dataset=name, path=str(path), tenant=tenant, corpus_passages=len(passages),
