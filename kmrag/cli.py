@@ -1,4 +1,4 @@
-"""kmrag command line: init | doctor | services | ingest | jobs | delete | ask | audit | eval | bench."""
+"""kmrag command line: init | doctor | demo | ingest | jobs | delete | entities | eval | bench | services."""
 
 from __future__ import annotations
 

@@ -93,6 +93,8 @@ class EntityResolver:
         target = self.resolve(ExtractedEntity(name=full_name, label=label))
         b = bucket(self.entities[target].type)
         key = resolution_key(alias)
+        if (target, key) in self.blocked:
+            return  # a person undid exactly this merge
         existing = self._by_key.get((b, key))
         if existing is None:
             self._index(b, key, target)

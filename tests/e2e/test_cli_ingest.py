@@ -70,3 +70,43 @@ def test_ingest_jobs_delete_on_servers(tmp_path: Path) -> None:
         with open_stores(load_settings(tenant=env["KMRAG_TENANT"])) as s:
             s.graph.clear_tenant(env["KMRAG_TENANT"])
             s.units.clear_tenant(env["KMRAG_TENANT"])
+
+
+def test_entity_merges_audit_and_unmerge_then_purge(tmp_path: Path) -> None:
+    if not os.environ.get("KMRAG_NEO4J_URI") or not os.environ.get("KMRAG_DATABASE_URL"):
+        pytest.fail("start the services first: eval \"$(services/up.sh)\"", pytrace=False)
+    env = {**os.environ, "KMRAG_TENANT": "e2e_" + uuid.uuid4().hex[:8]}
+    corpus = tmp_path / "eu"
+    corpus.mkdir()
+    (corpus / "eu.md").write_text("The European Union (EU) is a union of states. The EU has a parliament.\n")
+    try:
+        assert kmrag("ingest", str(corpus), env=env).returncode == 0
+        merges = json.loads(kmrag("entities", "merges", "--json", env=env).stdout)
+        eu = next(m for m in merges if m["alias"] == "EU")
+        assert eu["entity_name"] == "European Union" and eu["method"] in ("alias", "acronym") and not eu["undone_at"]
+        res = kmrag("entities", "unmerge", "--entity", eu["entity_id"], "--alias", "EU", "--json", env=env)
+        assert res.returncode == 0 and json.loads(res.stdout)["alias_removed"] is True
+        again = json.loads(kmrag("entities", "--json", env=env).stdout)
+        assert next(m for m in again if m["alias"] == "EU")["undone_at"]
+        assert kmrag("entities", "unmerge", "--entity", eu["entity_id"], "--alias", "EU", env=env).returncode == 1
+        # re-ingesting the changed source resolves "EU" to its own entity now
+        (corpus / "eu.md").write_text("The EU has a parliament. The European Union (EU) is a union of states.\n")
+        out = json.loads(kmrag("ingest", str(corpus), "--json", env=env).stdout)
+        assert out["job"]["counts"]["documents_updated"] == 1
+        from kmrag.config import load_settings
+        from kmrag.stores import open_stores
+
+        with open_stores(load_settings(tenant=env["KMRAG_TENANT"])) as s:
+            names = {e.name: e for e in s.graph.all_entities(env["KMRAG_TENANT"])}
+            assert "EU" in names and "EU" not in names["European Union"].aliases
+        purged = json.loads(kmrag("delete", "eu/eu.md", "--purge", "--json", env=env).stdout)
+        assert purged[0]["purged"] and purged[0]["unit_rows"] > 0
+        with open_stores(load_settings(tenant=env["KMRAG_TENANT"])) as s:
+            assert s.units.unit_ids(env["KMRAG_TENANT"], include_retired=True) == set()
+    finally:
+        from kmrag.config import load_settings
+        from kmrag.stores import open_stores
+
+        with open_stores(load_settings(tenant=env["KMRAG_TENANT"])) as s:
+            s.graph.clear_tenant(env["KMRAG_TENANT"])
+            s.units.clear_tenant(env["KMRAG_TENANT"])

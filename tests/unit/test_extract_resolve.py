@@ -91,3 +91,6 @@ def test_undone_merge_is_not_redone():
     split = blocked.resolve(ExtractedEntity(name="EU", label="ORG"))
     assert split != eu and blocked.resolve(ExtractedEntity(name="EU", label="ORG")) == split
     assert blocked.resolve(ExtractedEntity(name="European Union", label="ORG")) == eu
+    blocked.add_alias("EU", "European Union")  # the text says "European Union (EU)" again
+    assert "EU" not in blocked.entities[eu].aliases
+    assert blocked.resolve(ExtractedEntity(name="EU", label="ORG")) == split
