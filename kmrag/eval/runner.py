@@ -99,7 +99,7 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     if unknown or not strategies:
         raise ConfigError(f"unknown strategy {unknown[0]!r}: choose from {', '.join(STRATEGIES)}" if unknown
                           else "name at least one strategy")
-    path, fmt, items, problems, passages = load_set(dataset, data_root)
+    path, _fmt, items, problems, passages = load_set(dataset, data_root)
     name = dataset if not Path(dataset).exists() else path.stem
     tenant = tenant or tenant_for(name)
     # the corpus: every passage of the file, de-duplicated on title + text; ingestion is a no-op when unchanged

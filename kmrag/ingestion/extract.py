@@ -80,15 +80,15 @@ class SpacyExtractor:
         texts = [u.content if u.type is not UnitType.TABLE else u.content.replace("|", " , ") for u in units]
         out: list[Extraction] = []
         for unit, doc in zip(units, self.nlp.pipe(texts, batch_size=self.batch_size), strict=True):
-            out.append(self._from_doc(doc, with_triples=unit.type is not UnitType.TABLE))
+            out.append(self.from_doc(doc, with_triples=unit.type is not UnitType.TABLE))
         return out
 
     def extract_text(self, text: str) -> Extraction:
-        return self._from_doc(self.nlp(text), with_triples=True)
+        return self.from_doc(self.nlp(text), with_triples=True)
 
     # -- per document -------------------------------------------------------------------------
 
-    def _from_doc(self, doc: Any, with_triples: bool) -> Extraction:
+    def from_doc(self, doc: Any, with_triples: bool) -> Extraction:
         spans: dict[int, Any] = {}  # token index -> entity-like span
         ents: list[ExtractedEntity] = []
         for ent in doc.ents:
@@ -218,7 +218,7 @@ class SpacyExtractor:
             initials = "".join(w[0] for w in full.split() if w[0].isupper())
             if abbr.isupper() and initials.endswith(abbr) and len(abbr) >= 2:
                 words = full.split()
-                out.append((m.group(2), " ".join(words[len(words) - len(abbr) - (len(words) - len(initials)):]
+                out.append((m.group(2), " ".join(words[len(initials) - len(abbr):]
                                                  if len(initials) > len(abbr) else words)))
         for m in re.finditer(r"([A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)*),?\s+(?:also known as|better known as|a\.k\.a\.?|aka|"
                              r"known as|née|born)\s+([A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)*)", text):

@@ -89,10 +89,8 @@ def _pieces(block: Block, source_text: str) -> list[tuple[str, int, int]]:
     raw = source_text[block.start : block.end]
     if normalise_content(raw) != normalise_content(block.text):
         raw = block.text  # html: spans index the visible text
-        base = block.start
-    else:
-        base = block.start
-    return [(" ".join(raw[a:b].split()), base + a, base + b) for a, b in pack_sentences(raw, MAX_UNIT_CHARS)]
+    return [(" ".join(raw[a:b].split()), block.start + a, block.start + b)
+            for a, b in pack_sentences(raw, MAX_UNIT_CHARS)]
 
 
 def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, tenant: str) -> ParsedUnits:

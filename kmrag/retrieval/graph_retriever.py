@@ -33,9 +33,9 @@ class EntityLinker:
         self._names: dict[str, tuple[list[str], list[str]]] = {}  # tenant -> (keys, entity ids)
 
     def mentions(self, question: str) -> list[str]:
-        ex = self.extractor.extract_text(question)
+        doc = self.extractor.nlp(question)  # one parse for entities and noun chunks; no triples needed
+        ex = self.extractor.from_doc(doc, with_triples=False)
         found = [e.name for e in ex.entities if e.label != "DATE"]
-        doc = self.extractor.nlp(question)
         found += [clean_name(c.text) for c in doc.noun_chunks if any(t.pos_ == "PROPN" for t in c)]
         return [m for m in dict.fromkeys(found) if m]
 
