@@ -6,6 +6,7 @@ built from text passes through here: it must end up matching ``^[A-Z][A-Z0-9_]*$
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
@@ -20,10 +21,24 @@ def relationship_type(predicate: str) -> str:
     """Turn predicate text ("is capital of") into a relationship type ("IS_CAPITAL_OF").
 
     Accents are folded, every run of other characters becomes one underscore, a leading digit
-    gets an ``R_`` prefix. Raises InvalidIdentifier when nothing usable is left.
+    gets an ``R_`` prefix. A predicate that is partly Latin keeps its folded Latin part
+    ("born 出生于" -> "BORN").
+
+    A predicate with letters or digits that do not fold to ASCII at all (Chinese "出生于",
+    Russian "родился в", Arabic "وُلد في") gets a stable hashed type instead of being dropped:
+    ``REL_`` + the first 10 upper-case hex digits of the SHA-256 of the predicate, NFKC-normalised,
+    whitespace-collapsed and case-folded. The same predicate always gives the same type; callers
+    keep the original predicate text as a property of the relation.
+
+    Raises InvalidIdentifier when the predicate has no letter or digit at all (empty, whitespace
+    or punctuation only).
     """
     folded = unicodedata.normalize("NFKD", predicate).encode("ascii", "ignore").decode("ascii")
     ident = _NON_WORD.sub("_", folded.upper()).strip("_")[:MAX_LEN].rstrip("_")
+    if not ident:
+        canonical = " ".join(unicodedata.normalize("NFKC", predicate).split()).casefold()
+        if any(ch.isalnum() for ch in canonical):
+            ident = "REL_" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:10].upper()
     if ident and ident[0].isdigit():
         ident = "R_" + ident
     return check_identifier(ident, what=f"relationship type from predicate {predicate!r}")
@@ -31,6 +46,6 @@ def relationship_type(predicate: str) -> str:
 
 def check_identifier(ident: str, what: str = "identifier") -> str:
     """Return ``ident`` unchanged if it is safe to place in a query string, else raise."""
-    if not isinstance(ident, str) or len(ident) > MAX_LEN or not IDENTIFIER_RE.match(ident):
+    if not isinstance(ident, str) or len(ident) > MAX_LEN or not IDENTIFIER_RE.fullmatch(ident):
         raise InvalidIdentifier(f"{what}: {ident!r} is not a safe identifier (must match {IDENTIFIER_RE.pattern})")
     return ident
