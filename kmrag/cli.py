@@ -156,11 +156,15 @@ def cmd_delete(args: argparse.Namespace) -> int:
     out = []
     with open_stores(settings) as stores:
         for sid in args.sources:
-            known = sid in stores.units.source_ids(settings.tenant) or sid in stores.graph.source_ids(settings.tenant)
-            g = stores.graph.delete_source(settings.tenant, sid)
-            stores.graph.flush()
+            # found: a source row, a Source node, or unit rows (retired ones too: `delete` then `delete --purge`)
+            known = (stores.units.get_source(settings.tenant, sid) is not None
+                     or sid in stores.graph.source_ids(settings.tenant)
+                     or bool(stores.units.unit_ids(settings.tenant, sid, include_retired=True)))
+            # PostgreSQL first: it is the authoritative store, and the graph can be rebuilt from it
             p = stores.units.delete_source(settings.tenant, sid) if args.purge else \
                 stores.units.retire_source(settings.tenant, sid)
+            g = stores.graph.delete_source(settings.tenant, sid)
+            stores.graph.flush()
             out.append({"source": sid, "found": known, "graph_units_removed": g, "unit_rows": p,
                         "purged": bool(args.purge)})
     _emit(args, out, lambda d: "\n".join(
