@@ -2,6 +2,8 @@
 
 - SQuAD answer normalisation, exact match and token F1 (max over the gold answer and aliases);
 - passage recall@k = |top-k ∩ gold| / |gold| (HippoRAG protocol), all-recall@k, answer-in-context;
+  a gold passage that cannot be retrieved (empty text, not in the corpus, not stored) stays in |gold|
+  as a miss, never silently leaves the denominator;
 - citation validity (cited IDs that exist and were in the context) and precision (cited units that
   are gold); latency percentiles.
 """
@@ -12,10 +14,11 @@ import math
 import re
 import string
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCT = set(string.punctuation)
+UNREACHABLE_PREFIX = "unreachable:"
 
 
 def normalize_answer(s: str) -> str:
@@ -50,6 +53,27 @@ def token_f1(prediction: str, answers: Sequence[str]) -> float:
 def dedupe(ranked: Iterable[str]) -> list[str]:
     """Keep each ID at its best (first) rank."""
     return list(dict.fromkeys(ranked))
+
+
+def resolve_gold(gold_keys: Iterable[str], key_to_id: Mapping[str, str],
+                 retrievable: Container[str] | None = None) -> tuple[list[str], list[str]]:
+    """Gold passage keys -> the IDs rankings are scored against: ``(gold, unreachable)``.
+
+    A gold passage missing from ``key_to_id`` (the corpus leaves out empty passages) gets the
+    placeholder ``unreachable:<key>``, which no ranking contains; one whose ID is not in
+    ``retrievable`` (when given: the sources actually stored) keeps its ID. Either way it stays in
+    ``gold``, so recall counts it as a miss, and is listed in ``unreachable`` too.
+    """
+    gold: list[str] = []
+    unreachable: list[str] = []
+    for key in gold_keys:
+        gid = key_to_id.get(key, UNREACHABLE_PREFIX + key)
+        if gid in gold:
+            continue
+        gold.append(gid)
+        if key not in key_to_id or (retrievable is not None and gid not in retrievable):
+            unreachable.append(gid)
+    return gold, unreachable
 
 
 def recall_at_k(ranked: Sequence[str], gold: Iterable[str], k: int) -> float:

@@ -27,6 +27,8 @@ def render_markdown(runs: Sequence[EvalRun]) -> str:
                        f"| {_pct(s.all_recall_5)} | {_pct(s.answer_in_context_5)} | {_pct(s.em)} | {_pct(s.f1)} "
                        f"| {_pct(s.citation_validity)} | {_pct(s.citation_precision)} | {s.latency_p50_ms:.1f} "
                        f"| {s.latency_p95_ms:.1f} | {s.rounds_mean:.1f} | {s.errors} |")
+        out.append(f"\nunreachable gold passages: {run.unreachable_gold} (empty text, not in the corpus or not "
+                   "stored; each counts as a miss in recall)")
         if run.loader_problems:
             out.append(f"\n{len(run.loader_problems)} malformed records skipped, e.g. {run.loader_problems[0]}")
         out.append("")

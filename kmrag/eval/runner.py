@@ -37,6 +37,8 @@ class QuestionResult(BaseModel):
     latency_ms: float
     rounds: int
     error: str | None = None
+    unreachable_gold: int = Field(default=0, description="gold passages no strategy can retrieve (empty text, "
+                                  "not in the corpus, not stored); they stay in the recall denominator as misses")
 
 
 class StrategySummary(BaseModel):
@@ -49,6 +51,7 @@ class StrategySummary(BaseModel):
     latency_p95_ms: float
     rounds_mean: float
     errors: int
+    unreachable_gold: int = 0
     em: float | None = None
     f1: float | None = None
     citation_validity: float | None = None
@@ -63,6 +66,7 @@ class EvalRun(BaseModel):
     corpus_passages: int
     questions: int
     loader_problems: list[str] = Field(default_factory=list)
+    unreachable_gold: int = Field(default=0, description="gold passages of the questions that cannot be retrieved")
     ingest: dict[str, Any] = Field(default_factory=dict)
     summaries: list[StrategySummary]
     out_dir: str = ""
@@ -110,6 +114,10 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     file_sid = path.name
     key_to_sid = {p.key: record_source_id(file_sid, p.title, p.text) for p in passages}
     questions = items[:limit] if limit else items
+    # gold passages that cannot be retrieved (empty text, not in the corpus, not stored) stay in the
+    # recall denominator as misses, and are counted
+    stored = stores.units.source_ids(tenant)
+    resolved = [M.resolve_gold(item.gold_keys, key_to_sid, stored) for item in questions]
     embedder = get_embedder(stores.settings)
     run_id = f"{name}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}"
     out_dir = out_root / run_id
@@ -124,10 +132,9 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
             from tqdm import tqdm
 
             bar = tqdm(total=len(questions), desc=f"{name} {sname}", unit="q", leave=False)
-        for item in questions:
+        for item, (gold, unreachable) in zip(questions, resolved, strict=True):
             if bar is not None:
                 bar.update(1)
-            gold = [key_to_sid[k] for k in item.gold_keys if k in key_to_sid]
             t = time.perf_counter()
             error = None
             try:
@@ -144,13 +151,14 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
                 recall={str(k): M.recall_at_k(ranked, gold, k) for k in KS},
                 all_recall_5=M.all_recall_at_k(ranked, gold, 5),
                 answer_in_context_5=M.answer_in_context([u.content for u in units[:5]], item.answers),
-                latency_ms=round(latency, 2), rounds=rounds, error=error))
+                latency_ms=round(latency, 2), rounds=rounds, error=error, unreachable_gold=len(unreachable)))
         if bar is not None:
             bar.close()
         results.extend(per)
         summaries.append(summarise(sname, per))
     run = EvalRun(run_id=run_id, dataset=name, path=str(path), tenant=tenant, corpus_passages=len(passages),
-                  questions=len(questions), loader_problems=problems, ingest=ingest_info, summaries=summaries,
+                  questions=len(questions), loader_problems=problems, unreachable_gold=sum(len(u) for _, u in resolved),
+                  ingest=ingest_info, summaries=summaries,
                   out_dir=str(out_dir), created_at=datetime.now(UTC).isoformat())
     save_run(run, results, out_dir)
     return run
@@ -166,7 +174,8 @@ def summarise(strategy: str, per: Sequence[QuestionResult]) -> StrategySummary:
         answer_in_context_5=round(sum(r.answer_in_context_5 for r in per) / n, 4),
         latency_p50_ms=round(M.percentile(lat, 50), 2) if lat else 0.0,
         latency_p95_ms=round(M.percentile(lat, 95), 2) if lat else 0.0,
-        rounds_mean=round(sum(r.rounds for r in per) / n, 2), errors=sum(1 for r in per if r.error))
+        rounds_mean=round(sum(r.rounds for r in per) / n, 2), errors=sum(1 for r in per if r.error),
+        unreachable_gold=sum(r.unreachable_gold for r in per))
 
 
 def save_run(run: EvalRun, results: Sequence[QuestionResult], out_dir: Path) -> None:

@@ -31,12 +31,22 @@ def test_eval_file_json_then_diff(tmp_path: Path) -> None:
         assert res.returncode == 0, res.stderr
         (run,) = json.loads(res.stdout)
         assert [s["strategy"] for s in run["summaries"]] == ["bm25", "dense"] and run["questions"] == 2
+        assert run["unreachable_gold"] == 0 and all(s["unreachable_gold"] == 0 for s in run["summaries"])
+        assert run["corpus_passages"] == 5 and all(s["recall"]["10"] == 1.0 for s in run["summaries"])
         human = kmrag("eval", "--file", str(MINI), "--strategy", "bm25,dense", "--tenant", tenant,
                       "--out", str(tmp_path), env=env)
-        assert "| bm25 |" in human.stdout and "recall.png" in human.stdout
+        assert human.returncode == 0, human.stderr
+        assert "| bm25 |" in human.stdout and "| dense |" in human.stdout and "recall.png" in human.stdout
+        assert "2 questions, corpus 5 passages" in human.stdout and "unreachable gold passages: 0" in human.stdout
         runs = sorted(p for p in tmp_path.iterdir() if p.is_dir())
         diff = kmrag("eval", "diff", str(runs[0]), str(runs[1]), "--json", env=env)
-        assert json.loads(diff.stdout)["strategies"]["dense"]["same"] == 2
+        assert diff.returncode == 0, diff.stderr
+        d = json.loads(diff.stdout)
+        assert d["metric"] == "recall@5" and d["a"] == runs[0].name and d["b"] == runs[1].name
+        assert {n: (st["better"], st["worse"], st["same"]) for n, st in d["strategies"].items()} == \
+            {"bm25": (0, 0, 2), "dense": (0, 0, 2)}
+        human_diff = kmrag("eval", "diff", str(runs[0]), str(runs[1]), env=env)
+        assert human_diff.returncode == 0 and "dense: better 0, worse 0, same 2" in human_diff.stdout
         bad = kmrag("eval", "--file", str(tmp_path / "missing.json"), "--tenant", tenant, env=env)
         assert bad.returncode == 2 and "missing.json" in bad.stderr
         unknown = kmrag("eval", "--file", str(MINI), "--strategy", "magic", "--tenant", tenant,

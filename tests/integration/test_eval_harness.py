@@ -72,3 +72,32 @@ def test_graph_strategy_links_entities_and_follows_hops(stores: Stores, tenant: 
     assert steps["hops"]["paths"] >= 1
     paris = [u.id for u in stores.units.get_units(tenant, got.unit_ids) if u.title == "Paris"]
     assert paris and paris[0] in got.unit_ids[:2]
+
+
+def test_unreachable_gold_passages_count_as_misses(stores: Stores, tenant: str, tmp_path: Path) -> None:
+    data = [
+        {"id": "q1", "question": "Where was Marie Curie born?", "answer": "Warsaw", "answer_aliases": [],
+         "paragraphs": [
+             {"idx": 0, "title": "Marie Curie", "paragraph_text": "Marie Curie was born in Warsaw in 1867.",
+              "is_supporting": True},
+             {"idx": 1, "title": "Warsaw", "paragraph_text": "", "is_supporting": True},  # empty gold passage
+             {"idx": 2, "title": "Lyon", "paragraph_text": "Lyon is a city in France.", "is_supporting": False}]},
+        {"id": "q2", "question": "What is Lyon known for?", "answer": "cuisine", "answer_aliases": [],
+         "paragraphs": [
+             {"idx": 0, "title": "Lyon", "paragraph_text": "Lyon is a city in France.", "is_supporting": True},
+             {"idx": 1, "title": "Paris", "paragraph_text": "Paris is the capital of France.",
+              "is_supporting": False}]},
+    ]
+    f = tmp_path / "empty_gold.json"
+    f.write_text(json.dumps(data), encoding="utf-8")
+    run = run_eval(stores, str(f), ["bm25"], tenant=tenant, out_root=tmp_path / "out")
+    assert run.corpus_passages == 3 and run.unreachable_gold == 1  # the empty passage is not in the corpus
+    (s,) = run.summaries
+    assert s.unreachable_gold == 1
+    assert s.recall["10"] == 0.75  # q1: 1 of 2 (not 1 of 1), q2: 1 of 1
+    assert s.all_recall_5 == 0.5
+    rows = {r["qid"]: r for r in map(json.loads, (Path(run.out_dir) / "questions.jsonl").read_text().splitlines())}
+    assert rows["q1"]["unreachable_gold"] == 1 and len(rows["q1"]["gold"]) == 2 and rows["q1"]["recall"]["10"] == 0.5
+    assert rows["q2"]["unreachable_gold"] == 0 and rows["q2"]["recall"]["10"] == 1.0
+    assert "unreachable gold passages: 1" in (Path(run.out_dir) / "report.md").read_text()
+    assert load_run(run.out_dir)[0].unreachable_gold == 1

@@ -1,7 +1,7 @@
 import pytest
 
-from kmrag.eval.report import diff_runs, render_diff, render_markdown
-from kmrag.eval.runner import EvalRun, QuestionResult, StrategySummary, summarise
+from kmrag.eval.report import diff_runs, recall_chart, render_diff, render_markdown
+from kmrag.eval.runner import EvalRun, QuestionResult, summarise
 from kmrag.retrieval.strategies import check_question, rrf
 
 pytestmark = pytest.mark.unit
@@ -56,7 +56,47 @@ def test_malformed_questions_are_refused(bad):
         check_question(bad)
 
 
-def test_summary_model_roundtrip():
-    s = StrategySummary(strategy="x", questions=1, recall={"5": 0.1}, all_recall_5=0, answer_in_context_5=0,
-                        latency_p50_ms=1, latency_p95_ms=1, rounds_mean=1, errors=0)
-    assert StrategySummary.model_validate_json(s.model_dump_json()) == s
+def test_diff_keeps_the_worst_and_best_changes_and_skips_unmatched_questions():
+    a = [qr("dense", str(i), 0.5) for i in range(8)] + [qr("dense", "only-a", 1.0), qr("bm25", "0", 0.5)]
+    deltas = [-0.5, -0.25, 0.0, 0.0, 0.25, 0.3, 0.4, 0.5]
+    b = [qr("dense", str(i), 0.5 + d) for i, d in enumerate(deltas)] + [qr("dense", "only-b", 0.0)]
+    d = diff_runs((run_of(a, "A"), a), (run_of(b, "B"), b), top=2)
+    assert set(d["strategies"]) == {"dense"}  # bm25 is not in run B; only-a / only-b are in one run only
+    st = d["strategies"]["dense"]
+    assert (st["better"], st["worse"], st["same"]) == (4, 2, 2)
+    # the two worst regressions, then the two biggest improvements
+    assert [c["qid"] for c in st["changes"]] == ["0", "1", "6", "7"]
+    assert [c["delta"] for c in st["changes"]] == [-0.5, -0.25, 0.4, 0.5]
+    text = render_diff(d)
+    assert text.splitlines()[:2] == ["recall@5: A -> B", "dense: better 4, worse 2, same 2"]
+    assert "+0.50  7  question 7?" in text and "only-b" not in text
+
+
+def test_diff_measures_the_asked_k():
+    a = [qr("dense", "1", 0.5)]
+    b = [qr("dense", "1", 0.5).model_copy(update={"recall": {"1": 0.0, "2": 0.5, "3": 0.5, "5": 0.5,
+                                                               "10": 1.0}})]
+    assert diff_runs((run_of(a, "A"), a), (run_of(b, "B"), b))["strategies"]["dense"]["same"] == 1
+    d10 = diff_runs((run_of(a, "A"), a), (run_of(b, "B"), b), metric_k="10")
+    assert d10["metric"] == "recall@10" and d10["strategies"]["dense"]["better"] == 1
+
+
+def test_unreachable_gold_is_summed_and_reported():
+    rows = [qr("dense", "1", 0.5).model_copy(update={"unreachable_gold": 1}),
+            qr("dense", "2", 1.0).model_copy(update={"unreachable_gold": 2}), qr("dense", "3", 1.0)]
+    s = summarise("dense", rows)
+    assert s.unreachable_gold == 3
+    run = EvalRun(run_id="r", dataset="musique", path="p", tenant="t", corpus_passages=10, questions=3,
+                  unreachable_gold=3, summaries=[s], loader_problems=["record 2: missing field(s) ['id']"])
+    md = render_markdown([run])
+    assert "unreachable gold passages: 3" in md
+    assert "1 malformed records skipped, e.g. record 2: missing field(s) ['id']" in md
+    clean = EvalRun(run_id="r", dataset="musique", path="p", tenant="t", corpus_passages=10, questions=1,
+                    summaries=[summarise("dense", [qr("dense", "1", 1.0)])])
+    assert "unreachable gold passages: 0" in render_markdown([clean]) and "malformed" not in render_markdown([clean])
+
+
+def test_recall_chart_is_a_png(tmp_path):
+    run = run_of([qr("dense", "1", 0.5)], "A")
+    recall_chart(run, tmp_path / "recall.png")
+    assert (tmp_path / "recall.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -12,6 +12,7 @@ from kmrag.eval.metrics import (
     normalize_answer,
     percentile,
     recall_at_k,
+    resolve_gold,
     token_f1,
 )
 
@@ -77,3 +78,27 @@ def test_percentiles_and_mean():
     assert percentile(vals, 50) == 50.0 and percentile(vals, 95) == 100.0 and percentile([7.0], 95) == 7.0
     assert math.isnan(percentile([], 50))
     assert mean([1.0, None, 3.0]) == 2.0 and mean([None]) is None
+
+
+def test_unreachable_gold_stays_in_the_recall_denominator():
+    key_to_id = {"k1": "f#p1", "k2": "f#p2"}  # "k3": an empty gold passage, left out of the corpus
+    gold, unreachable = resolve_gold(["k1", "k2", "k3"], key_to_id)
+    assert gold == ["f#p1", "f#p2", "unreachable:k3"] and unreachable == ["unreachable:k3"]
+    ranked = ["f#p1", "f#p2", "f#p9"]
+    assert recall_at_k(ranked, gold, 5) == pytest.approx(2 / 3)  # not 1.0: the empty passage is a miss
+    assert all_recall_at_k(ranked, gold, 5) == 0.0
+    gold, unreachable = resolve_gold(["k3"], key_to_id)
+    assert recall_at_k(ranked, gold, 5) == 0.0 and unreachable == ["unreachable:k3"]
+
+
+def test_gold_passages_never_stored_are_unreachable_but_keep_their_id():
+    key_to_id = {"k1": "f#p1", "k2": "f#p2"}
+    gold, unreachable = resolve_gold(["k1", "k2"], key_to_id, retrievable={"f#p1"})
+    assert gold == ["f#p1", "f#p2"] and unreachable == ["f#p2"]
+    assert resolve_gold(["k1", "k2"], key_to_id, retrievable={"f#p1", "f#p2"}) == (["f#p1", "f#p2"], [])
+
+
+def test_resolve_gold_dedupes_and_keeps_order():
+    gold, unreachable = resolve_gold(["k2", "k1", "k2", "kx", "kx"], {"k1": "a", "k2": "b"})
+    assert gold == ["b", "a", "unreachable:kx"] and unreachable == ["unreachable:kx"]
+    assert resolve_gold([], {"k1": "a"}) == ([], [])
