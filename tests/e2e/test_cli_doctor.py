@@ -20,7 +20,12 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
 def test_init_then_doctor_reports_servers_and_versions() -> None:
     if not os.environ.get("KMRAG_NEO4J_URI") or not os.environ.get("KMRAG_DATABASE_URL"):
         pytest.fail("start the services first: eval \"$(services/up.sh)\"", pytrace=False)
-    assert run("init").returncode == 0
+    init = run("init")
+    assert init.returncode == 0, init.stdout + init.stderr
+    assert init.stdout.startswith("schema ready") and "'backend': 'neo4j'" in init.stdout
+    assert "'pgvector':" in init.stdout
+    init_json = json.loads(run("init", "--json").stdout)
+    assert init_json["schema"]["schema_ok"] is True and "kmrag_units" in init_json["schema"]["tables"]
     res = run("doctor", "--json")
     assert res.returncode == 0, res.stdout + res.stderr
     report = json.loads(res.stdout)
@@ -35,7 +40,8 @@ def test_init_then_doctor_reports_servers_and_versions() -> None:
 def test_doctor_names_unreachable_services() -> None:
     res = run("doctor", "--json", env={"KMRAG_NEO4J_URI": "bolt://127.0.0.1:1",
                                        "KMRAG_DATABASE_URL": "postgresql://x:y@127.0.0.1:1/db"})
-    assert res.returncode == 1
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert json.loads(res.stdout)["ok"] is False
     checks = {c["name"]: c for c in json.loads(res.stdout)["checks"]}
     assert not checks["graph store"]["ok"] and "not reachable" in checks["graph store"]["detail"]["error"]
     assert checks["graph store"]["fix"]

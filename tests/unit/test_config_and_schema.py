@@ -54,11 +54,34 @@ def test_neo4j_schema_is_named_and_idempotent():
     assert all(s.split()[1] in ("CONSTRAINT", "INDEX") or s.startswith("CREATE FULLTEXT") for s in stmts)
 
 
-def test_unit_model_validates():
-    uid = unit_id("t", "s", "text")
-    u = KnowledgeUnit(id=uid, tenant="t", source_id="s", source_version="v", type="rule", ordinal=0, content="text")
-    assert u.type is UnitType.RULE
-    with pytest.raises(ValidationError):
-        KnowledgeUnit(id="x1", tenant="t", source_id="s", source_version="v", type="rule", ordinal=0, content="t")
-    with pytest.raises(ValidationError):
-        KnowledgeUnit(id=uid, tenant="t", source_id="s", source_version="v", type="chunk", ordinal=0, content="t")
+def _unit(**over: object) -> dict[str, object]:
+    fields: dict[str, object] = {"id": unit_id("t", "s", "text"), "tenant": "t", "source_id": "s",
+                                 "source_version": "v", "type": "rule", "ordinal": 0, "content": "text"}
+    return {**fields, **over}
+
+
+def test_unit_model_accepts_a_well_formed_unit():
+    u = KnowledgeUnit(**_unit())  # type: ignore[arg-type]
+    assert u.type is UnitType.RULE and u.id.startswith("u_") and len(u.id) == 18
+
+
+@pytest.mark.parametrize(
+    ("over", "field", "why"),
+    [
+        ({"id": "x1"}, "id", "must look like u_ + 16 hex"),
+        ({"id": "u_0123456789ABCDEF"}, "id", "must look like u_ + 16 hex"),  # upper-case hex
+        ({"id": "u_0123456789abcde"}, "id", "must look like u_ + 16 hex"),  # 15 hex
+        ({"id": "u_0123456789abcdef0"}, "id", "must look like u_ + 16 hex"),  # 17 hex
+        ({"type": "chunk"}, "type", "Input should be"),
+        ({"type": "RULE"}, "type", "Input should be"),
+        ({"ordinal": -1}, "ordinal", "greater than or equal to 0"),
+        ({"content": ""}, "content", "at least 1 character"),
+        ({"embedding": [0.1]}, "embedding", "Extra inputs are not permitted"),
+    ],
+)
+def test_unit_model_rejects_bad_input(over: dict[str, object], field: str, why: str):
+    with pytest.raises(ValidationError) as e:
+        KnowledgeUnit(**_unit(**over))  # type: ignore[arg-type]
+    errors = e.value.errors()
+    assert [err["loc"] for err in errors] == [(field,)]  # rejected for this field, and only for it
+    assert why in errors[0]["msg"]
