@@ -77,10 +77,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     opts = SourceOptions(max_bytes=args.max_bytes, encoding=args.encoding, title_field=args.title_field,
-                         text_field=args.text_field, source_prefix=args.source_prefix)
+                         text_field=args.text_field, source_prefix=args.source_prefix,
+                         source_base=getattr(args, "source_base", None))
     with open_stores(settings) as stores:
         stores.init_schema()
-        result = ingest(stores, args.paths, settings.tenant, opts, progress=None if not args.json else False)
+        result = ingest(stores, args.paths, settings.tenant, opts, progress=None if not args.json else False,
+                        force=getattr(args, "force", False), lock_wait_s=args.lock_wait)
         job = result.job
         summary: dict[str, Any] = {"job": job.model_dump(mode="json"), "agreement": result.agreement,
                    "graph": stores.graph.counts(settings.tenant).model_dump(),
@@ -105,6 +107,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         lines.append(f"stored for tenant {settings.tenant!r}: {d['units']['units']} units "
                      f"{d['units']['units_by_type']}, {g['entities']} entities, {g['relations']} relations, "
                      f"{g['sources']} sources; stores agree: {d['agreement'].get('agree')}")
+        for s in d["agreement"].get("disagreeing_sources", []):
+            lines.append(f"  disagree: {s}")
+        if d["agreement"].get("other_sources_disagree"):
+            lines.append(f"  other sources of the tenant disagree ({len(d['agreement']['other_sources_disagree'])}"
+                         f"{'+' if len(d['agreement']['other_sources_disagree']) >= 20 else ''}): "
+                         f"{d['agreement']['hint']}")
         for r in d.get("sample_relations", []):
             lines.append("  " + r)
         if "browse" in d:
@@ -115,6 +123,42 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 0 if job.status in ("completed", "completed_with_errors") else 1
 
 
+def _note(message: str) -> None:
+    print(f"kmrag: {message}", file=sys.stderr)
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    """Compare the graph with PostgreSQL per source and rebuild what disagrees from PostgreSQL."""
+    from kmrag.ingestion.embed import get_embedder
+    from kmrag.ingestion.pipeline import get_extractor
+    from kmrag.ingestion.repair import repair
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        report = repair(stores, settings.tenant, get_embedder(settings), get_extractor(settings), dry_run=args.dry_run,
+                        progress=None if not args.json else False, lock_wait_s=args.lock_wait)
+
+    def human(r: Any) -> str:
+        b = r["before"]
+        if b["agree"] and not r["aliases_removed"]:
+            return f"tenant {r['tenant']!r}: the graph and PostgreSQL agree ({b['units']} units); nothing to repair"
+        lines = [f"tenant {r['tenant']!r}: {b['disagreeing_sources']} sources disagreed"]
+        lines += [f"  {s}" for s in b["sources"][:50]]
+        verb = "would rebuild" if r["dry_run"] else "rebuilt"
+        lines.append(f"{verb} {len(r['rebuilt'])} sources from PostgreSQL; "
+                     f"{'would remove' if r['dry_run'] else 'removed'} {len(r['removed_from_graph'])} from the graph; "
+                     f"{r['aliases_removed']} undone aliases")
+        if r.get("after"):
+            lines.append(f"now: stores agree: {r['after']['agree']} ({r['after']['units']} units)")
+        return "\n".join(lines)
+
+    data = report.model_dump(mode="json")
+    _emit(args, data, human)
+    return 0 if (report.dry_run or report.after is None or report.after["agree"]) else 1
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """The main job: ingest the bundled corpus and show what was stored."""
     from kmrag.demo import corpus_path
@@ -123,6 +167,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     args.max_bytes, args.encoding = 64 * 1024 * 1024, "utf-8"
     args.title_field = args.text_field = None
     args.source_prefix = "demo"
+    args.source_base = None
+    args.force = False
     args.show_relations = 12
     if not args.tenant:
         args.tenant = "demo"
@@ -154,7 +200,9 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     out = []
-    with open_stores(settings) as stores:
+    from kmrag.retrieval.tenant_lock import tenant_lock
+
+    with open_stores(settings) as stores, tenant_lock(stores.pool, settings.tenant, args.lock_wait, on_wait=_note):
         for sid in args.sources:
             # found: a source row, a Source node, or unit rows (retired ones too: `delete` then `delete --purge`)
             known = (stores.units.get_source(settings.tenant, sid) is not None
@@ -196,11 +244,15 @@ def cmd_entities(args: argparse.Namespace) -> int:
         if args.action == "unmerge":
             if not (args.entity and args.alias):
                 raise ConfigError("kmrag entities unmerge needs --entity e_… and --alias TEXT")
-            undone = stores.units.undo_merge(settings.tenant, args.entity, args.alias)
-            removed = stores.graph.remove_entity_alias(settings.tenant, args.entity, args.alias)
-            stores.graph.flush()
+            from kmrag.retrieval.tenant_lock import tenant_lock
+
+            with tenant_lock(stores.pool, settings.tenant, args.lock_wait, on_wait=_note):
+                # PostgreSQL first: if the graph write fails, `kmrag repair` removes the alias there
+                undone = stores.units.undo_merge(settings.tenant, args.entity, args.alias)
+                removed = stores.graph.remove_entity_alias(settings.tenant, args.entity, args.alias)
+                stores.graph.flush()
             data = {"entity": args.entity, "alias": args.alias, "undone": undone, "alias_removed": removed,
-                    "note": "re-ingest the sources that mention the alias to move their mentions"}
+                    "note": "re-ingest the sources that mention the alias with --force to move their mentions"}
             _emit(args, data, lambda d: f"merge of {d['alias']!r} into {d['entity']} "
                                         f"{'undone' if d['undone'] else 'not found'}; {d['note']}")
             return 0 if undone else 1
@@ -258,6 +310,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--json", action="store_true", help="machine-readable output")
         sp.add_argument("--tenant", help="tenant (default: KMRAG_TENANT or 'default')")
         sp.set_defaults(fn=fn)
+        sp.add_argument("--lock-wait", type=float, default=3600.0, metavar="SECONDS",
+                        help="how long to wait for another writer of the tenant (default 3600)")
         return sp
 
     add("init", cmd_init, "create the database schemas (idempotent)")
@@ -268,7 +322,13 @@ def build_parser() -> argparse.ArgumentParser:
     ing.add_argument("--encoding", default="utf-8", help="text encoding of the files")
     ing.add_argument("--title-field", help="JSON/JSONL/parquet field holding a record's title")
     ing.add_argument("--text-field", help="JSON/JSONL/parquet field holding a record's text")
-    ing.add_argument("--source-prefix", help="prefix for source ids (default: file or folder name)")
+    ing.add_argument("--source-prefix", help="source ids are PREFIX/<path under the folder given> "
+                                             "(default: the file's absolute path)")
+    ing.add_argument("--source-base", help="source ids are paths relative to this folder (keeps ids when a corpus "
+                                           "moves with it)")
+    ing.add_argument("--force", action="store_true", help="rebuild the sources in both stores even if unchanged")
+    rep = add("repair", cmd_repair, "compare the graph with PostgreSQL per source and rebuild what disagrees")
+    rep.add_argument("--dry-run", action="store_true", help="only say what disagrees and what would be done")
     add("demo", cmd_demo, "the main job: ingest the bundled demo corpus (tenant 'demo') and show what was stored")
     jobs = add("jobs", cmd_jobs, "list ingestion jobs, or show one")
     jobs.add_argument("action", nargs="?", choices=["list", "show"], default="list")

@@ -17,7 +17,7 @@ from kmrag.errors import BadInput, ConfigError
 from kmrag.eval import metrics as M
 from kmrag.eval.bench import dataset_path
 from kmrag.ingestion import qa_corpora
-from kmrag.ingestion.sources import record_source_id
+from kmrag.ingestion.sources import record_source_id, source_id_for
 from kmrag.stores import Stores
 
 KS = (1, 2, 3, 5, 10)
@@ -111,7 +111,7 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     ingest_info = {"job": job.id, "status": job.status, "documents_new": job.counts.get("documents_new", 0),
                    "documents_unchanged": job.counts.get("documents_unchanged", 0),
                    "seconds": job.timings.get("total", 0.0)}
-    file_sid = path.name
+    file_sid = source_id_for(path, path)  # the id ingestion gave the file: its location
     key_to_sid = {p.key: record_source_id(file_sid, p.title, p.text) for p in passages}
     questions = items[:limit] if limit else items
     # gold passages that cannot be retrieved (empty text, not in the corpus, not stored) stay in the

@@ -1,101 +1,80 @@
 """The ingestion job: sources -> structural parse -> units + links -> extraction -> resolution ->
-embedding -> load into the graph store and the unit store.
+embedding -> load into the graph store and the unit store -> entity consolidation -> agreement.
 
-Idempotent and resumable by construction:
-- a source whose stored version equals its content hash is skipped (nothing is rewritten);
-- per batch the graph is written first and the PostgreSQL unit rows last, so a unit row in
-  PostgreSQL means the unit is complete in both stores; the source row (its version) is written
-  after all of its units, so an interrupted source is simply redone on the next run, and
-  MERGE/upsert writes make redoing it free of duplicates;
-- units that disappeared from a changed source are retired from both stores with their triples.
-Embedding runs in a worker thread while spaCy parses the same batch (onnxruntime releases the GIL).
+Correct by construction, and proven by tests/integration/test_ingestion_seams.py:
+- one writer per tenant at a time (a PostgreSQL advisory lock), so jobs never interleave writes;
+- batches are cut by units, not documents: a huge document is many batches, each committed as it
+  goes, and a resumed job keeps what an earlier one finished inside a document;
+- per batch the graph is written first and the PostgreSQL unit rows last; a source's PostgreSQL row
+  (its version) is written after all of its units, so an interrupted source is redone next time;
+- a source is skipped only when PostgreSQL has its version AND the graph agrees with PostgreSQL about
+  it; a source on which the stores disagree is rebuilt (``--force`` rebuilds any source);
+- every entity a batch refers to is (re)written with that batch, so retiring units in one batch can
+  never leave a later batch's mentions and relations pointing at nothing;
+- a failure inside one document (parsing, NLP) is that document's error, never the job's.
 """
 
 from __future__ import annotations
 
-import shutil
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from kmrag.errors import ConfigError, InvalidIdentifier, KmragError
+from kmrag.errors import ConfigError
+from kmrag.ingestion.consistency import Agreement, compare_stores, touched
 from kmrag.ingestion.embed import Embedder
-from kmrag.ingestion.extract import ExtractedEntity, Extraction, Extractor
+from kmrag.ingestion.embed_worker import embedding_executor, embedding_text, timed_embed
+from kmrag.ingestion.extract import Extraction, Extractor
 from kmrag.ingestion.jobs import JobError, JobRecord, JobStore
 from kmrag.ingestion.parse import parse_document
+from kmrag.ingestion.progress import Progress
+from kmrag.ingestion.relations import GraphRows, graph_rows
 from kmrag.ingestion.resolve import EntityResolver
 from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem, read_sources
 from kmrag.ingestion.units import ParsedUnits, build_units
-from kmrag.schema import (
-    KnowledgeUnit,
-    Mention,
-    MentionKind,
-    Relation,
-    Source,
-    relation_id,
-    relationship_type,
-)
+from kmrag.retrieval.tenant_lock import tenant_lock
+from kmrag.schema import EntityMerge, KnowledgeUnit, Source, UnitLink
 from kmrag.stores import Stores
 
 BATCH_UNITS = 256
 STAGES = ("read", "parse", "nlp", "embed", "resolve", "write_graph", "write_pg")
 
-
-def embedding_text(u: KnowledgeUnit) -> str:
-    """What the embedder sees: the unit's title (section / passage title) and its content."""
-    if u.title and u.title != u.content and not u.content.startswith(u.title):
-        return f"{u.title}\n{u.content}"
-    return u.content
-
-
-_WORKER_EMBEDDER: Embedder | None = None
-
-
-def _init_worker(embedder: Embedder | None) -> None:
-    global _WORKER_EMBEDDER
-    if embedder is None:  # a worker process: load the local model there, once
-        from kmrag.ingestion.embed import OnnxMiniLMEmbedder
-
-        embedder = OnnxMiniLMEmbedder(threads=1)  # one core for the model, the other for spaCy
-    _WORKER_EMBEDDER = embedder
-
-
-def _timed_embed(texts: list[str]) -> tuple[np.ndarray, float]:
-    assert _WORKER_EMBEDDER is not None
-    t = time.perf_counter()
-    vecs = _WORKER_EMBEDDER.embed(texts)
-    return vecs, time.perf_counter() - t
-
-
-def embedding_executor(embedder: Embedder) -> Executor:
-    """Embedding overlaps NLP. The local model runs in its own process (spaCy holds the GIL much of
-    the time, and the two would otherwise queue for it); other embedders run in a thread."""
-    from kmrag.ingestion.embed import OnnxMiniLMEmbedder
-
-    if isinstance(embedder, OnnxMiniLMEmbedder):
-        import multiprocessing as mp
-
-        return ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"), initializer=_init_worker,
-                                   initargs=(None,))
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="kmrag-embed", initializer=_init_worker,
-                              initargs=(embedder,))
+__all__ = ["BATCH_UNITS", "IngestResult", "IngestionJob", "PlannedSource", "embedding_text", "get_extractor", "ingest"]
 
 
 @dataclass
-class _Pending:
-    doc: SourceDocument
+class PlannedSource:
+    """One source on its way into the stores."""
+
+    source: Source
     parsed: ParsedUnits
-    new: list[KnowledgeUnit]
-    kept: list[KnowledgeUnit]
-    retire: list[str]
-    changed: bool
+    extract: set[str]  # units whose entities and relations are (re)extracted and written to the graph
+    embed: set[str]  # units whose embeddings are computed
+    retire: list[str]  # units of the source that are no longer in it
+    clear_links: bool  # its reading-order links are rewritten
+    rebuild: bool  # remove the source from the graph first (forced, or the stores disagreed on it)
+    mark_complete: bool = True  # write its PostgreSQL row (its version) after its last unit
+    kind: str = "new"  # new | updated | rebuilt
+    failed: bool = False
+    ordinals: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.ordinals = {u.id: i for i, u in enumerate(self.parsed.units)}
+
+
+@dataclass
+class _Slice:
+    plan: PlannedSource
+    units: list[KnowledgeUnit]
+    first: bool
+    last: bool
 
 
 @dataclass
@@ -104,103 +83,74 @@ class IngestResult:
     agreement: dict[str, Any] = field(default_factory=dict)
 
 
-class Progress:
-    """One tqdm bar per stage on a terminal; silent otherwise."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.bars: dict[str, Any] = {}
-        if enabled:
-            from tqdm import tqdm
-
-            for i, (name, unit) in enumerate([("documents", "doc"), ("nlp", "unit"), ("embed", "unit"),
-                                              ("write", "unit")]):
-                self.bars[name] = tqdm(desc=f"{name:>9}", unit=unit, position=i, leave=True,
-                                       ncols=min(120, shutil.get_terminal_size((100, 20)).columns or 100))
-
-    def add(self, name: str, n: int) -> None:
-        if name in self.bars and n:
-            self.bars[name].update(n)
-
-    def close(self) -> None:
-        for b in self.bars.values():
-            b.close()
-
-
 class IngestionJob:
     def __init__(self, stores: Stores, embedder: Embedder, extractor: Extractor, tenant: str,
                  options: SourceOptions | None = None, progress: bool | None = None,
-                 batch_units: int = BATCH_UNITS) -> None:
+                 batch_units: int = BATCH_UNITS, force: bool = False, lock_wait_s: float = 3600.0) -> None:
         self.stores = stores
         self.embedder = embedder
         self.extractor = extractor
         self.tenant = tenant
         self.options = options or SourceOptions()
         self.progress = Progress(sys.stderr.isatty() if progress is None else progress)
-        self.batch_units = batch_units
+        self.batch_units = max(1, batch_units)
+        self.force = force
+        self.lock_wait_s = lock_wait_s
         self.jobs = JobStore(stores.pool)
         self.timings: dict[str, float] = defaultdict(float)
         self.counts: dict[str, int] = defaultdict(int)
         self.errors: list[JobError] = []
-        self._pool = embedding_executor(embedder)
-        self.after_batch: Callable[[int], None] | None = None  # test hook: called with the batch number
+        self._pool: Executor | None = None
+        self._touched: list[str] = []
+        self._entities_before: set[str] = set()
+        self.after_batch: Any = None  # test hook: called with the batch number after a batch is written
+        self.between_writes: Any = None  # test hook: called with the batch number between the two stores' writes
 
     # -- the job ------------------------------------------------------------------------------
 
     def run(self, paths: Sequence[str | Path]) -> IngestResult:
+        """Ingest files and folders."""
+        return self._run([str(p) for p in paths], lambda: self._plan_files(paths))
+
+    def run_planned(self, inputs: list[str], plans: Any) -> IngestResult:
+        """Run a job over sources planned elsewhere (kmrag repair rebuilds the graph from PostgreSQL)."""
+        return self._run(inputs, plans)
+
+    def _run(self, inputs: list[str], planner: Any) -> IngestResult:
         t_start = time.perf_counter()
-        job = self.jobs.create(self.tenant, [str(p) for p in paths])
+        job = self.jobs.create(self.tenant, inputs)
         self.job = job
-        graph, units = self.stores.graph, self.stores.units
+        graph = self.stores.graph
         try:
-            self.resolver = EntityResolver(self.tenant, graph.all_entities(self.tenant),
-                                           units.undone_merges(self.tenant))
-            versions = units.source_versions(self.tenant)
-            # sources either store has seen (an interrupted run leaves the graph's Source node first)
-            self._known = set(versions) | graph.source_ids(self.tenant)
-            pending: list[_Pending] = []
-            size = 0
-            batch_no = 0
-            touched: list[str] = []
-            t = time.perf_counter()
-            for item in read_sources(paths, self.options):
-                self.timings["read"] += time.perf_counter() - t
-                self.counts["documents_seen"] += 1
-                if isinstance(item, SourceProblem):
-                    self._fail(item.path, item.reason)
-                elif versions.get(item.source_id) == item.version:
-                    self.counts["documents_unchanged"] += 1
-                    self.progress.add("documents", 1)
-                else:
-                    p = self._prepare(item)
-                    if p is not None:
-                        pending.append(p)
-                        touched.append(item.source_id)
-                        size += len(p.new)
-                        if size >= self.batch_units:
-                            self._process(pending)
-                            batch_no += 1
-                            if self.after_batch:
-                                self.after_batch(batch_no)
-                            pending, size = [], 0
-                            self._save(job)
-                t = time.perf_counter()
-            if pending:
-                self._process(pending)
-            graph.flush()
-            if self.counts.get("units_written") or self.counts.get("units_retired"):
-                t = time.perf_counter()
-                units.analyze()
-                self.timings["analyze"] += time.perf_counter() - t
-            agreement = self.check_agreement(touched)
+            with tenant_lock(self.stores.pool, self.tenant, self.lock_wait_s, on_wait=self.progress.note):
+                self._save(job)
+                self.resolver = EntityResolver(self.tenant, graph.all_entities(self.tenant),
+                                               self.stores.units.undone_merges(self.tenant))
+                self._entities_before = set(self.resolver.stored)
+                self.before = compare_stores(self.stores, self.tenant)
+                self._batches(planner(), job)
+                graph.flush()
+                self._consolidate()
+                graph.flush()
+                if self.counts.get("units_written") or self.counts.get("units_retired"):
+                    t = time.perf_counter()
+                    self.stores.units.analyze()
+                    self.timings["analyze"] += time.perf_counter() - t
+                agreement = self._verify()
             job.status = "completed_with_errors" if self.errors else "completed"
-            if not agreement["agree"]:
+            if touched(agreement, self._touched):
                 job.status = "failed"
-                self.errors.append(JobError(path="(stores)", reason=f"graph and unit store disagree: {agreement}"))
+                self.errors.append(JobError(path="(stores)", reason="the graph and PostgreSQL disagree on sources of "
+                                            "this job: " + "; ".join(agreement.summary()["sources"])
+                                            + " — run `kmrag repair`"))
             self.timings["total"] = time.perf_counter() - t_start
             self._save(job, finished=True)
-            return IngestResult(job=job, agreement=agreement)
+            return IngestResult(job=job, agreement=self._agreement_dict(agreement))
         except BaseException as e:
-            graph.flush()
+            try:
+                graph.flush()
+            except Exception:  # noqa: BLE001 - keep the original error
+                pass
             job.status = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
             self.errors.append(JobError(path="(job)", reason=f"{type(e).__name__}: {e}"))
             self.timings["total"] = time.perf_counter() - t_start
@@ -210,8 +160,51 @@ class IngestionJob:
                 pass
             raise
         finally:
-            self._pool.shutdown(wait=True)
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
             self.progress.close()
+
+    def _agreement_dict(self, a: Agreement) -> dict[str, Any]:
+        mine = touched(a, self._touched)
+        others = [s for s in a.sources if s.source_id not in set(self._touched)]
+        out = a.summary()
+        out.update(sources_checked=len(self._touched), agree=not mine,
+                   disagreeing_sources=[f"{s.source_id}: {'; '.join(s.reasons)}" for s in mine[:20]],
+                   tenant_agrees=a.agree)
+        if others:
+            out["other_sources_disagree"] = [f"{s.source_id}: {'; '.join(s.reasons)}" for s in others[:20]]
+            out["hint"] = "run `kmrag repair` to rebuild them from PostgreSQL"
+        return out
+
+    def _verify(self) -> Agreement:
+        t = time.perf_counter()
+        a = compare_stores(self.stores, self.tenant)
+        self.timings["verify"] += time.perf_counter() - t
+        return a
+
+    def _batches(self, plans: Iterable[PlannedSource | SourceProblem], job: JobRecord) -> None:
+        batch: list[_Slice] = []
+        size = 0
+        batch_no = 0
+        for plan in plans:
+            if isinstance(plan, SourceProblem):
+                self._fail(plan.path, plan.reason)
+                continue
+            self._touched.append(plan.source.id)
+            units = plan.parsed.units
+            step = self.batch_units
+            for start in range(0, len(units), step):
+                part = units[start:start + step]
+                batch.append(_Slice(plan, part, first=start == 0, last=start + step >= len(units)))
+                work = sum(1 for u in part if u.id in plan.extract)
+                size += max(1, work + (len(part) - work) // 8)  # kept units cost a write, not NLP
+                if size >= self.batch_units:
+                    batch_no += 1
+                    self._process(batch, batch_no)
+                    batch, size = [], 0
+                    self._save(job)
+        if batch:
+            self._process(batch, batch_no + 1)
 
     def _save(self, job: JobRecord, finished: bool = False) -> None:
         for k, v in getattr(self.extractor, "usage", {}).items():  # LLM extractor: tokens, retries
@@ -226,176 +219,205 @@ class IngestionJob:
         self.errors.append(JobError(path=path, reason=reason))
         self.progress.add("documents", 1)
 
-    # -- per document -------------------------------------------------------------------------
+    # -- planning -----------------------------------------------------------------------------
 
-    def _prepare(self, doc: SourceDocument) -> _Pending | None:
+    def _plan_files(self, paths: Sequence[str | Path]) -> Iterator[PlannedSource | SourceProblem]:
+        versions = {sid: st["version"] for sid, st in self.stores.units.source_stats(self.tenant).items()}
+        diverged = self.before.ids()
+        t = time.perf_counter()
+        for item in read_sources(paths, self.options):
+            self.timings["read"] += time.perf_counter() - t
+            self.counts["documents_seen"] += 1
+            if isinstance(item, SourceProblem):
+                yield item
+            elif versions.get(item.source_id) == item.version and not self.force and item.source_id not in diverged:
+                self.counts["documents_unchanged"] += 1
+                self.progress.add("documents", 1)
+            else:
+                p = self._plan_document(item, rebuild=self.force or item.source_id in diverged)
+                if p is not None:
+                    yield p
+            t = time.perf_counter()
+
+    def _plan_document(self, doc: SourceDocument, rebuild: bool) -> PlannedSource | SourceProblem | None:
         t = time.perf_counter()
         try:
             blocks, text = parse_document(doc)
             parsed = build_units(doc, blocks, text, self.tenant)
-        except (KmragError, ValueError) as e:
-            self._fail(doc.source_id, f"cannot parse: {e}")
-            return None
+        except Exception as e:  # noqa: BLE001 - one document's failure is that document's error
+            return SourceProblem(path=doc.source_id, reason=f"cannot parse: {type(e).__name__}: {e}")
         finally:
             self.timings["parse"] += time.perf_counter() - t
         if not parsed.units:
-            self._fail(doc.source_id, "no text units found in the document")
-            return None
+            return SourceProblem(path=doc.source_id, reason="no text units found in the document")
         self.counts["units_parsed"] += len(parsed.units)
-        # an interrupted earlier run may have left units of a source never recorded as complete
-        present: set[str] = set()
-        in_graph: set[str] = set()
-        if doc.source_id in self._known:
-            present = self.stores.units.unit_ids(self.tenant, doc.source_id)
-            in_graph = self.stores.graph.unit_ids(self.tenant, doc.source_id)
-        complete = present & in_graph
+        sid = doc.source_id
+        present = self.stores.units.unit_ids(self.tenant, sid)
+        in_graph = self.stores.graph.unit_ids(self.tenant, sid)
         wanted = {u.id for u in parsed.units}
-        new = [u for u in parsed.units if u.id not in complete]
-        kept = [u for u in parsed.units if u.id in complete]
-        retire = sorted((present | in_graph) - wanted)
-        return _Pending(doc=doc, parsed=parsed, new=new, kept=kept, retire=retire,
-                        changed=bool(present or in_graph))
+        complete = present & in_graph
+        source = Source(id=sid, tenant=self.tenant, uri=doc.uri, version=doc.version, content_hash=doc.version,
+                        metadata={"kind": doc.kind, "title": doc.title, **doc.metadata})
+        known = bool(present or in_graph)
+        if rebuild:
+            return PlannedSource(source=source, parsed=parsed, extract=wanted,
+                                 embed=wanted if self.force else wanted - present,
+                                 retire=sorted((present | in_graph) - wanted), clear_links=True, rebuild=True,
+                                 kind="rebuilt" if known else "new")
+        return PlannedSource(source=source, parsed=parsed, extract=wanted - complete, embed=wanted - complete,
+                             retire=sorted((present | in_graph) - wanted), clear_links=known, rebuild=False,
+                             kind="updated" if known else "new")
 
     # -- per batch ----------------------------------------------------------------------------
 
-    def _process(self, batch: list[_Pending]) -> None:
-        new_units = [u for p in batch for u in p.new]
-        fut: Future[tuple[np.ndarray, float]] = self._pool.submit(_timed_embed, [embedding_text(u) for u in new_units])
-        t = time.perf_counter()
-        extractions = self.extractor.extract(new_units) if new_units else []
-        self.timings["nlp"] += time.perf_counter() - t
-        self.progress.add("nlp", len(new_units))
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            self._pool = embedding_executor(self.embedder)
+        return self._pool
+
+    def _process(self, batch: list[_Slice], batch_no: int) -> None:
+        batch = [s for s in batch if not s.plan.failed]
+        if not batch:
+            return
+        to_embed = [u for s in batch for u in s.units if u.id in s.plan.embed]
+        fut: Future[tuple[np.ndarray, float]] | None = None
+        if to_embed:
+            fut = self._executor().submit(timed_embed, [embedding_text(u) for u in to_embed])
+        extractions = self._extract(batch)
+        batch = [s for s in batch if not s.plan.failed]
 
         t = time.perf_counter()
-        mentions, relations = self._resolve(new_units, extractions, batch)
+        to_extract = [u for s in batch for u in s.units if u.id in s.plan.extract]
+        defined = {uid: term for s in batch for uid, term in s.plan.parsed.defined_terms.items()}
+        rows = graph_rows(self.tenant, self.resolver, to_extract, [extractions[u.id] for u in to_extract], defined)
+        for k, v in rows.skipped.items():
+            self.counts[k] += v
         self.timings["resolve"] += time.perf_counter() - t
 
+        vectors: dict[str, Any] = {}
+        if fut is not None:
+            t = time.perf_counter()
+            vecs, embed_s = fut.result()
+            self.timings["embed"] += embed_s
+            self.timings["embed_wait"] += time.perf_counter() - t
+            vectors = {u.id: v for u, v in zip(to_embed, vecs, strict=True)}
+        self.progress.add("embed", len(to_embed))
+        self._write(batch, batch_no, rows, vectors)
+        if self.after_batch:
+            self.after_batch(batch_no)
+
+    def _extract(self, batch: list[_Slice]) -> dict[str, Extraction]:
+        """Entities and triples of the units that need them; a document whose text breaks the
+        extractor becomes that document's error, and the rest of the batch goes on."""
         t = time.perf_counter()
-        vecs, embed_s = fut.result()
-        self.timings["embed"] += embed_s
-        self.timings["embed_wait"] += time.perf_counter() - t
-        self.progress.add("embed", len(new_units))
-        self._write(batch, new_units, vecs, mentions, relations)
-
-    def _resolve(self, new_units: list[KnowledgeUnit], extractions: list[Extraction],
-                 batch: list[_Pending]) -> tuple[list[Mention], list[Relation]]:
-        r = self.resolver
-        mentions: dict[tuple[str, str, MentionKind], Mention] = {}
-        relations: dict[str, Relation] = {}
-        defined = {uid: term for p in batch for uid, term in p.parsed.defined_terms.items()}
-        for u, ex in zip(new_units, extractions, strict=True):
-            for alias, full in ex.aliases:
-                r.add_alias(alias, full)
-            if u.id in defined:
-                eid = r.resolve(ExtractedEntity(name=defined[u.id], label="CONCEPT"))
-                mentions[(u.id, eid, MentionKind.DEFINES)] = Mention(tenant=self.tenant, unit_id=u.id, entity_id=eid,
-                                                                     kind=MentionKind.DEFINES)
-            for ent in ex.entities:
-                eid = r.resolve(ent)
-                mentions.setdefault((u.id, eid, MentionKind.MENTIONS),
-                                    Mention(tenant=self.tenant, unit_id=u.id, entity_id=eid))
-            for tr in ex.triples:
+        out: dict[str, Extraction] = {}
+        units = [u for s in batch for u in s.units if u.id in s.plan.extract]
+        try:
+            out = dict(zip((u.id for u in units), self.extractor.extract(units), strict=True)) if units else {}
+        except Exception:  # noqa: BLE001 - isolate the document that breaks the extractor
+            for s in batch:  # find the document that breaks it
+                mine = [u for u in s.units if u.id in s.plan.extract]
                 try:
-                    rtype = relationship_type(tr.predicate)
-                except InvalidIdentifier:
-                    continue
-                s, o = r.resolve(tr.subject), r.resolve(tr.object)
-                if s == o:
-                    continue
-                for eid in (s, o):
-                    mentions.setdefault((u.id, eid, MentionKind.MENTIONS),
-                                        Mention(tenant=self.tenant, unit_id=u.id, entity_id=eid))
-                rid = relation_id(self.tenant, s, rtype, o)
-                if rid in relations:
-                    rel = relations[rid]
-                    if u.id not in rel.unit_ids:
-                        rel.unit_ids.append(u.id)
-                    if tr.sentence not in rel.sentences and len(rel.sentences) < 5:
-                        rel.sentences.append(tr.sentence)
-                    rel.confidence = max(rel.confidence, tr.confidence)
-                else:
-                    relations[rid] = Relation(id=rid, tenant=self.tenant, subject_id=s, object_id=o,
-                                              predicate=tr.predicate, type=rtype, confidence=tr.confidence,
-                                              unit_ids=[u.id], sentences=[tr.sentence])
-        return list(mentions.values()), list(relations.values())
+                    out.update(zip((u.id for u in mine), self.extractor.extract(mine), strict=True))
+                except Exception as e:  # noqa: BLE001 - that document's error, not the job's
+                    s.plan.failed = True
+                    self._fail(s.plan.source.id, f"entity extraction failed: {type(e).__name__}: {e}")
+        self.timings["nlp"] += time.perf_counter() - t
+        self.progress.add("nlp", len(units))
+        return out
 
-    def _write(self, batch: list[_Pending], new_units: list[KnowledgeUnit], vecs: np.ndarray,
-               mentions: list[Mention], relations: list[Relation]) -> None:
+    def _links(self, s: _Slice) -> list[UnitLink]:
+        """Links whose later end is in this slice (both ends are then written)."""
+        lo, hi = s.plan.ordinals[s.units[0].id], s.plan.ordinals[s.units[-1].id]
+        o = s.plan.ordinals
+        return [lk for lk in s.plan.parsed.links if lk.src in o and lk.dst in o and lo <= max(o[lk.src], o[lk.dst]) <= hi]
+
+    def _write(self, batch: list[_Slice], batch_no: int, rows: GraphRows, vectors: dict[str, Any]) -> None:
         graph, units = self.stores.graph, self.stores.units
         t = time.perf_counter()
-        sources = [self._source(p.doc) for p in batch]
-        graph.write_sources(sources)
-        for p in batch:
-            if p.changed:
-                graph.clear_unit_links(self.tenant, p.doc.source_id)
-        graph.write_units([u for p in batch for u in (p.new + p.kept)])
-        graph.write_unit_links([lk for p in batch for lk in p.parsed.links])
-        changed = [self.resolver.entities[e] for e in sorted(self.resolver.changed)]
-        graph.write_entities(changed)
-        self.resolver.changed.clear()
-        graph.write_mentions(mentions)
-        graph.write_relations(relations)
+        firsts = [s for s in batch if s.first]
+        for s in firsts:
+            if s.plan.rebuild:
+                graph.delete_source(self.tenant, s.plan.source.id)
+        graph.write_sources([s.plan.source for s in firsts])
+        for s in firsts:
+            if s.plan.clear_links and not s.plan.rebuild:
+                graph.clear_unit_links(self.tenant, s.plan.source.id)
+        graph.write_units([u for s in batch for u in s.units])
+        graph.write_unit_links([lk for s in batch for lk in self._links(s)])
+        graph.write_entities([self.resolver.entity(e) for e in rows.entity_ids])
+        graph.write_mentions(rows.mentions)
+        graph.write_relations(rows.relations)
+        graph.flush()
         self.timings["write_graph"] += time.perf_counter() - t
+        if self.between_writes:
+            self.between_writes(batch_no)
 
         t = time.perf_counter()
-        units.write_units(new_units, list(vecs))
-        kept = [u for p in batch for u in p.kept]
-        if kept:
-            units.write_units(kept, None)  # positions and version only; embeddings are kept
+        fresh = [u for s in batch for u in s.units if u.id in s.plan.embed]
+        units.write_units(fresh, [vectors[u.id] for u in fresh], rows.mentions_per_unit)
+        kept = [u for s in batch for u in s.units if u.id not in s.plan.embed]
+        if kept:  # text, positions, version and mention counts; the stored embeddings are kept
+            units.write_units(kept, None, rows.mentions_per_unit)
         units.write_merges(self.resolver.merges, self.job.id)
         self.resolver.merges.clear()
         self.timings["write_pg"] += time.perf_counter() - t
 
         t = time.perf_counter()
-        retire = [uid for p in batch for uid in p.retire]
+        lasts = [s for s in batch if s.last]
+        retire = [uid for s in lasts for uid in s.plan.retire]
         if retire:
             graph.retire_units(self.tenant, retire)
+            graph.flush()
             units.retire(self.tenant, retire)
-        graph.flush()
-        units.write_sources(sources)  # last: marks these sources complete
+        units.write_sources([s.plan.source for s in lasts if s.plan.mark_complete])  # last: marks them complete
         self.timings["write_retire"] += time.perf_counter() - t
 
-        self.counts["units_written"] += len(new_units)
+        self.counts["units_written"] += len(fresh)
         self.counts["units_kept"] += len(kept)
-        self.counts["units_retired"] += sum(len(p.retire) for p in batch)
-        self.counts["entities_written"] += len(changed)
-        self.counts["mentions_written"] += len(mentions)
-        self.counts["relations_written"] += len(relations)
-        for p in batch:
-            self.counts["documents_updated" if p.changed else "documents_new"] += 1
-        self.progress.add("write", len(new_units))
-        self.progress.add("documents", len(batch))
+        self.counts["units_extracted"] += sum(1 for s in batch for u in s.units if u.id in s.plan.extract)
+        self.counts["units_retired"] += len(retire)
+        self.counts["entities_written"] += len(rows.entity_ids)
+        self.counts["mentions_written"] += len(rows.mentions)
+        self.counts["relations_written"] += len(rows.relations)
+        for s in lasts:
+            self.counts[f"documents_{s.plan.kind}"] += 1
+        self.progress.add("write", sum(len(s.units) for s in batch))
+        self.progress.add("documents", len(lasts))
 
-    def _source(self, doc: SourceDocument) -> Source:
-        return Source(id=doc.source_id, tenant=self.tenant, uri=doc.uri, version=doc.version,
-                      content_hash=doc.version, metadata={"kind": doc.kind, "title": doc.title, **doc.metadata})
+    # -- entities -----------------------------------------------------------------------------
 
-    # -- checks -------------------------------------------------------------------------------
-
-    def check_agreement(self, source_ids: Sequence[str]) -> dict[str, Any]:
-        """Every active unit of the tenant is in both stores, and nothing else is (two queries; the
-        per-source detail is only worked out when they differ)."""
+    def _consolidate(self) -> None:
+        """Merge the entities that name one thing, over the tenant's whole entity set (order-free)."""
         t = time.perf_counter()
-        pg = self.stores.units.unit_ids(self.tenant)
-        gr = self.stores.graph.unit_ids(self.tenant)
-        bad: list[str] = []
-        if pg != gr:
-            for sid in source_ids:
-                if self.stores.units.unit_ids(self.tenant, sid) != self.stores.graph.unit_ids(self.tenant, sid):
-                    bad.append(sid)
-        self.timings["verify"] += time.perf_counter() - t
-        return {"sources_checked": len(source_ids), "units": len(pg), "agree": pg == gr,
-                "only_in_postgres": len(pg - gr), "only_in_graph": len(gr - pg), "disagreeing_sources": bad[:20]}
+        graph = self.stores.graph
+        current = graph.all_entities(self.tenant)
+        new = {e.id for e in current} - self._entities_before
+        plan = self.resolver.plan(current, new)
+        by_id = {e.id: e for e in current}
+        if plan.steps:
+            graph.merge_entities(self.tenant, [(s.member.id, s.root.id) for s in plan.steps])
+        add = {rid: aliases for rid, aliases in plan.new_aliases.items() if rid in by_id}
+        if add:
+            graph.write_entities([by_id[rid].model_copy(update={"aliases": [*by_id[rid].aliases, *a]})
+                                  for rid, a in sorted(add.items())])
+        records = [EntityMerge(tenant=self.tenant, entity_id=s.root.id, alias=s.member.name, method=s.method,
+                               score=s.score) for s in plan.steps]
+        records += [EntityMerge(tenant=self.tenant, entity_id=rid, alias=a, method="alias")
+                    for rid, aliases in sorted(add.items()) for a in aliases]
+        self.stores.units.write_merges(records, self.job.id)
+        self.counts["entities_merged"] += len(plan.steps)
+        self.timings["consolidate"] += time.perf_counter() - t
 
 
 def ingest(stores: Stores, paths: Sequence[str | Path], tenant: str, options: SourceOptions | None = None,
            progress: bool | None = None, embedder: Embedder | None = None,
-           extractor: Extractor | None = None) -> IngestResult:
+           extractor: Extractor | None = None, force: bool = False, lock_wait_s: float = 3600.0) -> IngestResult:
     """Run one ingestion job with the default offline embedder and extractor."""
     from kmrag.ingestion.embed import get_embedder
 
     job = IngestionJob(stores, embedder or get_embedder(stores.settings), extractor or get_extractor(stores.settings),
-                       tenant, options, progress)
+                       tenant, options, progress, force=force, lock_wait_s=lock_wait_s)
     return job.run(paths)
 
 

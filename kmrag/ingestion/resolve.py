@@ -1,17 +1,34 @@
-"""Entity resolution: deterministic first (case, whitespace, possessives, leading articles,
-acronyms, aliases seen in the text), fuzzy second (rapidfuzz, guarded by type). Every merge of a
-surface form into an entity is recorded as an EntityMerge so it can be audited and undone.
+"""Entity resolution: type-aware, order-independent, auditable.
 
-Identity: an entity's ID hashes its canonical name and a coarse bucket (NAME for named things,
-DATE for dates, CONCEPT for defined terms). The small spaCy model often confuses PERSON/ORG/GPE,
-so the fine label is an attribute (the most frequent one seen), not part of the identity.
+Two steps, so that the result never depends on the order documents or batches arrive in:
+
+1. **Identity** (while a job streams): a mention's entity is a pure function of the mention:
+   ``entity_id(tenant, resolution_key(name), coarse_type(label))``. The key drops case, leading
+   articles, possessives and punctuation; the coarse type separates people, organisations,
+   places, dates, defined concepts, other named things and untyped proper-noun phrases, so
+   "Jordan" the person and "Jordan" the country stay apart.
+2. **Consolidation** (at the end of every job, over the tenant's whole entity set): entities that
+   name the same thing are merged by rules that look at the final set only, never at arrival order:
+   - ``alias``: a form seen in the text as an alias ("European Union (EU)"), or stored as an alias
+     of exactly one entity, joins that entity;
+   - ``untyped``: an untyped phrase or a defined concept joins the one typed entity with the same key;
+   - ``acronym``: an all-capitals name joins the one multi-word entity of the same coarse type whose
+     initials it is ("IBM" -> "International Business Machines", but "US" the place never joins
+     "Universal Studios" the organisation);
+   - ``fuzzy``: multi-word names of the same coarse type and word count, differing by a typo
+     (rapidfuzz ratio >= 92, same numbers), where one of them is new in this job.
+   Each group's surviving entity is chosen by a fixed ranking (type strength, words, length, key),
+   so "IBM" then "International Business Machines" gives the same single entity as the reverse.
+   Every merge is recorded as an EntityMerge (kmrag entities merges) and can be undone; an undone
+   merge is never redone.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
@@ -20,11 +37,21 @@ from kmrag.schema import Entity, EntityMerge, entity_id
 from kmrag.schema.ids import canonical_entity_name
 
 FUZZY_MIN = 92.0
-FUZZY_MIN_LEN = 6
+FUZZY_MIN_LEN = 8
+ACRONYM_LEN = (2, 6)
 
 _ARTICLE = re.compile(r"^(the|a|an)\s+")
 _POSSESSIVE = re.compile(r"(?:'s|’s|')$")
-_PUNCT = re.compile(r"[^\w\s&\-]")
+_PUNCT = re.compile(r"[^\w\s&\-+#]")
+
+COARSE: dict[str, str] = {
+    "PERSON": "PERSON", "ORG": "ORG", "GPE": "PLACE", "LOC": "PLACE", "FAC": "PLACE",
+    "DATE": "DATE", "TIME": "DATE", "CONCEPT": "CONCEPT", "THING": "THING",
+}
+# which fine label an entity shows when several were seen (all within one coarse type)
+LABEL_PRIORITY = ("PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "EVENT", "PRODUCT", "WORK_OF_ART", "LAW",
+                  "LANGUAGE", "DATE", "TIME", "CONCEPT", "THING")
+WEAK = {"THING": 0, "CONCEPT": 1}  # everything else is typed (2)
 
 
 def resolution_key(name: str) -> str:
@@ -33,136 +60,249 @@ def resolution_key(name: str) -> str:
     k = _POSSESSIVE.sub("", k)
     k = _ARTICLE.sub("", k)
     k = _PUNCT.sub(" ", k)
-    return " ".join(k.split())
+    return " ".join(k.split()) or canonical_entity_name(name)
 
 
-def bucket(label: str) -> str:
-    if label in ("DATE", "TIME"):
-        return "DATE"
-    if label == "CONCEPT":
-        return "CONCEPT"
-    return "NAME"
+def coarse_type(label: str) -> str:
+    return COARSE.get(label, "OTHER")
+
+
+def strength(coarse: str) -> int:
+    return WEAK.get(coarse, 2)
 
 
 def _initials(key: str) -> str:
     return "".join(w[0] for w in key.split() if w not in ("of", "and", "the", "for", "de"))
 
 
+def _numbers(key: str) -> list[str]:
+    """'World War I' vs 'World War II', 'Apollo 11' vs 'Apollo 12' must not merge."""
+    return re.findall(r"\d+|\b[ivxlc]+\b", key)
+
+
+def _is_acronym(name: str) -> bool:
+    letters = name.replace(".", "")
+    return letters.isupper() and letters.isalpha() and ACRONYM_LEN[0] <= len(letters) <= ACRONYM_LEN[1]
+
+
+def _form_rank(form: str) -> tuple[int, int, int, str]:
+    """Which surface form names an entity: no leading article, not all lower/upper case, then stable."""
+    return (int(bool(_ARTICLE.match(form.lower()))), int(form.islower()), int(form.isupper() and len(form) > 6), form)
+
+
+def merge_key(entity_id_: str, alias: str) -> tuple[str, str]:
+    return entity_id_, resolution_key(alias)
+
+
+@dataclass
+class _Seen:
+    coarse: str
+    key: str
+    forms: set[str] = field(default_factory=set)
+    labels: set[str] = field(default_factory=set)
+
+
 class EntityResolver:
-    """Resolves surface forms to entities of one tenant; seeded with the entities already stored."""
+    """Maps mentions to entity IDs for one tenant and job, and plans the end-of-job consolidation."""
 
     def __init__(self, tenant: str, existing: Iterable[Entity] = (),
                  blocked: Iterable[tuple[str, str]] = ()) -> None:
         self.tenant = tenant
-        self.blocked = {(eid, resolution_key(alias)) for eid, alias in blocked}  # undone merges
-        self.entities: dict[str, Entity] = {}
-        self._by_key: dict[tuple[str, str], str] = {}  # (bucket, key) -> entity id
-        self._block: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)  # fuzzy candidates
-        self._by_initials: dict[str, set[str]] = defaultdict(set)
-        self._labels: dict[str, Counter[str]] = defaultdict(Counter)
-        self.merges: list[EntityMerge] = []
-        self._merged: set[tuple[str, str]] = set()
-        self.changed: set[str] = set()
-        for e in existing:
-            self.entities[e.id] = e
-            self._labels[e.id][e.type] += 1
-            b = bucket(e.type)
-            for form in [e.name, *e.aliases]:
-                self._index(b, resolution_key(form), e.id)
+        pairs = list(blocked)
+        self.blocked = {merge_key(eid, alias) for eid, alias in pairs}  # undone merges
+        self._blocked_forms = set(pairs)  # exact forms split off their entity by a person
+        self.stored: dict[str, Entity] = {e.id: e for e in existing}
+        self.seen: dict[str, _Seen] = {}
+        self.text_aliases: set[tuple[str, str]] = set()  # (alias, full name) seen in this job's text
+        self.merges: list[EntityMerge] = []  # surface forms folded by the key ("the Beatles" -> Beatles)
+        self._recorded: set[tuple[str, str]] = set()
 
-    def _index(self, b: str, key: str, eid: str) -> None:
-        if not key:
-            return
-        if (b, key) not in self._by_key:
-            self._by_key[(b, key)] = eid
-            self._block[(b, key[:2])].append((key, eid))
-            if b == "NAME" and len(key.split()) >= 2:
-                self._by_initials[_initials(key)].add(eid)
-
-    def _record(self, eid: str, alias: str, method: str, score: float = 1.0) -> None:
-        e = self.entities[eid]
-        if alias != e.name and (eid, alias) not in self._merged:
-            self._merged.add((eid, alias))
-            self.merges.append(EntityMerge(tenant=self.tenant, entity_id=eid, alias=alias, method=method, score=score))
-            if method != "normalised" and alias not in e.aliases:
-                e.aliases.append(alias)
-                self.changed.add(eid)
-
-    def add_alias(self, alias: str, full_name: str, label: str = "ORG") -> None:
-        """An alias seen in the text ("European Union (EU)"): both forms name one entity."""
-        target = self.resolve(ExtractedEntity(name=full_name, label=label))
-        b = bucket(self.entities[target].type)
-        key = resolution_key(alias)
-        if (target, key) in self.blocked:
-            return  # a person undid exactly this merge
-        existing = self._by_key.get((b, key))
-        if existing is None:
-            self._index(b, key, target)
-            self._record(target, alias, "alias")
+    # -- identity -----------------------------------------------------------------------------
 
     def resolve(self, mention: ExtractedEntity) -> str:
-        """The entity ID for a mention, creating the entity if it is new."""
-        b = bucket(mention.label)
+        """The entity ID of a mention: a pure function of its key and coarse type."""
+        coarse = coarse_type(mention.label)
         key = resolution_key(mention.name)
-        if not key:
-            key = canonical_entity_name(mention.name)
-        eid = self._by_key.get((b, key))
-        method = "exact" if eid and self.entities[eid].name == mention.name else "normalised"
-        if eid is not None and (eid, key) in self.blocked:
-            eid = None  # a person undid this merge: keep the form as its own entity
-        if eid is None and b == "NAME" and mention.name.isupper() and 2 <= len(mention.name) <= 6:
-            eid = self._acronym(key)
-            method = "acronym"
-            if eid is not None and (eid, key) in self.blocked:
-                eid = None
-        if eid is None and b == "NAME" and len(key) >= FUZZY_MIN_LEN:
-            eid, score = self._fuzzy(b, key, mention.label)
-            if eid:
-                self._index(b, key, eid)
-                self._labels[eid][mention.label] += 1
-                self._record(eid, mention.name, "fuzzy", score)
-                return eid
-        if eid is None:
-            eid = entity_id(self.tenant, key, b)
-            if (eid, key) in self.blocked:  # the undone form was this entity's own name key
-                eid = entity_id(self.tenant, key + " (split)", b)
-            if eid not in self.entities:
-                self.entities[eid] = Entity(id=eid, tenant=self.tenant, name=mention.name, type=mention.label)
-                self.changed.add(eid)
-            self._index(b, key, eid)
-        else:
-            self._record(eid, mention.name, method)
-        self._labels[eid][mention.label] += 1
-        self._relabel(eid)
+        eid = entity_id(self.tenant, key, coarse)
+        if (eid, mention.name) in self._blocked_forms:
+            eid = entity_id(self.tenant, key + " (split)", coarse)  # a person split this exact form off
+        s = self.seen.get(eid)
+        if s is None:
+            s = self.seen[eid] = _Seen(coarse=coarse, key=key)
+        s.forms.add(mention.name)
+        s.labels.add(mention.label)
         return eid
 
-    def _relabel(self, eid: str) -> None:
-        labels = self._labels[eid]
-        best = max(labels.items(), key=lambda kv: (kv[1], kv[0] != "THING", kv[0]))[0]
-        e = self.entities[eid]
-        if best != e.type and bucket(best) == bucket(e.type):
-            e.type = best
-            self.changed.add(eid)
+    def add_alias(self, alias: str, full_name: str) -> None:
+        """An alias seen in the text ("European Union (EU)"): applied when the job consolidates."""
+        self.text_aliases.add((alias, full_name))
 
-    def _acronym(self, key: str) -> str | None:
-        hits = self._by_initials.get(key, set())
-        return next(iter(hits)) if len(hits) == 1 else None
+    def entity(self, eid: str) -> Entity:
+        """The entity to write for an ID seen in this job: canonical name, fine type, aliases."""
+        s = self.seen[eid]
+        old = self.stored.get(eid)
+        forms = set(s.forms) | ({old.name} if old else set())
+        labels = set(s.labels) | ({old.type} if old else set())
+        name = min(forms, key=_form_rank)
+        label = min(labels, key=lambda x: (LABEL_PRIORITY.index(x) if x in LABEL_PRIORITY else len(LABEL_PRIORITY), x))
+        aliases = list(old.aliases) if old else []
+        for f in sorted(forms):
+            if f != name and (eid, f) not in self._recorded:
+                self._recorded.add((eid, f))
+                self.merges.append(EntityMerge(tenant=self.tenant, entity_id=eid, alias=f, method="normalised"))
+        e = Entity(id=eid, tenant=self.tenant, name=name, type=label, aliases=aliases)
+        self.stored[eid] = e
+        return e
 
-    def _fuzzy(self, b: str, key: str, label: str) -> tuple[str | None, float]:
-        best: tuple[str | None, float] = (None, 0.0)
-        for cand, eid in self._block.get((b, key[:2]), []):
-            if abs(len(cand) - len(key)) > max(3, len(key) // 5):
+    # -- consolidation ------------------------------------------------------------------------
+
+    def plan(self, current: Sequence[Entity], new_ids: Iterable[str] = ()) -> MergePlan:
+        """The merges that make the tenant's entity set consolidated (see the module docstring)."""
+        return plan_merges(self.tenant, current, sorted(self.text_aliases), self.blocked, set(new_ids))
+
+
+@dataclass
+class MergeStep:
+    member: Entity
+    root: Entity
+    method: str
+    score: float = 1.0
+
+
+@dataclass
+class MergePlan:
+    steps: list[MergeStep] = field(default_factory=list)
+    new_aliases: dict[str, list[str]] = field(default_factory=dict)  # root id -> aliases from the text
+
+
+def _rank(e: Entity) -> tuple[int, int, int, str, str]:
+    key = resolution_key(e.name)
+    return (-strength(coarse_type(e.type)), -len(key.split()), -len(key), key, e.id)
+
+
+def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[tuple[str, str]],
+                blocked: set[tuple[str, str]], new_ids: set[str]) -> MergePlan:
+    """A pure function of the entity set (plus this job's text aliases and the undone merges)."""
+    by_id = {e.id: e for e in entities}
+    keys = {e.id: resolution_key(e.name) for e in entities}
+    coarse = {e.id: coarse_type(e.type) for e in entities}
+    by_key: dict[str, list[str]] = defaultdict(list)
+    for e in sorted(entities, key=lambda x: x.id):
+        by_key[keys[e.id]].append(e.id)
+
+    parent: dict[str, str] = {}
+    method: dict[tuple[str, str], tuple[str, float]] = {}
+    pointed: set[str] = set()  # the weaker side of some link: never the name a group keeps if avoidable
+
+    def find(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    def link(a: str, b: str, how: str, score: float = 1.0) -> None:
+        """a names the same thing as b (a is the weaker side)."""
+        if a == b or merge_key(b, by_id[a].name) in blocked or merge_key(a, by_id[b].name) in blocked:
+            return
+        method.setdefault((a, b), (how, score))
+        pointed.add(a)
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+
+    def compatible(a: str, b: str) -> bool:
+        return coarse[a] == coarse[b] or strength(coarse[a]) < 2 or strength(coarse[b]) < 2
+
+    def best(ids: Iterable[str]) -> str | None:
+        """The single strongest candidate, or None when the strongest tier is ambiguous."""
+        cands = sorted(ids, key=lambda i: -strength(coarse[i]))
+        if not cands:
+            return None
+        top = [i for i in cands if strength(coarse[i]) == strength(coarse[cands[0]])]
+        return top[0] if len(top) == 1 else None
+
+    # fuzzy first (typos of one name form one candidate below): multi-word names of one coarse type,
+    # where one side is new in this job; the weaker side by rank points at the stronger one
+    blocks: dict[tuple[str, str, int], list[str]] = defaultdict(list)
+    for e in entities:
+        k = keys[e.id]
+        if len(k) >= FUZZY_MIN_LEN and len(k.split()) >= 2 and coarse[e.id] not in ("DATE", "THING", "CONCEPT"):
+            blocks[(coarse[e.id], k[:2], len(k.split()))].append(e.id)
+    for ids in blocks.values():
+        for a in (i for i in ids if i in new_ids):
+            for b in ids:
+                if a == b or keys[a] == keys[b] or abs(len(keys[a]) - len(keys[b])) > 3:
+                    continue
+                if _numbers(keys[a]) != _numbers(keys[b]):
+                    continue
+                score = fuzz.ratio(keys[a], keys[b])
+                if score >= FUZZY_MIN:
+                    weak, strong = sorted((a, b), key=lambda i: _rank(by_id[i]), reverse=True)
+                    link(weak, strong, "fuzzy", round(score, 1))
+
+    def one(cands: Iterable[str]) -> str | None:
+        """The candidate when all candidates are one entity (or one group of typos)."""
+        roots = {find(c): c for c in sorted(cands)}
+        return next(iter(roots.values())) if len(roots) == 1 else None
+
+    # untyped phrases and defined concepts join the one stronger entity with the same key
+    for ids in by_key.values():
+        for a in ids:
+            stronger = [i for i in ids if strength(coarse[i]) > strength(coarse[a])]
+            top = [i for i in stronger if strength(coarse[i]) == max((strength(coarse[j]) for j in stronger), default=0)]
+            target = one(top)
+            if target:
+                link(a, target, "untyped")
+
+    # stored aliases and aliases seen in the text
+    alias_owner: dict[str, set[str]] = defaultdict(set)
+    for e in entities:
+        for al in e.aliases:
+            ak = resolution_key(al)
+            if ak != keys[e.id]:
+                alias_owner[ak].add(e.id)
+    new_aliases: dict[str, list[str]] = defaultdict(list)
+    for alias, full in text_aliases:
+        owner = best(by_key.get(resolution_key(full), []))
+        ak = resolution_key(alias)
+        if owner is None or ak == keys[owner] or merge_key(owner, alias) in blocked:
+            continue
+        alias_owner[ak].add(owner)
+        if alias not in by_id[owner].aliases:
+            new_aliases[owner].append(alias)
+    for ak, owners in alias_owner.items():
+        for a in by_key.get(ak, []):
+            target = one(o for o in owners if o != a and compatible(a, o))
+            if target:
+                link(a, target, "alias")
+
+    # acronyms: the one multi-word entity of the same coarse type whose initials they are
+    by_initials: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for e in entities:
+        k = keys[e.id]
+        if len(k.split()) >= 2 and strength(coarse[e.id]) == 2:
+            by_initials[(_initials(k), coarse[e.id])].append(e.id)
+    for e in entities:
+        if not _is_acronym(e.name):
+            continue
+        k = keys[e.id].replace(".", "")
+        types = [coarse[e.id]] if strength(coarse[e.id]) == 2 else sorted({c for (_, c) in by_initials})
+        target = one(i for t in types for i in by_initials.get((k, t), []))
+        if target:
+            link(e.id, target, "acronym")
+
+    groups: dict[str, list[str]] = defaultdict(list)
+    for i in by_id:
+        groups[find(i)].append(i)
+    plan = MergePlan()
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        heads = [m for m in members if m not in pointed] or members
+        root = min((by_id[m] for m in heads), key=_rank)
+        for m in sorted(members):
+            if m == root.id or merge_key(root.id, by_id[m].name) in blocked:
                 continue
-            etype = self.entities[eid].type
-            if label != "THING" and etype != "THING" and etype != label:
-                continue  # guarded by type
-            score = fuzz.ratio(key, cand)
-            if score >= FUZZY_MIN and score > best[1] and _numbers(key) == _numbers(cand) \
-                    and (eid, key) not in self.blocked:
-                best = (eid, score)
-        return best
-
-
-def _numbers(key: str) -> list[str]:
-    """'World War I' vs 'World War II', 'Apollo 11' vs 'Apollo 12' must not merge."""
-    return re.findall(r"\d+|\b[ivxlc]+\b", key)
+            how, score = next((v for (a, b), v in sorted(method.items()) if m in (a, b)), ("alias", 1.0))
+            plan.steps.append(MergeStep(member=by_id[m], root=root, method=how, score=score))
+    plan.new_aliases = {k: sorted(set(v)) for k, v in new_aliases.items()}
+    return plan

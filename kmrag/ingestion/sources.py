@@ -32,7 +32,8 @@ class SourceOptions(BaseModel):
     encoding: str = "utf-8"
     title_field: str | None = None  # JSON/JSONL/parquet records; None tries title, name, corpus_name
     text_field: str | None = None  # None tries text, content, body, context, paragraph_text
-    source_prefix: str | None = None
+    source_prefix: str | None = None  # ids = PREFIX/<path relative to the folder given> (or the file name)
+    source_base: str | None = None  # ids = <path relative to this folder>
 
 
 class SourceDocument(BaseModel):
@@ -55,21 +56,43 @@ TITLE_FIELDS = ("title", "name", "corpus_name", "heading")
 TEXT_FIELDS = ("text", "content", "body", "context", "paragraph_text", "passage")
 
 
-def discover(paths: Sequence[str | Path]) -> Iterator[tuple[Path, str] | SourceProblem]:
-    """Yield (file, source id) for every supported file under the paths, sorted for a stable order."""
+def source_id_for(path: Path, root: Path, opts: SourceOptions | None = None) -> str:
+    """A source's identity: where it is.
+
+    By default the file's resolved absolute path, so two ``README.md`` files or two folders called
+    ``docs`` never share an id. Users who move a corpus and want to keep its ids choose one of:
+    ``source_base`` (ids relative to that folder) or ``source_prefix`` (``PREFIX/`` + the path
+    relative to the folder named on the command line, or the file name for a single file).
+    """
+    opts = opts or SourceOptions()
+    resolved = path.resolve()
+    if opts.source_base:
+        base = Path(opts.source_base).expanduser().resolve()
+        try:
+            return resolved.relative_to(base).as_posix()
+        except ValueError as e:
+            raise BadInput(f"{path}: not under the source base folder {base}; choose another --source-base") from e
+    if opts.source_prefix:
+        rel = path.name if root.is_file() else path.relative_to(root).as_posix()
+        return f"{opts.source_prefix.rstrip('/')}/{rel}"
+    return resolved.as_posix()
+
+
+def discover(paths: Sequence[str | Path]) -> Iterator[tuple[Path, Path] | SourceProblem]:
+    """Yield (file, the root it was found under) for every file under the paths, sorted for a stable order."""
     for raw in paths:
         root = Path(raw)
         if not root.exists():
             yield SourceProblem(path=str(raw), reason="no such file or folder")
             continue
         if root.is_file():
-            yield root, root.name
+            yield root, root
             continue
         for f in sorted(p for p in root.rglob("*") if p.is_file()):
             rel = f.relative_to(root).as_posix()
             if any(part.startswith(".") for part in Path(rel).parts):
                 continue  # hidden files and folders (.git, .DS_Store)
-            yield f, f"{root.resolve().name}/{rel}"
+            yield f, root
 
 
 def _decode(data: bytes, path: Path, encoding: str) -> str:
@@ -101,14 +124,27 @@ def _looks_binary(data: bytes) -> bool:
 def read_sources(
     paths: Sequence[str | Path], options: SourceOptions | None = None
 ) -> Iterator[SourceDocument | SourceProblem]:
+    """Every document under the paths, once: a file named twice is read once; two different files
+    (or records) that would get the same source id are reported, never merged or overwritten."""
     opts = options or SourceOptions()
+    files: dict[str, Path] = {}  # source id -> the file that has it
     for item in discover(paths):
         if isinstance(item, SourceProblem):
             yield item
             continue
-        path, sid = item
-        if opts.source_prefix:
-            sid = f"{opts.source_prefix.rstrip('/')}/{sid}"
+        path, root = item
+        try:
+            sid = source_id_for(path, root, opts)
+        except BadInput as e:
+            yield SourceProblem(path=str(path), reason=str(e))
+            continue
+        first = files.get(sid)
+        if first is not None:
+            if first.resolve() != path.resolve():
+                yield SourceProblem(path=str(path), reason=f"has the same source id {sid!r} as {first}; "
+                                                           "change --source-prefix/--source-base or ingest it separately")
+            continue
+        files[sid] = path
         try:
             yield from _read_file(path, sid, opts)
         except BadInput as e:
@@ -138,6 +174,10 @@ def _read_file(path: Path, sid: str, opts: SourceOptions) -> Iterator[SourceDocu
         return
     if _looks_binary(data):
         raise BadInput(f"{path}: looks like a binary file, not {fmt} text")
+    nul = data.find(b"\x00")
+    if nul >= 0 and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise BadInput(f"{path}: contains a NUL byte at offset {nul} (binary data, or UTF-16 without a byte-order "
+                       "mark?); convert it to UTF-8 text")
     text = _decode(data, path, opts.encoding)
     if not text.strip():
         raise BadInput(f"{path}: contains only whitespace")
@@ -197,6 +237,9 @@ def record_source_id(file_sid: str, title: str, text: str, rec_id: str | None = 
 
 def _records(path: Path, sid: str, uri: str, recs: list[tuple[int, Any]], opts: SourceOptions,
              where: str) -> Iterator[SourceDocument | SourceProblem]:
+    """One source per record; a record whose id (or, without ids, whose title + text) repeats an
+    earlier record of the file is reported with both positions and skipped: the first one is kept."""
+    first_at: dict[str, int] = {}
     for i, rec in recs:
         if not isinstance(rec, dict):
             yield SourceProblem(path=f"{path}:{where} {i}", reason="record is not an object")
@@ -211,8 +254,18 @@ def _records(path: Path, sid: str, uri: str, recs: list[tuple[int, Any]], opts: 
         title = str(rec[hf]) if hf and rec[hf] is not None else ""
         rec_id = rec.get("id", rec.get("_id"))
         text = rec[tf]
-        yield record_document(record_source_id(sid, title, text, str(rec_id) if rec_id is not None else None), uri,
-                              title, text, {"record": i})
+        if "\x00" in text or "\x00" in title:
+            yield SourceProblem(path=f"{path}:{where} {i}", reason="the record's text contains NUL characters")
+            continue
+        rsid = record_source_id(sid, title, text, str(rec_id) if rec_id is not None else None)
+        if rsid in first_at:
+            what = f"id {rec_id!r}" if rec_id is not None else "title and text"
+            yield SourceProblem(path=f"{path}:{where} {i}",
+                                reason=f"duplicate record {what}: same as {where} {first_at[rsid]}; kept the first, "
+                                       "skipped this one (give records unique ids)")
+            continue
+        first_at[rsid] = i
+        yield record_document(rsid, uri, title, text, {"record": i})
 
 
 def _read_json(path: Path, sid: str, uri: str, text: str, opts: SourceOptions) -> Iterator[SourceDocument | SourceProblem]:

@@ -14,12 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kmrag.ingestion.parse.blocks import Block
-from kmrag.ingestion.parse.sentences import pack_sentences
+from kmrag.ingestion.parse.sentences import pack_sentences, split_bounded
 from kmrag.ingestion.sources import SourceDocument
 from kmrag.schema import KnowledgeUnit, UnitLink, UnitLinkKind, UnitType, normalise_content, unit_id
+from kmrag.schema.ids import unit_text
 
 MAX_UNIT_CHARS = 1200  # longer text is packed into sentence groups of about this size
+SENTENCE_MAX_CHARS = 2 * MAX_UNIT_CHARS  # a longer "sentence" (no terminator) is cut at whitespace
 TABLE_MAX_CHARS = 8000  # bigger tables are split by rows, each part repeating the header
+UNIT_MAX_CHARS = TABLE_MAX_CHARS  # no unit of any kind is longer (bounded NLP time and memory)
 
 _RULE = re.compile(r"\b(must|shall|is required to|are required to|is prohibited|are prohibited|may not|"
                    r"is mandatory|are mandatory|is not permitted|are not permitted)\b", re.I)
@@ -84,13 +87,19 @@ def _pieces(block: Block, source_text: str) -> list[tuple[str, int, int]]:
     """The block's text cut on sentence boundaries into unit-sized pieces, with char spans."""
     if block.kind == "table":
         return [(t, block.start, block.end) for t in _split_table(block.text)]
-    if block.kind == "code" or len(block.text) <= MAX_UNIT_CHARS:
+    if len(block.text) <= MAX_UNIT_CHARS:
         return [(block.text, block.start, block.end)]
+    if block.kind == "code":  # cut between lines, never longer than a unit
+        return [(block.text[a:b], block.start + a, block.start + b) for a, b in split_bounded(block.text, MAX_UNIT_CHARS)]
     raw = source_text[block.start : block.end]
     if normalise_content(raw) != normalise_content(block.text):
         raw = block.text  # html: spans index the visible text
-    return [(" ".join(raw[a:b].split()), block.start + a, block.start + b)
-            for a, b in pack_sentences(raw, MAX_UNIT_CHARS)]
+    out: list[tuple[str, int, int]] = []
+    for a, b in pack_sentences(raw, MAX_UNIT_CHARS):
+        cuts = [(a, b)] if b - a <= SENTENCE_MAX_CHARS else \
+            [(a + x, a + y) for x, y in split_bounded(raw[a:b], MAX_UNIT_CHARS)]
+        out.extend((" ".join(raw[x:y].split()), block.start + x, block.start + y) for x, y in cuts)
+    return out
 
 
 def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, tenant: str) -> ParsedUnits:
@@ -105,8 +114,14 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
 
     def add(text: str, utype: UnitType, title: str, block: Block, start: int, end: int,
             extra: dict[str, object] | None = None) -> str | None:
+        if len(text) > UNIT_MAX_CHARS:  # whatever the parser made of it, no unit is unbounded
+            first: str | None = None
+            for a, b in split_bounded(text, UNIT_MAX_CHARS):
+                uid = add(text[a:b], utype, title, block, start, end, extra)
+                first = first or uid
+            return first
         norm = normalise_content(text)
-        if not norm:
+        if not norm or not unit_text(text):
             return None
         occ = seen[norm]
         seen[norm] += 1
@@ -118,7 +133,7 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
         meta.update(extra or {})
         units.append(KnowledgeUnit(id=uid, tenant=tenant, source_id=doc.source_id, source_version=doc.version,
                                    type=utype, title=title, section_path=path, ordinal=len(units),
-                                   content=norm if "\n" not in text.strip() else text.strip(),
+                                   content=unit_text(text),
                                    metadata=meta))
         parents.append(section_stack[-1][1] if section_stack else None)
         return uid
@@ -189,4 +204,30 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
             if target and target != u.id:
                 links.append(UnitLink(tenant=tenant, src=u.id, dst=target, kind=UnitLinkKind.REFERENCES))
     unique = list({(lk.src, lk.dst, lk.kind): lk for lk in links}.values())
+    # the structure travels with each unit, so the graph can be rebuilt from PostgreSQL alone (kmrag repair)
+    by_id = {u.id: u for u in units}
+    for lk in unique:
+        if lk.kind is UnitLinkKind.PARENT_SECTION:
+            by_id[lk.src].metadata["parent"] = lk.dst
+        elif lk.kind is UnitLinkKind.REFERENCES:
+            by_id[lk.src].metadata.setdefault("references", []).append(lk.dst)
+    for uid, term in defined.items():
+        by_id[uid].metadata["defines"] = term
     return ParsedUnits(units=units, links=unique, defined_terms=defined)
+
+
+def structure_from_units(units: list[KnowledgeUnit]) -> ParsedUnits:
+    """Links and defined terms of stored units (in reading order), from the metadata build_units wrote."""
+    links: list[UnitLink] = []
+    ordered = sorted(units, key=lambda u: u.ordinal)
+    for a, b in zip(ordered, ordered[1:], strict=False):
+        links.append(UnitLink(tenant=a.tenant, src=a.id, dst=b.id, kind=UnitLinkKind.NEXT))
+    defined: dict[str, str] = {}
+    for u in ordered:
+        if u.metadata.get("parent"):
+            links.append(UnitLink(tenant=u.tenant, src=u.id, dst=u.metadata["parent"], kind=UnitLinkKind.PARENT_SECTION))
+        for dst in u.metadata.get("references", []):
+            links.append(UnitLink(tenant=u.tenant, src=u.id, dst=dst, kind=UnitLinkKind.REFERENCES))
+        if u.metadata.get("defines"):
+            defined[u.id] = str(u.metadata["defines"])
+    return ParsedUnits(units=ordered, links=links, defined_terms=defined)

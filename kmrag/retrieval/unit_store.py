@@ -166,12 +166,15 @@ class PgUnitStore:
                  for s in sources],
             )
 
-    def write_units(self, units: Sequence[KnowledgeUnit], embeddings: Sequence[Any] | None = None) -> int:
-        """Upsert units (and their embeddings); a unit that was retired comes back to life."""
+    def write_units(self, units: Sequence[KnowledgeUnit], embeddings: Sequence[Any] | None = None,
+                    mentions: dict[str, int] | None = None) -> int:
+        """Upsert units (text, embeddings, how many entities each mentions); a unit that was retired
+        comes back to life. Without embeddings / mention counts the stored ones are kept."""
         from psycopg.types.json import Jsonb
 
         if embeddings is not None and len(embeddings) != len(units):
             raise ValueError("one embedding per unit is required")
+        mentions = mentions or {}
         rows = []
         for i, u in enumerate(units):
             vec = None
@@ -180,20 +183,57 @@ class PgUnitStore:
                 if vec.shape != (self.dim,):
                     raise ValueError(f"unit {u.id}: embedding has shape {vec.shape}, expected ({self.dim},)")
             rows.append((u.tenant, u.id, u.source_id, u.source_version, u.type.value, u.title, list(u.section_path),
-                         u.ordinal, u.content, Jsonb(u.metadata), vec))
+                         u.ordinal, u.content, Jsonb(u.metadata), vec, mentions.get(u.id)))
         if not rows:
             return 0
         with self._conn() as conn, conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO kmrag_units (tenant, id, source_id, source_version, type, title, section_path, ordinal, "
-                "content, metadata, embedding) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT (tenant, id) DO UPDATE SET source_version = EXCLUDED.source_version, "
-                "type = EXCLUDED.type, title = EXCLUDED.title, section_path = EXCLUDED.section_path, "
-                "ordinal = EXCLUDED.ordinal, metadata = EXCLUDED.metadata, "
-                "embedding = COALESCE(EXCLUDED.embedding, kmrag_units.embedding), retired_at = NULL",
+                "content, metadata, embedding, mentions) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (tenant, id) DO UPDATE SET source_id = EXCLUDED.source_id, "
+                "source_version = EXCLUDED.source_version, type = EXCLUDED.type, title = EXCLUDED.title, "
+                "section_path = EXCLUDED.section_path, ordinal = EXCLUDED.ordinal, content = EXCLUDED.content, "
+                "metadata = EXCLUDED.metadata, embedding = COALESCE(EXCLUDED.embedding, kmrag_units.embedding), "
+                "mentions = COALESCE(EXCLUDED.mentions, kmrag_units.mentions), retired_at = NULL",
                 rows,
             )
         return len(rows)
+
+    def source_stats(self, tenant: str) -> dict[str, dict[str, Any]]:
+        """Per source id: the completed version (None while a source was never finished), active units,
+        and active units that mention at least one entity. One grouped query each."""
+        with self._conn() as conn:
+            units = conn.execute(
+                "SELECT source_id, count(*), count(*) FILTER (WHERE mentions > 0) FROM kmrag_units "
+                "WHERE tenant = %s AND retired_at IS NULL GROUP BY source_id",
+                (tenant,),
+            ).fetchall()
+            versions = dict(conn.execute("SELECT id, version FROM kmrag_sources WHERE tenant = %s",
+                                         (tenant,)).fetchall())
+        out: dict[str, dict[str, Any]] = {sid: {"version": v, "units": 0, "mentioned_units": 0}
+                                          for sid, v in versions.items()}
+        for sid, n, m in units:
+            out.setdefault(sid, {"version": None, "units": 0, "mentioned_units": 0})
+            out[sid].update(units=int(n), mentioned_units=int(m))
+        return out
+
+    def unit_sources(self, tenant: str) -> dict[str, str]:
+        """Active unit id -> its source id."""
+        with self._conn() as conn:
+            return dict(conn.execute("SELECT id, source_id FROM kmrag_units WHERE tenant = %s AND retired_at IS NULL",
+                                     (tenant,)).fetchall())
+
+    def source_units(self, tenant: str, source_id: str) -> list[KnowledgeUnit]:
+        """A source's active units in reading order, as written (to rebuild the graph from them)."""
+        with self._conn() as conn:
+            rows = conn.execute(
+                f"SELECT {UNIT_COLUMNS} FROM kmrag_units WHERE tenant = %s AND source_id = %s "  # noqa: S608
+                "AND retired_at IS NULL ORDER BY ordinal, id",
+                (tenant, source_id),
+            ).fetchall()
+        return [KnowledgeUnit(id=r[0], tenant=tenant, source_id=r[1], source_version=r[2], type=r[3], title=r[4],
+                              section_path=list(r[5] or []), ordinal=r[6], content=r[7], metadata=r[8] or {})
+                for r in rows]
 
     def analyze(self) -> None:
         """Refresh planner statistics after a bulk load (otherwise the first searches can plan badly)."""

@@ -22,6 +22,19 @@ def normalise_content(text: str) -> str:
     return _WS.sub(" ", unicodedata.normalize("NFKC", text)).strip()
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_SPACES = re.compile(r"[^\S\n]+")
+
+
+def unit_text(text: str) -> str:
+    """The one text a unit is stored with, in every store: the source's characters as written
+    (no compatibility folding), control characters removed, runs of spaces collapsed, line breaks
+    kept only where they carry structure (tables, lists, code), blank lines dropped, trimmed."""
+    text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    lines = [ln.strip() for ln in _SPACES.sub(" ", text).split("\n")]
+    return "\n".join(ln for ln in lines if ln)
+
+
 def _digest(*parts: str) -> str:
     h = hashlib.sha256(_SEP.join(parts).encode("utf-8"))
     return h.hexdigest()[:ID_HEX]

@@ -64,7 +64,7 @@ class KnowledgeUnit(_Model):
     @field_validator("id")
     @classmethod
     def _id_ok(cls, v: str) -> str:
-        if not UNIT_ID_RE.match(v):
+        if not UNIT_ID_RE.fullmatch(v):
             raise ValueError(f"unit id {v!r} must look like u_ + 16 hex")
         return v
 

@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS kmrag_units (
     content        text        NOT NULL,
     metadata       jsonb       NOT NULL DEFAULT '{{}}'::jsonb,
     embedding      vector({dim}),
+    mentions       integer,
     tsv            tsvector GENERATED ALWAYS AS (
                        setweight(to_tsvector('english', coalesce(title, '')), 'B') ||
                        setweight(to_tsvector('english', content), 'A')) STORED,
@@ -37,6 +38,9 @@ CREATE TABLE IF NOT EXISTS kmrag_units (
     retired_at     timestamptz,
     PRIMARY KEY (tenant, id)
 );
+
+-- entities the unit mentions (as written to the graph): lets `kmrag repair` see a graph that lost them
+ALTER TABLE kmrag_units ADD COLUMN IF NOT EXISTS mentions integer;
 
 CREATE INDEX IF NOT EXISTS kmrag_units_source_idx ON kmrag_units (tenant, source_id);
 CREATE INDEX IF NOT EXISTS kmrag_units_tsv_gin ON kmrag_units USING gin (tsv);

@@ -2,6 +2,7 @@ import pytest
 
 from kmrag.ingestion.extract import ExtractedEntity, SpacyExtractor, clean_name
 from kmrag.ingestion.resolve import EntityResolver, resolution_key
+from kmrag.schema import Entity
 
 pytestmark = pytest.mark.unit
 
@@ -48,26 +49,79 @@ def test_clean_name():
     assert resolution_key("The  Beatles’s") == "beatles"
 
 
-def test_resolution_deterministic_then_fuzzy_and_recorded():
+def _consolidated(mentions: list[tuple[str, str]], aliases: list[tuple[str, str]] = (),
+                 blocked: list[tuple[str, str]] = (), stored: list[Entity] = ()) -> dict[str, str]:
+    """Resolve the mentions in the given order, consolidate, and map each mention to its final entity name."""
+    r = EntityResolver("t", list(stored), blocked=list(blocked))
+    ids = [r.resolve(ExtractedEntity(name=n, label=lab)) for n, lab in mentions]
+    for a, f in aliases:
+        r.add_alias(a, f)
+    current = {e.id: e for e in stored}
+    current.update({eid: r.entity(eid) for eid in dict.fromkeys(ids)})
+    plan = r.plan(list(current.values()), new_ids=set(ids) - {e.id for e in stored})
+    root = {s.member.id: s.root.id for s in plan.steps}
+    return {n: current[root.get(i, i)].name for (n, _), i in zip(mentions, ids, strict=True)}
+
+
+def test_identity_is_the_key_and_coarse_type():
     r = EntityResolver("t")
     eu = r.resolve(ExtractedEntity(name="European Union", label="ORG"))
     assert r.resolve(ExtractedEntity(name="the European Union", label="ORG")) == eu
-    assert r.resolve(ExtractedEntity(name="EU", label="ORG")) == eu  # acronym
-    assert r.resolve(ExtractedEntity(name="European Unoin", label="ORG")) == eu  # fuzzy
-    methods = {m.alias: m.method for m in r.merges}
-    assert methods == {"the European Union": "normalised", "EU": "acronym", "European Unoin": "fuzzy"}
-    assert set(r.entities[eu].aliases) == {"EU", "European Unoin"}
+    assert r.entity(eu).name == "European Union"
+    assert [(m.alias, m.method) for m in r.merges] == [("the European Union", "normalised")]
 
 
-def test_fuzzy_is_guarded_by_type_and_numbers():
+def test_consolidation_acronym_alias_fuzzy():
+    got = _consolidated([("European Union", "ORG"), ("EU", "ORG"), ("European Unoin", "ORG"),
+                         ("Jonathan Smith", "PERSON"), ("Jonathon Smith", "PERSON")])
+    assert got["EU"] == got["European Unoin"] == "European Union"
+    assert got["Jonathon Smith"] == "Jonathan Smith"
+
+
+def test_resolution_does_not_depend_on_order():
+    mentions = [("IBM", "ORG"), ("International Business Machines", "ORG"), ("Jordan", "THING"),
+                ("Jordan", "PERSON"), ("Warsaw", "THING"), ("Warsaw", "GPE")]
+    forward = _consolidated(mentions)
+    backward = _consolidated(list(reversed(mentions)))
+    assert forward == backward
+    assert forward["IBM"] == "International Business Machines" and forward["Warsaw"] == "Warsaw"
+    # across jobs too: IBM stored first, the full name arriving in a later job
     r = EntityResolver("t")
-    a = r.resolve(ExtractedEntity(name="World War I", label="EVENT"))
-    assert r.resolve(ExtractedEntity(name="World War II", label="EVENT")) != a
-    p = r.resolve(ExtractedEntity(name="Jonathan Smith", label="PERSON"))
-    assert r.resolve(ExtractedEntity(name="Jonathon Smith", label="ORG")) != p  # different type: no fuzzy merge
+    ibm = r.entity(r.resolve(ExtractedEntity(name="IBM", label="ORG")))
+    later = _consolidated([("International Business Machines", "ORG")], stored=[ibm])
+    assert later == {"International Business Machines": "International Business Machines"}
+    r2 = EntityResolver("t", [ibm])
+    full = r2.entity(r2.resolve(ExtractedEntity(name="International Business Machines", label="ORG")))
+    steps = r2.plan([ibm, full], {full.id}).steps
+    assert [(s.member.name, s.root.name, s.method) for s in steps] == [("IBM", "International Business Machines",
+                                                                        "acronym")]
+
+
+def test_exact_names_of_different_types_stay_apart():
+    r = EntityResolver("t")
+    person = r.resolve(ExtractedEntity(name="Jordan", label="PERSON"))
+    country = r.resolve(ExtractedEntity(name="Jordan", label="GPE"))
+    assert person != country
+    got = _consolidated([("Jordan", "PERSON"), ("Jordan", "GPE"), ("Jordan", "THING")])
+    assert got["Jordan"] == "Jordan"  # the untyped mention is ambiguous: it stays its own entity
     r2 = EntityResolver("t")
-    p2 = r2.resolve(ExtractedEntity(name="Jonathan Smith", label="PERSON"))
-    assert r2.resolve(ExtractedEntity(name="Jonathon Smith", label="PERSON")) == p2  # same type: merged
+    ids = [r2.resolve(ExtractedEntity(name="Jordan", label=lab)) for lab in ("PERSON", "GPE", "THING")]
+    plan = r2.plan([r2.entity(i) for i in ids], set(ids))
+    assert plan.steps == []
+
+
+def test_acronyms_do_not_merge_across_types():
+    r = EntityResolver("t")
+    ids = [r.resolve(ExtractedEntity(name=n, label=lab)) for n, lab in (("US", "GPE"), ("Universal Studios", "ORG"))]
+    assert r.plan([r.entity(i) for i in ids], set(ids)).steps == []
+
+
+def test_fuzzy_is_guarded_by_type_numbers_and_words():
+    r = EntityResolver("t")
+    pairs = [("World War I", "EVENT"), ("World War II", "EVENT"), ("Jonathan Smith", "PERSON"),
+             ("Jonathon Smith", "ORG"), ("BrotliCompress", "ORG"), ("BrotliDecompress", "ORG")]
+    ids = [r.resolve(ExtractedEntity(name=n, label=lab)) for n, lab in pairs]
+    assert r.plan([r.entity(i) for i in ids], set(ids)).steps == []
 
 
 def test_dates_do_not_merge_with_names():
@@ -75,22 +129,28 @@ def test_dates_do_not_merge_with_names():
     assert r.resolve(ExtractedEntity(name="May", label="DATE")) != r.resolve(ExtractedEntity(name="May", label="PERSON"))
 
 
-def test_resolver_seeded_with_stored_entities():
+def test_resolver_seeded_with_stored_entities_keeps_their_aliases():
     r1 = EntityResolver("t")
     eid = r1.resolve(ExtractedEntity(name="Warsaw", label="GPE"))
-    r2 = EntityResolver("t", list(r1.entities.values()))
+    stored = r1.entity(eid).model_copy(update={"aliases": ["Warszawa"]})
+    r2 = EntityResolver("t", [stored])
     assert r2.resolve(ExtractedEntity(name="warsaw", label="GPE")) == eid
-    assert not r2.changed
+    assert r2.entity(eid).name == "Warsaw" and r2.entity(eid).aliases == ["Warszawa"]
+    # a later "Warszawa" mention joins through the stored alias
+    assert _consolidated([("Warszawa", "GPE")], stored=[stored]) == {"Warszawa": "Warsaw"}
 
 
 def test_undone_merge_is_not_redone():
+    got = _consolidated([("European Union", "ORG"), ("EU", "ORG")], aliases=[("EU", "European Union")])
+    assert got["EU"] == "European Union"
     r = EntityResolver("t")
     eu = r.resolve(ExtractedEntity(name="European Union", label="ORG"))
-    assert r.resolve(ExtractedEntity(name="EU", label="ORG")) == eu
-    blocked = EntityResolver("t", [r.entities[eu].model_copy(update={"aliases": []})], blocked=[(eu, "EU")])
-    split = blocked.resolve(ExtractedEntity(name="EU", label="ORG"))
-    assert split != eu and blocked.resolve(ExtractedEntity(name="EU", label="ORG")) == split
-    assert blocked.resolve(ExtractedEntity(name="European Union", label="ORG")) == eu
-    blocked.add_alias("EU", "European Union")  # the text says "European Union (EU)" again
-    assert "EU" not in blocked.entities[eu].aliases
-    assert blocked.resolve(ExtractedEntity(name="EU", label="ORG")) == split
+    blocked = [(eu, "EU")]
+    again = _consolidated([("European Union", "ORG"), ("EU", "ORG")], aliases=[("EU", "European Union")],
+                          blocked=blocked)
+    assert again == {"European Union": "European Union", "EU": "EU"}
+    r2 = EntityResolver("t", blocked=blocked)
+    ids = [r2.resolve(ExtractedEntity(name=n, label="ORG")) for n in ("European Union", "EU")]
+    r2.add_alias("EU", "European Union")
+    plan = r2.plan([r2.entity(i) for i in ids], set(ids))
+    assert plan.steps == [] and plan.new_aliases == {}

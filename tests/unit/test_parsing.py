@@ -140,7 +140,7 @@ def test_jsonl_bad_line_reported_others_kept(tmp_path: Path):
     got = list(read_sources([f]))
     docs = [g for g in got if isinstance(g, SourceDocument)]
     probs = [g for g in got if isinstance(g, SourceProblem)]
-    assert [d.title for d in docs] == ["A", ""] and docs[1].source_id == "r.jsonl#7"
+    assert [d.title for d in docs] == ["A", ""] and docs[1].source_id == f"{f.resolve().as_posix()}#7"
     assert [p.path.rsplit(":", 1)[1] for p in probs] == ["line 2", "line 3"]
 
 
@@ -163,4 +163,4 @@ def test_folder_walk_is_sorted_and_skips_hidden(tmp_path: Path):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "x.md").write_text("hidden")
     got = [d.source_id for d in read_sources([tmp_path])]  # type: ignore[union-attr]
-    assert got == [f"{tmp_path.name}/a.md", f"{tmp_path.name}/b.md"]
+    assert got == [(tmp_path / "a.md").resolve().as_posix(), (tmp_path / "b.md").resolve().as_posix()]

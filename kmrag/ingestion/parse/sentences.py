@@ -60,3 +60,27 @@ def pack_sentences(text: str, max_chars: int) -> list[tuple[int, int]]:
     if cur is not None:
         out.append(cur)
     return out
+
+
+def split_bounded(text: str, max_chars: int) -> list[tuple[int, int]]:
+    """Spans of at most ``max_chars`` covering ``text``: cut at line breaks where possible, else at
+    whitespace, else (a run with neither) hard. Bounds any unit or sentence, however it is written."""
+    out: list[tuple[int, int]] = []
+    start, n = 0, len(text)
+    while start < n:
+        while start < n and text[start].isspace():
+            start += 1
+        if start >= n:
+            break
+        end = min(n, start + max_chars)
+        if end < n:
+            cut = text.rfind("\n", start + 1, end + 1)
+            if cut <= start:
+                cut = max((text.rfind(c, start + 1, end + 1) for c in (" ", "\t")), default=-1)
+            if cut > start:
+                end = cut
+        a, b = _trim(text, start, end)
+        if b > a:
+            out.append((a, b))
+        start = end
+    return out

@@ -1,0 +1,70 @@
+"""From extractions to graph rows: mentions (MENTIONS / DEFINES) and relations with their units."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from kmrag.errors import InvalidIdentifier
+from kmrag.ingestion.extract import ExtractedEntity, Extraction
+from kmrag.ingestion.resolve import EntityResolver
+from kmrag.schema import KnowledgeUnit, Mention, MentionKind, Relation, relation_id, relationship_type
+
+
+@dataclass
+class GraphRows:
+    mentions: list[Mention] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)
+    entity_ids: list[str] = field(default_factory=list)  # every entity the rows refer to
+    mentions_per_unit: dict[str, int] = field(default_factory=dict)
+    skipped: Counter[str] = field(default_factory=Counter)  # triples left out, by reason
+
+
+def graph_rows(tenant: str, resolver: EntityResolver, units: Sequence[KnowledgeUnit],
+               extractions: Sequence[Extraction], defined: dict[str, str]) -> GraphRows:
+    out = GraphRows()
+    mentions: dict[tuple[str, str, MentionKind], Mention] = {}
+    relations: dict[str, Relation] = {}
+
+    def mention(uid: str, eid: str, kind: MentionKind = MentionKind.MENTIONS) -> None:
+        mentions.setdefault((uid, eid, kind), Mention(tenant=tenant, unit_id=uid, entity_id=eid, kind=kind))
+
+    for u, ex in zip(units, extractions, strict=True):
+        for alias, full in ex.aliases:
+            resolver.add_alias(alias, full)
+        if u.id in defined:
+            mention(u.id, resolver.resolve(ExtractedEntity(name=defined[u.id], label="CONCEPT")), MentionKind.DEFINES)
+        for ent in ex.entities:
+            mention(u.id, resolver.resolve(ent))
+        for tr in ex.triples:
+            try:
+                rtype = relationship_type(tr.predicate)
+            except InvalidIdentifier:
+                out.skipped["triples_unusable_predicate"] += 1
+                continue
+            s, o = resolver.resolve(tr.subject), resolver.resolve(tr.object)
+            if s == o:
+                out.skipped["triples_self_loop"] += 1
+                continue
+            mention(u.id, s)
+            mention(u.id, o)
+            rid = relation_id(tenant, s, rtype, o)
+            rel = relations.get(rid)
+            if rel is None:
+                relations[rid] = Relation(id=rid, tenant=tenant, subject_id=s, object_id=o, predicate=tr.predicate,
+                                          type=rtype, confidence=tr.confidence, unit_ids=[u.id],
+                                          sentences=[tr.sentence])
+                continue
+            if u.id not in rel.unit_ids:
+                rel.unit_ids.append(u.id)
+            if tr.sentence not in rel.sentences and len(rel.sentences) < 5:
+                rel.sentences.append(tr.sentence)
+            rel.confidence = max(rel.confidence, tr.confidence)
+    out.mentions = list(mentions.values())
+    out.relations = list(relations.values())
+    per_unit: Counter[str] = Counter(m.unit_id for m in out.mentions)
+    out.mentions_per_unit = {u.id: per_unit.get(u.id, 0) for u in units}
+    refs = {m.entity_id for m in out.mentions} | {x for r in out.relations for x in (r.subject_id, r.object_id)}
+    out.entity_ids = sorted(refs)
+    return out

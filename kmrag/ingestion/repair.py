@@ -1,0 +1,99 @@
+"""`kmrag repair`: make the graph agree with PostgreSQL again, source by source.
+
+PostgreSQL is the authoritative copy: it holds every unit's text, type, position, structure (parent
+section, references, defined term in its metadata), embedding, and how many entities it mentions.
+The graph is derived from it. For every source on which the stores disagree (a deleted embedded
+graph file, a Neo4j restored from an older backup or wiped with Cypher, a job killed between the
+two stores' writes, a failed job's leftovers) repair
+
+- removes from the graph what PostgreSQL does not hold (units, Source nodes);
+- rebuilds the rest from PostgreSQL's units: Source node, units, links, then entities, mentions and
+  relations by running the same extraction and resolution an ingest runs (no embedding, no files
+  needed), followed by the tenant's entity consolidation;
+- puts back undone entity merges that an interrupted `kmrag entities unmerge` left in the graph;
+
+and then compares again. Re-running it when nothing disagrees does nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from kmrag.ingestion.consistency import compare_stores
+from kmrag.ingestion.embed import Embedder
+from kmrag.ingestion.extract import Extractor
+from kmrag.ingestion.pipeline import IngestionJob, PlannedSource
+from kmrag.ingestion.units import structure_from_units
+from kmrag.retrieval.tenant_lock import tenant_lock
+from kmrag.schema import Source
+from kmrag.stores import Stores
+
+
+class RepairReport(BaseModel):
+    tenant: str
+    dry_run: bool
+    before: dict[str, Any]
+    rebuilt: list[str] = Field(default_factory=list)
+    removed_from_graph: list[str] = Field(default_factory=list)
+    aliases_removed: int = 0
+    job: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+
+
+def repair(stores: Stores, tenant: str, embedder: Embedder, extractor: Extractor, dry_run: bool = False,
+           progress: bool | None = None, lock_wait_s: float = 3600.0) -> RepairReport:
+    before = compare_stores(stores, tenant)
+    report = RepairReport(tenant=tenant, dry_run=dry_run, before=before.summary(limit=1000))
+    rebuild = [s.source_id for s in before.sources if s.in_postgres]
+    remove = [s.source_id for s in before.sources if not s.in_postgres and s.source_id != "(unknown)"]
+    undone = _stale_aliases(stores, tenant)
+    if dry_run:
+        report.rebuilt, report.removed_from_graph, report.aliases_removed = rebuild, remove, len(undone)
+        return report
+    if before.only_in_graph:  # graph units PostgreSQL does not hold, in sources it does hold
+        graph_only = stores.graph.unit_ids(tenant) - set(stores.units.unit_sources(tenant))
+        with tenant_lock(stores.pool, tenant, lock_wait_s):
+            stores.graph.retire_units(tenant, sorted(graph_only))
+            stores.graph.flush()
+    with tenant_lock(stores.pool, tenant, lock_wait_s):
+        for sid in remove:
+            stores.graph.delete_source(tenant, sid)
+        for eid, alias in undone:
+            stores.graph.remove_entity_alias(tenant, eid, alias)
+        stores.graph.flush()
+    report.removed_from_graph, report.aliases_removed = remove, len(undone)
+    if rebuild:
+        job = IngestionJob(stores, embedder, extractor, tenant, progress=progress, lock_wait_s=lock_wait_s)
+        result = job.run_planned(["(repair)"], lambda: _plans_from_postgres(stores, tenant, rebuild))
+        report.rebuilt = rebuild
+        report.job = result.job.model_dump(mode="json")
+    report.after = compare_stores(stores, tenant).summary(limit=1000)
+    return report
+
+
+def _stale_aliases(stores: Stores, tenant: str) -> list[tuple[str, str]]:
+    """Undone merges whose alias is still on the entity in the graph."""
+    undone = stores.units.undone_merges(tenant)
+    if not undone:
+        return []
+    entities = {e.id: e for e in stores.graph.get_entities(tenant, sorted({eid for eid, _ in undone}))}
+    return sorted((eid, a) for eid, a in undone if eid in entities and a in entities[eid].aliases)
+
+
+def _plans_from_postgres(stores: Stores, tenant: str, source_ids: list[str]) -> Iterator[PlannedSource]:
+    for sid in source_ids:
+        units = stores.units.source_units(tenant, sid)
+        if not units:
+            continue
+        row = stores.units.get_source(tenant, sid)
+        # a source PostgreSQL never marked complete (an interrupted job) stays incomplete: its next
+        # ingest finishes it; the graph just mirrors what PostgreSQL holds meanwhile
+        source = row or Source(id=sid, tenant=tenant, uri="", version=units[0].source_version,
+                               content_hash=units[0].source_version)
+        parsed = structure_from_units(units)
+        ids = {u.id for u in units}
+        yield PlannedSource(source=source, parsed=parsed, extract=ids, embed=set(), retire=[], clear_links=True,
+                            rebuild=True, mark_complete=row is not None, kind="rebuilt")

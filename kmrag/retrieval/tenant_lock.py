@@ -1,0 +1,79 @@
+"""One writer per tenant, across processes and machines: a PostgreSQL session advisory lock.
+
+Ingestion jobs, deletes, unmerges and repairs of a tenant take it; a second writer waits (saying
+so) or gives up after ``wait_s`` with a message naming the running job. The lock lives on one
+connection, so a killed process releases it with its connection: nothing is left to clean up.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from kmrag.errors import KmragError
+
+LOCK_CLASS = "kmrag.tenant-writer"
+
+
+class TenantBusy(KmragError):
+    """Another process is writing the tenant and did not finish in time."""
+
+
+def _running_jobs(conn: Any, tenant: str) -> str:
+    rows = conn.execute("SELECT id, timings->'_owner' FROM kmrag_jobs WHERE tenant = %s AND status = 'running' "
+                        "ORDER BY created_at DESC LIMIT 3", (tenant,)).fetchall()
+    conn.commit()
+    if not rows:
+        return "a delete, unmerge or repair"
+    return ", ".join(f"job {r[0]}" + (f" (pid {r[1].get('pid')} on {r[1].get('host')})" if isinstance(r[1], dict) else "")
+                     for r in rows)
+
+
+@contextmanager
+def tenant_lock(pool: Any, tenant: str, wait_s: float = 3600.0,
+                on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold the tenant's writer lock for the block."""
+    import psycopg
+
+    conn = pool.getconn()
+    locked = False
+    try:
+        deadline = time.monotonic() + max(0.0, wait_s)
+        told = False
+        while True:
+            try:
+                locked = bool(conn.execute("SELECT pg_try_advisory_lock(hashtext(%s), hashtext(%s))",
+                                           (LOCK_CLASS, tenant)).fetchone()[0])
+                conn.commit()
+            except psycopg.Error as e:
+                conn.rollback()
+                if isinstance(e, psycopg.errors.UndefinedTable):
+                    raise
+                raise KmragError(f"cannot take the writer lock of tenant {tenant!r}: {e}") from e
+            if locked:
+                break
+            try:
+                holder = _running_jobs(conn, tenant)
+            except psycopg.Error:
+                conn.rollback()
+                holder = "another kmrag process"
+            if time.monotonic() >= deadline:
+                raise TenantBusy(f"tenant {tenant!r} is being written by {holder}; waited {wait_s:.0f} s. "
+                                 "Wait for it to finish (`kmrag jobs`) or raise --lock-wait")
+            if not told and on_wait is not None:
+                on_wait(f"tenant {tenant!r} is being written by {holder}; waiting for it to finish "
+                        f"(up to {wait_s:.0f} s)")
+                told = True
+            time.sleep(0.5)
+        yield
+    finally:
+        try:
+            if locked:
+                conn.execute("SELECT pg_advisory_unlock(hashtext(%s), hashtext(%s))", (LOCK_CLASS, tenant))
+                conn.commit()
+        except psycopg.Error:
+            pass
+        finally:
+            pool.putconn(conn)
