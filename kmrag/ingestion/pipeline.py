@@ -234,12 +234,14 @@ class IngestionJob:
                 self.counts["documents_unchanged"] += 1
                 self.progress.add("documents", 1)
             else:
-                p = self._plan_document(item, rebuild=self.force or item.source_id in diverged)
+                p = self._plan_document(item, rebuild=self.force or item.source_id in diverged,
+                                        completed=versions.get(item.source_id) is not None)
                 if p is not None:
                     yield p
             t = time.perf_counter()
 
-    def _plan_document(self, doc: SourceDocument, rebuild: bool) -> PlannedSource | SourceProblem | None:
+    def _plan_document(self, doc: SourceDocument, rebuild: bool,
+                       completed: bool) -> PlannedSource | SourceProblem | None:
         t = time.perf_counter()
         try:
             blocks, text = parse_document(doc)
@@ -266,7 +268,7 @@ class IngestionJob:
                                  kind="rebuilt" if known else "new")
         return PlannedSource(source=source, parsed=parsed, extract=wanted - complete, embed=wanted - complete,
                              retire=sorted((present | in_graph) - wanted), clear_links=known, rebuild=False,
-                             kind="updated" if known else "new")
+                             kind="updated" if completed else "resumed" if known else "new")
 
     # -- per batch ----------------------------------------------------------------------------
 
