@@ -1,33 +1,55 @@
-"""The embedded graph store: a networkx MultiDiGraph per tenant, persisted as JSON files.
+"""The embedded graph store: a networkx MultiDiGraph per tenant, persisted as a snapshot plus an operation log.
 
-It passes the same GraphStore contract suite as Neo4j. Writes are buffered in memory and made
-durable by ``flush()`` (atomic replace of the tenant's file); ``close()`` flushes.
+It passes the same GraphStore contract suite as Neo4j. Every mutating call changes the in-memory graph and
+is kept as one JSON operation (its arguments). ``flush()`` appends the operations to the tenant's log
+(fsync'd), or, when the log would grow larger than the snapshot, writes a new snapshot instead
+(compaction): a flush costs what changed, not the size of the corpus. Loading is the snapshot plus a
+replay of the log through the same mutation code (``_op_*``); see :mod:`kmrag.graph.local_files`.
+
+A tenant without unflushed changes is brought up to date whenever its files changed on disk, so a
+long-lived process sees what another process flushed. A tenant with unflushed changes keeps its view
+until ``flush()``, which then replays its operations on top of what is on disk before writing them.
+``close()`` flushes.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import threading
-from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
 from kmrag.errors import StoreError
-from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, check_hops
+from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, SourceStats, check_hops
+from kmrag.graph.local_files import Cursor, Stamp, TenantFiles
 from kmrag.schema import Answer, Entity, KnowledgeUnit, Mention, Relation, Source, UnitLink
-from kmrag.schema.ids import canonical_entity_name
+from kmrag.schema.ids import canonical_entity_name, relation_id
 from kmrag.schema.sanitize import check_identifier
 
-FORMAT_VERSION = 1
+LINK_KINDS = ("NEXT", "PARENT_SECTION", "REFERENCES")
+MENTION_KINDS = ("MENTIONS", "DEFINES")
+_LOG_IF_NONZERO = frozenset({"clear_links", "remove_alias", "retire", "merge"})  # others are always logged
 
 
 def _src_key(source_id: str) -> str:
     return "s:" + source_id
+
+
+def _set_aliases(attrs: dict[str, Any], aliases: list[str]) -> None:
+    attrs["aliases"] = aliases
+    attrs["alias_keys"] = [canonical_entity_name(a) for a in aliases]
+
+
+@dataclass
+class _Tenant:
+    files: TenantFiles
+    graph: nx.MultiDiGraph
+    cursor: Cursor
+    pending: list[str] = field(default_factory=list)  # operations (JSON lines) not yet in the log
 
 
 class LocalGraphStore:
@@ -36,218 +58,309 @@ class LocalGraphStore:
     def __init__(self, directory: Path) -> None:
         self._dir = Path(directory)
         self._dir.mkdir(parents=True, exist_ok=True)
-        self._graphs: dict[str, nx.MultiDiGraph] = {}
-        self._dirty: set[str] = set()
+        self._tenants: dict[str, _Tenant] = {}
         self._lock = threading.RLock()
 
     # -- persistence --------------------------------------------------------------------------
 
-    def _path(self, tenant: str) -> Path:
-        digest = hashlib.sha256(tenant.encode("utf-8")).hexdigest()[:16]
-        return self._dir / f"graph-{digest}.json"
+    def _build(self, files: TenantFiles) -> tuple[nx.MultiDiGraph, Cursor]:
+        """Snapshot plus log replay; the caller holds the files' lock."""
+        data, ops, cursor = files.read()
+        g = nx.MultiDiGraph(tenant=files.tenant)
+        if data:
+            for node_id, attrs in data["nodes"]:
+                g.add_node(node_id, **attrs)
+            for u, v, key, attrs in data["edges"]:
+                g.add_edge(u, v, key=key, **attrs)
+            for _, a in g.nodes(data=True):
+                if a.get("label") == "Entity" and "alias_keys" not in a:  # format 1
+                    _set_aliases(a, list(a.get("aliases", [])))
+        for op in ops:
+            self._replay(g, op)
+        return g, cursor
+
+    def _load(self, files: TenantFiles) -> tuple[nx.MultiDiGraph, Cursor]:
+        with files.locked(exclusive=False):
+            return self._build(files)
 
     def _g(self, tenant: str) -> nx.MultiDiGraph:
-        with self._lock:
-            g = self._graphs.get(tenant)
-            if g is None:
-                g = self._load(tenant)
-                self._graphs[tenant] = g
-            return g
+        """The tenant's graph; unless it has unflushed changes, first brought up to date with its files."""
+        t = self._tenants.get(tenant)
+        if t is None:
+            files = TenantFiles(self._dir, tenant)
+            g, cursor = self._load(files)
+            t = self._tenants[tenant] = _Tenant(files, g, cursor)
+        elif not t.pending and t.files.stamp() != t.cursor.stamp:
+            with t.files.locked(exclusive=False):
+                new = t.files.read_new(t.cursor)
+                if new is None:
+                    t.graph, t.cursor = self._build(t.files)
+                else:
+                    for op in new[0]:
+                        self._replay(t.graph, op)
+                    t.cursor = new[1]
+        return t.graph
 
-    def _load(self, tenant: str) -> nx.MultiDiGraph:
-        path = self._path(tenant)
-        if not path.exists():
-            return nx.MultiDiGraph(tenant=tenant)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as e:
-            raise StoreError(f"embedded graph file {path} is unreadable: {e}; restore it or delete it and re-ingest") from e
-        if data.get("tenant") != tenant or data.get("format") != FORMAT_VERSION:
-            raise StoreError(f"embedded graph file {path} does not belong to tenant {tenant!r} or has an old format")
-        g = nx.MultiDiGraph(tenant=tenant)
-        for node_id, attrs in data["nodes"]:
-            g.add_node(node_id, **attrs)
-        for u, v, key, attrs in data["edges"]:
-            g.add_edge(u, v, key=key, **attrs)
-        return g
+    def _replay(self, g: nx.MultiDiGraph, op: Any) -> None:
+        if not isinstance(op, dict) or "op" not in op or "args" not in op:
+            raise StoreError(f"embedded graph log of tenant {g.graph['tenant']!r} holds a line that is not an operation")
+        self._apply(g, op["op"], op["args"])
+
+    def _apply(self, g: nx.MultiDiGraph, name: str, args: Any) -> int:
+        fn = getattr(self, f"_op_{name}", None)
+        if fn is None:
+            raise StoreError(f"embedded graph log holds an unknown operation {name!r} (written by a newer kmrag?)")
+        return int(fn(g, args))
+
+    def _mutate(self, tenant: str, name: str, args: Any) -> int:
+        """Apply one operation to the tenant's graph and keep it for the log."""
+        with self._lock:
+            n = self._apply(self._g(tenant), name, args)
+            if n or name not in _LOG_IF_NONZERO:
+                self._tenants[tenant].pending.append(json.dumps({"op": name, "args": args}, ensure_ascii=False))
+            return n
 
     def flush(self) -> None:
         with self._lock:
-            for tenant in sorted(self._dirty):
-                g = self._graphs[tenant]
-                data = {
-                    "format": FORMAT_VERSION,
-                    "tenant": tenant,
-                    "nodes": [[n, a] for n, a in g.nodes(data=True)],
-                    "edges": [[u, v, k, a] for u, v, k, a in g.edges(keys=True, data=True)],
-                }
-                path = self._path(tenant)
-                tmp = path.with_suffix(".tmp")
-                tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-                os.replace(tmp, path)
-            self._dirty.clear()
+            for tenant in sorted(self._tenants):
+                t = self._tenants[tenant]
+                if not t.pending:
+                    continue
+                with t.files.locked(exclusive=True):
+                    if t.files.stamp() != t.cursor.stamp:  # another process wrote: ours go on top of theirs
+                        t.graph, t.cursor = self._build(t.files)
+                        for line in t.pending:
+                            self._replay(t.graph, json.loads(line))
+                    size = sum(len(line.encode("utf-8")) + 1 for line in t.pending)
+                    if not t.cursor.log_ok or t.cursor.pos + size > t.cursor.snapshot_size:
+                        t.cursor = t.files.compact(self._body(t.graph))
+                    else:
+                        t.cursor = t.files.append(t.cursor, t.pending)
+                t.pending = []
 
-    def _touch(self, tenant: str) -> nx.MultiDiGraph:
-        self._dirty.add(tenant)
-        return self._g(tenant)
+    @staticmethod
+    def _body(g: nx.MultiDiGraph) -> dict[str, Any]:
+        return {
+            "nodes": [[n, a] for n, a in g.nodes(data=True)],
+            "edges": [[u, v, k, a] for u, v, k, a in g.edges(keys=True, data=True)],
+        }
 
     # -- schema -------------------------------------------------------------------------------
 
     def init_schema(self) -> None:
         """Nothing to create: the graph files are made on first flush."""
 
-    # -- writes -------------------------------------------------------------------------------
+    # -- writes: each public call becomes one operation per tenant ----------------------------
+
+    @staticmethod
+    def _by_tenant(items: Sequence[Any]) -> dict[str, list[Any]]:
+        out: dict[str, list[Any]] = {}
+        for it in items:
+            out.setdefault(it.tenant, []).append(it)
+        return out
 
     def write_sources(self, sources: Sequence[Source]) -> None:
-        with self._lock:
-            for source in sources:
-                self._write_source(source)
-
-    def _write_source(self, source: Source) -> None:
-        g = self._touch(source.tenant)
-        g.add_node(
-            _src_key(source.id),
-            label="Source",
-            id=source.id,
-            uri=source.uri,
-            version=source.version,
-            content_hash=source.content_hash,
-            ingested_at=source.ingested_at.isoformat(),
-        )
+        for tenant, items in self._by_tenant(sources).items():
+            self._mutate(tenant, "sources", [s.model_dump(mode="json", include={
+                "id", "uri", "version", "content_hash", "ingested_at"}) for s in items])
 
     def write_units(self, units: Sequence[KnowledgeUnit]) -> None:
-        with self._lock:
-            for u in units:
-                g = self._touch(u.tenant)
-                g.add_node(
-                    u.id,
-                    label="Unit",
-                    id=u.id,
-                    source_id=u.source_id,
-                    source_version=u.source_version,
-                    type=u.type.value,
-                    title=u.title,
-                    section_path=list(u.section_path),
-                    ordinal=u.ordinal,
-                    content=u.content,
-                )
-                if g.has_node(_src_key(u.source_id)):
-                    g.add_edge(u.id, _src_key(u.source_id), key="PART_OF")
-
-    def _is(self, g: nx.MultiDiGraph, node: str, label: str) -> bool:
-        return g.has_node(node) and g.nodes[node].get("label") == label
+        for tenant, items in self._by_tenant(units).items():
+            self._mutate(tenant, "units", [u.model_dump(mode="json", include={
+                "id", "source_id", "source_version", "type", "title", "section_path", "ordinal", "content"})
+                for u in items])
 
     def write_unit_links(self, links: Sequence[UnitLink]) -> None:
-        with self._lock:
-            for link in links:
-                g = self._touch(link.tenant)
-                if self._is(g, link.src, "Unit") and self._is(g, link.dst, "Unit"):
-                    g.add_edge(link.src, link.dst, key=link.kind.value)
+        for tenant, items in self._by_tenant(links).items():
+            self._mutate(tenant, "links", [[x.src, x.dst, x.kind.value] for x in items])
 
     def clear_unit_links(self, tenant: str, source_id: str) -> int:
-        with self._lock:
-            g = self._touch(tenant)
-            doomed = [(u, v, k) for u, v, k in g.edges(keys=True)
-                      if k in ("NEXT", "PARENT_SECTION", "REFERENCES") and g.nodes[u].get("source_id") == source_id]
-            g.remove_edges_from(doomed)
-            return len(doomed)
+        return self._mutate(tenant, "clear_links", source_id)
 
     def write_entities(self, entities: Sequence[Entity]) -> None:
-        with self._lock:
-            for e in entities:
-                g = self._touch(e.tenant)
-                old = g.nodes[e.id].get("aliases", []) if g.has_node(e.id) else []
-                aliases = list(old) + [a for a in e.aliases if a not in old]
-                g.add_node(
-                    e.id, label="Entity", id=e.id, name=e.name, type=e.type,
-                    key=canonical_entity_name(e.name), aliases=aliases,
-                )
+        for tenant, items in self._by_tenant(entities).items():
+            self._mutate(tenant, "entities", [e.model_dump(include={"id", "name", "type", "aliases"}) for e in items])
 
     def remove_entity_alias(self, tenant: str, entity_id: str, alias: str) -> bool:
-        with self._lock:
-            g = self._g(tenant)
-            if not self._is(g, entity_id, "Entity") or alias not in g.nodes[entity_id].get("aliases", []):
-                return False
-            self._touch(tenant)
-            g.nodes[entity_id]["aliases"] = [a for a in g.nodes[entity_id]["aliases"] if a != alias]
-            return True
+        return bool(self._mutate(tenant, "remove_alias", [entity_id, alias]))
+
+    def merge_entities(self, tenant: str, merges: Sequence[tuple[str, str]]) -> int:
+        return self._mutate(tenant, "merge", [[a, b] for a, b in merges]) if merges else 0
 
     def write_mentions(self, mentions: Sequence[Mention]) -> None:
-        with self._lock:
-            for m in mentions:
-                g = self._touch(m.tenant)
-                if self._is(g, m.unit_id, "Unit") and self._is(g, m.entity_id, "Entity"):
-                    g.add_edge(m.unit_id, m.entity_id, key=m.kind.value)
+        for tenant, items in self._by_tenant(mentions).items():
+            self._mutate(tenant, "mentions", [[m.unit_id, m.entity_id, m.kind.value] for m in items])
 
     def write_relations(self, relations: Sequence[Relation]) -> None:
-        with self._lock:
-            for r in relations:
-                check_identifier(r.type, "relationship type")
-                g = self._touch(r.tenant)
-                if not (self._is(g, r.subject_id, "Entity") and self._is(g, r.object_id, "Entity")):
-                    continue
-                if g.has_edge(r.subject_id, r.object_id, key=r.id):
-                    a = g.edges[r.subject_id, r.object_id, r.id]
-                    a["unit_ids"] = a["unit_ids"] + [x for x in r.unit_ids if x not in a["unit_ids"]]
-                    a["sentences"] = a["sentences"] + [x for x in r.sentences if x not in a["sentences"]]
-                    a["confidence"] = max(a["confidence"], r.confidence)
-                else:
-                    g.add_edge(
-                        r.subject_id, r.object_id, key=r.id, kind="relation", type=r.type,
-                        predicate=r.predicate, confidence=r.confidence,
-                        unit_ids=list(r.unit_ids), sentences=list(r.sentences),
-                    )
+        for r in relations:
+            check_identifier(r.type, "relationship type")
+        for tenant, items in self._by_tenant(relations).items():
+            self._mutate(tenant, "relations", [r.model_dump(exclude={"tenant"}) for r in items])
 
     def write_answer(self, answer: Answer) -> None:
-        with self._lock:
-            g = self._touch(answer.tenant)
-            g.add_node(answer.id, label="Answer", id=answer.id, question=answer.question, text=answer.text,
-                       created_at=answer.created_at.isoformat())
-            for c in answer.citations:
-                if self._is(g, c.unit_id, "Unit"):
-                    g.add_edge(answer.id, c.unit_id, key="CITES")
+        self._mutate(answer.tenant, "answer", {
+            "id": answer.id, "question": answer.question, "text": answer.text,
+            "created_at": answer.created_at.isoformat(), "unit_ids": sorted({c.unit_id for c in answer.citations}),
+        })
 
-    # -- lifecycle of units -------------------------------------------------------------------
+    def retire_units(self, tenant: str, unit_ids: Sequence[str]) -> int:
+        return self._mutate(tenant, "retire", list(unit_ids))
 
-    def _nodes(self, tenant: str, label: str) -> list[tuple[str, dict[str, Any]]]:
-        return [(n, a) for n, a in self._g(tenant).nodes(data=True) if a.get("label") == label]
+    def delete_source(self, tenant: str, source_id: str) -> int:
+        return self._mutate(tenant, "delete_source", source_id)
+
+    # -- operations: the one mutation code, for calls and for log replay ----------------------
+
+    def _op_sources(self, g: nx.MultiDiGraph, rows: list[dict[str, Any]]) -> int:
+        for r in rows:
+            g.add_node(_src_key(r["id"]), label="Source", **r)
+        return len(rows)
+
+    def _op_units(self, g: nx.MultiDiGraph, rows: list[dict[str, Any]]) -> int:
+        for r in rows:
+            g.add_node(r["id"], label="Unit", **{**r, "section_path": list(r["section_path"])})
+            if g.has_node(_src_key(r["source_id"])):
+                g.add_edge(r["id"], _src_key(r["source_id"]), key="PART_OF")
+        return len(rows)
+
+    def _op_links(self, g: nx.MultiDiGraph, rows: list[list[str]]) -> int:
+        for src, dst, kind in rows:
+            if self._is(g, src, "Unit") and self._is(g, dst, "Unit"):
+                g.add_edge(src, dst, key=kind)
+        return len(rows)
+
+    def _op_clear_links(self, g: nx.MultiDiGraph, source_id: str) -> int:
+        doomed = [(u, v, k) for u, v, k in g.edges(keys=True)
+                  if k in LINK_KINDS and g.nodes[u].get("source_id") == source_id]
+        g.remove_edges_from(doomed)
+        return len(doomed)
+
+    def _op_entities(self, g: nx.MultiDiGraph, rows: list[dict[str, Any]]) -> int:
+        for e in rows:
+            old = g.nodes[e["id"]].get("aliases", []) if g.has_node(e["id"]) else []
+            g.add_node(e["id"], label="Entity", id=e["id"], name=e["name"], type=e["type"],
+                       key=canonical_entity_name(e["name"]))
+            _set_aliases(g.nodes[e["id"]], list(dict.fromkeys([*old, *e["aliases"]])))
+        return len(rows)
+
+    def _op_remove_alias(self, g: nx.MultiDiGraph, args: list[str]) -> int:
+        entity_id, alias = args
+        if not self._is(g, entity_id, "Entity") or alias not in g.nodes[entity_id].get("aliases", []):
+            return 0
+        a = g.nodes[entity_id]
+        _set_aliases(a, [x for x in a["aliases"] if x != alias])
+        return 1
+
+    def _op_mentions(self, g: nx.MultiDiGraph, rows: list[list[str]]) -> int:
+        for unit, entity, kind in rows:
+            if self._is(g, unit, "Unit") and self._is(g, entity, "Entity"):
+                g.add_edge(unit, entity, key=kind)
+        return len(rows)
+
+    def _op_relations(self, g: nx.MultiDiGraph, rows: list[dict[str, Any]]) -> int:
+        for r in rows:
+            self._put_relation(g, r)
+        return len(rows)
+
+    def _put_relation(self, g: nx.MultiDiGraph, r: dict[str, Any]) -> None:
+        """Create, or union provenance into, relation r["id"] (write_relations' semantics)."""
+        s, o = r["subject_id"], r["object_id"]
+        if not (self._is(g, s, "Entity") and self._is(g, o, "Entity")):
+            return
+        if g.has_edge(s, o, key=r["id"]):
+            a = g.edges[s, o, r["id"]]
+            a["unit_ids"] = a["unit_ids"] + [x for x in r["unit_ids"] if x not in a["unit_ids"]]
+            a["sentences"] = a["sentences"] + [x for x in r["sentences"] if x not in a["sentences"]]
+            a["confidence"] = max(a["confidence"], r["confidence"])
+        else:
+            g.add_edge(s, o, key=r["id"], kind="relation", type=r["type"], predicate=r["predicate"],
+                       confidence=r["confidence"], unit_ids=list(r["unit_ids"]), sentences=list(r["sentences"]))
+
+    def _op_answer(self, g: nx.MultiDiGraph, a: dict[str, Any]) -> int:
+        g.add_node(a["id"], label="Answer", id=a["id"], question=a["question"], text=a["text"],
+                   created_at=a["created_at"])
+        for uid in a["unit_ids"]:
+            if self._is(g, uid, "Unit"):
+                g.add_edge(a["id"], uid, key="CITES")
+        return 1
+
+    def _op_retire(self, g: nx.MultiDiGraph, unit_ids: list[str]) -> int:
+        ids = {u for u in unit_ids if self._is(g, u, "Unit")}
+        if not ids:
+            return 0
+        for u, v, k, a in self._relation_edges(g):
+            if any(x in ids for x in a["unit_ids"]):
+                a["unit_ids"] = [x for x in a["unit_ids"] if x not in ids]
+                if not a["unit_ids"]:
+                    g.remove_edge(u, v, key=k)
+        g.remove_nodes_from(ids)
+        g.remove_nodes_from([n for n, _ in self._nodes(g, "Entity") if g.degree(n) == 0])
+        return len(ids)
+
+    def _op_delete_source(self, g: nx.MultiDiGraph, source_id: str) -> int:
+        n = self._op_retire(g, sorted(n for n, a in self._nodes(g, "Unit") if a["source_id"] == source_id))
+        if g.has_node(_src_key(source_id)):
+            g.remove_node(_src_key(source_id))
+        return n
+
+    def _op_merge(self, g: nx.MultiDiGraph, pairs: list[list[str]]) -> int:
+        absorbed = 0
+        for old, new in pairs:
+            if old == new or not (self._is(g, old, "Entity") and self._is(g, new, "Entity")):
+                continue
+            for unit, _, kind in list(g.in_edges(old, keys=True)):
+                if kind in MENTION_KINDS:
+                    g.add_edge(unit, new, key=kind)
+            edges = [*g.out_edges(old, keys=True, data=True), *g.in_edges(old, keys=True, data=True)]
+            rels = {k: (u, v, a) for u, v, k, a in edges if a.get("kind") == "relation"}
+            for _, (u, v, a) in sorted(rels.items()):
+                s, o = (new if x == old else x for x in (u, v))
+                if s != o:  # a relation between the two would become a self-loop
+                    self._put_relation(g, {**a, "id": relation_id(g.graph["tenant"], s, a["type"], o),
+                                           "subject_id": s, "object_id": o})
+            target, gone = g.nodes[new], g.nodes[old]
+            add = [x for x in [gone["name"], *gone.get("aliases", [])] if x != target["name"]]
+            _set_aliases(target, list(dict.fromkeys([*target.get("aliases", []), *add])))
+            g.remove_node(old)
+            absorbed += 1
+        return absorbed
+
+    # -- reads --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _is(g: nx.MultiDiGraph, node: str, label: str) -> bool:
+        return bool(g.has_node(node) and g.nodes[node].get("label") == label)
+
+    @staticmethod
+    def _nodes(g: nx.MultiDiGraph, label: str) -> list[tuple[str, dict[str, Any]]]:
+        return [(n, a) for n, a in g.nodes(data=True) if a.get("label") == label]
+
+    @staticmethod
+    def _relation_edges(g: nx.MultiDiGraph) -> list[tuple[str, str, str, dict[str, Any]]]:
+        return [(u, v, k, a) for u, v, k, a in g.edges(keys=True, data=True) if a.get("kind") == "relation"]
 
     def unit_ids(self, tenant: str, source_id: str | None = None) -> set[str]:
         with self._lock:
-            return {n for n, a in self._nodes(tenant, "Unit") if source_id is None or a["source_id"] == source_id}
+            return {n for n, a in self._nodes(self._g(tenant), "Unit") if source_id is None or a["source_id"] == source_id}
 
     def source_ids(self, tenant: str) -> set[str]:
         with self._lock:
-            return {a["id"] for _, a in self._nodes(tenant, "Source")}
+            return {a["id"] for _, a in self._nodes(self._g(tenant), "Source")}
 
-    def _relation_edges(self, g: nx.MultiDiGraph) -> list[tuple[str, str, str, dict[str, Any]]]:
-        return [(u, v, k, a) for u, v, k, a in g.edges(keys=True, data=True) if a.get("kind") == "relation"]
-
-    def retire_units(self, tenant: str, unit_ids: Sequence[str]) -> int:
+    def source_stats(self, tenant: str) -> dict[str, SourceStats]:
         with self._lock:
-            g = self._touch(tenant)
-            ids = {u for u in unit_ids if self._is(g, u, "Unit")}
-            if not ids:
-                return 0
-            for u, v, k, a in self._relation_edges(g):
-                if any(x in ids for x in a["unit_ids"]):
-                    a["unit_ids"] = [x for x in a["unit_ids"] if x not in ids]
-                    if not a["unit_ids"]:
-                        g.remove_edge(u, v, key=k)
-            g.remove_nodes_from(ids)
-            orphans = [n for n, _ in self._nodes(tenant, "Entity") if g.degree(n) == 0]
-            g.remove_nodes_from(orphans)
-            return len(ids)
-
-    def delete_source(self, tenant: str, source_id: str) -> int:
-        with self._lock:
-            n = self.retire_units(tenant, sorted(self.unit_ids(tenant, source_id)))
-            g = self._touch(tenant)
-            if g.has_node(_src_key(source_id)):
-                g.remove_node(_src_key(source_id))
-            return n
-
-    # -- reads --------------------------------------------------------------------------------
+            g = self._g(tenant)
+            versions = {a["id"]: a["version"] for _, a in self._nodes(g, "Source")}
+            units: dict[str, list[int]] = {}
+            for n, a in self._nodes(g, "Unit"):
+                c = units.setdefault(a["source_id"], [0, 0])
+                c[0] += 1
+                c[1] += any(k in MENTION_KINDS for _, _, k in g.out_edges(n, keys=True))
+            return {
+                sid: SourceStats(version=versions.get(sid), units=units.get(sid, [0, 0])[0],
+                                 mentioned_units=units.get(sid, [0, 0])[1])
+                for sid in sorted(versions.keys() | units.keys())
+            }
 
     @staticmethod
     def _entity(tenant: str, a: dict[str, Any]) -> Entity:
@@ -257,22 +370,24 @@ class LocalGraphStore:
     def get_entities(self, tenant: str, entity_ids: Sequence[str]) -> list[Entity]:
         with self._lock:
             g = self._g(tenant)
-            return [self._entity(tenant, g.nodes[i]) for i in dict.fromkeys(entity_ids) if self._is(g, i, "Entity")]
+            return [self._entity(tenant, g.nodes[i]) for i in sorted(set(entity_ids)) if self._is(g, i, "Entity")]
 
     def find_entities(self, tenant: str, names: Sequence[str]) -> list[Entity]:
         keys = {canonical_entity_name(n) for n in names if n.strip()}
         if not keys:
             return []
         with self._lock:
-            return [
+            found = [
                 self._entity(tenant, a)
-                for _, a in self._nodes(tenant, "Entity")
-                if a["key"] in keys or any(x.lower() in keys for x in a.get("aliases", []))
+                for _, a in self._nodes(self._g(tenant), "Entity")
+                if a["key"] in keys or any(k in keys for k in a.get("alias_keys", []))
             ]
+            return sorted(found, key=lambda e: e.id)
 
     def all_entities(self, tenant: str) -> list[Entity]:
         with self._lock:
-            return sorted((self._entity(tenant, a) for _, a in self._nodes(tenant, "Entity")), key=lambda e: e.id)
+            return sorted((self._entity(tenant, a) for _, a in self._nodes(self._g(tenant), "Entity")),
+                          key=lambda e: e.id)
 
     def relations(self, tenant: str, entity_id: str | None = None) -> list[Relation]:
         with self._lock:
@@ -287,11 +402,11 @@ class LocalGraphStore:
     def _mention_map(self, tenant: str, ids: Sequence[str], from_unit: bool) -> dict[str, list[str]]:
         g = self._g(tenant)
         out: dict[str, list[str]] = {}
-        for i in dict.fromkeys(ids):
+        for i in sorted(set(ids)):
             if not g.has_node(i):
                 continue
             edges = g.out_edges(i, keys=True) if from_unit else g.in_edges(i, keys=True)
-            found = sorted({(v if from_unit else u) for u, v, k in edges if k in ("MENTIONS", "DEFINES")})
+            found = sorted({(v if from_unit else u) for u, v, k in edges if k in MENTION_KINDS})
             if found:
                 out[i] = found
         return out
@@ -307,49 +422,52 @@ class LocalGraphStore:
     def relation_paths(
         self, tenant: str, entity_ids: Sequence[str], max_hops: int = 2, limit: int = 200
     ) -> list[RelationPath]:
-        """Breadth-first simple paths over relation edges in either direction, like `-[*1..k]-`."""
+        """Simple paths over relation edges in either direction, like `-[*1..k]-`, ordered by (hops, start id,
+        relation ids, end id) as the Neo4j store orders them; built one hop count at a time, so a limit
+        filled by short paths never enumerates the longer ones."""
         check_hops(max_hops)
         with self._lock:
             g = self._g(tenant)
+            hops_at: dict[str, list[tuple[str, Hop, str]]] = {}
+            # (start, end, hops, nodes on the path, relation ids)
+            frontier: list[tuple[str, str, list[Hop], frozenset[str], tuple[str, ...]]] = [
+                (s, s, [], frozenset([s]), ()) for s in sorted(set(entity_ids)) if self._is(g, s, "Entity")]
             out: list[RelationPath] = []
-            for start in dict.fromkeys(entity_ids):
-                if not self._is(g, start, "Entity"):
-                    continue
-                queue: deque[tuple[str, list[Hop], frozenset[str]]] = deque([(start, [], frozenset([start]))])
-                while queue and len(out) < limit:
-                    node, hops, seen = queue.popleft()
-                    for hop, nxt in self._hops_from(g, node):
-                        if nxt in seen:
-                            continue
-                        path = [*hops, hop]
-                        out.append(RelationPath(start_id=start, end_id=nxt, hops=path))
-                        if len(out) >= limit:
-                            break
-                        if len(path) < max_hops:
-                            queue.append((nxt, path, seen | {nxt}))
+            for _ in range(max_hops):
+                if len(out) >= limit or not frontier:
+                    break
+                longer: list[tuple[str, str, list[Hop], frozenset[str], tuple[str, ...]]] = []
+                for start, node, hops, seen, rids in frontier:
+                    if node not in hops_at:
+                        hops_at[node] = self._hops_from(g, node)
+                    longer += [(start, other, [*hops, hop], seen | {other}, (*rids, rid))
+                               for rid, hop, other in hops_at[node] if other not in seen]
+                longer.sort(key=lambda p: (p[0], p[4], p[1]))
+                out += [RelationPath(start_id=p[0], end_id=p[1], hops=p[2]) for p in longer[: limit - len(out)]]
+                frontier = longer
             return out
 
-    def _hops_from(self, g: nx.MultiDiGraph, node: str) -> list[tuple[Hop, str]]:
-        out: list[tuple[Hop, str]] = []
+    def _hops_from(self, g: nx.MultiDiGraph, node: str) -> list[tuple[str, Hop, str]]:
+        """(relation id, hop, the node at its other end) for each relation at ``node``."""
+        out: list[tuple[str, Hop, str]] = []
         edges = [(u, v, k, a, v) for u, v, k, a in g.out_edges(node, keys=True, data=True)]
         edges += [(u, v, k, a, u) for u, v, k, a in g.in_edges(node, keys=True, data=True)]
-        for u, v, _k, a, other in sorted(edges, key=lambda e: e[2]):
-            if a.get("kind") != "relation":
-                continue
-            hop = Hop(subject_id=u, subject_name=g.nodes[u]["name"], type=a["type"], predicate=a["predicate"],
-                      object_id=v, object_name=g.nodes[v]["name"], unit_ids=list(a["unit_ids"]))
-            out.append((hop, other))
+        for u, v, k, a, other in edges:
+            if a.get("kind") == "relation":
+                hop = Hop(subject_id=u, subject_name=g.nodes[u]["name"], type=a["type"], predicate=a["predicate"],
+                          object_id=v, object_name=g.nodes[v]["name"], unit_ids=list(a["unit_ids"]))
+                out.append((k, hop, other))
         return out
 
     def neighbours(self, tenant: str, unit_ids: Sequence[str], kinds: Sequence[str] | None = None) -> list[Neighbour]:
         with self._lock:
             g = self._g(tenant)
             found: set[tuple[str, str, str]] = set()
-            for uid in dict.fromkeys(unit_ids):
+            for uid in set(unit_ids):
                 if not self._is(g, uid, "Unit"):
                     continue
                 for _, v, k in g.out_edges(uid, keys=True):
-                    if k in ("NEXT", "PARENT_SECTION", "REFERENCES"):
+                    if k in LINK_KINDS:
                         found.add((uid, v, k))
                 for u, _, k in g.in_edges(uid, keys=True):
                     reverse = {"NEXT": "PREV", "PARENT_SECTION": "CHILD", "REFERENCES": "REFERENCES"}.get(k)
@@ -372,24 +490,26 @@ class LocalGraphStore:
         with self._lock:
             g = self._g(tenant)
             by_type: dict[str, int] = {}
-            for _, a in self._nodes(tenant, "Unit"):
+            for _, a in self._nodes(g, "Unit"):
                 by_type[a["type"]] = by_type.get(a["type"], 0) + 1
             keys = [k for _, _, k in g.edges(keys=True)]
             return GraphCounts(
-                sources=len(self._nodes(tenant, "Source")),
+                sources=len(self._nodes(g, "Source")),
                 units=sum(by_type.values()),
                 units_by_type=by_type,
-                entities=len(self._nodes(tenant, "Entity")),
+                entities=len(self._nodes(g, "Entity")),
                 relations=len(self._relation_edges(g)),
-                unit_links=sum(k in ("NEXT", "PARENT_SECTION", "REFERENCES") for k in keys),
-                mentions=sum(k in ("MENTIONS", "DEFINES") for k in keys),
+                unit_links=sum(k in LINK_KINDS for k in keys),
+                mentions=sum(k in MENTION_KINDS for k in keys),
             )
 
     def clear_tenant(self, tenant: str) -> None:
         with self._lock:
-            self._graphs.pop(tenant, None)
-            self._dirty.discard(tenant)
-            self._path(tenant).unlink(missing_ok=True)
+            self._tenants.pop(tenant, None)
+            files = TenantFiles(self._dir, tenant)
+            if files.stamp() != Stamp(None, None):
+                with files.locked(exclusive=True):
+                    files.remove()
 
     def server_info(self) -> dict[str, str]:
         return {"backend": "embedded", "name": "networkx", "version": nx.__version__, "path": str(self._dir)}

@@ -11,6 +11,9 @@ from kmrag.graph.base import check_hops
 from kmrag.schema.sanitize import check_identifier
 
 UNIT_LINK_TYPES = ("NEXT", "PARENT_SECTION", "REFERENCES")
+MENTION_TYPES = ("MENTIONS", "DEFINES")
+# e.aliases_text feeds the full-text index kmrag_entity_names; set after every change of e.aliases.
+_ALIASES_TEXT = "reduce(t = '', a IN e.aliases | t + ' ' + a)"
 
 
 def merge_sources() -> str:
@@ -59,31 +62,42 @@ def delete_unit_links() -> str:
 
 
 def merge_entities() -> str:
-    return """
+    """``e.alias_keys[i]`` is the resolution key of ``e.aliases[i]`` (computed in Python by
+    canonical_entity_name). Each entity id occurs once per batch (the store merges duplicates), and the
+    keys are set in their own clause before the aliases, both from the old ``e.aliases``."""
+    return f"""
     UNWIND $rows AS row
-    MERGE (e:Entity {id: row.id})
-    ON CREATE SET e.tenant = $tenant, e.aliases = []
+    MERGE (e:Entity {{id: row.id}})
+    ON CREATE SET e.tenant = $tenant, e.aliases = [], e.alias_keys = []
     WITH e, row WHERE e.tenant = $tenant
     SET e.name = row.name, e.type = row.type, e.key = row.key,
-        e.aliases = e.aliases + [a IN row.aliases WHERE NOT a IN e.aliases]
-    SET e.alias_keys = [a IN e.aliases | toLower(a)], e.aliases_text = reduce(t = '', a IN e.aliases | t + ' ' + a)
+        e.alias_keys = e.alias_keys + [i IN range(0, size(row.aliases) - 1)
+                                       WHERE NOT row.aliases[i] IN e.aliases | row.alias_keys[i]]
+    SET e.aliases = e.aliases + [a IN row.aliases WHERE NOT a IN e.aliases]
+    SET e.aliases_text = {_ALIASES_TEXT}
     """
 
 
 def remove_entity_alias() -> str:
-    return """
-    MATCH (e:Entity {id: $entity_id, tenant: $tenant})
+    return f"""
+    MATCH (e:Entity {{id: $entity_id, tenant: $tenant}})
     WHERE $alias IN e.aliases
+    SET e.alias_keys = [i IN range(0, size(e.aliases) - 1) WHERE e.aliases[i] <> $alias | e.alias_keys[i]]
     SET e.aliases = [a IN e.aliases WHERE a <> $alias]
-    SET e.alias_keys = [a IN e.aliases | toLower(a)], e.aliases_text = reduce(t = '', a IN e.aliases | t + ' ' + a)
+    SET e.aliases_text = {_ALIASES_TEXT}
     RETURN count(e) AS changed
     """
 
 
-def merge_mentions(kind: str) -> str:
+def _mention_type(kind: str) -> str:
     rel = check_identifier(kind, "mention kind")
-    if rel not in ("MENTIONS", "DEFINES"):
+    if rel not in MENTION_TYPES:
         raise ValueError(f"unknown mention kind {kind!r}")
+    return rel
+
+
+def merge_mentions(kind: str) -> str:
+    rel = _mention_type(kind)
     return f"""
     UNWIND $rows AS row
     MATCH (u:Unit {{id: row.unit_id, tenant: $tenant}})
@@ -105,6 +119,31 @@ def merge_relations() -> str:
     ON MATCH SET r.unit_ids = r.unit_ids + [x IN row.unit_ids WHERE NOT x IN r.unit_ids],
                  r.sentences = r.sentences + [x IN row.sentences WHERE NOT x IN r.sentences],
                  r.confidence = CASE WHEN row.confidence > r.confidence THEN row.confidence ELSE r.confidence END
+    """
+
+
+def move_mentions(kind: str) -> str:
+    """Units mentioning (or defining) entity $absorbed come to mention (define) $target as well."""
+    rel = _mention_type(kind)
+    return f"""
+    MATCH (u:Unit {{tenant: $tenant}})-[:{rel}]->(:Entity {{id: $absorbed, tenant: $tenant}})
+    MATCH (t:Entity {{id: $target, tenant: $tenant}})
+    MERGE (u)-[:{rel}]->(t)
+    """
+
+
+def absorb_entity() -> str:
+    """$add (names, deduplicated) and $add_keys (their keys) join the target's aliases, except the target's
+    own name and aliases it has; then the absorbed entity goes with every edge it still has."""
+    return f"""
+    MATCH (a:Entity {{id: $absorbed, tenant: $tenant}})
+    MATCH (e:Entity {{id: $target, tenant: $tenant}})
+    SET e.alias_keys = e.alias_keys + [i IN range(0, size($add) - 1)
+                                       WHERE NOT $add[i] IN e.aliases AND $add[i] <> e.name | $add_keys[i]]
+    SET e.aliases = e.aliases + [x IN $add WHERE NOT x IN e.aliases AND x <> e.name]
+    SET e.aliases_text = {_ALIASES_TEXT}
+    DETACH DELETE a
+    RETURN count(*) AS absorbed
     """
 
 
@@ -131,6 +170,18 @@ def unit_ids() -> str:
 
 def source_ids() -> str:
     return "MATCH (s:Source {tenant: $tenant}) RETURN s.id AS id"
+
+
+def source_versions() -> str:
+    return "MATCH (s:Source {tenant: $tenant}) RETURN s.id AS id, s.version AS version"
+
+
+def units_per_source() -> str:
+    return """
+    MATCH (u:Unit {tenant: $tenant})
+    RETURN u.source_id AS id, count(u) AS units,
+           count(CASE WHEN EXISTS { (u)-[:MENTIONS|DEFINES]->(:Entity) } THEN 1 END) AS mentioned_units
+    """
 
 
 def strip_relation_provenance() -> str:
@@ -171,6 +222,7 @@ def get_entities() -> str:
     return """
     MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids
     RETURN e.id AS id, e.name AS name, e.type AS type, e.aliases AS aliases
+    ORDER BY e.id
     """
 
 
@@ -179,6 +231,7 @@ def find_entities() -> str:
     MATCH (e:Entity {tenant: $tenant})
     WHERE e.key IN $keys OR any(a IN e.alias_keys WHERE a IN $keys)
     RETURN e.id AS id, e.name AS name, e.type AS type, e.aliases AS aliases
+    ORDER BY e.id
     """
 
 
@@ -205,6 +258,7 @@ def entity_units() -> str:
     MATCH (u:Unit {tenant: $tenant})-[:MENTIONS|DEFINES]->(e:Entity {tenant: $tenant})
     WHERE e.id IN $ids
     RETURN e.id AS entity_id, collect(DISTINCT u.id) AS unit_ids
+    ORDER BY entity_id
     """
 
 
@@ -213,18 +267,24 @@ def unit_entities() -> str:
     MATCH (u:Unit {tenant: $tenant})-[:MENTIONS|DEFINES]->(e:Entity {tenant: $tenant})
     WHERE u.id IN $ids
     RETURN u.id AS unit_id, collect(DISTINCT e.id) AS entity_ids
+    ORDER BY unit_id
     """
 
 
-def relation_paths(max_hops: int) -> str:
-    k = check_hops(max_hops)
+def relation_paths(hops: int) -> str:
+    """Simple relation paths of exactly ``hops`` hops, either direction, from entities $ids: the first $limit
+    in the order (start id, relation ids along the path, end id). The store asks for 1, 2, ... hops in turn,
+    so all paths are ordered by length first."""
+    k = check_hops(hops)
     return f"""
     MATCH (s:Entity {{tenant: $tenant}}) WHERE s.id IN $ids
-    MATCH p = (s)-[rels*1..{k}]-(t:Entity)
+    MATCH p = (s)-[rels*{k}..{k}]-(t:Entity)
     WHERE all(r IN rels WHERE r.kind = 'relation' AND r.tenant = $tenant)
       AND all(n IN nodes(p) WHERE n:Entity)
       AND all(i IN range(0, size(nodes(p)) - 2) WHERE NOT nodes(p)[i] IN nodes(p)[i + 1..])
-    WITH p, s, t LIMIT $limit
+    WITH p, s, t, [r IN rels | r.id] AS rel_ids
+    ORDER BY s.id, rel_ids, t.id
+    LIMIT $limit
     RETURN s.id AS start_id, t.id AS end_id,
            [r IN relationships(p) | {{subject_id: startNode(r).id, subject_name: startNode(r).name,
                                      type: type(r), predicate: r.predicate,
@@ -248,6 +308,7 @@ def neighbours() -> str:
       MATCH (u)-[:REFERENCES]-(n:Unit) RETURN n.id AS nid, 'REFERENCES' AS kind
     }
     RETURN u.id AS unit_id, nid AS neighbour_id, kind
+    ORDER BY unit_id, neighbour_id, kind
     """
 
 

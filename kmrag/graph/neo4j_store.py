@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from kmrag.errors import OptionalDependencyMissing, ServiceUnavailable, StoreError
 from kmrag.graph import neo4j_queries as q
-from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, check_hops, chunks
+from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, SourceStats, check_hops, chunks
 from kmrag.schema import Answer, Entity, KnowledgeUnit, Mention, Relation, Source, UnitLink
-from kmrag.schema.ids import canonical_entity_name
+from kmrag.schema.ids import canonical_entity_name, relation_id
 from kmrag.schema.sanitize import check_identifier
 
 BATCH = 1000
+R = TypeVar("R")
+Run = Callable[..., list[dict[str, Any]]]  # run(query, **params) inside one transaction
 
 
 def connect(uri: str, user: str, password: str | None) -> Any:
@@ -59,16 +62,24 @@ class Neo4jGraphStore:
         return self._run(query, params, write=False)
 
     def _run(self, query: str, params: dict[str, Any], write: bool) -> list[dict[str, Any]]:
+        return self._tx(lambda run: run(query, **params), write)
+
+    def _tx(self, work: Callable[[Run], R], write: bool) -> R:
+        """``work(run)`` in one managed transaction (retried whole on transient errors, so it only reads
+        and writes through ``run``)."""
         from neo4j.exceptions import Neo4jError
         from neo4j.exceptions import ServiceUnavailable as DriverUnavailable
 
-        def work(tx: Any) -> list[dict[str, Any]]:
-            return [r.data() for r in tx.run(query, params)]
+        def unit(tx: Any) -> R:
+            def run(query: str, **params: Any) -> list[dict[str, Any]]:
+                return [r.data() for r in tx.run(query, params)]
+
+            return work(run)
 
         try:
             with self._driver.session(database=self._database) as session:
-                fn: Callable[..., list[dict[str, Any]]] = session.execute_write if write else session.execute_read
-                return fn(work)
+                fn: Callable[..., R] = session.execute_write if write else session.execute_read
+                return fn(unit)
         except DriverUnavailable as e:
             raise ServiceUnavailable(f"Neo4j became unreachable: {e}") from e
         except Neo4jError as e:
@@ -131,11 +142,12 @@ class Neo4jGraphStore:
 
     def write_entities(self, entities: Sequence[Entity]) -> None:
         for tenant, items in self._by_tenant(entities).items():
-            rows = [
-                {"id": e.id, "name": e.name, "type": e.type, "key": canonical_entity_name(e.name), "aliases": e.aliases}
-                for e in items
-            ]
-            self._batched(q.merge_entities(), tenant, rows)
+            rows: dict[str, dict[str, Any]] = {}  # one row per entity: q.merge_entities relies on it
+            for e in items:
+                aliases = list(dict.fromkeys([*(rows[e.id]["aliases"] if e.id in rows else []), *e.aliases]))
+                rows[e.id] = {"id": e.id, "name": e.name, "type": e.type, "key": canonical_entity_name(e.name),
+                              "aliases": aliases, "alias_keys": [canonical_entity_name(a) for a in aliases]}
+            self._batched(q.merge_entities(), tenant, list(rows.values()))
 
     def remove_entity_alias(self, tenant: str, entity_id: str, alias: str) -> bool:
         rows = self._write(q.remove_entity_alias(), tenant=tenant, entity_id=entity_id, alias=alias)
@@ -149,22 +161,49 @@ class Neo4jGraphStore:
             for kind, rows in by_kind.items():
                 self._batched(q.merge_mentions(kind), tenant, rows)
 
+    @staticmethod
+    def _relation_row(r: Relation) -> dict[str, Any]:
+        return {
+            "id": r.id,
+            "type": check_identifier(r.type, "relationship type"),
+            "subject_id": r.subject_id,
+            "object_id": r.object_id,
+            "predicate": r.predicate,
+            "confidence": r.confidence,
+            "unit_ids": r.unit_ids,
+            "sentences": r.sentences,
+        }
+
     def write_relations(self, relations: Sequence[Relation]) -> None:
         for tenant, items in self._by_tenant(relations).items():
-            rows = [
-                    {
-                        "id": r.id,
-                        "type": check_identifier(r.type, "relationship type"),
-                        "subject_id": r.subject_id,
-                        "object_id": r.object_id,
-                        "predicate": r.predicate,
-                        "confidence": r.confidence,
-                        "unit_ids": r.unit_ids,
-                        "sentences": r.sentences,
-                    }
-                    for r in items
-            ]
-            self._batched(q.merge_relations(), tenant, rows)
+            self._batched(q.merge_relations(), tenant, [self._relation_row(r) for r in items])
+
+    def merge_entities(self, tenant: str, merges: Sequence[tuple[str, str]]) -> int:
+        """Each pair in its own transaction, in order (so chains a->b, b->c work)."""
+        absorbed = 0
+        for old, new in merges:
+            if old != new:
+                absorbed += self._tx(partial(self._absorb, tenant=tenant, absorbed=old, target=new), write=True)
+        return absorbed
+
+    def _absorb(self, run: Run, tenant: str, absorbed: str, target: str) -> int:
+        found = {r["id"]: r for r in run(q.get_entities(), tenant=tenant, ids=[absorbed, target])}
+        if absorbed not in found or target not in found:
+            return 0
+        moved = []
+        for r in run(q.relations(), tenant=tenant, entity_id=absorbed):
+            r["subject_id"], r["object_id"] = (target if x == absorbed else x for x in (r["subject_id"], r["object_id"]))
+            if r["subject_id"] != r["object_id"]:  # a relation between the two would become a self-loop
+                r["id"] = relation_id(tenant, r["subject_id"], r["type"], r["object_id"])
+                moved.append(self._relation_row(Relation(tenant=tenant, **{**r, "sentences": r["sentences"] or []})))
+        if moved:
+            run(q.merge_relations(), tenant=tenant, rows=moved)
+        for kind in q.MENTION_TYPES:
+            run(q.move_mentions(kind), tenant=tenant, absorbed=absorbed, target=target)
+        add = list(dict.fromkeys([found[absorbed]["name"], *(found[absorbed]["aliases"] or [])]))
+        run(q.absorb_entity(), tenant=tenant, absorbed=absorbed, target=target, add=add,
+            add_keys=[canonical_entity_name(a) for a in add])
+        return 1
 
     def write_answer(self, answer: Answer) -> None:
         row = {
@@ -186,6 +225,18 @@ class Neo4jGraphStore:
 
     def source_ids(self, tenant: str) -> set[str]:
         return {r["id"] for r in self._read(q.source_ids(), tenant=tenant)}
+
+    def source_stats(self, tenant: str) -> dict[str, SourceStats]:
+        def work(run: Run) -> dict[str, SourceStats]:
+            versions = {r["id"]: r["version"] for r in run(q.source_versions(), tenant=tenant)}
+            units = {r["id"]: r for r in run(q.units_per_source(), tenant=tenant)}
+            return {
+                sid: SourceStats(version=versions.get(sid), units=units.get(sid, {}).get("units", 0),
+                                 mentioned_units=units.get(sid, {}).get("mentioned_units", 0))
+                for sid in sorted(versions.keys() | units.keys())
+            }
+
+        return self._tx(work, write=False)
 
     def retire_units(self, tenant: str, unit_ids: Sequence[str]) -> int:
         deleted = 0
@@ -236,12 +287,24 @@ class Neo4jGraphStore:
     def relation_paths(
         self, tenant: str, entity_ids: Sequence[str], max_hops: int = 2, limit: int = 200
     ) -> list[RelationPath]:
+        """Ordered by (hops, start id, relation ids, end id); shorter paths are read first, so a limit filled
+        by short paths never enumerates the longer ones."""
         check_hops(max_hops)
-        if not entity_ids:
+        if not entity_ids or limit <= 0:
             return []
-        rows = self._read(q.relation_paths(max_hops), tenant=tenant, ids=list(entity_ids), limit=int(limit))
+
+        def work(run: Run) -> list[dict[str, Any]]:
+            rows: list[dict[str, Any]] = []
+            for hops in range(1, max_hops + 1):
+                found = run(q.relation_paths(hops), tenant=tenant, ids=list(entity_ids), limit=int(limit) - len(rows))
+                rows += found
+                if not found or len(rows) >= limit:  # no path of n hops: none of n + 1 either
+                    break
+            return rows
+
         return [
-            RelationPath(start_id=r["start_id"], end_id=r["end_id"], hops=[Hop(**h) for h in r["hops"]]) for r in rows
+            RelationPath(start_id=r["start_id"], end_id=r["end_id"], hops=[Hop(**h) for h in r["hops"]])
+            for r in self._tx(work, write=False)
         ]
 
     def neighbours(self, tenant: str, unit_ids: Sequence[str], kinds: Sequence[str] | None = None) -> list[Neighbour]:

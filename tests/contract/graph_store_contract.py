@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kmrag.errors import InvalidIdentifier
-from kmrag.graph.base import GraphStore
+from kmrag.graph.base import GraphStore, RelationPath, SourceStats
 from kmrag.schema import (
     Answer,
     Citation,
@@ -23,6 +23,7 @@ from kmrag.schema import (
     Source,
     UnitLink,
     UnitLinkKind,
+    UnitType,
     entity_id,
     relation_id,
     relationship_type,
@@ -38,7 +39,7 @@ def make_source(tenant: str, sid: str = "docs/a.md") -> Source:
 def make_units(tenant: str, texts: list[str], sid: str = "docs/a.md", types: list[str] | None = None) -> list[KnowledgeUnit]:
     return [
         KnowledgeUnit(id=unit_id(tenant, sid, t), tenant=tenant, source_id=sid, source_version="v1",
-                      type=(types[i] if types else "paragraph"), title=f"T{i}", section_path=["Doc", f"S{i}"],
+                      type=UnitType(types[i] if types else "paragraph"), title=f"T{i}", section_path=["Doc", f"S{i}"],
                       ordinal=i, content=t)
         for i, t in enumerate(texts)
     ]
@@ -52,6 +53,54 @@ def rel(tenant: str, s: Entity, predicate: str, o: Entity, units: list[str], con
     rtype = relationship_type(predicate)
     return Relation(id=relation_id(tenant, s.id, rtype, o.id), tenant=tenant, subject_id=s.id, object_id=o.id,
                     predicate=predicate, type=rtype, confidence=conf, unit_ids=units, sentences=[predicate])
+
+
+PathKey = tuple[str, str, list[str]]  # (start, end, relation ids of its hops)
+
+
+def path_keys(tenant: str, paths: list[RelationPath]) -> list[PathKey]:
+    return [(p.start_id, p.end_id, [relation_id(tenant, h.subject_id, h.type, h.object_id) for h in p.hops])
+            for p in paths]
+
+
+def build_path_graph(store: GraphStore, tenant: str) -> list[Entity]:
+    """Six entities, ten relations (two between N0 and N1) in a tangle with many simple paths."""
+    src = make_source(tenant, "docs/paths.md")
+    (unit,) = make_units(tenant, ["N0 to N5 are linked every which way."], sid=src.id)
+    nodes = [ent(tenant, f"N{i}", "ORG") for i in range(6)]
+    store.write_sources([src])
+    store.write_units([unit])
+    store.write_entities(nodes)
+    store.write_relations([
+        rel(tenant, nodes[a], pred, nodes[b], [unit.id])
+        for a, pred, b in [(0, "links to", 1), (1, "rivals", 0), (0, "links to", 2), (1, "links to", 2),
+                           (2, "links to", 3), (3, "links to", 4), (1, "links to", 4), (4, "links to", 5),
+                           (5, "links to", 0), (2, "links to", 5)]
+    ])
+    store.flush()
+    return nodes
+
+
+def expected_paths(store: GraphStore, tenant: str, starts: list[str], max_hops: int) -> list[PathKey]:
+    """All simple relation paths from ``starts``, either direction, in the contract's order:
+    (hops, start id, relation ids, end id)."""
+    rels = store.relations(tenant)
+    found: list[PathKey] = []
+
+    def walk(start: str, node: str, seen: list[str], rids: list[str]) -> None:
+        if rids:
+            found.append((start, node, rids))
+        if len(rids) == max_hops:
+            return
+        for r in rels:
+            if node in (r.subject_id, r.object_id):
+                other = r.object_id if node == r.subject_id else r.subject_id
+                if other not in seen:
+                    walk(start, other, [*seen, other], [*rids, r.id])
+
+    for s in starts:
+        walk(s, s, [s], [])
+    return sorted(found, key=lambda k: (len(k[2]), k[0], k[2], k[1]))
 
 
 class GraphStoreContract:
@@ -230,6 +279,125 @@ class GraphStoreContract:
         store.flush()
         assert store.answer_citations(tenant, a.id) == [u[0]]
         assert store.answer_citations(tenant, "a_missing") == []
+
+    def test_alias_lookup_uses_the_resolution_key(self, store: GraphStore, tenant: str,
+                                                  world: dict[str, Any]) -> None:
+        """Keys are NFKC + whitespace collapse + casefold: 'ß' matches 'SS', not only 'ß'.lower()."""
+        strasse = ent(tenant, "Strasse Holding", "ORG", ["Straße  AG"])
+        store.write_entities([strasse])
+        store.flush()
+        assert [e.id for e in store.find_entities(tenant, ["STRASSE AG"])] == [strasse.id]
+        assert [e.id for e in store.find_entities(tenant, ["straße ag"])] == [strasse.id]
+        store.write_entities([ent(tenant, "Strasse Holding", "ORG", ["Straße  AG", "ＳＨ"])])  # NFKC: ＳＨ is SH
+        store.flush()
+        assert [e.id for e in store.find_entities(tenant, ["sh"])] == [strasse.id]
+        assert store.remove_entity_alias(tenant, strasse.id, "Straße  AG") is True
+        store.flush()
+        assert store.find_entities(tenant, ["STRASSE AG"]) == []
+        assert [e.id for e in store.find_entities(tenant, ["SH"])] == [strasse.id]
+
+    def test_merge_entities(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        u, paris, france, germany = world["units"], world["paris"], world["france"], world["germany"]
+        dup = ent(tenant, "Paris City", aliases=["City of Paris", "Paris", "Pariser Straße"])
+        store.write_entities([dup])
+        store.write_mentions([
+            Mention(tenant=tenant, unit_id=u[0], entity_id=dup.id),  # u[0] mentions Paris already
+            Mention(tenant=tenant, unit_id=u[2], entity_id=dup.id),
+            Mention(tenant=tenant, unit_id=u[3], entity_id=dup.id, kind=MentionKind.DEFINES),
+        ])
+        capital = rel(tenant, dup, "capital of", france, [u[2], u[0]], conf=0.95)
+        capital.sentences = ["capital of", "Paris City is the capital of France."]
+        store.write_relations([capital, rel(tenant, dup, "near", paris, [u[2]]),
+                               rel(tenant, germany, "borders", dup, [u[3]])])
+        store.flush()
+        before = store.counts(tenant)
+        assert (before.entities, before.relations, before.mentions) == (6, 7, 11)
+
+        merges = [(dup.id, paris.id), ("e_missing", paris.id), (paris.id, paris.id), (dup.id, france.id)]
+        assert store.merge_entities(tenant + "_x", merges) == 0
+        assert store.merge_entities(tenant, merges) == 1
+        store.flush()
+
+        assert store.get_entities(tenant, [dup.id]) == []
+        (p,) = store.get_entities(tenant, [paris.id])
+        assert p.name == "Paris" and p.aliases == ["Paris City", "City of Paris", "Pariser Straße"]
+        assert [e.id for e in store.find_entities(tenant, ["PARISER STRASSE", "paris city"])] == [paris.id]
+        assert store.entity_units(tenant, [paris.id]) == {paris.id: sorted([u[0], u[2], u[3]])}
+        after = store.counts(tenant)
+        # the capital-of relations became one, the "near" one a self-loop (dropped); u[0]'s mention existed
+        assert (after.entities, after.relations, after.mentions) == (5, 5, 10)
+        assert all(dup.id not in (r.subject_id, r.object_id) for r in store.relations(tenant))
+        assert all(r.subject_id != r.object_id for r in store.relations(tenant))
+        by_id = {r.id: r for r in store.relations(tenant, paris.id)}
+        cap = by_id[relation_id(tenant, paris.id, "CAPITAL_OF", france.id)]
+        assert cap.unit_ids == [u[0], u[2]]
+        assert cap.sentences == ["capital of", "Paris City is the capital of France."]
+        assert cap.confidence == pytest.approx(0.95)
+        border = by_id[relation_id(tenant, germany.id, "BORDERS", paris.id)]
+        assert (border.subject_id, border.object_id, border.unit_ids) == (germany.id, paris.id, [u[3]])
+        assert set(by_id) == {cap.id, border.id}
+        # DEFINES stayed DEFINES: retiring every unit but u[3] leaves Paris defined there, not orphaned
+        store.retire_units(tenant, [u[0], u[1], u[2]])
+        assert store.unit_entities(tenant, [u[3]])[u[3]] == sorted([paris.id, germany.id, world["eu"].id])
+
+    def test_merge_entities_chain(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        u, france = world["units"], world["france"]
+        a, b, c = ent(tenant, "Alpha"), ent(tenant, "Beta", aliases=["B"]), ent(tenant, "Gamma", aliases=["Alpha"])
+        store.write_entities([a, b, c])
+        store.write_mentions([Mention(tenant=tenant, unit_id=u[i], entity_id=e.id) for i, e in enumerate([a, b, c])])
+        store.write_relations([rel(tenant, a, "part of", france, [u[0]]), rel(tenant, b, "part of", france, [u[1]]),
+                               rel(tenant, a, "sibling of", b, [u[0]])])
+        store.flush()
+        assert store.merge_entities(tenant, [(a.id, b.id), (b.id, c.id)]) == 2
+        store.flush()
+        assert [e.id for e in store.get_entities(tenant, [a.id, b.id, c.id])] == [c.id]
+        assert store.get_entities(tenant, [c.id])[0].aliases == ["Alpha", "Beta", "B"]
+        assert store.entity_units(tenant, [c.id]) == {c.id: sorted(u[0:3])}
+        (r,) = store.relations(tenant, c.id)
+        assert (r.id, r.subject_id, r.object_id) == (relation_id(tenant, c.id, "PART_OF", france.id), c.id, france.id)
+        assert r.unit_ids == [u[1], u[0]]  # Beta's own provenance first, then what Alpha brought
+
+    def test_source_stats(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        extra = make_units(tenant, ["Nothing to see here."], sid="docs/a.md")
+        loose = make_units(tenant, ["Rome is in Italy.", "Milan too."], sid="docs/b.md")  # no Source node
+        store.write_units(extra + loose)
+        store.write_sources([Source(id="docs/c.md", tenant=tenant, uri="file://c", version="v2", content_hash="h")])
+        store.write_mentions([Mention(tenant=tenant, unit_id=loose[0].id, entity_id=world["paris"].id)])
+        store.flush()
+        assert store.source_stats(tenant) == {
+            "docs/a.md": SourceStats(version="v1", units=5, mentioned_units=4),
+            "docs/b.md": SourceStats(version=None, units=2, mentioned_units=1),
+            "docs/c.md": SourceStats(version="v2", units=0, mentioned_units=0),
+        }
+        assert list(store.source_stats(tenant)) == ["docs/a.md", "docs/b.md", "docs/c.md"]
+        assert store.source_stats(tenant + "_x") == {}
+
+    def test_relation_paths_have_a_total_order(self, store: GraphStore, tenant: str) -> None:
+        nodes = build_path_graph(store, tenant)
+        starts = [nodes[3].id, nodes[0].id]
+        every = expected_paths(store, tenant, starts, max_hops=3)
+        one_hop = sum(len(k[2]) == 1 for k in every)
+        limit = one_hop + 5  # cuts inside the two-hop paths
+        assert len(every) > limit + 10
+        got = path_keys(tenant, store.relation_paths(tenant, starts, max_hops=3, limit=limit))
+        assert got == every[:limit]
+        assert path_keys(tenant, store.relation_paths(tenant, starts[::-1], max_hops=3, limit=limit)) == got
+        assert path_keys(tenant, store.relation_paths(tenant, starts, max_hops=3, limit=1000)) == every
+        assert path_keys(tenant, store.relation_paths(tenant, starts, max_hops=2, limit=1000)) == [
+            k for k in every if len(k[2]) <= 2]
+        assert store.relation_paths(tenant, starts, max_hops=3, limit=0) == []
+
+    def test_reads_are_sorted(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        u = world["units"]
+        ents = [world[k] for k in ("paris", "france", "eu", "berlin", "germany")]
+        ids = sorted(e.id for e in ents)
+        assert [e.id for e in store.get_entities(tenant, ids[::-1])] == ids
+        assert [e.id for e in store.find_entities(tenant, [e.name for e in ents][::-1])] == ids
+        assert list(store.entity_units(tenant, ids[::-1])) == ids
+        assert list(store.unit_entities(tenant, u[::-1])) == sorted(u)
+        got = [(n.unit_id, n.neighbour_id, n.kind) for n in store.neighbours(tenant, u[::-1])]
+        assert got == sorted(got) and len(got) == 10
+        assert [e.id for e in store.all_entities(tenant)] == ids
 
     # -- lifecycle ----------------------------------------------------------------------------
 
