@@ -58,9 +58,9 @@ def test_ingest_jobs_delete_on_servers(tmp_path: Path) -> None:
         shown = json.loads(kmrag("jobs", "show", job["id"], "--json", env=env).stdout)
         assert shown["counts"]["units_written"] == out["units"]["units"]
         assert kmrag("jobs", "show", "j_nope", env=env).returncode == 2
-        gone = kmrag("delete", "corpus/notes.txt", "--json", env=env)
+        gone = kmrag("delete", (corpus / "notes.txt").resolve().as_posix(), "--json", env=env)
         assert gone.returncode == 0 and json.loads(gone.stdout)[0]["graph_units_removed"] > 0
-        assert kmrag("delete", "corpus/never.txt", env=env).returncode == 1
+        assert kmrag("delete", (corpus / "never.txt").resolve().as_posix(), env=env).returncode == 1
         human = kmrag("ingest", str(corpus), env=env)
         assert "updated=0" in human.stdout and "new=1" in human.stdout  # only the deleted file comes back
     finally:
@@ -99,7 +99,7 @@ def test_entity_merges_audit_and_unmerge_then_purge(tmp_path: Path) -> None:
         with open_stores(load_settings(tenant=env["KMRAG_TENANT"])) as s:
             names = {e.name: e for e in s.graph.all_entities(env["KMRAG_TENANT"])}
             assert "EU" in names and "EU" not in names["European Union"].aliases
-        purged = json.loads(kmrag("delete", "eu/eu.md", "--purge", "--json", env=env).stdout)
+        purged = json.loads(kmrag("delete", (corpus / "eu.md").resolve().as_posix(), "--purge", "--json", env=env).stdout)
         assert purged[0]["purged"] and purged[0]["unit_rows"] > 0
         with open_stores(load_settings(tenant=env["KMRAG_TENANT"])) as s:
             assert s.units.unit_ids(env["KMRAG_TENANT"], include_retired=True) == set()
