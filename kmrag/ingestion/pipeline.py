@@ -117,26 +117,33 @@ class IngestionJob:
         return self._run(inputs, plans)
 
     def _run(self, inputs: list[str], planner: Any) -> IngestResult:
+        try:
+            with tenant_lock(self.stores.pool, self.tenant, self.lock_wait_s, on_wait=self.progress.note):
+                return self._locked(inputs, planner)
+        finally:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+            self.progress.close()
+
+    def _locked(self, inputs: list[str], planner: Any) -> IngestResult:
         t_start = time.perf_counter()
         job = self.jobs.create(self.tenant, inputs)
         self.job = job
         graph = self.stores.graph
         try:
-            with tenant_lock(self.stores.pool, self.tenant, self.lock_wait_s, on_wait=self.progress.note):
-                self._save(job)
-                self.resolver = EntityResolver(self.tenant, graph.all_entities(self.tenant),
-                                               self.stores.units.undone_merges(self.tenant))
-                self._entities_before = set(self.resolver.stored)
-                self.before = compare_stores(self.stores, self.tenant)
-                self._batches(planner(), job)
-                graph.flush()
-                self._consolidate()
-                graph.flush()
-                if self.counts.get("units_written") or self.counts.get("units_retired"):
-                    t = time.perf_counter()
-                    self.stores.units.analyze()
-                    self.timings["analyze"] += time.perf_counter() - t
-                agreement = self._verify()
+            self.resolver = EntityResolver(self.tenant, graph.all_entities(self.tenant),
+                                           self.stores.units.undone_merges(self.tenant))
+            self._entities_before = set(self.resolver.stored)
+            self.before = compare_stores(self.stores, self.tenant)
+            self._batches(planner(), job)
+            graph.flush()
+            self._consolidate()
+            graph.flush()
+            if self.counts.get("units_written") or self.counts.get("units_retired"):
+                t = time.perf_counter()
+                self.stores.units.analyze()
+                self.timings["analyze"] += time.perf_counter() - t
+            agreement = self._verify()
             job.status = "completed_with_errors" if self.errors else "completed"
             if touched(agreement, self._touched):
                 job.status = "failed"
@@ -159,10 +166,6 @@ class IngestionJob:
             except Exception:  # noqa: BLE001 - keep the original error
                 pass
             raise
-        finally:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
-            self.progress.close()
 
     def _agreement_dict(self, a: Agreement) -> dict[str, Any]:
         mine = touched(a, self._touched)
