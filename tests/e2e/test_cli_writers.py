@@ -88,6 +88,13 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -107,8 +114,8 @@ def test_kill_9_of_an_ingest_leaves_no_embedding_worker(tmp_path: Path) -> None:
     try:
         deadline = time.monotonic() + 120
         workers: list[int] = []
-        while time.monotonic() < deadline and not workers:
-            workers = _children(proc.pid)
+        while time.monotonic() < deadline and not workers:  # the spawned embedding worker, not other helpers
+            workers = [c for c in _children(proc.pid) if b"spawn_main" in _cmdline(c)]
             time.sleep(0.5)
         assert workers, "the ingest never started its embedding worker"
         time.sleep(3)
