@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from rapidfuzz import fuzz, process
@@ -25,12 +26,18 @@ FUZZY_LINK = 90
 
 
 class EntityLinker:
-    """Question mentions -> graph entity IDs: exact name or alias first, fuzzy (rapidfuzz) second."""
+    """Question mentions -> graph entity IDs: exact name or alias first, fuzzy (rapidfuzz) second.
 
-    def __init__(self, graph: GraphStore, extractor: SpacyExtractor) -> None:
+    Exact lookups always ask the graph; the fuzzy index of a tenant's names is kept at most
+    ``max_age_s`` seconds, so a long-running process sees entities ingested (or merged) since."""
+
+    def __init__(self, graph: GraphStore, extractor: SpacyExtractor, max_age_s: float = 10.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.graph = graph
         self.extractor = extractor
-        self._names: dict[str, tuple[list[str], list[str]]] = {}  # tenant -> (keys, entity ids)
+        self.max_age_s = max_age_s
+        self._clock = clock
+        self._names: dict[str, tuple[float, list[str], list[str]]] = {}  # tenant -> (built at, keys, entity ids)
 
     def mentions(self, question: str) -> list[str]:
         doc = self.extractor.nlp(question)  # one parse for entities and noun chunks; no triples needed
@@ -40,14 +47,16 @@ class EntityLinker:
         return [m for m in dict.fromkeys(found) if m]
 
     def _index(self, tenant: str) -> tuple[list[str], list[str]]:
-        if tenant not in self._names:
+        now = self._clock()
+        cached = self._names.get(tenant)
+        if cached is None or now - cached[0] > self.max_age_s:
             keys, ids = [], []
             for e in self.graph.all_entities(tenant):
                 for form in [e.name, *e.aliases]:
                     keys.append(resolution_key(form))
                     ids.append(e.id)
-            self._names[tenant] = (keys, ids)
-        return self._names[tenant]
+            cached = self._names[tenant] = (now, keys, ids)
+        return cached[1], cached[2]
 
     def link(self, tenant: str, question: str) -> tuple[list[str], list[dict[str, Any]]]:
         mentions = self.mentions(question)
