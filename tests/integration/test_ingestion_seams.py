@@ -364,3 +364,23 @@ def test_entities_do_not_depend_on_ingestion_order(stores: Stores, tenant: str, 
     assert forward["graph"] == backward["graph"]
     names = [n for n, _, _ in forward["entities"]]
     assert "International Business Machines" in names and "IBM" not in names
+
+
+def test_repair_finishes_a_delete_and_an_unmerge_the_graph_missed(stores: Stores, tenant: str, extractor: Any,
+                                                                  tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus)
+    (corpus / "eu.md").write_text("# EU\n\nThe European Union (EU) is a union of states. The EU has a parliament.\n")
+    run(stores, tenant, extractor, corpus)
+    notes = (corpus / "notes.txt").resolve().as_posix()
+    eu = next(m for m in stores.units.merges(tenant) if m["alias"] == "EU")
+    # `kmrag delete` and `kmrag entities unmerge` write PostgreSQL first; the process dies before the graph
+    stores.units.retire_source(tenant, notes)
+    stores.units.undo_merge(tenant, eu["entity_id"], "EU")
+    assert notes in stores.graph.source_ids(tenant)
+    assert "EU" in stores.graph.get_entities(tenant, [eu["entity_id"]])[0].aliases
+    rep = repair(stores, tenant, get_embedder(stores.settings), extractor, progress=False)
+    assert rep.removed_from_graph == [notes] and rep.aliases_removed == 1 and rep.rebuilt == []
+    assert rep.after is not None and rep.after["agree"]
+    assert notes not in stores.graph.source_ids(tenant) and not stores.graph.unit_ids(tenant, notes)
+    assert "EU" not in stores.graph.get_entities(tenant, [eu["entity_id"]])[0].aliases
