@@ -183,6 +183,7 @@ def _rank(e: Entity) -> tuple[int, int, int, str, str]:
 def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[tuple[str, str]],
                 blocked: set[tuple[str, str]], new_ids: set[str]) -> MergePlan:
     """A pure function of the entity set (plus this job's text aliases and the undone merges)."""
+    entities = sorted(entities, key=lambda e: e.id)  # the same set in any order gives the same plan
     by_id = {e.id: e for e in entities}
     keys = {e.id: resolution_key(e.name) for e in entities}
     coarse = {e.id: coarse_type(e.type) for e in entities}
@@ -191,6 +192,8 @@ def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[
         by_key[keys[e.id]].append(e.id)
 
     parent: dict[str, str] = {}
+    members: dict[str, list[str]] = {i: [i] for i in by_id}  # component root -> its members
+    strong: dict[str, set[str]] = {i: ({coarse[i]} if strength(coarse[i]) == 2 else set()) for i in by_id}
     method: dict[tuple[str, str], tuple[str, float]] = {}
     pointed: set[str] = set()  # the weaker side of some link: never the name a group keeps if avoidable
 
@@ -200,14 +203,22 @@ def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[
         return x
 
     def link(a: str, b: str, how: str, score: float = 1.0) -> None:
-        """a names the same thing as b (a is the weaker side)."""
-        if a == b or merge_key(b, by_id[a].name) in blocked or merge_key(a, by_id[b].name) in blocked:
+        """a names the same thing as b (a is the weaker side). Refused when a person undid a merge
+        between the two groups, or when the group would hold two kinds of typed thing (a country and
+        an organisation joined through an untyped "US")."""
+        ra, rb = find(a), find(b)
+        if ra == rb:
+            return
+        if len(strong[ra] | strong[rb]) > 1:
+            return
+        if any(merge_key(x, by_id[y].name) in blocked or merge_key(y, by_id[x].name) in blocked
+               for x in members[ra] for y in members[rb]):
             return
         method.setdefault((a, b), (how, score))
         pointed.add(a)
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
+        parent[ra] = rb
+        members[rb] += members.pop(ra)
+        strong[rb] |= strong.pop(ra)
 
     def compatible(a: str, b: str) -> bool:
         return coarse[a] == coarse[b] or strength(coarse[a]) < 2 or strength(coarse[b]) < 2
@@ -236,8 +247,8 @@ def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[
                     continue
                 score = fuzz.ratio(keys[a], keys[b])
                 if score >= FUZZY_MIN:
-                    weak, strong = sorted((a, b), key=lambda i: _rank(by_id[i]), reverse=True)
-                    link(weak, strong, "fuzzy", round(score, 1))
+                    lesser, greater = sorted((a, b), key=lambda i: _rank(by_id[i]), reverse=True)
+                    link(lesser, greater, "fuzzy", round(score, 1))
 
     def one(cands: Iterable[str]) -> str | None:
         """The candidate when all candidates are one entity (or one group of typos)."""
@@ -302,7 +313,8 @@ def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[
         for m in sorted(members):
             if m == root.id or merge_key(root.id, by_id[m].name) in blocked:
                 continue
-            how, score = next((v for (a, b), v in sorted(method.items()) if m in (a, b)), ("alias", 1.0))
+            how, score = next((v for (a, _), v in sorted(method.items()) if a == m),
+                              next((v for (a, b), v in sorted(method.items()) if m in (a, b)), ("alias", 1.0)))
             plan.steps.append(MergeStep(member=by_id[m], root=root, method=how, score=score))
     plan.new_aliases = {k: sorted(set(v)) for k, v in new_aliases.items()}
     return plan
