@@ -76,6 +76,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from kmrag.stores import open_stores
 
     settings = _settings(args)
+    if getattr(args, "source_base", None) and args.source_prefix:
+        raise ConfigError("choose one of --source-base and --source-prefix: both name the sources")
     opts = SourceOptions(max_bytes=args.max_bytes, encoding=args.encoding, title_field=args.title_field,
                          text_field=args.text_field, source_prefix=args.source_prefix,
                          source_base=getattr(args, "source_base", None))
@@ -148,7 +150,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
         lines += [f"  {s}" for s in b["sources"][:50]]
         verb = "would rebuild" if r["dry_run"] else "rebuilt"
         lines.append(f"{verb} {len(r['rebuilt'])} sources from PostgreSQL; "
-                     f"{'would remove' if r['dry_run'] else 'removed'} {len(r['removed_from_graph'])} from the graph; "
+                     f"{'would remove' if r['dry_run'] else 'removed'} {len(r['removed_from_graph'])} sources and "
+                     f"{r['graph_units_removed']} units from the graph that PostgreSQL does not hold; "
                      f"{r['aliases_removed']} undone aliases")
         if r.get("after"):
             lines.append(f"now: stores agree: {r['after']['agree']} ({r['after']['units']} units)")
@@ -156,7 +159,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
     data = report.model_dump(mode="json")
     _emit(args, data, human)
-    return 0 if (report.dry_run or report.after is None or report.after["agree"]) else 1
+    if report.dry_run:  # for scripts: 1 when there is something to repair
+        return 1 if (not report.before["agree"] or report.aliases_removed) else 0
+    return 0 if (report.after is None or report.after["agree"]) else 1
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -169,6 +174,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     args.source_prefix = "demo"
     args.source_base = None
     args.force = False
+    args.lock_wait = 3600.0
     args.show_relations = 12
     if not args.tenant:
         args.tenant = "demo"
@@ -196,14 +202,16 @@ def cmd_jobs(args: argparse.Namespace) -> int:
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from kmrag.ingestion.lock import tenant_lock
     from kmrag.stores import open_stores
 
     settings = _settings(args)
     out = []
-    from kmrag.retrieval.tenant_lock import tenant_lock
-
     with open_stores(settings) as stores, tenant_lock(stores.pool, settings.tenant, args.lock_wait, on_wait=_note):
-        for sid in args.sources:
+        for arg in args.sources:
+            sid = Path(arg).resolve().as_posix() if Path(arg).is_file() else arg  # a path names its default id
             # found: a source row, a Source node, or unit rows (retired ones too: `delete` then `delete --purge`)
             known = (stores.units.get_source(settings.tenant, sid) is not None
                      or sid in stores.graph.source_ids(settings.tenant)
@@ -211,8 +219,12 @@ def cmd_delete(args: argparse.Namespace) -> int:
             # PostgreSQL first: it is the authoritative store, and the graph can be rebuilt from it
             p = stores.units.delete_source(settings.tenant, sid) if args.purge else \
                 stores.units.retire_source(settings.tenant, sid)
-            g = stores.graph.delete_source(settings.tenant, sid)
-            stores.graph.flush()
+            try:
+                g = stores.graph.delete_source(settings.tenant, sid)
+                stores.graph.flush()
+            except KmragError as e:
+                raise KmragError(f"{sid}: removed from PostgreSQL, but the graph write failed ({e}); "
+                                 "run `kmrag repair` to remove it from the graph") from e
             out.append({"source": sid, "found": known, "graph_units_removed": g, "unit_rows": p,
                         "purged": bool(args.purge)})
     _emit(args, out, lambda d: "\n".join(
@@ -244,13 +256,17 @@ def cmd_entities(args: argparse.Namespace) -> int:
         if args.action == "unmerge":
             if not (args.entity and args.alias):
                 raise ConfigError("kmrag entities unmerge needs --entity e_… and --alias TEXT")
-            from kmrag.retrieval.tenant_lock import tenant_lock
+            from kmrag.ingestion.lock import tenant_lock
 
             with tenant_lock(stores.pool, settings.tenant, args.lock_wait, on_wait=_note):
                 # PostgreSQL first: if the graph write fails, `kmrag repair` removes the alias there
                 undone = stores.units.undo_merge(settings.tenant, args.entity, args.alias)
-                removed = stores.graph.remove_entity_alias(settings.tenant, args.entity, args.alias)
-                stores.graph.flush()
+                try:
+                    removed = stores.graph.remove_entity_alias(settings.tenant, args.entity, args.alias)
+                    stores.graph.flush()
+                except KmragError as e:
+                    raise KmragError(f"the merge is undone in PostgreSQL, but the graph write failed ({e}); "
+                                     "run `kmrag repair` to finish it") from e
             data = {"entity": args.entity, "alias": args.alias, "undone": undone, "alias_removed": removed,
                     "note": "re-ingest the sources that mention the alias with --force to move their mentions"}
             _emit(args, data, lambda d: f"merge of {d['alias']!r} into {d['entity']} "
@@ -310,8 +326,9 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--json", action="store_true", help="machine-readable output")
         sp.add_argument("--tenant", help="tenant (default: KMRAG_TENANT or 'default')")
         sp.set_defaults(fn=fn)
-        sp.add_argument("--lock-wait", type=float, default=3600.0, metavar="SECONDS",
-                        help="how long to wait for another writer of the tenant (default 3600)")
+        if name in ("ingest", "delete", "entities", "repair"):
+            sp.add_argument("--lock-wait", type=float, default=3600.0, metavar="SECONDS",
+                            help="how long to wait for another writer of the tenant (default 3600)")
         return sp
 
     add("init", cmd_init, "create the database schemas (idempotent)")
@@ -335,7 +352,9 @@ def build_parser() -> argparse.ArgumentParser:
     jobs.add_argument("job_id", nargs="?")
     jobs.add_argument("--limit", type=int, default=50)
     dele = add("delete", cmd_delete, "remove sources from the knowledge map")
-    dele.add_argument("sources", nargs="+", help="source ids as shown by ingest (e.g. docs/guide.md)")
+    dele.add_argument("sources", nargs="+", help="source ids as stored: a file's absolute path (a path to an "
+                                                 "existing file is resolved), or the ids --source-base/--source-prefix "
+                                                 "gave; `kmrag jobs show` and the Source nodes list them")
     dele.add_argument("--purge", action="store_true", help="also delete unit rows (default: retire them, "
                                                            "so past answers stay auditable)")
     ev = add("eval", cmd_eval, "evaluate retrieval strategies on multi-hop QA sets; `kmrag eval diff A B`")

@@ -24,6 +24,7 @@ class Agreement(BaseModel):
     only_in_postgres: int = 0
     only_in_graph: int = 0
     sources: list[SourceDivergence] = Field(default_factory=list)
+    known: set[str] = Field(default_factory=set, exclude=True)  # every source id either store has
 
     def ids(self) -> set[str]:
         return {s.source_id for s in self.sources}
@@ -69,7 +70,8 @@ def compare_stores(stores: Stores, tenant: str) -> Agreement:
                                                                               or pg.get(sid, {}).get("version")))
                for sid, why in sorted(reasons.items())]
     return Agreement(agree=not sources and not only_pg and not only_gr, units=len(pg_units),
-                     only_in_postgres=len(only_pg), only_in_graph=len(only_gr), sources=sources)
+                     only_in_postgres=len(only_pg), only_in_graph=len(only_gr), sources=sources,
+                     known=set(pg) | set(gr))
 
 
 def touched(agreement: Agreement, source_ids: Iterable[str]) -> list[SourceDivergence]:

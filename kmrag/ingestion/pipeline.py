@@ -33,13 +33,13 @@ from kmrag.ingestion.embed import Embedder
 from kmrag.ingestion.embed_worker import embedding_executor, embedding_text, timed_embed
 from kmrag.ingestion.extract import Extraction, Extractor
 from kmrag.ingestion.jobs import JobError, JobRecord, JobStore
+from kmrag.ingestion.lock import tenant_lock
 from kmrag.ingestion.parse import parse_document
 from kmrag.ingestion.progress import Progress
 from kmrag.ingestion.relations import GraphRows, graph_rows
 from kmrag.ingestion.resolve import EntityResolver
 from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem, read_sources
 from kmrag.ingestion.units import ParsedUnits, build_units
-from kmrag.retrieval.tenant_lock import tenant_lock
 from kmrag.schema import EntityMerge, KnowledgeUnit, Source, UnitLink
 from kmrag.stores import Stores
 
@@ -102,6 +102,7 @@ class IngestionJob:
         self.errors: list[JobError] = []
         self._pool: Executor | None = None
         self._touched: list[str] = []
+        self._failed: set[str] = set()
         self._entities_before: set[str] = set()
         self.after_batch: Any = None  # test hook: called with the batch number after a batch is written
         self.between_writes: Any = None  # test hook: called with the batch number between the two stores' writes
@@ -112,12 +113,15 @@ class IngestionJob:
         """Ingest files and folders."""
         return self._run([str(p) for p in paths], lambda: self._plan_files(paths))
 
-    def run_planned(self, inputs: list[str], plans: Any) -> IngestResult:
-        """Run a job over sources planned elsewhere (kmrag repair rebuilds the graph from PostgreSQL)."""
-        return self._run(inputs, plans)
+    def run_planned(self, inputs: list[str], plans: Any, lock_held: bool = False) -> IngestResult:
+        """Run a job over sources planned elsewhere (kmrag repair rebuilds the graph from PostgreSQL);
+        ``lock_held``: the caller already holds the tenant's writer lock."""
+        return self._run(inputs, plans, lock_held)
 
-    def _run(self, inputs: list[str], planner: Any) -> IngestResult:
+    def _run(self, inputs: list[str], planner: Any, lock_held: bool = False) -> IngestResult:
         try:
+            if lock_held:
+                return self._locked(inputs, planner)
             with tenant_lock(self.stores.pool, self.tenant, self.lock_wait_s, on_wait=self.progress.note):
                 return self._locked(inputs, planner)
         finally:
@@ -145,7 +149,10 @@ class IngestionJob:
                 self.timings["analyze"] += time.perf_counter() - t
             agreement = self._verify()
             job.status = "completed_with_errors" if self.errors else "completed"
-            if touched(agreement, self._touched):
+            if self.counts.get("documents_failed") and not any(
+                    self.counts.get(f"documents_{k}") for k in ("new", "updated", "resumed", "rebuilt", "unchanged")):
+                job.status = "failed"  # nothing of what was asked for could be ingested
+            if touched(agreement, self._checked()):
                 job.status = "failed"
                 self.errors.append(JobError(path="(stores)", reason="the graph and PostgreSQL disagree on sources of "
                                             "this job: " + "; ".join(agreement.summary()["sources"])
@@ -167,11 +174,15 @@ class IngestionJob:
                 pass
             raise
 
+    def _checked(self) -> list[str]:
+        """The sources this job wrote to the end (a document that failed midway has its own error)."""
+        return [sid for sid in self._touched if sid not in self._failed]
+
     def _agreement_dict(self, a: Agreement) -> dict[str, Any]:
-        mine = touched(a, self._touched)
-        others = [s for s in a.sources if s.source_id not in set(self._touched)]
+        mine = touched(a, self._checked())
+        others = [s for s in a.sources if s.source_id not in set(self._checked())]
         out = a.summary()
-        out.update(sources_checked=len(self._touched), agree=not mine,
+        out.update(sources_checked=len(self._checked()), agree=not mine,
                    disagreeing_sources=[f"{s.source_id}: {'; '.join(s.reasons)}" for s in mine[:20]],
                    tenant_agrees=a.agree)
         if others:
@@ -257,8 +268,9 @@ class IngestionJob:
             return SourceProblem(path=doc.source_id, reason="no text units found in the document")
         self.counts["units_parsed"] += len(parsed.units)
         sid = doc.source_id
-        present = self.stores.units.unit_ids(self.tenant, sid)
-        in_graph = self.stores.graph.unit_ids(self.tenant, sid)
+        known_before = sid in self.before.known
+        present = self.stores.units.unit_ids(self.tenant, sid) if known_before else set()
+        in_graph = self.stores.graph.unit_ids(self.tenant, sid) if known_before else set()
         wanted = {u.id for u in parsed.units}
         complete = present & in_graph
         source = Source(id=sid, tenant=self.tenant, uri=doc.uri, version=doc.version, content_hash=doc.version,
@@ -321,11 +333,14 @@ class IngestionJob:
             out = dict(zip((u.id for u in units), self.extractor.extract(units), strict=True)) if units else {}
         except Exception:  # noqa: BLE001 - isolate the document that breaks the extractor
             for s in batch:  # find the document that breaks it
+                if s.plan.failed:
+                    continue
                 mine = [u for u in s.units if u.id in s.plan.extract]
                 try:
                     out.update(zip((u.id for u in mine), self.extractor.extract(mine), strict=True))
                 except Exception as e:  # noqa: BLE001 - that document's error, not the job's
                     s.plan.failed = True
+                    self._failed.add(s.plan.source.id)
                     self._fail(s.plan.source.id, f"entity extraction failed: {type(e).__name__}: {e}")
         self.timings["nlp"] += time.perf_counter() - t
         self.progress.add("nlp", len(units))
@@ -344,7 +359,13 @@ class IngestionJob:
         for s in firsts:
             if s.plan.rebuild:
                 graph.delete_source(self.tenant, s.plan.source.id)
-        graph.write_sources([s.plan.source for s in firsts])
+        # units hang off their Source node, so a source new to the graph gets it now; a changed source
+        # keeps its old version there until its last unit is written (an interrupted update then
+        # still agrees with PostgreSQL, and the next run resumes it)
+        graph.write_sources([s.plan.source for s in firsts if s.plan.kind != "updated" or s.last])
+        for s in batch:
+            if s.last and s.plan.kind == "updated" and not s.first:
+                graph.write_sources([s.plan.source])
         for s in firsts:
             if s.plan.clear_links and not s.plan.rebuild:
                 graph.clear_unit_links(self.tenant, s.plan.source.id)
@@ -400,17 +421,17 @@ class IngestionJob:
         new = {e.id for e in current} - self._entities_before
         plan = self.resolver.plan(current, new)
         by_id = {e.id: e for e in current}
-        if plan.steps:
-            graph.merge_entities(self.tenant, [(s.member.id, s.root.id) for s in plan.steps])
         add = {rid: aliases for rid, aliases in plan.new_aliases.items() if rid in by_id}
-        if add:
-            graph.write_entities([by_id[rid].model_copy(update={"aliases": [*by_id[rid].aliases, *a]})
-                                  for rid, a in sorted(add.items())])
         records = [EntityMerge(tenant=self.tenant, entity_id=s.root.id, alias=s.member.name, method=s.method,
                                score=s.score) for s in plan.steps]
         records += [EntityMerge(tenant=self.tenant, entity_id=rid, alias=a, method="alias")
                     for rid, aliases in sorted(add.items()) for a in aliases]
-        self.stores.units.write_merges(records, self.job.id)
+        self.stores.units.write_merges(records, self.job.id)  # the audit record first, then the merge
+        if plan.steps:
+            graph.merge_entities(self.tenant, [(s.member.id, s.root.id) for s in plan.steps])
+        if add:
+            graph.write_entities([by_id[rid].model_copy(update={"aliases": [*by_id[rid].aliases, *a]})
+                                  for rid, a in sorted(add.items())])
         self.counts["entities_merged"] += len(plan.steps)
         self.timings["consolidate"] += time.perf_counter() - t
 

@@ -25,9 +25,9 @@ from pydantic import BaseModel, Field
 from kmrag.ingestion.consistency import compare_stores
 from kmrag.ingestion.embed import Embedder
 from kmrag.ingestion.extract import Extractor
+from kmrag.ingestion.lock import tenant_lock
 from kmrag.ingestion.pipeline import IngestionJob, PlannedSource
 from kmrag.ingestion.units import structure_from_units
-from kmrag.retrieval.tenant_lock import tenant_lock
 from kmrag.schema import Source
 from kmrag.stores import Stores
 
@@ -39,38 +39,40 @@ class RepairReport(BaseModel):
     rebuilt: list[str] = Field(default_factory=list)
     removed_from_graph: list[str] = Field(default_factory=list)
     aliases_removed: int = 0
+    graph_units_removed: int = 0  # graph units of sources PostgreSQL holds, which it does not have
     job: dict[str, Any] | None = None
     after: dict[str, Any] | None = None
 
 
 def repair(stores: Stores, tenant: str, embedder: Embedder, extractor: Extractor, dry_run: bool = False,
            progress: bool | None = None, lock_wait_s: float = 3600.0) -> RepairReport:
-    before = compare_stores(stores, tenant)
-    report = RepairReport(tenant=tenant, dry_run=dry_run, before=before.summary(limit=1000))
-    rebuild = [s.source_id for s in before.sources if s.in_postgres]
-    remove = [s.source_id for s in before.sources if not s.in_postgres and s.source_id != "(unknown)"]
-    undone = _stale_aliases(stores, tenant)
-    if dry_run:
-        report.rebuilt, report.removed_from_graph, report.aliases_removed = rebuild, remove, len(undone)
-        return report
-    if before.only_in_graph:  # graph units PostgreSQL does not hold, in sources it does hold
-        graph_only = stores.graph.unit_ids(tenant) - set(stores.units.unit_sources(tenant))
-        with tenant_lock(stores.pool, tenant, lock_wait_s):
-            stores.graph.retire_units(tenant, sorted(graph_only))
-            stores.graph.flush()
+    """Compare and repair under the tenant's writer lock: an ingest running meanwhile is waited for,
+    never mistaken for damage (while it runs, the graph is legitimately ahead of PostgreSQL)."""
     with tenant_lock(stores.pool, tenant, lock_wait_s):
+        before = compare_stores(stores, tenant)
+        report = RepairReport(tenant=tenant, dry_run=dry_run, before=before.summary(limit=1000))
+        rebuild = [s.source_id for s in before.sources if s.in_postgres]
+        remove = [s.source_id for s in before.sources if not s.in_postgres and s.source_id != "(unknown)"]
+        undone = _stale_aliases(stores, tenant)
+        graph_only = stores.graph.unit_ids(tenant) - set(stores.units.unit_sources(tenant)) \
+            if before.only_in_graph else set()
+        report.rebuilt, report.removed_from_graph, report.aliases_removed = rebuild, remove, len(undone)
+        report.graph_units_removed = len(graph_only)
+        if dry_run:
+            return report
+        # what PostgreSQL does not hold leaves the graph: units of sources it does hold, whole sources
+        stores.graph.retire_units(tenant, sorted(graph_only))
         for sid in remove:
             stores.graph.delete_source(tenant, sid)
         for eid, alias in undone:
             stores.graph.remove_entity_alias(tenant, eid, alias)
         stores.graph.flush()
-    report.removed_from_graph, report.aliases_removed = remove, len(undone)
-    if rebuild:
-        job = IngestionJob(stores, embedder, extractor, tenant, progress=progress, lock_wait_s=lock_wait_s)
-        result = job.run_planned(["(repair)"], lambda: _plans_from_postgres(stores, tenant, rebuild))
-        report.rebuilt = rebuild
-        report.job = result.job.model_dump(mode="json")
-    report.after = compare_stores(stores, tenant).summary(limit=1000)
+        if rebuild:
+            job = IngestionJob(stores, embedder, extractor, tenant, progress=progress, lock_wait_s=lock_wait_s)
+            result = job.run_planned(["(repair)"], lambda: _plans_from_postgres(stores, tenant, rebuild),
+                                     lock_held=True)
+            report.job = result.job.model_dump(mode="json")
+        report.after = compare_stores(stores, tenant).summary(limit=1000)
     return report
 
 

@@ -301,16 +301,13 @@ def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[
         if target:
             link(e.id, target, "acronym")
 
-    groups: dict[str, list[str]] = defaultdict(list)
-    for i in by_id:
-        groups[find(i)].append(i)
     plan = MergePlan()
-    for members in groups.values():
-        if len(members) < 2:
+    for group in members.values():
+        if len(group) < 2:
             continue
-        heads = [m for m in members if m not in pointed] or members
+        heads = [m for m in group if m not in pointed] or group
         root = min((by_id[m] for m in heads), key=_rank)
-        for m in sorted(members):
+        for m in sorted(group):
             if m == root.id or merge_key(root.id, by_id[m].name) in blocked:
                 continue
             how, score = next((v for (a, _), v in sorted(method.items()) if a == m),

@@ -151,6 +151,17 @@ def read_sources(
             yield SourceProblem(path=str(path), reason=str(e))
         except OSError as e:
             yield SourceProblem(path=str(path), reason=f"cannot read: {e.strerror or e}")
+        except Exception as e:  # noqa: BLE001 - a reader's failure on one file is that file's error
+            yield SourceProblem(path=str(path), reason=f"cannot read: {type(e).__name__}: {e}"[:500])
+
+
+TITLE_MAX_CHARS = 300
+
+
+def clean_title(title: str) -> str:
+    """A title as stored: one line, no control characters, at most TITLE_MAX_CHARS."""
+    t = " ".join("".join(c if c.isprintable() or c.isspace() else " " for c in title).split())
+    return t if len(t) <= TITLE_MAX_CHARS else t[: TITLE_MAX_CHARS - 1].rstrip() + "…"
 
 
 def _read_file(path: Path, sid: str, opts: SourceOptions) -> Iterator[SourceDocument | SourceProblem]:
@@ -183,7 +194,7 @@ def _read_file(path: Path, sid: str, opts: SourceOptions) -> Iterator[SourceDocu
         raise BadInput(f"{path}: contains only whitespace")
     if fmt in ("markdown", "text", "html"):
         kind: Kind = fmt  # type: ignore[assignment]
-        yield SourceDocument(source_id=sid, uri=uri, kind=kind, title=path.stem, text=text,
+        yield SourceDocument(source_id=sid, uri=uri, kind=kind, title=clean_title(path.stem), text=text,
                              version=content_hash(data))
     elif fmt == "json":
         yield from _read_json(path, sid, uri, text, opts)
@@ -212,7 +223,8 @@ def _read_pdf(path: Path, sid: str, uri: str, data: bytes) -> SourceDocument:
         title = str(meta.get("/Title") or "")
     except Exception:  # noqa: BLE001 - metadata is optional and often malformed
         title = ""
-    return SourceDocument(source_id=sid, uri=uri, kind="pdf", title=title or path.stem, text="\n\n".join(pages),
+    return SourceDocument(source_id=sid, uri=uri, kind="pdf", title=clean_title(title or path.stem),
+                          text="\n\n".join(pages).replace("\x00", ""),
                           pages=pages, version=content_hash(data), metadata={"pages": len(pages)})
 
 
@@ -225,8 +237,8 @@ def _pick(rec: dict[str, Any], explicit: str | None, candidates: tuple[str, ...]
 def record_document(sid: str, uri: str, title: str, text: str, meta: dict[str, Any] | None = None) -> SourceDocument:
     """One record (a passage, a JSON object, a parquet row) as its own source: title + text."""
     version = content_hash(title + "\x1f" + text)
-    return SourceDocument(source_id=sid, uri=uri, kind="record", title=title, text=text, version=version,
-                          metadata=meta or {})
+    return SourceDocument(source_id=sid, uri=uri, kind="record", title=clean_title(title), text=text.replace("\x00", ""),
+                          version=version, metadata=meta or {})
 
 
 def record_source_id(file_sid: str, title: str, text: str, rec_id: str | None = None) -> str:
@@ -274,6 +286,8 @@ def _read_json(path: Path, sid: str, uri: str, text: str, opts: SourceOptions) -
     except json.JSONDecodeError as e:
         raise BadInput(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from e
     fmt = qa_corpora.detect_format(data)
+    if fmt == "passages" and any(isinstance(r, dict) and ("id" in r or "_id" in r) for r in data):
+        fmt = None  # records with ids: each record is its own source, named by its id
     if fmt is not None and not (opts.text_field or opts.title_field):
         passages, problems = qa_corpora.corpus_passages(data, fmt)
         for p in problems:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from kmrag.ingestion.parse.blocks import Block
 from kmrag.ingestion.parse.sentences import pack_sentences, split_bounded
-from kmrag.ingestion.sources import SourceDocument
+from kmrag.ingestion.sources import SourceDocument, clean_title
 from kmrag.schema import KnowledgeUnit, UnitLink, UnitLinkKind, UnitType, normalise_content, unit_id
 from kmrag.schema.ids import unit_text
 
@@ -126,13 +126,13 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
         occ = seen[norm]
         seen[norm] += 1
         uid = unit_id(tenant, doc.source_id, text, occ)
-        path = [t for _, _, t in section_stack]
+        path = [clean_title(t) for _, _, t in section_stack]
         meta: dict[str, object] = {"char_span": [start, end], "heading_path": path}
         if block.page is not None:
             meta["page"] = block.page
         meta.update(extra or {})
         units.append(KnowledgeUnit(id=uid, tenant=tenant, source_id=doc.source_id, source_version=doc.version,
-                                   type=utype, title=title, section_path=path, ordinal=len(units),
+                                   type=utype, title=clean_title(title), section_path=path, ordinal=len(units),
                                    content=unit_text(text),
                                    metadata=meta))
         parents.append(section_stack[-1][1] if section_stack else None)

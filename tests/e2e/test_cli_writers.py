@@ -53,7 +53,7 @@ def test_two_ingests_into_one_tenant_at_once_lose_nothing(env: dict[str, str], t
 
 def test_a_second_writer_waits_or_says_who_is_writing(tmp_path: Path) -> None:
     from kmrag.config import load_settings
-    from kmrag.retrieval.tenant_lock import tenant_lock
+    from kmrag.ingestion.lock import tenant_lock
     from kmrag.stores import open_stores
 
     env = server_env()
@@ -147,7 +147,7 @@ def test_repair_after_the_graph_lost_its_data(env: dict[str, str], tmp_path: Pat
         for f in files:
             f.unlink()
     dry = kmrag("repair", "--dry-run", env=env)
-    assert dry.returncode == 0 and "3 sources disagreed" in dry.stdout and "would rebuild 3 sources" in dry.stdout
+    assert dry.returncode == 1 and "3 sources disagreed" in dry.stdout and "would rebuild 3 sources" in dry.stdout
     fixed = kmrag("repair", "--json", env=env)
     assert fixed.returncode == 0, fixed.stderr
     report = json.loads(fixed.stdout)

@@ -384,3 +384,46 @@ def test_repair_finishes_a_delete_and_an_unmerge_the_graph_missed(stores: Stores
     assert rep.after is not None and rep.after["agree"]
     assert notes not in stores.graph.source_ids(tenant) and not stores.graph.unit_ids(tenant, notes)
     assert "EU" not in stores.graph.get_entities(tenant, [eu["entity_id"]])[0].aliases
+
+
+def _big(path: Path, n: int, marker: str = "", extra: str = "") -> Path:
+    path.write_text("# Big\n\n" + "\n\n".join(f"Paragraph {i} says that city {i} lies on river {i}.{extra}"
+                                              + (f" {marker}" if i == n - 10 and marker else "")
+                                              for i in range(n)) + "\n")
+    return path
+
+
+def test_an_update_interrupted_midway_is_resumed_not_rebuilt(stores: Stores, tenant: str, extractor: Any,
+                                                             tmp_path: Path) -> None:
+    from kmrag.ingestion.consistency import compare_stores
+
+    big = _big(tmp_path / "big.md", 120)
+    run(stores, tenant, extractor, big, batch_units=40)
+    _big(big, 120, extra=" It floods in spring.")  # every paragraph changes
+
+    def stop(batch_no: int) -> None:
+        if batch_no == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(stores, tenant, extractor, big, batch_units=40, after_batch=stop)
+    assert compare_stores(stores, tenant).agree  # half an update: both stores hold the same half
+    res = run(stores, tenant, extractor, big, batch_units=40)
+    assert res.job.counts["documents_updated"] == 1 and "documents_rebuilt" not in res.job.counts
+    assert res.job.counts["units_kept"] >= 79 and res.agreement["agree"]
+    assert comparable(state(stores, tenant)) == fresh_state(stores, tenant, extractor, big, batch_units=40)
+
+
+def test_a_document_failing_in_a_later_batch_fails_alone(stores: Stores, tenant: str, extractor: Any,
+                                                         tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    _big(docs / "big.md", 120, marker="BREAKS")
+    write_corpus(docs)
+    res = run(stores, tenant, BreaksOn(extractor, "BREAKS"), docs, batch_units=40)
+    assert res.job.status == "completed_with_errors" and res.agreement["agree"]
+    assert [Path(e.path).name for e in res.job.errors] == ["big.md"]
+    assert res.job.counts["documents_new"] == 3 and res.job.counts["documents_failed"] == 1
+    fixed = run(stores, tenant, extractor, docs, batch_units=40)
+    assert fixed.job.status == "completed" and fixed.job.counts["documents_resumed"] == 1
+    assert comparable(state(stores, tenant)) == fresh_state(stores, tenant, extractor, docs, batch_units=40)

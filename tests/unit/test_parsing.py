@@ -164,3 +164,45 @@ def test_folder_walk_is_sorted_and_skips_hidden(tmp_path: Path):
     (tmp_path / ".git" / "x.md").write_text("hidden")
     got = [d.source_id for d in read_sources([tmp_path])]  # type: ignore[union-attr]
     assert got == [(tmp_path / "a.md").resolve().as_posix(), (tmp_path / "b.md").resolve().as_posix()]
+
+
+def test_a_file_that_breaks_its_reader_is_that_files_problem(tmp_path: Path):
+    (tmp_path / "a_deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (tmp_path / "b_good.txt").write_text("Oslo is the capital of Norway.")
+    got = list(read_sources([tmp_path]))
+    assert isinstance(got[0], SourceProblem) and got[0].path.endswith("a_deep.json")
+    assert "RecursionError" in got[0].reason or "invalid JSON" in got[0].reason
+    assert isinstance(got[1], SourceDocument) and got[1].text.startswith("Oslo")
+
+
+def test_json_records_with_ids_are_named_by_id_and_duplicates_reported(tmp_path: Path):
+    import json
+
+    f = tmp_path / "recs.json"
+    f.write_text(json.dumps([{"id": "a", "title": "Li\u0000ma", "text": "Lima is in Peru."},
+                             {"id": "b", "title": "Oslo", "text": "Oslo is in Norway."},
+                             {"id": "c", "title": "Quito", "text": "Quito is in Ecuador."},
+                             {"id": "b", "title": "Bern", "text": "Bern is in Switzerland."}]))
+    got = list(read_sources([f]))
+    docs = [g for g in got if isinstance(g, SourceDocument)]
+    probs = [g for g in got if isinstance(g, SourceProblem)]
+    assert [(d.source_id.rsplit("#", 1)[1], d.title) for d in docs] == [("b", "Oslo"), ("c", "Quito")]
+    assert [p.path.rsplit(":", 1)[1] for p in probs] == ["record 0", "record 3"]
+    assert "NUL" in probs[0].reason and "duplicate record id 'b'" in probs[1].reason and "record 1" in probs[1].reason
+
+
+def test_titles_are_one_bounded_line(tmp_path: Path):
+    from kmrag.ingestion.parse import parse_document
+    from kmrag.ingestion.sources import TITLE_MAX_CHARS
+    from kmrag.ingestion.units import UNIT_MAX_CHARS, build_units
+
+    f = tmp_path / "h.md"
+    f.write_text("# " + "word " * 20_000 + "\n\nBody text under a giant heading.\n")
+    (doc,) = list(read_sources([f]))
+    assert isinstance(doc, SourceDocument)
+    blocks, text = parse_document(doc)
+    parsed = build_units(doc, blocks, text, "t")
+    assert all(len(u.title) <= TITLE_MAX_CHARS and all(len(p) <= TITLE_MAX_CHARS for p in u.section_path)
+               for u in parsed.units)
+    assert all(len(u.content) <= UNIT_MAX_CHARS for u in parsed.units)
+    assert parsed.units[-1].content == "Body text under a giant heading."

@@ -21,14 +21,14 @@ class TenantBusy(KmragError):
     """Another process is writing the tenant and did not finish in time."""
 
 
-def _running_jobs(conn: Any, tenant: str) -> str:
-    rows = conn.execute("SELECT id, timings->'_owner' FROM kmrag_jobs WHERE tenant = %s AND status = 'running' "
-                        "ORDER BY created_at DESC LIMIT 3", (tenant,)).fetchall()
-    conn.commit()
-    if not rows:
+def _running_jobs(pool: Any, tenant: str) -> str:
+    """The jobs that say they are running (a killed process's job shows as interrupted, not here)."""
+    from kmrag.ingestion.jobs import JobStore
+
+    running = [j for j in JobStore(pool).list(tenant, limit=10) if j.status == "running"]
+    if not running:
         return "a delete, unmerge or repair"
-    return ", ".join(f"job {r[0]}" + (f" (pid {r[1].get('pid')} on {r[1].get('host')})" if isinstance(r[1], dict) else "")
-                     for r in rows)
+    return ", ".join(f"job {j.id}" for j in running[:3])
 
 
 @contextmanager
@@ -55,9 +55,8 @@ def tenant_lock(pool: Any, tenant: str, wait_s: float = 3600.0,
             if locked:
                 break
             try:
-                holder = _running_jobs(conn, tenant)
-            except psycopg.Error:
-                conn.rollback()
+                holder = _running_jobs(pool, tenant)
+            except (psycopg.Error, KmragError):
                 holder = "another kmrag process"
             if time.monotonic() >= deadline:
                 raise TenantBusy(f"tenant {tenant!r} is being written by {holder}; waited {wait_s:.0f} s. "
