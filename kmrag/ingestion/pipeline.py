@@ -152,11 +152,12 @@ class IngestionJob:
             if self.counts.get("documents_failed") and not any(
                     self.counts.get(f"documents_{k}") for k in ("new", "updated", "resumed", "rebuilt", "unchanged")):
                 job.status = "failed"  # nothing of what was asked for could be ingested
-            if touched(agreement, self._checked()):
+            mine = touched(agreement, self._checked())
+            if mine:
                 job.status = "failed"
                 self.errors.append(JobError(path="(stores)", reason="the graph and PostgreSQL disagree on sources of "
-                                            "this job: " + "; ".join(agreement.summary()["sources"])
-                                            + " — run `kmrag repair`"))
+                                            "this job: " + "; ".join(f"{s.source_id}: {', '.join(s.reasons)}"
+                                                                     for s in mine[:20]) + " — run `kmrag repair`"))
             self.timings["total"] = time.perf_counter() - t_start
             self._save(job, finished=True)
             return IngestResult(job=job, agreement=self._agreement_dict(agreement))
