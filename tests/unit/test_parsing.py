@@ -206,3 +206,17 @@ def test_titles_are_one_bounded_line(tmp_path: Path):
                for u in parsed.units)
     assert all(len(u.content) <= UNIT_MAX_CHARS for u in parsed.units)
     assert parsed.units[-1].content == "Body text under a giant heading."
+
+
+def test_parquet_rows_that_share_an_id_are_reported_and_the_first_kept(tmp_path: Path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    f = tmp_path / "rows.parquet"
+    pq.write_table(pa.table({"id": [5, 6, 5], "title": ["Oslo", "Bern", "Lima"],
+                             "text": ["Oslo is in Norway.", "Bern is in Switzerland.", "Lima is in Peru."]}), f)
+    got = list(read_sources([f]))
+    docs = [g for g in got if isinstance(g, SourceDocument)]
+    probs = [g for g in got if isinstance(g, SourceProblem)]
+    assert [d.title for d in docs] == ["Oslo", "Bern"]
+    assert [(p.path.rsplit(":", 1)[1], "duplicate record id '5'" in p.reason) for p in probs] == [("row 2", True)]
