@@ -71,7 +71,7 @@ def bench_ingest(stores: Stores, dataset: str, data_root: str | None = None, kee
         embedder.embed(texts)
         embed_alone = time.perf_counter() - t1
         counts, timings = job.job.counts, job.job.timings
-        docs = counts.get("documents_new", 0) + counts.get("documents_updated", 0)
+        docs = sum(counts.get(f"documents_{k}", 0) for k in ("new", "updated", "resumed", "rebuilt"))
         units = counts.get("units_written", 0)
         chars = sum(len(t) for t in texts)
         return {
@@ -80,7 +80,8 @@ def bench_ingest(stores: Stores, dataset: str, data_root: str | None = None, kee
             "entities": stores.graph.counts(tenant).entities, "relations": stores.graph.counts(tenant).relations,
             "total_s": round(total, 2), "docs_per_s": round(docs / total, 2), "units_per_s": round(units / total, 2),
             "stages_s": {k: timings.get(k, 0.0) for k in ("read", "parse", "nlp", "embed", "embed_wait", "resolve",
-                                                         "write_graph", "write_pg", "write_retire", "analyze", "verify")},
+                                                         "write_graph", "write_pg", "write_retire", "consolidate",
+                                                         "analyze", "verify")},
             "embed_alone_s": round(embed_alone, 2), "ratio_total_to_embed_alone": round(total / embed_alone, 3),
             "peak_rss_mb": round(rss_ingest, 1), "rss_before_mb": round(rss_before, 1),
             "peak_worker_rss_mb": round(peak_child_rss_mb(), 1),
@@ -103,6 +104,7 @@ def render_ingest(r: dict[str, Any]) -> str:
         ("embed (in job)", f"{st['embed']:.2f} s (waited {st['embed_wait']:.2f} s)"),
         ("resolve", f"{st['resolve']:.2f} s"),
         ("write graph / PG / retire", f"{st['write_graph']:.2f} / {st['write_pg']:.2f} / {st['write_retire']:.2f} s"),
+        ("consolidate entities", f"{st.get('consolidate', 0):.2f} s"),
         ("analyze / verify stores agree", f"{st.get('analyze', 0):.2f} / {st.get('verify', 0):.2f} s"),
         ("embedder alone, same texts", f"{r['embed_alone_s']} s"),
         ("ratio total / embedder alone", r["ratio_total_to_embed_alone"]),

@@ -243,6 +243,18 @@ def all_entities() -> str:
     """
 
 
+def entity_relations() -> str:
+    """The relations of one entity, either direction: starts from the entity (unique id index), not a scan."""
+    return """
+    MATCH (e:Entity {id: $entity_id, tenant: $tenant})-[r {kind: 'relation'}]-(:Entity {tenant: $tenant})
+    WITH DISTINCT r
+    WITH r, startNode(r) AS s, endNode(r) AS o
+    RETURN r.id AS id, s.id AS subject_id, o.id AS object_id, type(r) AS type, r.predicate AS predicate,
+           r.confidence AS confidence, r.unit_ids AS unit_ids, r.sentences AS sentences
+    ORDER BY r.id
+    """
+
+
 def relations() -> str:
     return """
     MATCH (s:Entity {tenant: $tenant})-[r {kind: 'relation'}]->(o:Entity {tenant: $tenant})

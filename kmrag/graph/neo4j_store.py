@@ -191,7 +191,7 @@ class Neo4jGraphStore:
         if absorbed not in found or target not in found:
             return 0
         moved = []
-        for r in run(q.relations(), tenant=tenant, entity_id=absorbed):
+        for r in run(q.entity_relations(), tenant=tenant, entity_id=absorbed):
             r["subject_id"], r["object_id"] = (target if x == absorbed else x for x in (r["subject_id"], r["object_id"]))
             if r["subject_id"] != r["object_id"]:  # a relation between the two would become a self-loop
                 r["id"] = relation_id(tenant, r["subject_id"], r["type"], r["object_id"])
@@ -273,7 +273,8 @@ class Neo4jGraphStore:
     def relations(self, tenant: str, entity_id: str | None = None) -> list[Relation]:
         return [
             Relation(tenant=tenant, **{**r, "sentences": r["sentences"] or []})
-            for r in self._read(q.relations(), tenant=tenant, entity_id=entity_id)
+            for r in self._read(q.relations() if entity_id is None else q.entity_relations(), tenant=tenant,
+                                entity_id=entity_id)
         ]
 
     def entity_units(self, tenant: str, entity_ids: Sequence[str]) -> dict[str, list[str]]:
