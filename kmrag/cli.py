@@ -64,8 +64,9 @@ def cmd_services(args: argparse.Namespace) -> int:
 
 def _job_line(j: Any) -> str:
     c = j.counts
+    more = "".join(f" {k}={c[f'documents_{k}']}" for k in ("resumed", "rebuilt", "removed") if c.get(f"documents_{k}"))
     return (f"{j.id}  {j.status:<22} docs new={c.get('documents_new', 0)} updated={c.get('documents_updated', 0)} "
-            f"unchanged={c.get('documents_unchanged', 0)} failed={c.get('documents_failed', 0)}  "
+            f"unchanged={c.get('documents_unchanged', 0)} failed={c.get('documents_failed', 0)}{more}  "
             f"units written={c.get('units_written', 0)} retired={c.get('units_retired', 0)}  "
             f"{j.timings.get('total', 0):.1f}s  {', '.join(j.inputs)[:60]}")
 
@@ -80,7 +81,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         raise ConfigError("choose one of --source-base and --source-prefix: both name the sources")
     opts = SourceOptions(max_bytes=args.max_bytes, encoding=args.encoding, title_field=args.title_field,
                          text_field=args.text_field, source_prefix=args.source_prefix,
-                         source_base=getattr(args, "source_base", None))
+                         source_base=getattr(args, "source_base", None), prune=getattr(args, "prune", False))
     with open_stores(settings) as stores:
         stores.init_schema()
         result = ingest(stores, args.paths, settings.tenant, opts, progress=None if not args.json else False,
@@ -174,6 +175,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     args.source_prefix = "demo"
     args.source_base = None
     args.force = False
+    args.prune = False
     args.lock_wait = 3600.0
     args.show_relations = 12
     if not args.tenant:
@@ -344,6 +346,8 @@ def build_parser() -> argparse.ArgumentParser:
     ing.add_argument("--source-base", help="source ids are paths relative to this folder (keeps ids when a corpus "
                                            "moves with it)")
     ing.add_argument("--force", action="store_true", help="rebuild the sources in both stores even if unchanged")
+    ing.add_argument("--prune", action="store_true", help="remove the sources under the folders given that are no "
+                                                          "longer there (records gone from a record file always are)")
     rep = add("repair", cmd_repair, "compare the graph with PostgreSQL per source and rebuild what disagrees")
     rep.add_argument("--dry-run", action="store_true", help="only say what disagrees and what would be done")
     add("demo", cmd_demo, "the main job: ingest the bundled demo corpus (tenant 'demo') and show what was stored")

@@ -38,7 +38,7 @@ from kmrag.ingestion.parse import parse_document
 from kmrag.ingestion.progress import Progress
 from kmrag.ingestion.relations import GraphRows, graph_rows
 from kmrag.ingestion.resolve import EntityResolver
-from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem, read_sources
+from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem, folder_prefix, read_sources
 from kmrag.ingestion.units import ParsedUnits, build_units
 from kmrag.schema import EntityMerge, KnowledgeUnit, Source, UnitLink
 from kmrag.stores import Stores
@@ -103,6 +103,7 @@ class IngestionJob:
         self._pool: Executor | None = None
         self._touched: list[str] = []
         self._failed: set[str] = set()
+        self._vanished: list[str] = []
         self._entities_before: set[str] = set()
         self.after_batch: Any = None  # test hook: called with the batch number after a batch is written
         self.between_writes: Any = None  # test hook: called with the batch number between the two stores' writes
@@ -141,6 +142,7 @@ class IngestionJob:
             self.before = compare_stores(self.stores, self.tenant)
             self._batches(planner(), job)
             graph.flush()
+            self._remove_vanished()
             self._consolidate()
             graph.flush()
             if self.counts.get("units_written") or self.counts.get("units_retired"):
@@ -239,13 +241,23 @@ class IngestionJob:
     def _plan_files(self, paths: Sequence[str | Path]) -> Iterator[PlannedSource | SourceProblem]:
         versions = {sid: st["version"] for sid, st in self.stores.units.source_stats(self.tenant).items()}
         diverged = self.before.ids()
+        seen: set[str] = set()
+        kept: set[str] = set()  # ids of files with a problem: what is stored of them stays
+        record_files: set[str] = set()
         t = time.perf_counter()
         for item in read_sources(paths, self.options):
             self.timings["read"] += time.perf_counter() - t
             self.counts["documents_seen"] += 1
             if isinstance(item, SourceProblem):
+                if item.source_id:
+                    kept.add(item.source_id)
                 yield item
-            elif versions.get(item.source_id) == item.version and not self.force and item.source_id not in diverged:
+                t = time.perf_counter()
+                continue
+            seen.add(item.source_id)
+            if item.file_source_id:
+                record_files.add(item.file_source_id)
+            if versions.get(item.source_id) == item.version and not self.force and item.source_id not in diverged:
                 self.counts["documents_unchanged"] += 1
                 self.progress.add("documents", 1)
             else:
@@ -254,6 +266,9 @@ class IngestionJob:
                 if p is not None:
                     yield p
             t = time.perf_counter()
+        self._vanished = vanished(set(versions) | self.before.known, seen, kept, record_files - kept,
+                                  [f for f in (folder_prefix(Path(p), self.options) for p in paths) if f]
+                                  if self.options.prune else [])
 
     def _plan_document(self, doc: SourceDocument, rebuild: bool,
                        completed: bool) -> PlannedSource | SourceProblem | None:
@@ -412,6 +427,17 @@ class IngestionJob:
         self.progress.add("write", sum(len(s.units) for s in batch))
         self.progress.add("documents", len(lasts))
 
+    def _remove_vanished(self) -> None:
+        """Records gone from a record file that was read whole, and (with --prune) files gone from the
+        folders given: retired in PostgreSQL (kept for audit), removed from the graph — as `kmrag delete`."""
+        for sid in self._vanished:
+            n = self.stores.units.retire_source(self.tenant, sid)
+            self.stores.graph.delete_source(self.tenant, sid)
+            self.counts["documents_removed"] += 1
+            self.counts["units_retired"] += n
+        if self._vanished:
+            self.stores.graph.flush()
+
     # -- entities -----------------------------------------------------------------------------
 
     def _consolidate(self) -> None:
@@ -435,6 +461,20 @@ class IngestionJob:
                                   for rid, a in sorted(add.items())])
         self.counts["entities_merged"] += len(plan.steps)
         self.timings["consolidate"] += time.perf_counter() - t
+
+
+def vanished(stored: set[str], seen: set[str], kept: set[str], record_files: set[str],
+             folders: Sequence[str]) -> list[str]:
+    """Stored sources that are no longer there: records of the record files read whole (``file#key``),
+    and sources under the folder prefixes given; never those of files that could not be read."""
+    out = []
+    for sid in sorted(stored - seen - kept):
+        cuts = [i for i, c in enumerate(sid) if c == "#"]
+        if any(sid[:i] in record_files for i in cuts):
+            out.append(sid)
+        elif any(sid.startswith(f) for f in folders) and not any(sid[:i] in kept for i in cuts):
+            out.append(sid)
+    return out
 
 
 def ingest(stores: Stores, paths: Sequence[str | Path], tenant: str, options: SourceOptions | None = None,

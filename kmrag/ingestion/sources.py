@@ -34,6 +34,7 @@ class SourceOptions(BaseModel):
     text_field: str | None = None  # None tries text, content, body, context, paragraph_text
     source_prefix: str | None = None  # ids = PREFIX/<path relative to the folder given> (or the file name)
     source_base: str | None = None  # ids = <path relative to this folder>
+    prune: bool = False  # sources under the folders given that are no longer there are removed
 
 
 class SourceDocument(BaseModel):
@@ -45,11 +46,13 @@ class SourceDocument(BaseModel):
     pages: list[str] | None = None  # PDF text layer per page
     version: str
     metadata: dict[str, Any] = Field(default_factory=dict)
+    file_source_id: str | None = None  # a record's file (its records are the file's sources)
 
 
 class SourceProblem(BaseModel):
     path: str
     reason: str
+    source_id: str | None = None  # the file's source id when it is known (its stored sources are kept)
 
 
 TITLE_FIELDS = ("title", "name", "corpus_name", "heading")
@@ -146,13 +149,23 @@ def read_sources(
             continue
         files[sid] = path
         try:
-            yield from _read_file(path, sid, opts)
+            for got in _read_file(path, sid, opts):
+                if isinstance(got, SourceProblem):
+                    got.source_id = sid
+                yield got
         except BadInput as e:
-            yield SourceProblem(path=str(path), reason=str(e))
+            yield SourceProblem(path=str(path), reason=str(e), source_id=sid)
         except OSError as e:
-            yield SourceProblem(path=str(path), reason=f"cannot read: {e.strerror or e}")
+            yield SourceProblem(path=str(path), reason=f"cannot read: {e.strerror or e}", source_id=sid)
         except Exception as e:  # noqa: BLE001 - a reader's failure on one file is that file's error
-            yield SourceProblem(path=str(path), reason=f"cannot read: {type(e).__name__}: {e}"[:500])
+            yield SourceProblem(path=str(path), reason=f"cannot read: {type(e).__name__}: {e}"[:500], source_id=sid)
+
+
+def folder_prefix(root: Path, opts: SourceOptions | None = None) -> str | None:
+    """What the source ids of the files under a folder start with (None for a file)."""
+    if not root.is_dir():
+        return None
+    return source_id_for(root / "x", root, opts)[:-1]
 
 
 TITLE_MAX_CHARS = 300
@@ -234,11 +247,12 @@ def _pick(rec: dict[str, Any], explicit: str | None, candidates: tuple[str, ...]
     return next((f for f in candidates if f in rec), None)
 
 
-def record_document(sid: str, uri: str, title: str, text: str, meta: dict[str, Any] | None = None) -> SourceDocument:
+def record_document(sid: str, uri: str, title: str, text: str, meta: dict[str, Any] | None = None,
+                    file_sid: str | None = None) -> SourceDocument:
     """One record (a passage, a JSON object, a parquet row) as its own source: title + text."""
     version = content_hash(title + "\x1f" + text)
     return SourceDocument(source_id=sid, uri=uri, kind="record", title=clean_title(title), text=text.replace("\x00", ""),
-                          version=version, metadata=meta or {})
+                          version=version, metadata=meta or {}, file_source_id=file_sid)
 
 
 def record_source_id(file_sid: str, title: str, text: str, rec_id: str | None = None) -> str:
@@ -277,7 +291,7 @@ def _records(path: Path, sid: str, uri: str, recs: list[tuple[int, Any]], opts: 
                                        "skipped this one (give records unique ids)")
             continue
         first_at[rsid] = i
-        yield record_document(rsid, uri, title, text, {"record": i})
+        yield record_document(rsid, uri, title, text, {"record": i}, file_sid=sid)
 
 
 def _read_json(path: Path, sid: str, uri: str, text: str, opts: SourceOptions) -> Iterator[SourceDocument | SourceProblem]:
@@ -294,7 +308,7 @@ def _read_json(path: Path, sid: str, uri: str, text: str, opts: SourceOptions) -
             yield SourceProblem(path=str(path), reason=p)
         for psg in passages:
             yield record_document(record_source_id(sid, psg.title, psg.text), uri, psg.title, psg.text,
-                                  {"dataset_format": fmt, "passage_key": psg.key})
+                                  {"dataset_format": fmt, "passage_key": psg.key}, file_sid=sid)
         return
     if isinstance(data, dict):
         data = [data]

@@ -427,3 +427,42 @@ def test_a_document_failing_in_a_later_batch_fails_alone(stores: Stores, tenant:
     fixed = run(stores, tenant, extractor, docs, batch_units=40)
     assert fixed.job.status == "completed" and fixed.job.counts["documents_resumed"] == 1
     assert comparable(state(stores, tenant)) == fresh_state(stores, tenant, extractor, docs, batch_units=40)
+
+
+# -- vanished records and files --------------------------------------------------------------------
+
+def test_records_gone_from_a_record_file_are_retired(stores: Stores, tenant: str, extractor: Any,
+                                                     tmp_path: Path) -> None:
+    f = tmp_path / "recs.jsonl"
+    f.write_text('{"title": "Oslo", "text": "Oslo is the capital of Norway."}\n'
+                 '{"title": "Bern", "text": "Bern is the capital of Switzerland."}\n')
+    run(stores, tenant, extractor, f)
+    # an edited record without an id is another source: the old one must not stay active for ever
+    f.write_text('{"title": "Oslo", "text": "Oslo is the capital and largest city of Norway."}\n'
+                 '{"title": "Bern", "text": "Bern is the capital of Switzerland."}\n')
+    res = run(stores, tenant, extractor, f)
+    assert res.job.counts["documents_removed"] == 1 and res.job.counts["documents_new"] == 1
+    assert len(stores.units.source_ids(tenant)) == 2 and res.agreement["tenant_agrees"]
+    assert comparable(state(stores, tenant)) == fresh_state(stores, tenant, extractor, f)
+    # a record file with a bad line keeps what is stored of it
+    f.write_text('{"title": "Bern", "text": "Bern is the capital of Switzerland."}\n{broken\n')
+    bad = run(stores, tenant, extractor, f)
+    assert bad.job.counts.get("documents_removed", 0) == 0 and len(stores.units.source_ids(tenant)) == 2
+
+
+def test_prune_removes_files_gone_from_a_folder_and_only_with_prune(stores: Stores, tenant: str, extractor: Any,
+                                                                    tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    other = tmp_path / "other.md"
+    other.write_text("# Other\n\nLima is the capital of Peru.\n")
+    run(stores, tenant, extractor, corpus, other)
+    (corpus / "notes.txt").unlink()
+    (corpus / "atlas.html").write_bytes(b"\x00binary now")  # unreadable this time: kept as stored
+    kept = run(stores, tenant, extractor, corpus)
+    assert kept.job.counts.get("documents_removed", 0) == 0 and len(stores.units.source_ids(tenant)) == 4
+    pruned = run(stores, tenant, extractor, corpus, options=SourceOptions(prune=True))
+    assert pruned.job.counts["documents_removed"] == 1 and pruned.agreement["tenant_agrees"]
+    left = stores.units.source_ids(tenant)
+    assert (corpus / "notes.txt").resolve().as_posix() not in left
+    assert {(corpus / "atlas.html").resolve().as_posix(), other.resolve().as_posix()} <= left  # not under it / unreadable
+    assert not stores.graph.find_entities(tenant, ["Marie Curie"])
