@@ -54,7 +54,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_services(args: argparse.Namespace) -> int:
-    from kmrag.retrieval.embedded_pg import stop_embedded
+    from kmrag.units.embedded_pg import stop_embedded
 
     settings = _settings(args)
     stopped = stop_embedded(settings.data_dir)
@@ -132,9 +132,9 @@ def _note(message: str) -> None:
 
 def cmd_repair(args: argparse.Namespace) -> int:
     """Compare the graph with PostgreSQL per source and rebuild what disagrees from PostgreSQL."""
-    from kmrag.ingestion.embed import get_embedder
     from kmrag.ingestion.pipeline import get_extractor
     from kmrag.ingestion.repair import repair
+    from kmrag.nlp.embed import get_embedder
     from kmrag.stores import open_stores
 
     settings = _settings(args)
@@ -184,8 +184,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_jobs(args: argparse.Namespace) -> int:
-    from kmrag.ingestion.jobs import JobStore
     from kmrag.stores import open_stores
+    from kmrag.units.jobs import JobStore
 
     settings = _settings(args)
     with open_stores(settings) as stores:
@@ -206,8 +206,8 @@ def cmd_jobs(args: argparse.Namespace) -> int:
 def cmd_delete(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from kmrag.ingestion.lock import tenant_lock
     from kmrag.stores import open_stores
+    from kmrag.units.lock import tenant_lock
 
     settings = _settings(args)
     out = []
@@ -258,7 +258,7 @@ def cmd_entities(args: argparse.Namespace) -> int:
         if args.action == "unmerge":
             if not (args.entity and args.alias):
                 raise ConfigError("kmrag entities unmerge needs --entity e_… and --alias TEXT")
-            from kmrag.ingestion.lock import tenant_lock
+            from kmrag.units.lock import tenant_lock
 
             with tenant_lock(stores.pool, settings.tenant, args.lock_wait, on_wait=_note):
                 # PostgreSQL first: if the graph write fails, `kmrag repair` removes the alias there

@@ -44,8 +44,8 @@ def _check_graph(settings: Settings) -> Check:
 
 
 def _check_postgres(settings: Settings) -> Check:
-    from kmrag.retrieval.unit_store import PgUnitStore, open_pool, redact
     from kmrag.stores import database_url
+    from kmrag.units.store import PgUnitStore, open_pool, redact
 
     detail: dict[str, Any] = {"mode": "server" if settings.database_url else "embedded"}
     try:
@@ -81,7 +81,7 @@ def _check_spacy() -> Check:
 
 
 def _check_embedder(settings: Settings) -> Check:
-    from kmrag.ingestion.embed import embedder_status
+    from kmrag.nlp.embed import embedder_status
 
     status = embedder_status(settings)
     return Check(name="embedding model", ok=status["ok"], detail=status, fix=status.get("fix"))

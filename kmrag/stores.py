@@ -8,7 +8,7 @@ from typing import Any
 
 from kmrag.config import Settings
 from kmrag.graph.base import GraphStore
-from kmrag.retrieval.unit_store import PgUnitStore, open_pool
+from kmrag.units.store import PgUnitStore, open_pool
 
 
 @dataclass
@@ -50,7 +50,7 @@ def open_graph(settings: Settings) -> GraphStore:
 def database_url(settings: Settings) -> str:
     if settings.database_url:
         return settings.database_url
-    from kmrag.retrieval.embedded_pg import embedded_database_url
+    from kmrag.units.embedded_pg import embedded_database_url
 
     return embedded_database_url(settings.data_dir)
 

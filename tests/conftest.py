@@ -44,7 +44,7 @@ def neo4j_driver() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def pg_pool() -> Iterator[Any]:
-    from kmrag.retrieval.unit_store import PgUnitStore, open_pool
+    from kmrag.units.store import PgUnitStore, open_pool
 
     pool = open_pool(_need("KMRAG_DATABASE_URL"))
     PgUnitStore(pool, 384).init_schema()
@@ -54,7 +54,7 @@ def pg_pool() -> Iterator[Any]:
 
 @pytest.fixture
 def unit_store(pg_pool: Any, tenant: str) -> Iterator[Any]:
-    from kmrag.retrieval.unit_store import PgUnitStore
+    from kmrag.units.store import PgUnitStore
 
     store = PgUnitStore(pg_pool, 384)
     yield store

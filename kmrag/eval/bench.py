@@ -48,9 +48,9 @@ def peak_child_rss_mb() -> float:
 
 
 def bench_ingest(stores: Stores, dataset: str, data_root: str | None = None, keep: bool = False) -> dict[str, Any]:
-    from kmrag.ingestion.embed import get_embedder
-    from kmrag.ingestion.extract import SpacyExtractor
     from kmrag.ingestion.pipeline import IngestionJob, embedding_text
+    from kmrag.nlp.embed import get_embedder
+    from kmrag.nlp.extract import SpacyExtractor
 
     path = dataset_path(dataset, data_root)
     tenant = f"bench_{uuid.uuid4().hex[:8]}"

@@ -95,8 +95,8 @@ def load_set(dataset: str, data_root: str | None = None) -> tuple[Path, str, lis
 def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int | None = None,
              tenant: str | None = None, out_root: Path = Path("reports/eval"), data_root: str | None = None,
              k_max: int = 10, progress: bool = False) -> EvalRun:
-    from kmrag.ingestion.embed import get_embedder
     from kmrag.ingestion.pipeline import ingest
+    from kmrag.nlp.embed import get_embedder
     from kmrag.retrieval.strategies import STRATEGIES, build_strategy
 
     unknown = [s for s in strategies if s not in STRATEGIES]

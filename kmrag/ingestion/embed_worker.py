@@ -14,7 +14,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 
-from kmrag.ingestion.embed import Embedder
+from kmrag.nlp.embed import Embedder
 from kmrag.schema import KnowledgeUnit
 
 _WORKER_EMBEDDER: Embedder | None = None
@@ -54,7 +54,7 @@ def _init_worker(embedder: Embedder | None, parent_pid: int | None = None) -> No
     if parent_pid is not None:
         _die_with_parent(parent_pid)
     if embedder is None:  # a worker process: load the local model there, once
-        from kmrag.ingestion.embed import OnnxMiniLMEmbedder
+        from kmrag.nlp.embed import OnnxMiniLMEmbedder
 
         embedder = OnnxMiniLMEmbedder(threads=1)  # one core for the model, the other for spaCy
     _WORKER_EMBEDDER = embedder
@@ -68,7 +68,7 @@ def timed_embed(texts: list[str]) -> tuple[np.ndarray, float]:
 
 
 def embedding_executor(embedder: Embedder) -> Executor:
-    from kmrag.ingestion.embed import OnnxMiniLMEmbedder
+    from kmrag.nlp.embed import OnnxMiniLMEmbedder
 
     if isinstance(embedder, OnnxMiniLMEmbedder):
         import multiprocessing as mp

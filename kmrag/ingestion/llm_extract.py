@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from kmrag.config import Settings
 from kmrag.errors import OptionalDependencyMissing, ServiceUnavailable
-from kmrag.ingestion.extract import ExtractedEntity, ExtractedTriple, Extraction, clean_name
+from kmrag.nlp.extract import ExtractedEntity, ExtractedTriple, Extraction, clean_name
 from kmrag.schema import KnowledgeUnit
 
 SYSTEM = (

@@ -29,19 +29,19 @@ import numpy as np
 
 from kmrag.errors import ConfigError
 from kmrag.ingestion.consistency import Agreement, compare_stores, touched
-from kmrag.ingestion.embed import Embedder
 from kmrag.ingestion.embed_worker import embedding_executor, embedding_text, timed_embed
-from kmrag.ingestion.extract import Extraction, Extractor
-from kmrag.ingestion.jobs import JobError, JobRecord, JobStore
-from kmrag.ingestion.lock import tenant_lock
 from kmrag.ingestion.parse import parse_document
 from kmrag.ingestion.progress import Progress
 from kmrag.ingestion.relations import GraphRows, graph_rows
 from kmrag.ingestion.resolve import EntityResolver
 from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem, folder_prefix, read_sources
 from kmrag.ingestion.units import ParsedUnits, build_units
+from kmrag.nlp.embed import Embedder
+from kmrag.nlp.extract import Extraction, Extractor
 from kmrag.schema import EntityMerge, KnowledgeUnit, Source, UnitLink
 from kmrag.stores import Stores
+from kmrag.units.jobs import JobError, JobRecord, JobStore
+from kmrag.units.lock import tenant_lock
 
 BATCH_UNITS = 256
 STAGES = ("read", "parse", "nlp", "embed", "resolve", "write_graph", "write_pg")
@@ -481,7 +481,7 @@ def ingest(stores: Stores, paths: Sequence[str | Path], tenant: str, options: So
            progress: bool | None = None, embedder: Embedder | None = None,
            extractor: Extractor | None = None, force: bool = False, lock_wait_s: float = 3600.0) -> IngestResult:
     """Run one ingestion job with the default offline embedder and extractor."""
-    from kmrag.ingestion.embed import get_embedder
+    from kmrag.nlp.embed import get_embedder
 
     job = IngestionJob(stores, embedder or get_embedder(stores.settings), extractor or get_extractor(stores.settings),
                        tenant, options, progress, force=force, lock_wait_s=lock_wait_s)
@@ -496,6 +496,6 @@ def get_extractor(settings: Any) -> Extractor:
         return LLMExtractor(settings)
     if settings.extractor != "spacy":
         raise ConfigError(f"unknown extractor {settings.extractor!r}: use 'spacy' or 'llm'")
-    from kmrag.ingestion.extract import SpacyExtractor
+    from kmrag.nlp.extract import SpacyExtractor
 
     return SpacyExtractor()

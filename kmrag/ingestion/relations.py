@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kmrag.errors import InvalidIdentifier
-from kmrag.ingestion.extract import ExtractedEntity, Extraction
 from kmrag.ingestion.resolve import EntityResolver
+from kmrag.nlp.extract import ExtractedEntity, Extraction
 from kmrag.schema import KnowledgeUnit, Mention, MentionKind, Relation, relation_id, relationship_type
 
 

@@ -23,13 +23,13 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from kmrag.ingestion.consistency import compare_stores
-from kmrag.ingestion.embed import Embedder
-from kmrag.ingestion.extract import Extractor
-from kmrag.ingestion.lock import tenant_lock
 from kmrag.ingestion.pipeline import IngestionJob, PlannedSource
 from kmrag.ingestion.units import structure_from_units
+from kmrag.nlp.embed import Embedder
+from kmrag.nlp.extract import Extractor
 from kmrag.schema import Source
 from kmrag.stores import Stores
+from kmrag.units.lock import tenant_lock
 
 
 class RepairReport(BaseModel):

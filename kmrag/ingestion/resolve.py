@@ -32,43 +32,13 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from kmrag.ingestion.extract import ExtractedEntity
+from kmrag.nlp.extract import ExtractedEntity
+from kmrag.nlp.names import LABEL_PRIORITY, coarse_type, has_leading_article, resolution_key, strength
 from kmrag.schema import Entity, EntityMerge, entity_id
-from kmrag.schema.ids import canonical_entity_name
 
 FUZZY_MIN = 92.0
 FUZZY_MIN_LEN = 8
 ACRONYM_LEN = (2, 6)
-
-_ARTICLE = re.compile(r"^(the|a|an)\s+")
-_POSSESSIVE = re.compile(r"(?:'s|’s|')$")
-_PUNCT = re.compile(r"[^\w\s&\-+#]")
-
-COARSE: dict[str, str] = {
-    "PERSON": "PERSON", "ORG": "ORG", "GPE": "PLACE", "LOC": "PLACE", "FAC": "PLACE",
-    "DATE": "DATE", "TIME": "DATE", "CONCEPT": "CONCEPT", "THING": "THING",
-}
-# which fine label an entity shows when several were seen (all within one coarse type)
-LABEL_PRIORITY = ("PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "EVENT", "PRODUCT", "WORK_OF_ART", "LAW",
-                  "LANGUAGE", "DATE", "TIME", "CONCEPT", "THING")
-WEAK = {"THING": 0, "CONCEPT": 1}  # everything else is typed (2)
-
-
-def resolution_key(name: str) -> str:
-    """Deterministic normal form: case-folded, articles/possessives/punctuation dropped, spaces collapsed."""
-    k = canonical_entity_name(name)
-    k = _POSSESSIVE.sub("", k)
-    k = _ARTICLE.sub("", k)
-    k = _PUNCT.sub(" ", k)
-    return " ".join(k.split()) or canonical_entity_name(name)
-
-
-def coarse_type(label: str) -> str:
-    return COARSE.get(label, "OTHER")
-
-
-def strength(coarse: str) -> int:
-    return WEAK.get(coarse, 2)
 
 
 def _initials(key: str) -> str:
@@ -87,7 +57,7 @@ def _is_acronym(name: str) -> bool:
 
 def _form_rank(form: str) -> tuple[int, int, int, str]:
     """Which surface form names an entity: no leading article, not all lower/upper case, then stable."""
-    return (int(bool(_ARTICLE.match(form.lower()))), int(form.islower()), int(form.isupper() and len(form) > 6), form)
+    return (int(has_leading_article(form)), int(form.islower()), int(form.isupper() and len(form) > 6), form)
 
 
 def merge_key(entity_id_: str, alias: str) -> tuple[str, str]:

@@ -18,8 +18,8 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from kmrag.graph.base import GraphStore
-from kmrag.ingestion.extract import SpacyExtractor, clean_name
-from kmrag.ingestion.resolve import resolution_key
+from kmrag.nlp.extract import SpacyExtractor, clean_name
+from kmrag.nlp.names import resolution_key
 from kmrag.retrieval.strategies import HybridRetriever, Retrieved, check_question, rrf
 
 FUZZY_LINK = 90

@@ -16,8 +16,8 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from kmrag.errors import BadInput, ConfigError
-from kmrag.ingestion.embed import Embedder
-from kmrag.retrieval.unit_store import PgUnitStore, ScoredUnit
+from kmrag.nlp.embed import Embedder
+from kmrag.units.store import PgUnitStore, ScoredUnit
 
 MAX_QUESTION_CHARS = 2000
 RRF_K = 60

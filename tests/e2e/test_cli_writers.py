@@ -53,8 +53,8 @@ def test_two_ingests_into_one_tenant_at_once_lose_nothing(env: dict[str, str], t
 
 def test_a_second_writer_waits_or_says_who_is_writing(tmp_path: Path) -> None:
     from kmrag.config import load_settings
-    from kmrag.ingestion.lock import tenant_lock
     from kmrag.stores import open_stores
+    from kmrag.units.lock import tenant_lock
 
     env = server_env()
     corpus = write_corpus(tmp_path / "corpus")

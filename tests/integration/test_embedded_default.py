@@ -15,7 +15,7 @@ pytestmark = pytest.mark.integration
 
 
 def test_embedded_stores_work_end_to_end(tmp_path: Path, tenant: str) -> None:
-    from kmrag.retrieval.embedded_pg import stop_embedded
+    from kmrag.units.embedded_pg import stop_embedded
 
     settings = load_settings(config_file=tmp_path / "none.toml", environ={}, data_dir=str(tmp_path / "data"),
                              tenant=tenant)

@@ -13,8 +13,8 @@ from kmrag.config import load_settings
 from kmrag.eval.report import diff_runs
 from kmrag.eval.runner import load_run, run_eval
 from kmrag.graph.neo4j_store import Neo4jGraphStore
-from kmrag.retrieval.unit_store import PgUnitStore
 from kmrag.stores import Stores
+from kmrag.units.store import PgUnitStore
 
 pytestmark = pytest.mark.integration
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "mini_musique.json"
@@ -58,7 +58,7 @@ def test_eval_scores_saves_and_reproduces(stores: Stores, tenant: str, tmp_path:
 
 
 def test_graph_strategy_links_entities_and_follows_hops(stores: Stores, tenant: str, tmp_path: Path) -> None:
-    from kmrag.ingestion.embed import get_embedder
+    from kmrag.nlp.embed import get_embedder
     from kmrag.retrieval.strategies import build_strategy
 
     run = run_eval(stores, str(MINI), ["hybrid", "graph"], tenant=tenant, out_root=tmp_path)

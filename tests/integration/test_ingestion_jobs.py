@@ -11,13 +11,13 @@ import pytest
 
 from kmrag.config import load_settings
 from kmrag.graph.neo4j_store import Neo4jGraphStore
-from kmrag.ingestion.embed import get_embedder
-from kmrag.ingestion.extract import SpacyExtractor
-from kmrag.ingestion.jobs import JobStore
 from kmrag.ingestion.pipeline import IngestionJob
 from kmrag.ingestion.sources import SourceOptions
-from kmrag.retrieval.unit_store import PgUnitStore
+from kmrag.nlp.embed import get_embedder
+from kmrag.nlp.extract import SpacyExtractor
 from kmrag.stores import Stores
+from kmrag.units.jobs import JobStore
+from kmrag.units.store import PgUnitStore
 from tests.fixtures.docs import GUIDE_MD, minimal_pdf, write_corpus
 
 pytestmark = pytest.mark.integration

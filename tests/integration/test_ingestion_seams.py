@@ -14,15 +14,15 @@ import pytest
 from kmrag.config import load_settings
 from kmrag.graph.local_store import LocalGraphStore
 from kmrag.graph.neo4j_store import Neo4jGraphStore
-from kmrag.ingestion.embed import get_embedder
-from kmrag.ingestion.extract import Extraction, SpacyExtractor
 from kmrag.ingestion.pipeline import IngestionJob
 from kmrag.ingestion.repair import repair
 from kmrag.ingestion.sources import SourceOptions
 from kmrag.ingestion.units import UNIT_MAX_CHARS
-from kmrag.retrieval.unit_store import PgUnitStore
+from kmrag.nlp.embed import get_embedder
+from kmrag.nlp.extract import Extraction, SpacyExtractor
 from kmrag.schema import KnowledgeUnit
 from kmrag.stores import Stores
+from kmrag.units.store import PgUnitStore
 from tests.fixtures.docs import write_corpus
 
 pytestmark = pytest.mark.integration

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from kmrag.errors import SchemaError
-from kmrag.retrieval.unit_store import PgUnitStore
 from kmrag.schema import KnowledgeUnit, Source, unit_id
+from kmrag.units.store import PgUnitStore
 
 pytestmark = pytest.mark.integration
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kmrag.graph.local_store import LocalGraphStore
-from kmrag.ingestion.extract import SpacyExtractor
+from kmrag.nlp.extract import SpacyExtractor
 from kmrag.retrieval.graph_retriever import EntityLinker
 from kmrag.schema import Entity, entity_id
 

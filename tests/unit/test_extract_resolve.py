@@ -1,7 +1,8 @@
 import pytest
 
-from kmrag.ingestion.extract import ExtractedEntity, SpacyExtractor, clean_name
-from kmrag.ingestion.resolve import EntityResolver, resolution_key
+from kmrag.ingestion.resolve import EntityResolver
+from kmrag.nlp.extract import ExtractedEntity, SpacyExtractor, clean_name
+from kmrag.nlp.names import resolution_key
 from kmrag.schema import Entity
 
 pytestmark = pytest.mark.unit
@@ -157,7 +158,7 @@ def test_undone_merge_is_not_redone():
 
 
 def _ents(*pairs: tuple[str, str]) -> list[Entity]:
-    from kmrag.ingestion.resolve import coarse_type, resolution_key
+    from kmrag.nlp.names import coarse_type, resolution_key
     from kmrag.schema import entity_id
 
     return [Entity(id=entity_id("t", resolution_key(n), coarse_type(lab)), tenant="t", name=n, type=lab)

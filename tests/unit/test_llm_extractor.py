@@ -63,7 +63,7 @@ def test_unreachable_endpoint_is_a_clear_error() -> None:
 
 
 def test_openai_embedder_batches_and_normalises(stub: Stub) -> None:
-    from kmrag.ingestion.embed import OpenAIEmbedder, get_embedder
+    from kmrag.nlp.embed import OpenAIEmbedder, get_embedder
 
     settings = Settings(llm_base_url=stub.url, llm_api_key="k", embedder="openai", embedding_dim=8,
                         embedding_model="text-embedding-3-small")

@@ -1,21 +1,26 @@
 """The unit store on PostgreSQL + pgvector: unit text, embeddings, full text, sources.
 
 Every statement is parameterised and scoped by tenant. Retired units stay readable by ID (so
-old answers can still be audited) but never come back from a search.
+old answers can still be audited) but never come back from a search. Searching lives in
+kmrag.units.search, entity-merge records in kmrag.units.merges, the pool in kmrag.units.pool.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, Field
 
-from kmrag.errors import SchemaError, ServiceUnavailable, StoreError
+from kmrag.errors import SchemaError
 from kmrag.schema import KnowledgeUnit, Source
 from kmrag.schema.ddl import SCHEMA_VERSION, postgres_statements
+from kmrag.units.merges import MergeRecords
+from kmrag.units.pool import open_pool, redact
+from kmrag.units.search import ScoredUnit, UnitSearch
+
+__all__ = ["PgUnitStore", "ScoredUnit", "StoredUnit", "open_pool", "redact"]
 
 UNIT_COLUMNS = "id, source_id, source_version, type, title, section_path, ordinal, content, metadata, retired_at"
 
@@ -34,73 +39,8 @@ class StoredUnit(BaseModel):
     retired: bool = False
 
 
-class ScoredUnit(BaseModel):
-    id: str
-    score: float
-
-
-def _configure(conn: Any) -> None:
-    """Per pooled connection: make sure pgvector exists, then teach psycopg its type."""
-    import psycopg
-    from pgvector.psycopg import register_vector
-
-    try:
-        with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(hashtext('kmrag.init_schema'))")
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-        register_vector(conn)
-        conn.commit()
-    except psycopg.Error:
-        # no privilege to create the extension: `kmrag init` / doctor report it with what to do
-        conn.rollback()
-
-
-def open_pool(url: str, min_size: int = 1, max_size: int = 4) -> Any:
-    """The one connection pool a process uses. Fails fast, with what to do, if the server is down."""
-    import psycopg
-    from psycopg_pool import ConnectionPool
-
-    try:
-        with psycopg.connect(url, connect_timeout=10) as probe:
-            probe.execute("SELECT 1")
-    except psycopg.OperationalError as e:
-        raise ServiceUnavailable(
-            f"PostgreSQL is not reachable at {redact(url)}: {str(e).strip()}. Start it (services/postgres.sh start, "
-            "or docker compose up postgres) or unset KMRAG_DATABASE_URL to use the embedded PostgreSQL"
-        ) from e
-    return ConnectionPool(url, min_size=min_size, max_size=max_size, configure=_configure, open=True,
-                          kwargs={"autocommit": False})
-
-
-def redact(url: str) -> str:
-    """A database URL with its password hidden, for messages."""
-    import re
-
-    return re.sub(r"(://[^:/@]+:)[^@]*@", r"\1***@", url)
-
-
-class PgUnitStore:
+class PgUnitStore(UnitSearch, MergeRecords):
     backend = "postgres"
-
-    def __init__(self, pool: Any, dim: int = 384) -> None:
-        self._pool = pool
-        self.dim = dim
-
-    @contextmanager
-    def _conn(self) -> Iterator[Any]:
-        import psycopg
-
-        try:
-            with self._pool.connection() as conn:
-                yield conn
-        except psycopg.OperationalError as e:
-            raise ServiceUnavailable(f"PostgreSQL became unreachable: {e}") from e
-        except psycopg.errors.UndefinedTable as e:
-            raise SchemaError(f"kmrag tables are missing: run `kmrag init` ({e})") from e
-        except psycopg.Error as e:
-            raise StoreError(f"PostgreSQL statement failed: {e}") from e
-
-    # -- schema -------------------------------------------------------------------------------
 
     def init_schema(self) -> None:
         with self._conn() as conn:
@@ -289,43 +229,6 @@ class PgUnitStore:
         with self._conn() as conn:
             return dict(conn.execute("SELECT id, version FROM kmrag_sources WHERE tenant = %s", (tenant,)).fetchall())
 
-    def write_merges(self, merges: Sequence[Any], job_id: str | None = None) -> int:
-        rows = [(m.tenant, m.entity_id, m.alias, m.method, m.score, job_id) for m in merges]
-        if not rows:
-            return 0
-        with self._conn() as conn, conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO kmrag_entity_merges (tenant, entity_id, alias, method, score, job_id) "
-                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (tenant, entity_id, alias) DO NOTHING",
-                rows,
-            )
-        return len(rows)
-
-    def merges(self, tenant: str, entity_id: str | None = None) -> list[dict[str, Any]]:
-        with self._conn() as conn:
-            rows = conn.execute(
-                "SELECT entity_id, alias, method, score, job_id, created_at, undone_at FROM kmrag_entity_merges "
-                "WHERE tenant = %s AND (%s::text IS NULL OR entity_id = %s) ORDER BY entity_id, alias",
-                (tenant, entity_id, entity_id),
-            ).fetchall()
-        keys = ("entity_id", "alias", "method", "score", "job_id", "created_at", "undone_at")
-        return [dict(zip(keys, r, strict=True)) for r in rows]
-
-    def undo_merge(self, tenant: str, entity_id: str, alias: str) -> bool:
-        with self._conn() as conn:
-            return conn.execute(
-                "UPDATE kmrag_entity_merges SET undone_at = now() WHERE tenant = %s AND entity_id = %s "
-                "AND alias = %s AND undone_at IS NULL",
-                (tenant, entity_id, alias),
-            ).rowcount > 0
-
-    def undone_merges(self, tenant: str) -> set[tuple[str, str]]:
-        """(entity id, alias) pairs a person split apart: resolution must not merge them again."""
-        with self._conn() as conn:
-            rows = conn.execute("SELECT entity_id, alias FROM kmrag_entity_merges WHERE tenant = %s "
-                                "AND undone_at IS NOT NULL", (tenant,)).fetchall()
-        return {(r[0], r[1]) for r in rows}
-
     def source_ids(self, tenant: str) -> set[str]:
         with self._conn() as conn:
             return {r[0] for r in conn.execute("SELECT id FROM kmrag_sources WHERE tenant = %s", (tenant,))}
@@ -357,65 +260,6 @@ class PgUnitStore:
         return StoredUnit(id=r[0], tenant=tenant, source_id=r[1], source_version=r[2], type=r[3], title=r[4],
                           section_path=list(r[5] or []), ordinal=r[6], content=r[7], metadata=r[8] or {},
                           retired=r[9] is not None)
-
-    def dense_search(self, tenant: str, vector: Any, k: int = 10, exact: bool = False) -> list[ScoredUnit]:
-        """Top-k active units by cosine similarity (HNSW with iterative scan under the tenant filter;
-        ``exact`` scans every row instead, for reproducible evaluation)."""
-        vec = np.asarray(vector, dtype=np.float32)
-        if vec.shape != (self.dim,):
-            raise ValueError(f"query embedding has shape {vec.shape}, expected ({self.dim},)")
-        with self._conn() as conn:
-            conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-                         "set_config('hnsw.ef_search', %s, true), set_config('enable_indexscan', %s, true)",
-                         (str(max(40, 2 * int(k))), "off" if exact else "on"))
-            rows = conn.execute(
-                "SELECT id, 1 - (embedding <=> %s) AS score FROM kmrag_units "
-                "WHERE tenant = %s AND retired_at IS NULL AND embedding IS NOT NULL "
-                "ORDER BY embedding <=> %s LIMIT %s",
-                (vec, tenant, vec, int(k)),
-            ).fetchall()
-        rows.sort(key=lambda r: (-r[1], r[0]))
-        return [ScoredUnit(id=r[0], score=float(r[1])) for r in rows]
-
-    def fulltext_search(self, tenant: str, query: str, k: int = 10) -> list[ScoredUnit]:
-        """Top-k active units by Okapi BM25 (k1 = 1.2, b = 0.75) over the English tsvectors.
-
-        Query terms are the stemmed lexemes of the question (stop words dropped); any term may
-        match. Document frequencies and the average length (in distinct lexemes) come from the
-        tenant's active units, so scores are per tenant.
-        """
-        with self._conn() as conn:
-            rows = conn.execute(
-                """
-                WITH terms AS (
-                    SELECT DISTINCT lex FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS lex
-                ), stats AS (
-                    SELECT count(*)::float8 AS n, coalesce(avg(length(tsv)), 1)::float8 AS avgdl
-                    FROM kmrag_units WHERE tenant = %(t)s AND retired_at IS NULL
-                ), idf AS (
-                    SELECT terms.lex, ln(1 + (stats.n - df.c + 0.5) / (df.c + 0.5)) AS w
-                    FROM terms, stats, LATERAL (
-                        SELECT count(*)::float8 AS c FROM kmrag_units u
-                        WHERE u.tenant = %(t)s AND u.retired_at IS NULL
-                          AND u.tsv @@ to_tsquery('simple', quote_literal(terms.lex))) AS df
-                ), cand AS (
-                    SELECT u.id, u.tsv FROM kmrag_units u
-                    WHERE u.tenant = %(t)s AND u.retired_at IS NULL
-                      AND u.tsv @@ (SELECT to_tsquery('simple', string_agg(quote_literal(lex), ' | ')) FROM terms)
-                )
-                SELECT cand.id,
-                       sum(idf.w * (cardinality(e.positions) * 2.2)
-                           / (cardinality(e.positions) + 1.2 * (0.25 + 0.75 * length(cand.tsv) / stats.avgdl)))
-                         AS score
-                FROM cand CROSS JOIN stats, LATERAL unnest(cand.tsv) AS e
-                JOIN idf ON idf.lex = e.lexeme
-                GROUP BY cand.id
-                ORDER BY score DESC, cand.id
-                LIMIT %(k)s
-                """,
-                {"q": query, "t": tenant, "k": int(k)},
-            ).fetchall()
-        return [ScoredUnit(id=r[0], score=float(r[1])) for r in rows]
 
     def counts(self, tenant: str) -> dict[str, Any]:
         with self._conn() as conn:

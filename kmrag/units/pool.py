@@ -1,0 +1,47 @@
+"""The one PostgreSQL connection pool a process uses, and how a connection is prepared."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kmrag.errors import ServiceUnavailable
+
+
+def _configure(conn: Any) -> None:
+    """Per pooled connection: make sure pgvector exists, then teach psycopg its type."""
+    import psycopg
+    from pgvector.psycopg import register_vector
+
+    try:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext('kmrag.init_schema'))")
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        register_vector(conn)
+        conn.commit()
+    except psycopg.Error:
+        # no privilege to create the extension: `kmrag init` / doctor report it with what to do
+        conn.rollback()
+
+
+def open_pool(url: str, min_size: int = 1, max_size: int = 4) -> Any:
+    """The one connection pool a process uses. Fails fast, with what to do, if the server is down."""
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+    try:
+        with psycopg.connect(url, connect_timeout=10) as probe:
+            probe.execute("SELECT 1")
+    except psycopg.OperationalError as e:
+        raise ServiceUnavailable(
+            f"PostgreSQL is not reachable at {redact(url)}: {str(e).strip()}. Start it (services/postgres.sh start, "
+            "or docker compose up postgres) or unset KMRAG_DATABASE_URL to use the embedded PostgreSQL"
+        ) from e
+    return ConnectionPool(url, min_size=min_size, max_size=max_size, configure=_configure, open=True,
+                          kwargs={"autocommit": False})
+
+
+def redact(url: str) -> str:
+    """A database URL with its password hidden, for messages."""
+    import re
+
+    return re.sub(r"(://[^:/@]+:)[^@]*@", r"\1***@", url)

@@ -1,0 +1,77 @@
+"""Searching active units: dense (pgvector cosine, HNSW or exact) and lexical (Okapi BM25 over the
+tsvectors). Every query is scoped by tenant; retired units never come back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel
+
+from kmrag.units.base import PgBase
+
+
+class ScoredUnit(BaseModel):
+    id: str
+    score: float
+
+
+class UnitSearch(PgBase):
+    def dense_search(self, tenant: str, vector: Any, k: int = 10, exact: bool = False) -> list[ScoredUnit]:
+        """Top-k active units by cosine similarity (HNSW with iterative scan under the tenant filter;
+        ``exact`` scans every row instead, for reproducible evaluation)."""
+        vec = np.asarray(vector, dtype=np.float32)
+        if vec.shape != (self.dim,):
+            raise ValueError(f"query embedding has shape {vec.shape}, expected ({self.dim},)")
+        with self._conn() as conn:
+            conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                         "set_config('hnsw.ef_search', %s, true), set_config('enable_indexscan', %s, true)",
+                         (str(max(40, 2 * int(k))), "off" if exact else "on"))
+            rows = conn.execute(
+                "SELECT id, 1 - (embedding <=> %s) AS score FROM kmrag_units "
+                "WHERE tenant = %s AND retired_at IS NULL AND embedding IS NOT NULL "
+                "ORDER BY embedding <=> %s LIMIT %s",
+                (vec, tenant, vec, int(k)),
+            ).fetchall()
+        rows.sort(key=lambda r: (-r[1], r[0]))
+        return [ScoredUnit(id=r[0], score=float(r[1])) for r in rows]
+
+    def fulltext_search(self, tenant: str, query: str, k: int = 10) -> list[ScoredUnit]:
+        """Top-k active units by Okapi BM25 (k1 = 1.2, b = 0.75) over the English tsvectors.
+
+        Query terms are the stemmed lexemes of the question (stop words dropped); any term may
+        match. Document frequencies and the average length (in distinct lexemes) come from the
+        tenant's active units, so scores are per tenant.
+        """
+        with self._conn() as conn:
+            rows = conn.execute(
+                """
+                WITH terms AS (
+                    SELECT DISTINCT lex FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS lex
+                ), stats AS (
+                    SELECT count(*)::float8 AS n, coalesce(avg(length(tsv)), 1)::float8 AS avgdl
+                    FROM kmrag_units WHERE tenant = %(t)s AND retired_at IS NULL
+                ), idf AS (
+                    SELECT terms.lex, ln(1 + (stats.n - df.c + 0.5) / (df.c + 0.5)) AS w
+                    FROM terms, stats, LATERAL (
+                        SELECT count(*)::float8 AS c FROM kmrag_units u
+                        WHERE u.tenant = %(t)s AND u.retired_at IS NULL
+                          AND u.tsv @@ to_tsquery('simple', quote_literal(terms.lex))) AS df
+                ), cand AS (
+                    SELECT u.id, u.tsv FROM kmrag_units u
+                    WHERE u.tenant = %(t)s AND u.retired_at IS NULL
+                      AND u.tsv @@ (SELECT to_tsquery('simple', string_agg(quote_literal(lex), ' | ')) FROM terms)
+                )
+                SELECT cand.id,
+                       sum(idf.w * (cardinality(e.positions) * 2.2)
+                           / (cardinality(e.positions) + 1.2 * (0.25 + 0.75 * length(cand.tsv) / stats.avgdl)))
+                         AS score
+                FROM cand CROSS JOIN stats, LATERAL unnest(cand.tsv) AS e
+                JOIN idf ON idf.lex = e.lexeme
+                GROUP BY cand.id
+                ORDER BY score DESC, cand.id
+                LIMIT %(k)s
+                """,
+                {"q": query, "t": tenant, "k": int(k)},
+            ).fetchall()
+        return [ScoredUnit(id=r[0], score=float(r[1])) for r in rows]
