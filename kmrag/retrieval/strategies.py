@@ -5,6 +5,8 @@
 - ``dense``: the ingestion embedder on the question, cosine top-k in pgvector.
 - ``hybrid``: reciprocal-rank fusion of the two.
 - ``graph``: hybrid fused with knowledge-graph evidence (kmrag.retrieval.graph_retriever).
+- ``multihop``: a capped analyse / retrieve / judge / refine loop that follows bridge entities
+  (kmrag.retrieval.multihop).
 """
 
 from __future__ import annotations
@@ -113,7 +115,16 @@ STRATEGIES: dict[str, Callable[..., Retriever]] = {
     "dense": lambda units, embedder, exact, graph: DenseRetriever(units, embedder, exact=exact),
     "hybrid": lambda units, embedder, exact, graph: HybridRetriever(units, embedder, exact=exact),
     "graph": lambda units, embedder, exact, graph: _graph(units, embedder, exact, graph),
+    "multihop": lambda units, embedder, exact, graph: _multihop(units, embedder, exact, graph),
 }
+
+
+def _multihop(units: PgUnitStore, embedder: Embedder, exact: bool, graph: Any) -> Retriever:
+    from kmrag.retrieval.multihop import MultiHopRetriever
+
+    if graph is None:
+        raise ConfigError("the multihop strategy needs a graph store")
+    return MultiHopRetriever(units, embedder, graph, exact=exact)
 
 
 def _graph(units: PgUnitStore, embedder: Embedder, exact: bool, graph: Any) -> Retriever:

@@ -43,6 +43,7 @@ CREATE TABLE IF NOT EXISTS kmrag_units (
 ALTER TABLE kmrag_units ADD COLUMN IF NOT EXISTS mentions integer;
 
 CREATE INDEX IF NOT EXISTS kmrag_units_source_idx ON kmrag_units (tenant, source_id);
+CREATE INDEX IF NOT EXISTS kmrag_units_title_idx ON kmrag_units (tenant, lower(title));
 CREATE INDEX IF NOT EXISTS kmrag_units_tsv_gin ON kmrag_units USING gin (tsv);
 CREATE INDEX IF NOT EXISTS kmrag_units_embedding_hnsw ON kmrag_units USING hnsw (embedding vector_cosine_ops);
 

@@ -75,3 +75,21 @@ class UnitSearch(PgBase):
                 {"q": query, "t": tenant, "k": int(k)},
             ).fetchall()
         return [ScoredUnit(id=r[0], score=float(r[1])) for r in rows]
+
+    def titled(self, tenant: str, titles: list[str], per_title: int = 3) -> dict[str, list[str]]:
+        """Active units whose title is one of ``titles`` (case-insensitive), in reading order: for a
+        passage corpus, the passage about an entity; for documents, the section headed by it."""
+        wanted = sorted({t.strip().lower() for t in titles if t.strip()})
+        if not wanted:
+            return {}
+        with self._conn() as conn:
+            rows = conn.execute(
+                "SELECT lower(title), id FROM kmrag_units WHERE tenant = %s AND lower(title) = ANY(%s) "
+                "AND retired_at IS NULL ORDER BY lower(title), source_id, ordinal, id",
+                (tenant, wanted),
+            ).fetchall()
+        out: dict[str, list[str]] = {}
+        for title, uid in rows:
+            if len(out.setdefault(title, [])) < per_title:
+                out[title].append(uid)
+        return out
