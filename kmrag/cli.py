@@ -73,7 +73,7 @@ def _job_line(j: Any) -> str:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     from kmrag.ingestion.pipeline import ingest
-    from kmrag.ingestion.sources import SourceOptions
+    from kmrag.ingestion.sources import SourceOptions, check_options
     from kmrag.stores import open_stores
 
     settings = _settings(args)
@@ -82,6 +82,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     opts = SourceOptions(max_bytes=args.max_bytes, encoding=args.encoding, title_field=args.title_field,
                          text_field=args.text_field, source_prefix=args.source_prefix,
                          source_base=getattr(args, "source_base", None), prune=getattr(args, "prune", False))
+    check_options(args.paths, opts)
     with open_stores(settings) as stores:
         stores.init_schema()
         result = ingest(stores, args.paths, settings.tenant, opts, progress=None if not args.json else False,
@@ -109,7 +110,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         g = d["graph"]
         lines.append(f"stored for tenant {settings.tenant!r}: {d['units']['units']} units "
                      f"{d['units']['units_by_type']}, {g['entities']} entities, {g['relations']} relations, "
-                     f"{g['sources']} sources; stores agree: {d['agreement'].get('agree')}")
+                     f"{g['sources']} sources; stores agree: {d['agreement'].get('tenant_agrees')}"
+                     + ("" if d["agreement"].get("tenant_agrees") else
+                        f" (this job's sources: {d['agreement'].get('agree')})"))
         for s in d["agreement"].get("disagreeing_sources", []):
             lines.append(f"  disagree: {s}")
         if d["agreement"].get("other_sources_disagree"):

@@ -34,7 +34,7 @@ from kmrag.ingestion.parse import parse_document
 from kmrag.ingestion.progress import Progress
 from kmrag.ingestion.relations import GraphRows, graph_rows
 from kmrag.ingestion.resolve import EntityResolver
-from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem, folder_prefix, read_sources
+from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem, read_sources
 from kmrag.ingestion.units import ParsedUnits, build_units
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import Extraction, Extractor
@@ -266,9 +266,9 @@ class IngestionJob:
                 if p is not None:
                     yield p
             t = time.perf_counter()
-        self._vanished = vanished(set(versions) | self.before.known, seen, kept, record_files - kept,
-                                  [f for f in (folder_prefix(Path(p), self.options) for p in paths) if f]
-                                  if self.options.prune else [])
+        folders = [Path(p).resolve().as_uri() + "/" for p in paths if Path(p).is_dir()] if self.options.prune else []
+        self._vanished = vanished(set(versions) | self.before.known, seen, kept, record_files - kept, folders,
+                                  self.stores.units.source_uris(self.tenant) if folders else {})
 
     def _plan_document(self, doc: SourceDocument, rebuild: bool,
                        completed: bool) -> PlannedSource | SourceProblem | None:
@@ -464,15 +464,16 @@ class IngestionJob:
 
 
 def vanished(stored: set[str], seen: set[str], kept: set[str], record_files: set[str],
-             folders: Sequence[str]) -> list[str]:
+             folders: Sequence[str], uris: dict[str, str]) -> list[str]:
     """Stored sources that are no longer there: records of the record files read whole (``file#key``),
-    and sources under the folder prefixes given; never those of files that could not be read."""
+    and sources read from under the folders given (by the URI they were read from, whatever their id);
+    never those of files that could not be read."""
     out = []
     for sid in sorted(stored - seen - kept):
         cuts = [i for i, c in enumerate(sid) if c == "#"]
         if any(sid[:i] in record_files for i in cuts):
             out.append(sid)
-        elif any(sid.startswith(f) for f in folders) and not any(sid[:i] in kept for i in cuts):
+        elif any(uris.get(sid, "").startswith(f) for f in folders) and not any(sid[:i] in kept for i in cuts):
             out.append(sid)
     return out
 

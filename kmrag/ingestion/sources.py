@@ -19,6 +19,7 @@ from kmrag.schema.ids import content_hash
 
 Kind = Literal["markdown", "text", "html", "pdf", "record"]
 
+KIND_NAMES = {"markdown": "Markdown", "text": "plain text", "html": "HTML", "json": "JSON", "jsonl": "JSON lines"}
 EXTENSIONS: dict[str, str] = {
     ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text", ".rst": "text",
     ".html": "html", ".htm": "html", ".pdf": "pdf", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
@@ -95,6 +96,8 @@ def discover(paths: Sequence[str | Path]) -> Iterator[tuple[Path, Path] | Source
             rel = f.relative_to(root).as_posix()
             if any(part.startswith(".") for part in Path(rel).parts):
                 continue  # hidden files and folders (.git, .DS_Store)
+            if f.suffix.lower() not in EXTENSIONS:
+                continue  # other kinds of file in a folder are not documents (named alone, they are an error)
             yield f, root
 
 
@@ -154,18 +157,41 @@ def read_sources(
                     got.source_id = sid
                 yield got
         except BadInput as e:
-            yield SourceProblem(path=str(path), reason=str(e), source_id=sid)
+            yield SourceProblem(path=str(path), reason=_without_path(str(e), path), source_id=sid)
         except OSError as e:
             yield SourceProblem(path=str(path), reason=f"cannot read: {e.strerror or e}", source_id=sid)
+        except RecursionError:
+            yield SourceProblem(path=str(path), reason="nested too deeply to read (more than about 1,000 levels)",
+                                source_id=sid)
         except Exception as e:  # noqa: BLE001 - a reader's failure on one file is that file's error
             yield SourceProblem(path=str(path), reason=f"cannot read: {type(e).__name__}: {e}"[:500], source_id=sid)
 
 
-def folder_prefix(root: Path, opts: SourceOptions | None = None) -> str | None:
-    """What the source ids of the files under a folder start with (None for a file)."""
-    if not root.is_dir():
-        return None
-    return source_id_for(root / "x", root, opts)[:-1]
+def _without_path(reason: str, path: Path) -> str:
+    """The problem already names the file: the reason need not say it again."""
+    return reason[len(f"{path}: "):] if reason.startswith(f"{path}: ") else reason
+
+
+def check_options(paths: Sequence[str | Path], opts: SourceOptions) -> None:
+    """Refuse options that could only fail (or mislead) file by file, before a job starts."""
+    import codecs
+
+    if opts.source_prefix is not None and not opts.source_prefix.strip("/ "):
+        raise BadInput("--source-prefix is empty: give a name such as kb, or leave it out")
+    if opts.source_base:
+        base = Path(opts.source_base).expanduser()
+        if not base.is_dir():
+            raise BadInput(f"--source-base {opts.source_base}: not a folder; give the folder the ids are relative to")
+        for p in paths:
+            if Path(p).exists() and not Path(p).resolve().is_relative_to(base.resolve()):
+                raise BadInput(f"{p} is not under --source-base {base}; choose a folder that holds every path given")
+    try:
+        codecs.lookup(opts.encoding)
+    except LookupError as e:
+        raise BadInput(f"--encoding {opts.encoding}: unknown encoding (e.g. utf-8, latin-1, cp1252, utf-16)") from e
+    missing = [str(p) for p in paths if not Path(p).exists()]
+    if missing and len(missing) == len(paths):
+        raise BadInput(f"no such file or folder: {', '.join(missing)}")
 
 
 TITLE_MAX_CHARS = 300
@@ -197,7 +223,7 @@ def _read_file(path: Path, sid: str, opts: SourceOptions) -> Iterator[SourceDocu
         yield from _read_parquet(path, sid, uri, opts)
         return
     if _looks_binary(data):
-        raise BadInput(f"{path}: looks like a binary file, not {fmt} text")
+        raise BadInput(f"{path}: looks like a binary file, not {KIND_NAMES.get(fmt, fmt)}")
     nul = data.find(b"\x00")
     if nul >= 0 and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise BadInput(f"{path}: contains a NUL byte at offset {nul} (binary data, or UTF-16 without a byte-order "
@@ -325,7 +351,7 @@ def _read_jsonl(path: Path, sid: str, uri: str, text: str, opts: SourceOptions) 
         try:
             recs.append((n, json.loads(line)))
         except json.JSONDecodeError as e:
-            yield SourceProblem(path=f"{path}:line {n}", reason=f"invalid JSON: {e.msg}")
+            yield SourceProblem(path=f"{path}:line {n}", reason=f"invalid JSON at column {e.colno}: {e.msg}")
     yield from _records(path, sid, uri, recs, opts, "line")
 
 

@@ -157,6 +157,11 @@ class PgUnitStore(UnitSearch, MergeRecords):
             out[sid].update(units=int(n), mentioned_units=int(m))
         return out
 
+    def source_uris(self, tenant: str) -> dict[str, str]:
+        """Completed source id -> the URI it was read from."""
+        with self._conn() as conn:
+            return dict(conn.execute("SELECT id, uri FROM kmrag_sources WHERE tenant = %s", (tenant,)).fetchall())
+
     def unit_sources(self, tenant: str) -> dict[str, str]:
         """Active unit id -> its source id."""
         with self._conn() as conn:

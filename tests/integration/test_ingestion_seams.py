@@ -466,3 +466,18 @@ def test_prune_removes_files_gone_from_a_folder_and_only_with_prune(stores: Stor
     assert (corpus / "notes.txt").resolve().as_posix() not in left
     assert {(corpus / "atlas.html").resolve().as_posix(), other.resolve().as_posix()} <= left  # not under it / unreadable
     assert not stores.graph.find_entities(tenant, ["Marie Curie"])
+
+
+def test_prune_with_a_prefix_touches_only_the_folder_given(stores: Stores, tenant: str, extractor: Any,
+                                                           tmp_path: Path) -> None:
+    a = write_corpus(tmp_path / "a")
+    b = tmp_path / "b"
+    b.mkdir()
+    (b / "other.md").write_text("# Other\n\nLima is the capital of Peru.\n")
+    (b / "extra.md").write_text("# Extra\n\nQuito is the capital of Ecuador.\n")
+    run(stores, tenant, extractor, a, options=SourceOptions(source_prefix="kb"))
+    run(stores, tenant, extractor, b, options=SourceOptions(source_prefix="kb"))
+    (b / "extra.md").unlink()
+    res = run(stores, tenant, extractor, b, options=SourceOptions(source_prefix="kb", prune=True))
+    assert res.job.counts["documents_removed"] == 1  # a's sources share the prefix, not the folder
+    assert stores.units.source_ids(tenant) == {"kb/guide.md", "kb/atlas.html", "kb/notes.txt", "kb/other.md"}
