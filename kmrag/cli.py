@@ -141,10 +141,14 @@ def cmd_repair(args: argparse.Namespace) -> int:
     from kmrag.stores import open_stores
 
     settings = _settings(args)
+    reports = []
     with open_stores(settings) as stores:
         stores.init_schema()
-        report = repair(stores, settings.tenant, get_embedder(settings), get_extractor(settings), dry_run=args.dry_run,
-                        progress=None if not args.json else False, lock_wait_s=args.lock_wait)
+        tenants = stores.units.tenants() if args.all_tenants else [settings.tenant]
+        for tenant in tenants:
+            reports.append(repair(stores, tenant, get_embedder(settings), get_extractor(settings),
+                                  dry_run=args.dry_run, progress=None if not args.json else False,
+                                  lock_wait_s=args.lock_wait))
 
     def human(r: Any) -> str:
         b = r["before"]
@@ -161,11 +165,12 @@ def cmd_repair(args: argparse.Namespace) -> int:
             lines.append(f"now: stores agree: {r['after']['agree']} ({r['after']['units']} units)")
         return "\n".join(lines)
 
-    data = report.model_dump(mode="json")
-    _emit(args, data, human)
-    if report.dry_run:  # for scripts: 1 when there is something to repair
-        return 1 if (not report.before["agree"] or report.aliases_removed) else 0
-    return 0 if (report.after is None or report.after["agree"]) else 1
+    data = [r.model_dump(mode="json") for r in reports]
+    _emit(args, data if args.all_tenants else data[0],
+          lambda d: "\n".join(human(r) for r in (d if isinstance(d, list) else [d])) or "no tenants")
+    if args.dry_run:  # for scripts: 1 when there is something to repair
+        return 1 if any(not r.before["agree"] or r.aliases_removed for r in reports) else 0
+    return 0 if all(r.after is None or r.after["agree"] for r in reports) else 1
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -206,37 +211,71 @@ def cmd_jobs(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_delete(args: argparse.Namespace) -> int:
+def _resolve_source_args(args_sources: Sequence[str], known: set[str]) -> list[tuple[str, list[str]]]:
+    """Each argument -> the stored source ids it names: the id as given, the path it names (resolved,
+    whether or not the file is still there), or every record of a record file (``<file id>#...``)."""
     from pathlib import Path
 
+    out = []
+    for arg in args_sources:
+        cands = list(dict.fromkeys([arg, Path(arg).expanduser().resolve().as_posix()]))
+        exact = [c for c in cands if c in known]
+        if exact:
+            out.append((arg, exact[:1]))
+            continue
+        records = sorted(k for k in known for c in cands if k.startswith(c + "#"))
+        out.append((arg, records))
+    return out
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
     from kmrag.stores import open_stores
     from kmrag.units.lock import tenant_lock
 
     settings = _settings(args)
     out = []
     with open_stores(settings) as stores, tenant_lock(stores.pool, settings.tenant, args.lock_wait, on_wait=_note):
-        for arg in args.sources:
-            sid = Path(arg).resolve().as_posix() if Path(arg).is_file() else arg  # a path names its default id
-            # found: a source row, a Source node, or unit rows (retired ones too: `delete` then `delete --purge`)
-            known = (stores.units.get_source(settings.tenant, sid) is not None
-                     or sid in stores.graph.source_ids(settings.tenant)
-                     or bool(stores.units.unit_ids(settings.tenant, sid, include_retired=True)))
-            # PostgreSQL first: it is the authoritative store, and the graph can be rebuilt from it
-            p = stores.units.delete_source(settings.tenant, sid) if args.purge else \
-                stores.units.retire_source(settings.tenant, sid)
-            try:
-                g = stores.graph.delete_source(settings.tenant, sid)
-                stores.graph.flush()
-            except KmragError as e:
-                raise KmragError(f"{sid}: removed from PostgreSQL, but the graph write failed ({e}); "
-                                 "run `kmrag repair` to remove it from the graph") from e
-            out.append({"source": sid, "found": known, "graph_units_removed": g, "unit_rows": p,
-                        "purged": bool(args.purge)})
+        known = (stores.units.source_ids(settings.tenant) | stores.graph.source_ids(settings.tenant)
+                 | stores.units.source_ids_with_units(settings.tenant))
+        for arg, sids in _resolve_source_args(args.sources, known):
+            if not sids:
+                out.append({"source": arg, "found": False, "graph_units_removed": 0, "unit_rows": 0,
+                            "purged": bool(args.purge)})
+            for sid in sids:
+                # PostgreSQL first: it is the authoritative store, and the graph can be rebuilt from it
+                p = stores.units.delete_source(settings.tenant, sid) if args.purge else \
+                    stores.units.retire_source(settings.tenant, sid)
+                try:
+                    g = stores.graph.delete_source(settings.tenant, sid)
+                    stores.graph.flush()
+                except KmragError as e:
+                    raise KmragError(f"{sid}: removed from PostgreSQL, but the graph write failed ({e}); "
+                                     "run `kmrag repair` to remove it from the graph") from e
+                out.append({"source": sid, "found": True, "graph_units_removed": g, "unit_rows": p,
+                            "purged": bool(args.purge)})
     _emit(args, out, lambda d: "\n".join(
         f"{x['source']}: " + (f"removed {x['graph_units_removed']} units from the graph, "
                               f"{'deleted' if x['purged'] else 'retired'} {x['unit_rows']} unit rows"
-                              if x["found"] else "no such source") for x in d))
+                              if x["found"] else "no such source (`kmrag sources` lists them)") for x in d))
     return 0 if all(x["found"] for x in out) else 1
+
+
+def cmd_sources(args: argparse.Namespace) -> int:
+    """The tenant's sources: id, units, where it was read from (the ids `kmrag delete` takes)."""
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        stats = stores.units.source_stats(settings.tenant)
+        uris = stores.units.source_uris(settings.tenant)
+    rows = [{"source": sid, "units": st["units"], "complete": st["version"] is not None, "uri": uris.get(sid, "")}
+            for sid, st in sorted(stats.items())
+            if not args.match or args.match in sid]
+    _emit(args, rows, lambda rs: "\n".join(
+        f"{r['source']}  {r['units']} units{'' if r['complete'] else '  (incomplete: re-run its ingest)'}"
+        for r in rs) or "no sources")
+    return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -272,6 +311,11 @@ def cmd_entities(args: argparse.Namespace) -> int:
                 except KmragError as e:
                     raise KmragError(f"the merge is undone in PostgreSQL, but the graph write failed ({e}); "
                                      "run `kmrag repair` to finish it") from e
+            if not undone:
+                rec = [m for m in stores.units.merges(settings.tenant, args.entity) if m["alias"] == args.alias]
+                why = "it was already undone" if rec and rec[0]["undone_at"] else \
+                    "no such merge (`kmrag entities merges` lists them)"
+                raise ConfigError(f"cannot undo the merge of {args.alias!r} into {args.entity}: {why}")
             data = {"entity": args.entity, "alias": args.alias, "undone": undone, "alias_removed": removed,
                     "note": "re-ingest the sources that mention the alias with --force to move their mentions"}
             _emit(args, data, lambda d: f"merge of {d['alias']!r} into {d['entity']} "
@@ -353,15 +397,17 @@ def build_parser() -> argparse.ArgumentParser:
                                                           "longer there (records gone from a record file always are)")
     rep = add("repair", cmd_repair, "compare the graph with PostgreSQL per source and rebuild what disagrees")
     rep.add_argument("--dry-run", action="store_true", help="only say what disagrees and what would be done")
+    rep.add_argument("--all-tenants", action="store_true", help="every tenant of the database, one after another")
     add("demo", cmd_demo, "the main job: ingest the bundled demo corpus (tenant 'demo') and show what was stored")
     jobs = add("jobs", cmd_jobs, "list ingestion jobs, or show one")
     jobs.add_argument("action", nargs="?", choices=["list", "show"], default="list")
     jobs.add_argument("job_id", nargs="?")
     jobs.add_argument("--limit", type=int, default=50)
+    src = add("sources", cmd_sources, "list the tenant's sources (their ids are what delete takes)")
+    src.add_argument("match", nargs="?", help="only ids containing this text")
     dele = add("delete", cmd_delete, "remove sources from the knowledge map")
-    dele.add_argument("sources", nargs="+", help="source ids as stored: a file's absolute path (a path to an "
-                                                 "existing file is resolved), or the ids --source-base/--source-prefix "
-                                                 "gave; `kmrag jobs show` and the Source nodes list them")
+    dele.add_argument("sources", nargs="+", help="source ids as `kmrag sources` lists them, or a file's path "
+                                                 "(even if the file is gone; a record file means all its records)")
     dele.add_argument("--purge", action="store_true", help="also delete unit rows (default: retire them, "
                                                            "so past answers stay auditable)")
     ev = add("eval", cmd_eval, "evaluate retrieval strategies on multi-hop QA sets; `kmrag eval diff A B`")
@@ -387,8 +433,15 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _terminate(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt  # SIGTERM ends a job like Ctrl-C: recorded as interrupted, resumable
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    import signal
+
     args = build_parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         return int(args.fn(args))
     except KmragError as e:
@@ -400,6 +453,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("kmrag: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `kmrag ... | head`: the reader left; say nothing more
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -157,6 +157,18 @@ class PgUnitStore(UnitSearch, MergeRecords):
             out[sid].update(units=int(n), mentioned_units=int(m))
         return out
 
+    def tenants(self) -> list[str]:
+        """Every tenant with sources or units (an administrator's view: repair across tenants)."""
+        with self._conn() as conn:
+            return [r[0] for r in conn.execute("SELECT tenant FROM kmrag_sources UNION "
+                                               "SELECT DISTINCT tenant FROM kmrag_units ORDER BY 1")]
+
+    def source_ids_with_units(self, tenant: str) -> set[str]:
+        """Every source id that has unit rows, retired ones included (a deleted but not purged source)."""
+        with self._conn() as conn:
+            return {r[0] for r in conn.execute("SELECT DISTINCT source_id FROM kmrag_units WHERE tenant = %s",
+                                               (tenant,))}
+
     def source_uris(self, tenant: str) -> dict[str, str]:
         """Completed source id -> the URI it was read from."""
         with self._conn() as conn:

@@ -71,3 +71,26 @@ def test_delete_then_purge_finds_the_retired_rows(tmp_path: Path) -> None:
         with open_stores(load_settings(tenant=tenant)) as s:
             s.graph.clear_tenant(tenant)
             s.units.clear_tenant(tenant)
+
+
+def test_delete_by_path_after_the_file_is_gone_and_a_whole_record_file(tmp_path: Path) -> None:
+    from tests.fixtures.cli import clear_tenant, server_env
+
+    env = server_env("e2e_del_")
+    corpus = write_corpus(tmp_path / "corpus")
+    (corpus / "recs.jsonl").write_text('{"id": 1, "text": "Oslo is in Norway."}\n{"id": 2, "text": "Lima is in Peru."}\n')
+    try:
+        assert kmrag("ingest", str(corpus), env=env).returncode == 0
+        listed = json.loads(kmrag("sources", "--json", env=env).stdout)
+        assert len(listed) == 5 and all(r["complete"] for r in listed)
+        (corpus / "notes.txt").unlink()
+        gone = kmrag("delete", str(corpus / "notes.txt"), "--json", env=env)  # the file is gone, its path names it
+        assert gone.returncode == 0 and json.loads(gone.stdout)[0]["found"]
+        recs = json.loads(kmrag("delete", str(corpus / "recs.jsonl"), "--json", env=env).stdout)
+        assert sorted(r["source"].rsplit("#", 1)[1] for r in recs) == ["1", "2"]
+        left = kmrag("sources", env=env).stdout
+        assert "guide.md" in left and "notes.txt" not in left and "recs.jsonl" not in left
+        nope = kmrag("delete", str(corpus / "never.md"), env=env)
+        assert nope.returncode == 1 and "kmrag sources" in nope.stdout
+    finally:
+        clear_tenant(env)

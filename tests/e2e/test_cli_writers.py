@@ -146,6 +146,9 @@ def test_repair_after_the_graph_lost_its_data(env: dict[str, str], tmp_path: Pat
         assert files
         for f in files:
             f.unlink()
+    everyone = json.loads(kmrag("repair", "--all-tenants", "--dry-run", "--json", env=env).stdout)
+    mine = [r for r in everyone if r["tenant"] == env["KMRAG_TENANT"]]
+    assert len(mine) == 1 and len(mine[0]["rebuilt"]) == 3
     dry = kmrag("repair", "--dry-run", env=env)
     assert dry.returncode == 1 and "3 sources disagreed" in dry.stdout and "would rebuild 3 sources" in dry.stdout
     fixed = kmrag("repair", "--json", env=env)
