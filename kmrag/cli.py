@@ -173,6 +173,43 @@ def cmd_repair(args: argparse.Namespace) -> int:
     return 0 if all(r.after is None or r.after["agree"] for r in reports) else 1
 
 
+def cmd_ask(args: argparse.Namespace) -> int:
+    """Ask a question: the ranked units that answer it, the entities it was linked to, how they were found."""
+    from kmrag.nlp.embed import get_embedder
+    from kmrag.retrieval.ask import ask
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        result = ask(stores.units, stores.graph, get_embedder(settings), settings.tenant, args.question,
+                     strategy=args.strategy, k=args.k)
+
+    def human(r: Any) -> str:
+        lines = [f"{r['question']}  (tenant {r['tenant']!r}, {r['strategy']}, {r['rounds']} round(s), {r['ms']} ms)"]
+        linked = next((s for s in r["trace"] if s.get("step") == "analyse"), None)
+        if linked and linked.get("linked"):
+            lines.append("linked entities: " + ", ".join(f"{x['entity']} ({x['method']})" for x in linked["linked"]))
+        if not r["units"]:
+            lines.append("no units found")
+        for u in r["units"]:
+            lines.append(f"{u['rank']:>2}. [{u['id']}] {u['type']}  {u['title'][:60]}  score {u['score']:.4f}")
+            lines.append(f"    {u['source_id']}")
+            lines.append(f"    {u['snippet']}")
+        if args.trace:
+            lines.append("trace:")
+            for s in r["trace"]:
+                rest = ", ".join(f"{k}={v}" for k, v in s.items() if k != "step")
+                lines.append(f"  - {s.get('step')}: {rest}")
+        return "\n".join(lines)
+
+    data = result.model_dump()
+    if not args.trace and args.json:
+        data.pop("trace")
+    _emit(args, data, human)
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """The main job: ingest the bundled corpus and show what was stored."""
     from kmrag.demo import corpus_path
@@ -403,6 +440,11 @@ def build_parser() -> argparse.ArgumentParser:
     jobs.add_argument("action", nargs="?", choices=["list", "show"], default="list")
     jobs.add_argument("job_id", nargs="?")
     jobs.add_argument("--limit", type=int, default=50)
+    ask = add("ask", cmd_ask, "ask a question: the ranked units that answer it and how they were found")
+    ask.add_argument("question", help="the question, in quotes")
+    ask.add_argument("--strategy", default="multihop", help="multihop (default), hybrid, dense, bm25, graph")
+    ask.add_argument("-k", type=int, default=5, help="how many units (default 5)")
+    ask.add_argument("--trace", action="store_true", help="show every step of the retrieval controller")
     src = add("sources", cmd_sources, "list the tenant's sources (their ids are what delete takes)")
     src.add_argument("match", nargs="?", help="only ids containing this text")
     dele = add("delete", cmd_delete, "remove sources from the knowledge map")

@@ -111,16 +111,24 @@ class MultiHopRetriever:
         out: list[str] = []
         for n in names:
             for v in _title_forms(n):
-                out += [u for u in titled.get(v, []) if u not in out]
+                out += [u for u, _ in titled.get(v, []) if u not in out]
         return out
 
     def _bridges(self, tenant: str, top: list[str], followed: set[str]) -> list[tuple[str, str, list[str]]]:
-        """(entity id, name, units about it) for entities the best units mention that were not
-        followed yet and have units of their own, in the order of the units that mention them."""
+        """(entity id, name, units about it) for entities the best units mention that were not followed
+        yet and have units of their own in another source (a bridge leaves the document it was found
+        in), in the order of the units that mention them."""
         by_unit = self.graph.unit_entities(tenant, top)
+        source_of = {u.id: u.source_id for u in self.units.get_units(tenant, top)}
         order: list[str] = []
+        found_in: dict[str, set[str]] = {}
         for uid in top:
-            order += [e for e in by_unit.get(uid, []) if e not in order and e not in followed]
+            for eid in by_unit.get(uid, []):
+                if eid in followed:
+                    continue
+                if eid not in found_in:
+                    order.append(eid)
+                found_in.setdefault(eid, set()).add(source_of.get(uid, ""))
         if not order:
             return []
         entities = {e.id: e for e in self.graph.get_entities(tenant, order)}
@@ -131,7 +139,8 @@ class MultiHopRetriever:
         out = []
         seen_units = set(top)
         for e in cands:
-            uids = [u for v in _title_forms(e.name) for u in titled.get(v, []) if u not in seen_units]
+            uids = [u for v in _title_forms(e.name) for u, sid in titled.get(v, [])
+                    if u not in seen_units and sid not in found_in[e.id]]
             uids = list(dict.fromkeys(uids))
             if uids:
                 out.append((e.id, e.name, uids))

@@ -76,20 +76,21 @@ class UnitSearch(PgBase):
             ).fetchall()
         return [ScoredUnit(id=r[0], score=float(r[1])) for r in rows]
 
-    def titled(self, tenant: str, titles: list[str], per_title: int = 3) -> dict[str, list[str]]:
-        """Active units whose title is one of ``titles`` (case-insensitive), in reading order: for a
-        passage corpus, the passage about an entity; for documents, the section headed by it."""
+    def titled(self, tenant: str, titles: list[str], per_title: int = 3) -> dict[str, list[tuple[str, str]]]:
+        """Active units whose title is one of ``titles`` (case-insensitive), as (unit id, source id) in
+        reading order: for a passage corpus, the passage about an entity; for documents, the first units
+        under the section headed by it (the heading unit itself carries no facts and is left out)."""
         wanted = sorted({t.strip().lower() for t in titles if t.strip()})
         if not wanted:
             return {}
         with self._conn() as conn:
             rows = conn.execute(
-                "SELECT lower(title), id FROM kmrag_units WHERE tenant = %s AND lower(title) = ANY(%s) "
-                "AND retired_at IS NULL ORDER BY lower(title), source_id, ordinal, id",
+                "SELECT lower(title), id, source_id FROM kmrag_units WHERE tenant = %s AND lower(title) = ANY(%s) "
+                "AND retired_at IS NULL AND type <> 'section' ORDER BY lower(title), source_id, ordinal, id",
                 (tenant, wanted),
             ).fetchall()
-        out: dict[str, list[str]] = {}
-        for title, uid in rows:
+        out: dict[str, list[tuple[str, str]]] = {}
+        for title, uid, sid in rows:
             if len(out.setdefault(title, [])) < per_title:
-                out[title].append(uid)
+                out[title].append((uid, sid))
         return out
