@@ -83,14 +83,18 @@ class UnitSearch(PgBase):
         wanted = sorted({t.strip().lower() for t in titles if t.strip()})
         if not wanted:
             return {}
+        # "Green (album)", "Mercury (planet)": a title with a parenthetical qualifier is about the name too
+        patterns = [t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + " (%" for t in wanted]
         with self._conn() as conn:
             rows = conn.execute(
-                "SELECT lower(title), id, source_id FROM kmrag_units WHERE tenant = %s AND lower(title) = ANY(%s) "
+                "SELECT lower(title), id, source_id FROM kmrag_units WHERE tenant = %s "
+                "AND (lower(title) = ANY(%s) OR lower(title) LIKE ANY(%s)) "
                 "AND retired_at IS NULL AND type <> 'section' ORDER BY lower(title), source_id, ordinal, id",
-                (tenant, wanted),
+                (tenant, wanted, patterns),
             ).fetchall()
         out: dict[str, list[tuple[str, str]]] = {}
         for title, uid, sid in rows:
-            if len(out.setdefault(title, [])) < per_title:
-                out[title].append((uid, sid))
+            key = title if title in wanted else title.split(" (", 1)[0]
+            if len(out.setdefault(key, [])) < per_title:
+                out[key].append((uid, sid))
         return out

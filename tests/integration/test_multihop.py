@@ -28,6 +28,8 @@ PASSAGES = [
     ("Gdansk", "Gdansk is a port city on the Baltic coast of Poland."),
     ("Vienna", "Vienna is the capital of Austria, on the river Danube."),
     ("Harbour cinema", "Harbour films were a genre of silent drama popular in port towns."),
+    ("Mercury (planet)", "Mercury is the smallest planet of the Solar System."),
+    ("Mercury_100% (band)", "A band whose name has the characters LIKE treats as wildcards."),
 ]
 
 
@@ -74,3 +76,10 @@ def test_multihop_keeps_the_first_round_and_caps_rounds(stores: Stores, tenant: 
     dense = build_strategy("dense", stores.units, emb, exact=True, graph=stores.graph)
     first = dense.retrieve(tenant, "Which city lies on the river Tisza?", k=3)
     assert first.unit_ids[0] == got.unit_ids[0]
+
+
+def test_units_about_a_name_include_titles_with_a_qualifier(stores: Stores, tenant: str) -> None:
+    got = stores.units.titled(tenant, ["Mercury", "Edmund Varga", "Mercury_100%", "Merc%"])
+    assert [titles(stores, tenant, [u for u, _ in got[k]]) for k in ("mercury", "edmund varga", "mercury_100%")] == \
+        [["Mercury (planet)"], ["Edmund Varga"], ["Mercury_100% (band)"]]
+    assert "merc%" not in got  # LIKE wildcards in a name are literal characters
