@@ -25,6 +25,8 @@ class Agreement(BaseModel):
     only_in_graph: int = 0
     sources: list[SourceDivergence] = Field(default_factory=list)
     known: set[str] = Field(default_factory=set, exclude=True)  # every source id either store has
+    versions: dict[str, str | None] = Field(default_factory=dict, exclude=True)  # PostgreSQL's, None: incomplete
+    graph_only_units: set[str] = Field(default_factory=set, exclude=True)
 
     def ids(self) -> set[str]:
         return {s.source_id for s in self.sources}
@@ -71,7 +73,8 @@ def compare_stores(stores: Stores, tenant: str) -> Agreement:
                for sid, why in sorted(reasons.items())]
     return Agreement(agree=not sources and not only_pg and not only_gr, units=len(pg_units),
                      only_in_postgres=len(only_pg), only_in_graph=len(only_gr), sources=sources,
-                     known=set(pg) | set(gr))
+                     known=set(pg) | set(gr), versions={sid: p["version"] for sid, p in pg.items()},
+                     graph_only_units=only_gr)
 
 
 def touched(agreement: Agreement, source_ids: Iterable[str]) -> list[SourceDivergence]:

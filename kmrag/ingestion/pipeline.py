@@ -64,9 +64,13 @@ class PlannedSource:
     kind: str = "new"  # new | updated | rebuilt
     failed: bool = False
     ordinals: dict[str, int] = field(default_factory=dict)
+    links_at: dict[int, list[UnitLink]] = field(default_factory=dict)  # by the position of a link's later end
 
     def __post_init__(self) -> None:
-        self.ordinals = {u.id: i for i, u in enumerate(self.parsed.units)}
+        self.ordinals = o = {u.id: i for i, u in enumerate(self.parsed.units)}
+        for lk in self.parsed.links:
+            if lk.src in o and lk.dst in o:
+                self.links_at.setdefault(max(o[lk.src], o[lk.dst]), []).append(lk)
 
 
 @dataclass
@@ -239,7 +243,7 @@ class IngestionJob:
     # -- planning -----------------------------------------------------------------------------
 
     def _plan_files(self, paths: Sequence[str | Path]) -> Iterator[PlannedSource | SourceProblem]:
-        versions = {sid: st["version"] for sid, st in self.stores.units.source_stats(self.tenant).items()}
+        versions = self.before.versions
         diverged = self.before.ids()
         seen: set[str] = set()
         kept: set[str] = set()  # ids of files with a problem: what is stored of them stays
@@ -267,7 +271,7 @@ class IngestionJob:
                     yield p
             t = time.perf_counter()
         folders = [Path(p).resolve().as_uri() + "/" for p in paths if Path(p).is_dir()] if self.options.prune else []
-        self._vanished = vanished(set(versions) | self.before.known, seen, kept, record_files - kept, folders,
+        self._vanished = vanished(self.before.known, seen, kept, record_files - kept, folders,
                                   self.stores.units.source_uris(self.tenant) if folders else {})
 
     def _plan_document(self, doc: SourceDocument, rebuild: bool,
@@ -365,8 +369,7 @@ class IngestionJob:
     def _links(self, s: _Slice) -> list[UnitLink]:
         """Links whose later end is in this slice (both ends are then written)."""
         lo, hi = s.plan.ordinals[s.units[0].id], s.plan.ordinals[s.units[-1].id]
-        o = s.plan.ordinals
-        return [lk for lk in s.plan.parsed.links if lk.src in o and lk.dst in o and lo <= max(o[lk.src], o[lk.dst]) <= hi]
+        return [lk for i in range(lo, hi + 1) for lk in s.plan.links_at.get(i, [])]
 
     def _write(self, batch: list[_Slice], batch_no: int, rows: GraphRows, vectors: dict[str, Any]) -> None:
         graph, units = self.stores.graph, self.stores.units

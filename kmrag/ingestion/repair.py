@@ -54,8 +54,7 @@ def repair(stores: Stores, tenant: str, embedder: Embedder, extractor: Extractor
         rebuild = [s.source_id for s in before.sources if s.in_postgres]
         remove = [s.source_id for s in before.sources if not s.in_postgres and s.source_id != "(unknown)"]
         undone = _stale_aliases(stores, tenant)
-        graph_only = stores.graph.unit_ids(tenant) - set(stores.units.unit_sources(tenant)) \
-            if before.only_in_graph else set()
+        graph_only = before.graph_only_units
         report.rebuilt, report.removed_from_graph, report.aliases_removed = rebuild, remove, len(undone)
         report.graph_units_removed = len(graph_only)
         if dry_run:

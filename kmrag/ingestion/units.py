@@ -188,32 +188,23 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
                 defined[uid] = term
         i += 1
 
-    links: list[UnitLink] = []
-    for a, b2 in zip(units, units[1:], strict=False):
-        links.append(UnitLink(tenant=tenant, src=a.id, dst=b2.id, kind=UnitLinkKind.NEXT))
+    # the structure travels with each unit (parent section, references, defined term), and the links
+    # are derived from it in one place, so the graph rebuilt from PostgreSQL (kmrag repair) is the
+    # graph an ingest writes
     for u, parent in zip(units, parents, strict=True):
         if parent and parent != u.id:
-            links.append(UnitLink(tenant=tenant, src=u.id, dst=parent, kind=UnitLinkKind.PARENT_SECTION))
-    for u in units:
+            u.metadata["parent"] = parent
+        refs: list[str] = []
         for m in _XREF.finditer(u.content):
-            target = numbers.get(m.group(1).lower().rstrip("."))
-            if target and target != u.id:
-                links.append(UnitLink(tenant=tenant, src=u.id, dst=target, kind=UnitLinkKind.REFERENCES))
+            refs.append(numbers.get(m.group(1).lower().rstrip("."), ""))
         for ref in re.findall(r"\bsee\s+[\"“']([^\"”']{2,80})[\"”']", u.content, re.I):
-            target = titles.get(ref.strip().lower())
-            if target and target != u.id:
-                links.append(UnitLink(tenant=tenant, src=u.id, dst=target, kind=UnitLinkKind.REFERENCES))
-    unique = list({(lk.src, lk.dst, lk.kind): lk for lk in links}.values())
-    # the structure travels with each unit, so the graph can be rebuilt from PostgreSQL alone (kmrag repair)
-    by_id = {u.id: u for u in units}
-    for lk in unique:
-        if lk.kind is UnitLinkKind.PARENT_SECTION:
-            by_id[lk.src].metadata["parent"] = lk.dst
-        elif lk.kind is UnitLinkKind.REFERENCES:
-            by_id[lk.src].metadata.setdefault("references", []).append(lk.dst)
-    for uid, term in defined.items():
-        by_id[uid].metadata["defines"] = term
-    return ParsedUnits(units=units, links=unique, defined_terms=defined)
+            refs.append(titles.get(ref.strip().lower(), ""))
+        refs = [t for t in dict.fromkeys(refs) if t and t != u.id]
+        if refs:
+            u.metadata["references"] = refs
+        if u.id in defined:
+            u.metadata["defines"] = defined[u.id]
+    return structure_from_units(units)
 
 
 def structure_from_units(units: list[KnowledgeUnit]) -> ParsedUnits:
