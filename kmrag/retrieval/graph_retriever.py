@@ -58,8 +58,10 @@ class EntityLinker:
             cached = self._names[tenant] = (now, keys, ids)
         return cached[1], cached[2]
 
-    def link(self, tenant: str, question: str) -> tuple[list[str], list[dict[str, Any]]]:
-        mentions = self.mentions(question)
+    def link(self, tenant: str, question: str,
+             mentions: list[str] | None = None) -> tuple[list[str], list[dict[str, Any]]]:
+        """(linked entity ids, trace); ``mentions`` when the question was already analysed."""
+        mentions = self.mentions(question) if mentions is None else mentions
         linked: dict[str, dict[str, Any]] = {}
         exact = self.graph.find_entities(tenant, mentions)
         for e in exact:

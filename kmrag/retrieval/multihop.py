@@ -1,36 +1,86 @@
-"""The ``multihop`` strategy: an explicit, capped loop over the graph.
+"""The ``multihop`` strategy: an explicit, capped state machine over the stores.
 
     analyse -> retrieve -> judge -> (refine -> retrieve)* -> done
 
-- **analyse**: the question's entity mentions, linked to graph entities (exact / alias / fuzzy).
-- **retrieve** (round 1): hybrid retrieval on the question, plus the units about each question entity
-  (the units titled by its name: for a passage corpus, the entity's own passage) — a comparison
-  question needs each compared entity's unit, not a hop between them.
-- **judge**: the round is sufficient when the best units mention no entity we have not followed yet
-  that has units of its own (no bridge left), or when the round cap is reached.
-- **refine**: follow the bridge entities found in the best units so far to the units about them
-  (iterative retrieval), and run a dense query on "question + bridge names"; an identical query is
-  never run twice.
-- **done**: every round's ranking is fused (weighted RRF); the first round's is always kept, so the
-  original question is never lost and useful units accumulate across rounds.
+- **analyse** (kmrag.retrieval.analysis): the question's mentions, kind (bridge, comparison, yes/no,
+  inference, factoid), expected answer type, compared entities and leading sub-question; mentions linked
+  to graph entities (exact / alias / fuzzy, each link scored).
+- **retrieve** (round 1): BM25 and dense on the question (fused), plus the units about each question
+  entity (the units titled by its name: for a passage corpus, the entity's own passage).
+- **judge**: from retrieval signals only: is there any evidence at all (best dense similarity, linked
+  entities)? does each compared entity have its unit? is the leading sub-question resolved? do the best
+  units mention an entity not followed yet that has units of its own (a bridge)? does any best unit hold a
+  value of the expected answer type? The round cap ends the loop.
+- **refine**: per failed check — decompose (resolve the sub-question, then ask the outer question with
+  its answer filled in), follow bridges to the units about them plus a dense query on "question + bridge
+  names", look for each missing compared entity, expand the best units to their graph neighbours that
+  hold the answer type, or widen (deeper lists, lower similarity floor). An identical query is never run
+  twice. Comparison questions gather each compared entity's own unit and do not hop between them.
+- **done**: every round's ranking is fused (weighted reciprocal-rank fusion, later rounds decayed); the
+  first round's is always kept, so the original question is never lost and useful units accumulate.
+  A heading unit in the result stands for its section: it is replaced by the section's first units.
+  When the evidence stays below the floor after widening, the result is empty: "nothing found".
 
 Every step is recorded in the trace. General rules only: no dataset-specific branch.
 """
 
 from __future__ import annotations
 
+import re
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from kmrag.graph.base import GraphStore
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.nlp.names import coarse_type, resolution_key
+from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis
 from kmrag.retrieval.graph_retriever import EntityLinker
-from kmrag.retrieval.strategies import DenseRetriever, HybridRetriever, Retrieved, check_question, rrf
+from kmrag.retrieval.ppr import personalised_pagerank
+from kmrag.retrieval.strategies import DenseRetriever, FullTextRetriever, Retrieved, check_question, rrf
 from kmrag.units.store import PgUnitStore
 
 SKIP_BRIDGE_TYPES = {"DATE"}  # coarse types never followed as bridges
+# coarse entity types that can answer a sub-question resolving to a kind of thing (None: any)
+RESOLVES = {"PERSON": {"PERSON", "THING"}, "PLACE": {"PLACE", "THING"}, "ORG": {"ORG", "THING"},
+            "WORK": {"OTHER", "THING"}, "ENTITY": None}
+MONTHS = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+VALUE_OF = {
+    "MONEY": re.compile(r"\d[\d,.]*\s*(?:EUR|USD|GBP|euros?|dollars?|pounds?|€|\$|£)|[€$£]\s*\d", re.I),
+    "NUMBER": re.compile(r"\d"),
+    "QUANTITY": re.compile(r"\d[\d,.]*\s*(?:km|kilomet|miles?|metres|meters|feet|ft|kg|tonnes?|years?|hours?|"
+                           r"minutes?|days?|%|per ?cent)", re.I),
+    "DATE": re.compile(rf"\b(?:1\d{{3}}|20\d{{2}})\b|\b{MONTHS}\b"),
+}
+
+
+@dataclass
+class _State:
+    question: str
+    analysis: QuestionAnalysis
+    rankings: list[list[str]] = field(default_factory=list)
+    weights: list[float] = field(default_factory=list)
+    followed: set[str] = field(default_factory=set)
+    queries: set[str] = field(default_factory=set)
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    rounds: int = 1
+    depth: int = 50
+    floor: float = 0.0
+    best_dense: float = 0.0
+    seeds: list[str] = field(default_factory=list)
+    seed_names: list[str] = field(default_factory=list)
+    entity_seeds: list[str] = field(default_factory=list)  # linked and resolved entities: PageRank restarts
+    decomposed: bool = False
+    expanded: bool = False
+
+    def add(self, ranking: list[str], weight: float) -> None:
+        if ranking:
+            self.rankings.append(ranking)
+            self.weights.append(weight)
+
+    def fused(self) -> list[str]:
+        return [u for u, _ in rrf(self.rankings, weights=self.weights)]
 
 
 class MultiHopRetriever:
@@ -39,69 +89,269 @@ class MultiHopRetriever:
     def __init__(self, units: PgUnitStore, embedder: Embedder, graph: GraphStore,
                  extractor: SpacyExtractor | None = None, exact: bool = False, max_rounds: int = 3,
                  depth: int = 50, bridge_from: int = 3, max_bridges: int = 6,
-                 weights: tuple[float, float, float, float] = (1.0, 1.0, 0.9, 0.5), decay: float = 0.6) -> None:
+                 weights: tuple[float, float, float, float] = (1.0, 1.0, 0.9, 0.5), decay: float = 0.6,
+                 min_score: float = 0.3, floor_step: float = 0.1, w_ppr: float = 1.0, ppr_alpha: float = 0.5,
+                 ppr_depth: int = 20) -> None:
         self.units = units
         self.graph = graph
-        self.hybrid = HybridRetriever(units, embedder, depth=depth, exact=exact)
+        ex = extractor or SpacyExtractor()
+        self.lexical = FullTextRetriever(units)
         self.dense = DenseRetriever(units, embedder, exact=exact)
-        self.linker = EntityLinker(graph, extractor or SpacyExtractor())
+        self.linker = EntityLinker(graph, ex)
+        self.analyser = QuestionAnalyser(ex)
         self.max_rounds = max(1, max_rounds)
         self.depth = depth
         self.bridge_from = bridge_from
         self.max_bridges = max_bridges
-        # weights of: first-round hybrid, question-entity units, bridge units, refined dense query
+        # weights of: first-round fusion, question-entity units, bridge units, refined dense query
         self.w_first, self.w_about, self.w_bridge, self.w_refined = weights
         self.decay = decay
+        self.min_score = min_score
+        self.floor_step = floor_step
+        self.w_ppr, self.ppr_alpha, self.ppr_depth = w_ppr, ppr_alpha, ppr_depth
+
+    # -- the machine ------------------------------------------------------------------------------
 
     def retrieve(self, tenant: str, question: str, k: int = 10) -> Retrieved:
         q = check_question(question)
         t0 = time.perf_counter()
-        trace: list[dict[str, Any]] = []
-
-        # analyse
-        seeds, link_trace = self.linker.link(tenant, q)
-        mentions = [x["mention"] for x in link_trace if "mention" in x]
-        names = [e.name for e in self.graph.get_entities(tenant, seeds)] + mentions
-        trace.append({"step": "analyse", "mentions": mentions, "linked": [x for x in link_trace if "id" in x]})
-
-        # retrieve: round 1
-        depth = max(self.depth, k)
-        first = self.hybrid.retrieve(tenant, q, depth)
-        about = self._about(tenant, names)
-        rankings, weights = [first.unit_ids, about], [self.w_first, self.w_about]
-        trace.append({"step": "retrieve", "round": 1, "query": q, "hybrid": len(first.unit_ids),
-                      "question_entity_units": len(about)})
-        followed = set(seeds) | {resolution_key(n) for n in names}
-        queries = {q}
-        rounds = 1
+        st = self._analyse(tenant, q, k)
+        self._first_round(tenant, st)
+        while st.best_dense < st.floor and not st.seeds:
+            if st.rounds >= self.max_rounds or st.floor - self.floor_step < self.min_score - self.floor_step - 1e-9:
+                st.trace.append({"step": "judge", "round": st.rounds, "decision": "nothing found: no unit is "
+                                 f"similar above {st.floor:.2f} and no question entity is in the graph"})
+                st.trace.append({"step": "done", "rounds": st.rounds, "found": 0,
+                                 "ms": round((time.perf_counter() - t0) * 1000, 2)})
+                return Retrieved(unit_ids=[], scores=[], rounds=st.rounds, trace=st.trace)
+            self._widen(tenant, st)  # corrective fallback: deeper lists, a lower floor
         while True:
-            fused = [u for u, _ in rrf(rankings, weights=weights)]
-            if rounds >= self.max_rounds:
-                trace.append({"step": "judge", "round": rounds, "decision": "stop: round cap reached"})
+            if st.rounds >= self.max_rounds:
+                st.trace.append({"step": "judge", "round": st.rounds, "decision": "stop: round cap reached"})
                 break
-            bridges = self._bridges(tenant, fused[: self.bridge_from], followed)
-            if not bridges:
-                trace.append({"step": "judge", "round": rounds, "decision": "sufficient: no bridge entity left"})
+            if not self._refine(tenant, st, k):
                 break
-            trace.append({"step": "judge", "round": rounds, "decision": "refine: follow bridge entities",
-                          "bridges": [name for _, name, _ in bridges]})
-            # refine and retrieve
-            rounds += 1
-            bridge_units = [u for _, _, uids in bridges for u in uids]
-            decay = self.decay ** (rounds - 2)  # a later hop is further from the question
-            rankings.append(bridge_units)
-            weights.append(self.w_bridge * decay)
-            followed |= {eid for eid, _, _ in bridges} | {resolution_key(n) for _, n, _ in bridges}
-            refined = f"{q} {' '.join(name for _, name, _ in bridges[:3])}"
-            if refined not in queries:
-                queries.add(refined)
-                second = self.dense.retrieve(tenant, refined, depth)
-                rankings.append(second.unit_ids)
-                weights.append(self.w_refined * decay)
-            trace.append({"step": "retrieve", "round": rounds, "query": refined, "bridge_units": len(bridge_units)})
-        top = rrf(rankings, weights=weights)[:k]
-        trace.append({"step": "done", "rounds": rounds, "ms": round((time.perf_counter() - t0) * 1000, 2)})
-        return Retrieved(unit_ids=[u for u, _ in top], scores=[s for _, s in top], rounds=rounds, trace=trace)
+        top = self._finish(tenant, st, k)
+        st.trace.append({"step": "done", "rounds": st.rounds, "found": len(top),
+                         "ms": round((time.perf_counter() - t0) * 1000, 2)})
+        return Retrieved(unit_ids=[u for u, _ in top], scores=[s for _, s in top], rounds=st.rounds, trace=st.trace)
+
+    def _analyse(self, tenant: str, q: str, k: int) -> _State:
+        analysis = self.analyser.analyse(q)
+        seeds, link_trace = self.linker.link(tenant, q, mentions=analysis.mentions)
+        st = _State(question=q, analysis=analysis, depth=max(self.depth, k), floor=self.min_score)
+        st.followed, st.seeds, st.entity_seeds = set(seeds), list(seeds), list(seeds)
+        st.seed_names = [e.name for e in self.graph.get_entities(tenant, seeds)]
+        st.trace.append({"step": "analyse", **analysis.summary(), "linked": [x for x in link_trace if "id" in x]})
+        return st
+
+    def _first_round(self, tenant: str, st: _State) -> None:
+        q = st.question
+        lex = self.lexical.retrieve(tenant, q, st.depth)
+        den = self.dense.retrieve(tenant, q, st.depth)
+        st.best_dense = den.scores[0] if den.scores else 0.0
+        first = [u for u, _ in rrf([lex.unit_ids, den.unit_ids])]
+        names = list(dict.fromkeys([*st.analysis.compared, *st.seed_names, *st.analysis.mentions]))
+        about = self._about(tenant, names)
+        st.add(first, self.w_first)
+        st.add(about, self.w_about)
+        st.followed |= {resolution_key(n) for n in names}
+        st.queries.add(q)
+        st.trace.append({"step": "retrieve", "round": 1, "query": q, "bm25": len(lex.unit_ids),
+                         "dense": len(den.unit_ids), "best_similarity": round(st.best_dense, 4),
+                         "question_entity_units": len(about)})
+
+    def _widen(self, tenant: str, st: _State) -> None:
+        st.rounds += 1
+        st.depth *= 2
+        st.floor = round(st.floor - self.floor_step, 4)
+        st.trace.append({"step": "judge", "round": st.rounds - 1,
+                         "decision": f"widen: best similarity {st.best_dense:.2f} is below {st.floor + self.floor_step:.2f}",
+                         "depth": st.depth, "floor": st.floor})
+        query = broader_query(st)
+        if query in st.queries:
+            st.trace.append({"step": "retrieve", "round": st.rounds, "query": None, "note": "no broader query left"})
+            return
+        st.queries.add(query)
+        den = self.dense.retrieve(tenant, query, st.depth)
+        lex = self.lexical.retrieve(tenant, query, st.depth)
+        st.best_dense = max(st.best_dense, den.scores[0] if den.scores else 0.0)
+        st.add([u for u, _ in rrf([lex.unit_ids, den.unit_ids])], self.w_refined)
+        st.trace.append({"step": "retrieve", "round": st.rounds, "query": query, "bm25": len(lex.unit_ids),
+                         "dense": len(den.unit_ids), "best_similarity": round(st.best_dense, 4)})
+
+    def _refine(self, tenant: str, st: _State, k: int) -> bool:
+        """One judge + refine + retrieve round; False when the evidence is judged sufficient."""
+        fused = st.fused()
+        a = st.analysis
+        actions: list[str] = []
+        steps: list[dict[str, Any]] = []
+        decay = self.decay ** (st.rounds - 1)  # a later hop is further from the question
+        if a.kind == "comparison":
+            missing = [c for c in a.compared if not self._about(tenant, [c])]
+            for name in missing:
+                query = f"{name}"
+                if query in st.queries:
+                    continue
+                st.queries.add(query)
+                got = self.dense.retrieve(tenant, query, st.depth)
+                st.add(got.unit_ids, self.w_about * decay)
+                actions.append(f"look for compared entity {name!r}")
+                steps.append({"query": query, "dense": len(got.unit_ids)})
+        if True:
+            if a.sub_question and not st.decomposed:
+                st.decomposed = True
+                step = self._decompose(tenant, st, decay)
+                if step:
+                    actions.append("decompose: resolve the sub-question first")
+                    steps.append(step)
+            bridges = self._bridges(tenant, fused[: self.bridge_from], st.followed)
+            if bridges:
+                actions.append("follow bridge entities")
+                bridge_units = [u for _, _, uids in bridges for u in uids]
+                st.add(bridge_units, self.w_bridge * decay)
+                st.followed |= {eid for eid, _, _ in bridges} | {resolution_key(n) for _, n, _ in bridges}
+                st.entity_seeds += [eid for eid, _, _ in bridges]
+                refined = f"{st.question} {' '.join(name for _, name, _ in bridges[:3])}"
+                step = {"bridges": [name for _, name, _ in bridges], "bridge_units": len(bridge_units)}
+                if refined not in st.queries:
+                    st.queries.add(refined)
+                    got = self.dense.retrieve(tenant, refined, st.depth)
+                    st.add(got.unit_ids, self.w_refined * decay)
+                    step |= {"query": refined, "dense": len(got.unit_ids)}
+                steps.append(step)
+        if a.answer_type in VALUE_OF and not st.expanded:
+            st.expanded = True
+            step = self._expand_for_answer(tenant, st, fused[: 2 * k], decay)
+            if step:
+                actions.append(f"expand to neighbours holding a {a.answer_type.lower()}")
+                steps.append(step)
+        if not actions:
+            st.trace.append({"step": "judge", "round": st.rounds, "decision": "sufficient: "
+                             + ("each compared entity has its unit" if a.kind == "comparison"
+                                else "no bridge entity left")})
+            return False
+        st.trace.append({"step": "judge", "round": st.rounds, "decision": "refine: " + "; ".join(actions)})
+        st.rounds += 1
+        st.trace.append({"step": "retrieve", "round": st.rounds, "actions": steps})
+        return True
+
+    # -- refinements ------------------------------------------------------------------------------
+
+    def _decompose(self, tenant: str, st: _State, decay: float) -> dict[str, Any] | None:
+        """Resolve "the director of film X" (units about X and a dense query on the sub-question), take
+        the first entity of the expected kind those units name, and ask the outer question about it."""
+        sub = st.analysis.sub_question
+        assert sub is not None
+        inner = self._about(tenant, [sub.anchor])
+        if sub.question not in st.queries:
+            st.queries.add(sub.question)
+            inner += [u for u in self.dense.retrieve(tenant, sub.question, 10).unit_ids if u not in inner]
+        inner = inner[:3]
+        wanted = RESOLVES.get(sub.resolves_to)
+        by_unit = self.graph.unit_entities(tenant, inner)
+        ids = list(dict.fromkeys(e for u in inner for e in by_unit.get(u, [])))
+        anchor_key = resolution_key(sub.anchor)
+        cands = [e for e in self.graph.get_entities(tenant, ids)
+                 if resolution_key(e.name) != anchor_key and anchor_key not in resolution_key(e.name)
+                 and resolution_key(e.name) not in PRONOUNS and coarse_type(e.type) not in SKIP_BRIDGE_TYPES
+                 and (wanted is None or coarse_type(e.type) in wanted)]
+        titled = self.units.titled(tenant, [v for e in cands for v in _title_forms(e.name)])
+        cands = [e for e in cands if any(titled.get(v) for v in _title_forms(e.name))]
+        texts = [u.content for u in self.units.get_units(tenant, inner)]
+        answer = _nearest_to_relation(cands, texts, sub.relation)
+        if answer is None:
+            return {"sub_question": sub.question, "resolved": None}
+        outer = sub.outer(st.question, answer.name)
+        got = self.dense.retrieve(tenant, outer, st.depth) if outer not in st.queries else None
+        st.queries.add(outer)
+        about = self._about(tenant, [answer.name])
+        st.add(inner, self.w_bridge * decay)
+        st.add(about, self.w_bridge * decay)
+        if got is not None:
+            st.add(got.unit_ids, self.w_refined * decay)
+        st.followed |= {answer.id, resolution_key(answer.name)}
+        st.entity_seeds.append(answer.id)
+        return {"sub_question": sub.question, "resolved": answer.name, "query": outer,
+                "units_about_answer": len(about)}
+
+    def _expand_for_answer(self, tenant: str, st: _State, top: list[str], decay: float) -> dict[str, Any] | None:
+        """When no best unit holds a value of the expected type (an amount, a date), the units next to them
+        (the same section, the next unit, the section's units) are searched for one, in rank order."""
+        pattern = VALUE_OF[st.analysis.answer_type]
+        units = self.units.get_units(tenant, top, include_retired=False)
+        if any(pattern.search(u.content) for u in units if u.type != "section"):
+            return None
+        near = self.graph.neighbours(tenant, top, kinds=["NEXT", "PREV", "CHILD", "PARENT_SECTION"])
+        order = {u: i for i, u in enumerate(top)}
+        cand = sorted({n.neighbour_id for n in near} - set(top),
+                      key=lambda n: (min(order.get(x.unit_id, 99) for x in near if x.neighbour_id == n), n))
+        # a unit's section siblings are one hop further: its parent's children
+        parents = [n.neighbour_id for n in near if n.kind == "PARENT_SECTION"]
+        if parents:
+            cand += [n.neighbour_id for n in self.graph.neighbours(tenant, parents, kinds=["CHILD"])
+                     if n.neighbour_id not in cand and n.neighbour_id not in order]
+        found = [u.id for u in self.units.get_units(tenant, cand, include_retired=False)
+                 if u.type != "section" and pattern.search(u.content)]
+        if not found:
+            return {"expanded": len(cand), "holding_answer_type": 0}
+        st.add(found, self.w_bridge * decay)
+        return {"expanded": len(cand), "holding_answer_type": len(found)}
+
+    # -- done -------------------------------------------------------------------------------------
+
+    def _graph_rank(self, tenant: str, st: _State) -> None:
+        """Personalised PageRank over the candidates' entity–unit graph, fused as one more ranking."""
+        if self.w_ppr <= 0:
+            return
+        fused = rrf(st.rankings, weights=st.weights)
+        cands = list(dict.fromkeys([u for r in st.rankings for u in r[: self.ppr_depth]]))
+        if len(cands) < 2:
+            return
+        score = dict(fused)
+        top = max(score[u] for u in cands)
+        entity_seed = {e: 1.0 for e in st.entity_seeds}
+        ranks = personalised_pagerank(self.graph.unit_entities(tenant, cands),
+                                      {u: score[u] / top for u in cands}, entity_seed, alpha=self.ppr_alpha)
+        ranking = [u for u, _ in sorted(ranks.items(), key=lambda kv: (-kv[1], kv[0]))]
+        st.add(ranking, self.w_ppr)
+        st.trace.append({"step": "rank", "method": "personalised PageRank", "units": len(cands),
+                         "entity_seeds": len(entity_seed), "weight": self.w_ppr})
+
+    def _finish(self, tenant: str, st: _State, k: int) -> list[tuple[str, float]]:
+        """The fused ranking; a heading unit stands for its section, so its first units take its place."""
+        self._graph_rank(tenant, st)
+        fused = rrf(st.rankings, weights=st.weights)
+        head = [u for u, _ in fused[: k * 2]]
+        sections = [u.id for u in self.units.get_units(tenant, head, include_retired=False) if u.type == "section"]
+        if not sections:
+            return fused[:k]
+        children: dict[str, list[str]] = {}
+        for n in self.graph.neighbours(tenant, sections, kinds=["CHILD"]):
+            children.setdefault(n.unit_id, []).append(n.neighbour_id)
+        ordinal = {u.id: u.ordinal for u in self.units.get_units(
+            tenant, [c for cs in children.values() for c in cs], include_retired=False) if u.type != "section"}
+        out: list[tuple[str, float]] = []
+        seen: set[str] = set()
+        for uid, score in fused:
+            if uid in seen:
+                continue
+            if uid in children:
+                kids = sorted((c for c in children[uid] if c in ordinal), key=lambda c: ordinal[c])[:2]
+                for c in kids:
+                    if c not in seen:
+                        out.append((c, score))
+                        seen.add(c)
+                seen.add(uid)
+                if kids:
+                    continue
+            out.append((uid, score))
+            seen.add(uid)
+            if len(out) >= k:
+                break
+        return out[:k]
+
+    # -- graph reads ------------------------------------------------------------------------------
 
     def _about(self, tenant: str, names: list[str]) -> list[str]:
         """Units titled by the question's entities, in the order the entities were named."""
@@ -148,6 +398,45 @@ class MultiHopRetriever:
             if len(out) >= self.max_bridges:
                 break
         return out
+
+
+PRONOUNS = {"he", "she", "it", "they", "him", "her", "his", "hers", "its", "their", "them", "we", "i", "you",
+            "this", "that", "these", "those", "who", "which"}
+
+
+def _nearest_to_relation(cands: list[Any], texts: list[str], relation: str) -> Any | None:
+    """The candidate named closest to a word sharing the relation's stem ("director" ~ "directed by"),
+    in the first unit that has both; else the first candidate in the units' order."""
+    if not cands:
+        return None
+    stem = relation.lower()[: max(4, len(relation) - 3)]
+    for text in texts:
+        low = text.lower()
+        hits = [m.start() for m in re.finditer(rf"\b{re.escape(stem)}", low)]
+        if not hits:
+            continue
+        best = None
+        for e in cands:
+            for m in re.finditer(re.escape(e.name.lower()), low):
+                d = min(abs(m.start() - h) for h in hits)
+                if best is None or d < best[0]:
+                    best = (d, e)
+        if best is not None:
+            return best[1]
+    first = {e.id: min((t.lower().find(e.name.lower()) % 10**9 for t in texts), default=10**9) for e in cands}
+    return min(cands, key=lambda e: (first[e.id] if first[e.id] >= 0 else 10**9, e.id))
+
+
+STOP = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "do",
+        "does", "did", "the", "a", "an", "of", "in", "on", "at", "to", "for", "by", "with", "and", "or", "much",
+        "many", "that", "this", "it", "be", "been", "has", "have", "had"}
+
+
+def broader_query(st: _State) -> str:
+    """The question's mentions and content words alone: a broader scope than the question itself."""
+    inside = {w.lower() for m in st.analysis.mentions for w in m.split()}
+    words = [w for w in re.findall(r"[\w'-]+", st.question) if w.lower() not in STOP | inside]
+    return " ".join(dict.fromkeys([*st.analysis.mentions, *words]))
 
 
 def _title_forms(name: str) -> list[str]:

@@ -1,0 +1,252 @@
+"""Question analysis: one spaCy parse of the question gives its entity mentions, its kind, the type of
+answer it expects, the entities it compares, and the dependent sub-question a compositional question
+starts with ("Where did the director of film X die?" first needs "the director of film X").
+
+General English rules only: wh-words, auxiliaries, comparatives and the head nouns of relational
+phrases. Nothing here knows a dataset.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from kmrag.nlp.extract import SpacyExtractor, clean_name
+
+Kind = Literal["bridge", "comparison", "yes_no", "inference", "factoid"]
+
+AUX_START = {"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will",
+             "would", "should", "shall", "may", "might", "must"}
+COMPARATIVE = re.compile(
+    r"\b(first|earlier|earliest|later|latest|last|older|oldest|younger|youngest|longer|longest|shorter|"
+    r"shortest|larger|largest|bigger|biggest|smaller|smallest|higher|highest|lower|lowest|more|most|"
+    r"less|fewer|newer|newest|taller|tallest|closer|farther|further|before|after)\b", re.I)
+BOTH_SAME = re.compile(r"\b(both|same|either|neither)\b", re.I)
+# relations one infers by composing two facts (a grandfather is a parent's father)
+INFERRED = re.compile(
+    r"\b(grand(?:father|mother|son|daughter|parent|child|children)|(?:paternal|maternal)\s+\w+|"
+    r"uncle|aunt|nephew|niece|cousin|(?:father|mother|son|daughter|brother|sister)[- ]in[- ]law|"
+    r"step(?:father|mother|son|daughter|brother|sister))\b", re.I)
+
+PERSON_NOUNS = {
+    "person", "people", "man", "woman", "director", "performer", "author", "writer", "founder", "cofounder",
+    "creator", "composer", "singer", "songwriter", "producer", "president", "ceo", "owner", "member",
+    "player", "actor", "actress", "artist", "spouse", "wife", "husband", "father", "mother", "son",
+    "daughter", "brother", "sister", "parent", "child", "children", "sibling", "grandfather", "grandmother",
+    "uncle", "aunt", "cousin", "king", "queen", "leader", "mayor", "governor", "minister", "chancellor",
+    "manager", "coach", "captain", "editor", "publisher", "inventor", "designer", "architect", "painter",
+    "poet", "novelist", "star", "host", "presenter", "narrator", "screenwriter", "head", "chairman",
+    "successor", "predecessor", "partner", "heir", "monarch", "emperor", "pope", "bishop", "teacher",
+    "student", "who",
+}
+PLACE_NOUNS = {"city", "town", "village", "country", "nation", "state", "province", "region", "capital",
+               "place", "birthplace", "location", "county", "district", "island", "continent", "river",
+               "mountain", "headquarters", "venue", "stadium", "airport", "where"}
+ORG_NOUNS = {"company", "organization", "organisation", "team", "club", "band", "group", "label", "network",
+             "university", "college", "school", "party", "firm", "corporation", "agency", "airline",
+             "broadcaster", "studio", "newspaper", "magazine", "channel", "institution"}
+WORK_NOUNS = {"film", "movie", "album", "song", "book", "novel", "series", "show", "play", "opera", "game",
+              "single", "poem", "painting", "work", "episode"}
+DATE_NOUNS = {"year", "date", "day", "month", "century", "decade", "when"}
+NUMBER_NOUNS = {"number", "population", "amount", "count"}
+
+ANSWER_BY_NOUN: list[tuple[set[str], str]] = [
+    (DATE_NOUNS, "DATE"), (PERSON_NOUNS, "PERSON"), (PLACE_NOUNS, "PLACE"), (ORG_NOUNS, "ORG"),
+    (WORK_NOUNS, "WORK"), (NUMBER_NOUNS, "NUMBER"),
+]
+
+
+def noun_class(lemma: str) -> str | None:
+    low = lemma.lower()
+    for nouns, label in ANSWER_BY_NOUN:
+        if low in nouns:
+            return label
+    return None
+
+
+class SubQuestion(BaseModel):
+    """The inner phrase of a compositional question and the type of entity it resolves to."""
+
+    phrase: str          # "the director of film Polish Wedding"
+    question: str        # "Who is the director of film Polish Wedding?"
+    resolves_to: str     # PERSON | PLACE | ORG | WORK | DATE | NUMBER | ENTITY
+    relation: str        # the relational noun ("director")
+    anchor: str          # the mention inside the phrase ("Polish Wedding")
+
+    def outer(self, question: str, answer: str) -> str:
+        """The outer question with the phrase replaced by its answer ("Where did Theresa Connelly die?")."""
+        return question.replace(self.phrase, answer, 1)
+
+
+class QuestionAnalysis(BaseModel):
+    question: str
+    kind: Kind
+    answer_type: str  # PERSON | PLACE | ORG | WORK | DATE | NUMBER | MONEY | QUANTITY | YES_NO | ENTITY
+    mentions: list[str] = Field(default_factory=list)
+    compared: list[str] = Field(default_factory=list)
+    sub_question: SubQuestion | None = None
+
+    def summary(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "answer_type": self.answer_type, "mentions": self.mentions}
+        if self.compared:
+            out["compared"] = self.compared
+        if self.sub_question:
+            out["sub_question"] = self.sub_question.question
+        return out
+
+
+class QuestionAnalyser:
+    def __init__(self, extractor: SpacyExtractor) -> None:
+        self.extractor = extractor
+
+    def analyse(self, question: str) -> QuestionAnalysis:
+        doc = self.extractor.nlp(question)
+        mentions = self._mentions(doc)
+        words = [t.lower_ for t in doc if not t.is_punct]
+        first = words[0] if words else ""
+        answer_type = self._answer_type(doc, words)
+        compared = self._compared(question, mentions)
+        mentions = list(dict.fromkeys([*mentions, *compared]))
+        if first in AUX_START and not any(t.tag_ in {"WDT", "WP", "WP$", "WRB"} for t in doc):
+            kind: Kind = "comparison" if (compared or BOTH_SAME.search(question)) and len(mentions) >= 2 else "yes_no"
+            answer_type = "YES_NO"
+        elif compared and COMPARATIVE.search(question):
+            kind = "comparison"
+        elif INFERRED.search(question):
+            kind = "inference"
+        else:
+            kind = "factoid"
+        sub = self._sub_question(question, mentions) if kind in {"factoid", "inference"} else None
+        if sub is not None and kind == "factoid":
+            kind = "bridge"
+        return QuestionAnalysis(question=question, kind=kind, answer_type=answer_type, mentions=mentions,
+                                compared=compared if kind == "comparison" else [], sub_question=sub)
+
+    def _mentions(self, doc: Any) -> list[str]:
+        ex = self.extractor.from_doc(doc, with_triples=False)
+        found = [e.name for e in ex.entities if e.label != "DATE"]
+        found += [clean_name(_strip_verbs(c)) for c in doc.noun_chunks if any(t.pos_ == "PROPN" for t in c)]
+        found += _capitalised_runs(doc)
+        return [m for m in dict.fromkeys(found) if m and any(c.isalnum() for c in m)]
+
+    @staticmethod
+    def _answer_type(doc: Any, words: list[str]) -> str:
+        text = " ".join(words)
+        if re.search(r"\bhow (much|many)\b.*\b(cost|costs|paid|pay|owed|worth|compensation|price|fee|eur|euros?|"
+                     r"dollars?|pounds?)\b", text) or re.search(r"\bhow much (money|compensation)\b", text):
+            return "MONEY"
+        if re.search(r"\bhow (many|much)\b", text):
+            return "NUMBER"
+        if re.search(r"\bhow (long|far|tall|high|big|large|old|heavy)\b", text):
+            return "QUANTITY"
+        if re.search(r"\b(when|what year|which year|what date|which date|in what year|date of|year of)\b", text):
+            return "DATE"
+        if re.search(r"\bwhere\b", text):
+            return "PLACE"
+        for tok in doc:  # "which company", "what city", "whose album"
+            if tok.lower_ in {"which", "what", "whose"} and tok.head.pos_ in {"NOUN", "PROPN"} and tok.head != tok:
+                cls = noun_class(tok.head.lemma_)
+                if cls:
+                    return cls
+        if re.search(r"\b(who|whom|whose)\b", text):
+            return "PERSON"
+        return "ENTITY"
+
+    @staticmethod
+    def _compared(question: str, mentions: list[str]) -> list[str]:
+        """The alternatives of "…, X or Y?" (the text on each side, which keeps titles the parser splits,
+        like "The Mask Of Fu Manchu"), else the mentions on both sides of "or" / "and"."""
+        m = re.search(r"[,:;]\s*([^,:;]+?)\s+or\s+([^,:;?]+)\??\s*$", question)
+        if m:
+            a, b = _trim(m.group(1)), _trim(m.group(2))
+            if a and b and len(a.split()) <= 8 and len(b.split()) <= 8:
+                return [a, b]
+        m2 = re.search(r"\b(or|and)\b", question)
+        if not m2:
+            return []
+        left, right = question[: m2.start()], question[m2.end():]
+        la = [x for x in mentions if x in left]
+        rb = [x for x in mentions if x in right]
+        return [la[-1], rb[0]] if la and rb else []
+
+    @staticmethod
+    def _sub_question(question: str, mentions: list[str]) -> SubQuestion | None:
+        """The relational phrase around a mention that must be resolved first: "the director of film X",
+        "X's founder", "the X performer", "the city where X is based". Textual patterns over the mentions,
+        so a poor parse of the question does not lose them."""
+        body = question.rstrip(" ?")
+        skip = r"(?!(?:where|that|which|who|whose|when)\b)"
+        for anchor in sorted(mentions, key=len, reverse=True):
+            a = re.escape(anchor)
+            found: list[tuple[str, str]] = []  # (phrase, relational noun)
+            m = re.search(rf"\b(?:the|a|an)\s+(?:[a-z][\w-]*\s+){{0,2}}?([a-z][\w-]*)\s+of\s+(?:the\s+)?"
+                          rf"(?:{skip}[a-z]+\s+){{0,2}}{a}\b", body)
+            if m:
+                found.append((m.group(0), m.group(1)))
+            m = re.search(rf"\b{a}\s?'s?\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", body)
+            if m:
+                words = [w for w in m.groups() if w]
+                for i, w in enumerate(words):
+                    if noun_class(w) or noun_class(w.rstrip("s")):
+                        found.append((m.group(0)[: m.start(i + 1) - m.start()] + w, w))
+                        break
+            m = re.search(rf"\bthe\s+{a}\s+([a-z][\w-]*)\b", body)
+            if m and noun_class(m.group(1)):
+                found.append((m.group(0), m.group(1)))
+            m = re.search(rf"\bthe\s+([a-z][\w-]*)\s+(?:where|that|which|who|whose)\s+(?:[\w'-]+\s+){{0,4}}?{a}"
+                          rf"(?:\s+(?:is|was|are|were)\s+[a-z]+(?:\s+(?:in|by|at|on|from))?)?", body)
+            if m and noun_class(m.group(1)):
+                found.append((m.group(0), m.group(1)))
+            for phrase, noun in sorted(found, key=lambda f: len(f[0])):  # the innermost phrase first
+                if re.fullmatch(rf"(?:who|what|which \w+)\s+(?:is|was|are|were)\s+{re.escape(phrase)}", body, re.I):
+                    continue  # the phrase is the question itself
+                cls = noun_class(noun) or noun_class(noun.rstrip("s")) or "ENTITY"
+                wh = {"PERSON": "Who", "DATE": "When"}.get(cls, "What")
+                return SubQuestion(phrase=phrase, question=f"{wh} is {phrase}?", resolves_to=cls, anchor=anchor,
+                                   relation=noun)
+        return None
+
+
+def _trim(text: str) -> str:
+    words = text.strip().rstrip("?").split()
+    while words and words[0].lower() in {"who", "what", "which", "is", "was", "are", "were", "did", "does", "do",
+                                          "first", "earlier", "older", "younger", "between"}:
+        words = words[1:]
+    return " ".join(words)
+
+
+def _strip_verbs(chunk: Any) -> str:
+    toks = list(chunk)
+    while toks and toks[0].pos_ in {"AUX", "VERB", "PRON", "SCONJ", "ADV"}:
+        toks = toks[1:]
+    return " ".join(t.text for t in toks)
+
+
+CONNECTORS = {"of", "the", "de", "la", "le", "von", "van", "der", "du", "del", "da", "in", "on", "for", "&"}
+
+
+def _capitalised_runs(doc: Any) -> list[str]:
+    """Runs of capitalised words (titles the parser splits: "Polish Wedding", "The Mask Of Fu Manchu");
+    the question's first word counts only if it is a proper noun."""
+    runs: list[str] = []
+    cur: list[Any] = []
+
+    def close() -> None:
+        while cur and cur[-1].lower_ in CONNECTORS:
+            cur.pop()
+        if cur:
+            runs.append(" ".join(t.text for t in cur))
+        cur.clear()
+
+    for tok in doc:
+        cap = tok.text[:1].isupper() and (tok.i > 0 or tok.pos_ == "PROPN") and tok.tag_ not in {"WP", "WDT", "WRB"}
+        if cap or tok.like_num and cur:
+            cur.append(tok)
+        elif cur and tok.lower_ in CONNECTORS:
+            cur.append(tok)
+        else:
+            close()
+    close()
+    return [clean_name(r) for r in runs if r]
