@@ -288,19 +288,20 @@ def entity_hops(cut: bool, co_mention: bool) -> str:
     number of shared units and the first $co_units of them by id. Never self-loops. With ``cut``, each list
     is the first $fanout in step order (relations by id; co-mentions by shared units desc, then entity id);
     otherwise each holds every hop into the entities $into. Expands from each entity on its own (CALL per
-    entity), so a hub costs its degree, never a product of degrees."""
+    entity), so a hub costs its degree, never a product of degrees. Co-mention candidates are sorted before
+    the relation check, which then streams: it runs on about $fanout rows, not on every candidate."""
     limit = "LIMIT $fanout" if cut else ""
     into = "" if cut else "AND o.id IN $into"
     cos = f"""
     CALL (e) {{
       MATCH (e)<-[:MENTIONS|DEFINES]-(u:Unit {{tenant: $tenant}})-[:MENTIONS|DEFINES]->(o:Entity {{tenant: $tenant}})
       WHERE o <> e {into}
-      WITH DISTINCT o, u
-      WITH o, u ORDER BY u.id
-      WITH o, collect(u.id) AS units
-      WHERE NOT EXISTS {{ (e)-[x]-(o) WHERE x.kind = 'relation' }}
-      WITH o, units ORDER BY size(units) DESC, o.id {limit}
-      RETURN collect({{id: o.id, name: o.name, shared: size(units), unit_ids: units[..$co_units]}}) AS cos
+      WITH o, count(DISTINCT u) AS shared, collect(DISTINCT u.id) AS units
+      ORDER BY shared DESC, o.id
+      WITH o, shared, units WHERE NOT EXISTS {{ (e)-[x]-(o) WHERE x.kind = 'relation' }}
+      WITH o, shared, units {limit}
+      CALL (units) {{ UNWIND units AS uid WITH uid ORDER BY uid LIMIT $co_units RETURN collect(uid) AS first }}
+      RETURN collect({{id: o.id, name: o.name, shared: shared, unit_ids: first}}) AS cos
     }}""" if co_mention else "WITH e, rels, [] AS cos"
     return f"""
     UNWIND $ids AS id

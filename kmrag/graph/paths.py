@@ -113,11 +113,18 @@ class _Fanout:
                 self.known[n] = sorted(got.get(n, []), key=lambda s: s.key)[: self.fanout]
         return self.known
 
-    def extend(self, frontier: Sequence[_Partial]) -> list[_Partial]:
-        """Every simple one-step extension of the frontier, sorted in path order."""
-        known = self.steps([p.end for p in frontier])
-        longer = [_Partial(p.start, (*p.steps, s), (*p.nodes, s.other))
-                  for p in frontier for s in known[p.end] if s.other not in p.nodes]
+    def extend(self, frontier: Sequence[_Partial], want: int | None = None) -> list[_Partial]:
+        """The simple one-step extensions of a frontier given in path order, in path order: all of them, or
+        at least the first ``want``. The extensions of a path all come before those of the paths after it,
+        so the frontier is read in growing chunks (8, 16, 32, ... paths) until ``want`` are found."""
+        longer: list[_Partial] = []
+        done, chunk = 0, 8 if want is not None else len(frontier)
+        while done < len(frontier) and (want is None or len(longer) < want):
+            part = frontier[done : done + chunk]
+            known = self.steps([p.end for p in part])
+            longer += [_Partial(p.start, (*p.steps, s), (*p.nodes, s.other))
+                       for p in part for s in known[p.end] if s.other not in p.nodes]
+            done, chunk = done + len(part), chunk * 2
         longer.sort(key=lambda p: p.sort_key)
         return longer
 
@@ -128,8 +135,8 @@ def relation_paths(read: HopReader, entity_ids: Sequence[str], max_hops: int, li
     entity it leaves, ordered by (hops, start id, step keys, end id); the first ``limit``.
 
     Built one hop count at a time; a frontier is only extended while the paths so far are fewer than
-    ``limit``, so no more than ``limit`` entities are read per hop count and at most ``limit * fanout``
-    partial paths exist at once, whatever the degrees of the entities."""
+    ``limit``, and only as far as the paths still wanted, so no more than ``limit`` entities are read per
+    hop count and at most ``limit * fanout`` partial paths exist at once, whatever the degrees."""
     check_hops(max_hops)
     check_fanout(fanout)
     if limit <= 0 or not entity_ids:
@@ -140,7 +147,7 @@ def relation_paths(read: HopReader, entity_ids: Sequence[str], max_hops: int, li
     for _ in range(max_hops):
         if not frontier or len(out) >= limit:
             break
-        frontier = hops.extend(frontier)
+        frontier = hops.extend(frontier, want=limit - len(out))
         out += frontier[: limit - len(out)]
     return [p.path() for p in out]
 

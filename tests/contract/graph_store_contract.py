@@ -635,7 +635,8 @@ class GraphStoreContract:
     @pytest.fixture
     def hub(self, store: GraphStore, tenant: str) -> dict[str, Any]:
         """Hub -links-> spoke i (3,000 relations; spoke i -next-> spoke i+1); 3,000 units each mention Hub,
-        the co-mention hub Mob and partner isqrt(i) (partner k shares 2k+1 units, the last one 84)."""
+        the co-mention hub Mob and partner isqrt(i) (partner k shares 2k+1 units, the last one 84); Mob
+        -rivals-> partner 53, the one sharing most units with it after Hub."""
         src = make_source(tenant, "docs/hub.md")
         units = make_units(tenant, [f"Hub unit {i}." for i in range(self.HUB_SPOKES)], sid=src.id)
         hub, mob = ent(tenant, "Hub", "ORG"), ent(tenant, "Mob", "ORG")
@@ -643,6 +644,7 @@ class GraphStoreContract:
         partners = [ent(tenant, f"Partner {k}", "ORG") for k in range(math.isqrt(self.HUB_SPOKES - 1) + 1)]
         relations = [rel(tenant, hub, "links", s, [units[i].id]) for i, s in enumerate(spokes)]
         relations += [rel(tenant, a, "next", b, [units[i].id]) for i, (a, b) in enumerate(zip(spokes, spokes[1:], strict=False))]
+        relations.append(rel(tenant, mob, "rivals", partners[-2], [units[0].id]))  # Mob's best partner: a relation
         mentions = [Mention(tenant=tenant, unit_id=x.id, entity_id=e.id)
                     for i, x in enumerate(units) for e in (hub, mob, partners[math.isqrt(i)])]
         store.write_sources([src])
@@ -662,13 +664,20 @@ class GraphStoreContract:
             two = store.relation_paths(tenant, [h], max_hops=2, fanout=f, limit=10_000, co_mention=co)
             assert len(two) - f <= f * f
             assert path_views(two) == ref.paths([h], 2, fanout=f, co_mention=co)
-            cut = store.relation_paths(tenant, [h], max_hops=2, fanout=f, limit=f + 3, co_mention=co)
-            assert path_views(cut) == path_views(two)[: f + 3]
-        # the co-mention hub: Hub first (3,000 shared units), then partners by shared units, then by id
+            for limit in (f + 3, f + 9, len(two) - 1):  # cut inside the 2-hop paths, read in chunks
+                cut = store.relation_paths(tenant, [h], max_hops=2, fanout=f, limit=limit, co_mention=co)
+                assert path_views(cut) == path_views(two)[:limit]
+        # the co-mention hub: its relation, then Hub (3,000 shared units), then partners by shared units, then
+        # by id (partner 53 is related, so not co-mentioned)
         mob_paths = store.relation_paths(tenant, [mob], max_hops=2, fanout=f, limit=10_000, co_mention=True)
         assert [p.end_id for p in mob_paths[:f]] == [s[1] for s in ref.steps(mob, f, True)]
-        assert mob_paths[0].end_id == h and len(mob_paths[0].hops[0].unit_ids) == 5
+        assert [h.type for p in mob_paths[:3] for h in p.hops] == ["RIVALS", "CO_MENTION", "CO_MENTION"]
+        assert mob_paths[1].end_id == h and len(mob_paths[1].hops[0].unit_ids) == 5
+        assert len({p.end_id for p in mob_paths[:f]}) == f
         assert path_views(mob_paths) == ref.paths([mob], 2, fanout=f, co_mention=True)
+        for limit in (f + 1, 2 * f + 7, 5 * f):
+            assert store.relation_paths(tenant, [mob], max_hops=2, fanout=f, limit=limit, co_mention=True) == \
+                mob_paths[:limit]
         assert len(mob_paths) - f <= f * f
 
     def test_connecting_paths_through_a_hub(self, store: GraphStore, tenant: str, hub: dict[str, Any]) -> None:
