@@ -18,13 +18,15 @@ import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
 from kmrag.errors import StoreError
-from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, SourceStats, check_hops
+from kmrag.graph import paths
+from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, SourceStats
 from kmrag.graph.local_files import Cursor, Stamp, TenantFiles
 from kmrag.schema import Answer, Entity, KnowledgeUnit, Mention, Relation, Source, UnitLink
 from kmrag.schema.ids import canonical_entity_name, relation_id
@@ -411,52 +413,85 @@ class LocalGraphStore:
                 out[i] = found
         return out
 
-    def entity_units(self, tenant: str, entity_ids: Sequence[str]) -> dict[str, list[str]]:
+    def entity_units(
+        self, tenant: str, entity_ids: Sequence[str], limit_per_entity: int | None = None
+    ) -> dict[str, list[str]]:
         with self._lock:
-            return self._mention_map(tenant, entity_ids, from_unit=False)
+            if limit_per_entity is None:
+                return self._mention_map(tenant, entity_ids, from_unit=False)
+            g = self._g(tenant)
+            out: dict[str, list[str]] = {}
+            for e in sorted(set(entity_ids)):
+                if limit_per_entity <= 0 or not self._is(g, e, "Entity"):
+                    continue
+                rank: dict[str, int] = {}
+                for u, _, k in g.in_edges(e, keys=True):
+                    if k in MENTION_KINDS:
+                        rank[u] = min(rank.get(u, 1), 0 if k == "DEFINES" else 1)
+                first = sorted(rank, key=lambda u: (rank[u], u))[:limit_per_entity]
+                if first:
+                    out[e] = sorted(first)
+            return out
 
     def unit_entities(self, tenant: str, unit_ids: Sequence[str]) -> dict[str, list[str]]:
         with self._lock:
             return self._mention_map(tenant, unit_ids, from_unit=True)
 
     def relation_paths(
-        self, tenant: str, entity_ids: Sequence[str], max_hops: int = 2, limit: int = 200
+        self, tenant: str, entity_ids: Sequence[str], max_hops: int = 2, limit: int = 200, fanout: int = 50,
+        co_mention: bool = False,
     ) -> list[RelationPath]:
-        """Simple paths over relation edges in either direction, like `-[*1..k]-`, ordered by (hops, start id,
-        relation ids, end id) as the Neo4j store orders them; built one hop count at a time, so a limit
-        filled by short paths never enumerates the longer ones."""
-        check_hops(max_hops)
+        """See :mod:`kmrag.graph.paths`: the same path assembly as every backend, over this store's hops."""
         with self._lock:
             g = self._g(tenant)
-            hops_at: dict[str, list[tuple[str, Hop, str]]] = {}
-            # (start, end, hops, nodes on the path, relation ids)
-            frontier: list[tuple[str, str, list[Hop], frozenset[str], tuple[str, ...]]] = [
-                (s, s, [], frozenset([s]), ()) for s in sorted(set(entity_ids)) if self._is(g, s, "Entity")]
-            out: list[RelationPath] = []
-            for _ in range(max_hops):
-                if len(out) >= limit or not frontier:
-                    break
-                longer: list[tuple[str, str, list[Hop], frozenset[str], tuple[str, ...]]] = []
-                for start, node, hops, seen, rids in frontier:
-                    if node not in hops_at:
-                        hops_at[node] = self._hops_from(g, node)
-                    longer += [(start, other, [*hops, hop], seen | {other}, (*rids, rid))
-                               for rid, hop, other in hops_at[node] if other not in seen]
-                longer.sort(key=lambda p: (p[0], p[4], p[1]))
-                out += [RelationPath(start_id=p[0], end_id=p[1], hops=p[2]) for p in longer[: limit - len(out)]]
-                frontier = longer
-            return out
+            return paths.relation_paths(partial(self._hops, g), entity_ids, max_hops, limit, fanout, co_mention)
 
-    def _hops_from(self, g: nx.MultiDiGraph, node: str) -> list[tuple[str, Hop, str]]:
-        """(relation id, hop, the node at its other end) for each relation at ``node``."""
-        out: list[tuple[str, Hop, str]] = []
-        edges = [(u, v, k, a, v) for u, v, k, a in g.out_edges(node, keys=True, data=True)]
-        edges += [(u, v, k, a, u) for u, v, k, a in g.in_edges(node, keys=True, data=True)]
-        for u, v, k, a, other in edges:
-            if a.get("kind") == "relation":
-                hop = Hop(subject_id=u, subject_name=g.nodes[u]["name"], type=a["type"], predicate=a["predicate"],
-                          object_id=v, object_name=g.nodes[v]["name"], unit_ids=list(a["unit_ids"]))
-                out.append((k, hop, other))
+    def connecting_paths(
+        self, tenant: str, source_ids: Sequence[str], target_ids: Sequence[str], max_hops: int = 3,
+        limit: int = 50, fanout: int = 50, co_mention: bool = True,
+    ) -> list[RelationPath]:
+        with self._lock:
+            g = self._g(tenant)
+            return paths.connecting_paths(partial(self._hops, g), source_ids, target_ids, max_hops, limit, fanout,
+                                          co_mention)
+
+    def _hops(self, g: nx.MultiDiGraph, ids: list[str], fanout: int | None, co_mention: bool,
+              into: list[str] | None) -> dict[str, list[paths.Step]]:
+        """The :data:`kmrag.graph.paths.HopReader` of this store: what ``neo4j_queries.entity_hops`` reads."""
+        wanted = None if into is None else set(into)
+        out: dict[str, list[paths.Step]] = {}
+        for node in ids:
+            if not self._is(g, node, "Entity"):
+                continue
+            related: set[str] = set()
+            rels: list[tuple[str, str, str, dict[str, Any]]] = []
+            for u, v, k, a in [*g.out_edges(node, keys=True, data=True), *g.in_edges(node, keys=True, data=True)]:
+                other = v if u == node else u
+                if a.get("kind") != "relation" or other == node:
+                    continue
+                related.add(other)
+                if wanted is None or other in wanted:
+                    rels.append((k, u, v, a))
+            rels.sort(key=lambda r: r[0])
+            steps = [
+                paths.relation_step(node, k, Hop(subject_id=u, subject_name=g.nodes[u]["name"], type=a["type"],
+                                                 predicate=a["predicate"], object_id=v, object_name=g.nodes[v]["name"],
+                                                 unit_ids=list(a["unit_ids"])))
+                for k, u, v, a in rels[:fanout]
+            ]
+            if co_mention:
+                shared: dict[str, set[str]] = {}
+                for unit, _, k in g.in_edges(node, keys=True):
+                    if k not in MENTION_KINDS:
+                        continue
+                    for _, other, k2 in g.out_edges(unit, keys=True):
+                        if k2 in MENTION_KINDS and other != node and other not in related and (
+                                wanted is None or other in wanted):
+                            shared.setdefault(other, set()).add(unit)
+                best = sorted(shared.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:fanout]
+                steps += [paths.co_mention_step(node, g.nodes[node]["name"], other, g.nodes[other]["name"], len(units),
+                                                units) for other, units in best]
+            out[node] = steps
         return out
 
     def neighbours(self, tenant: str, unit_ids: Sequence[str], kinds: Sequence[str] | None = None) -> list[Neighbour]:

@@ -1,13 +1,12 @@
 """All of kmrag's Cypher, as small functions returning query text.
 
 Every value is a ``$parameter``. The only text ever formatted into a query is a relationship
-type that passed :func:`kmrag.schema.sanitize.check_identifier` or a hop count that passed
-:func:`kmrag.graph.base.check_hops`. Every query is scoped by ``$tenant``.
+type that passed :func:`kmrag.schema.sanitize.check_identifier` or a fixed clause of this module chosen
+by a flag. Every query is scoped by ``$tenant``.
 """
 
 from __future__ import annotations
 
-from kmrag.graph.base import check_hops
 from kmrag.schema.sanitize import check_identifier
 
 UNIT_LINK_TYPES = ("NEXT", "PARENT_SECTION", "REFERENCES")
@@ -283,25 +282,56 @@ def unit_entities() -> str:
     """
 
 
-def relation_paths(hops: int) -> str:
-    """Simple relation paths of exactly ``hops`` hops, either direction, from entities $ids: the first $limit
-    in the order (start id, relation ids along the path, end id). The store asks for 1, 2, ... hops in turn,
-    so all paths are ordered by length first."""
-    k = check_hops(hops)
+def entity_hops(cut: bool, co_mention: bool) -> str:
+    """Per entity of $ids (with its name): ``rels``, its relations either direction, and with ``co_mention``
+    ``cos``, the entities some unit mentions or defines with it and no relation joins it to, each with the
+    number of shared units and the first $co_units of them by id. Never self-loops. With ``cut``, each list
+    is the first $fanout in step order (relations by id; co-mentions by shared units desc, then entity id);
+    otherwise each holds every hop into the entities $into. Expands from each entity on its own (CALL per
+    entity), so a hub costs its degree, never a product of degrees. Co-mention candidates are sorted before
+    the relation check, which then streams: it runs on about $fanout rows, not on every candidate."""
+    limit = "LIMIT $fanout" if cut else ""
+    into = "" if cut else "AND o.id IN $into"
+    cos = f"""
+    CALL (e) {{
+      MATCH (e)<-[:MENTIONS|DEFINES]-(u:Unit {{tenant: $tenant}})-[:MENTIONS|DEFINES]->(o:Entity {{tenant: $tenant}})
+      WHERE o <> e {into}
+      WITH o, count(DISTINCT u) AS shared, collect(DISTINCT u.id) AS units
+      ORDER BY shared DESC, o.id
+      WITH o, shared, units WHERE NOT EXISTS {{ (e)-[x]-(o) WHERE x.kind = 'relation' }}
+      WITH o, shared, units {limit}
+      CALL (units) {{ UNWIND units AS uid WITH uid ORDER BY uid LIMIT $co_units RETURN collect(uid) AS first }}
+      RETURN collect({{id: o.id, name: o.name, shared: shared, unit_ids: first}}) AS cos
+    }}""" if co_mention else "WITH e, rels, [] AS cos"
     return f"""
-    MATCH (s:Entity {{tenant: $tenant}}) WHERE s.id IN $ids
-    MATCH p = (s)-[rels*{k}..{k}]-(t:Entity)
-    WHERE all(r IN rels WHERE r.kind = 'relation' AND r.tenant = $tenant)
-      AND all(n IN nodes(p) WHERE n:Entity)
-      AND all(i IN range(0, size(nodes(p)) - 2) WHERE NOT nodes(p)[i] IN nodes(p)[i + 1..])
-    WITH p, s, t, [r IN rels | r.id] AS rel_ids
-    ORDER BY s.id, rel_ids, t.id
-    LIMIT $limit
-    RETURN s.id AS start_id, t.id AS end_id,
-           [r IN relationships(p) | {{subject_id: startNode(r).id, subject_name: startNode(r).name,
-                                     type: type(r), predicate: r.predicate,
-                                     object_id: endNode(r).id, object_name: endNode(r).name,
-                                     unit_ids: r.unit_ids}}] AS hops
+    UNWIND $ids AS id
+    MATCH (e:Entity {{id: id, tenant: $tenant}})
+    CALL (e) {{
+      MATCH (e)-[r]-(o:Entity {{tenant: $tenant}})
+      WHERE r.kind = 'relation' AND r.tenant = $tenant AND o <> e {into}
+      WITH r ORDER BY r.id {limit}
+      WITH r, startNode(r) AS s, endNode(r) AS t
+      RETURN collect({{id: r.id, subject_id: s.id, subject_name: s.name, type: type(r), predicate: r.predicate,
+                      object_id: t.id, object_name: t.name, unit_ids: r.unit_ids}}) AS rels
+    }}
+    {cos}
+    RETURN e.id AS id, e.name AS name, rels, cos
+    """
+
+
+def entity_units_first() -> str:
+    """Each entity's first $limit units: units defining it first, then by unit id."""
+    return """
+    MATCH (e:Entity {tenant: $tenant}) WHERE e.id IN $ids
+    CALL (e) {
+      MATCH (u:Unit {tenant: $tenant})-[m:MENTIONS|DEFINES]->(e)
+      WITH u, min(CASE type(m) WHEN 'DEFINES' THEN 0 ELSE 1 END) AS rank
+      ORDER BY rank, u.id LIMIT $limit
+      RETURN collect(u.id) AS unit_ids
+    }
+    WITH e, unit_ids WHERE size(unit_ids) > 0
+    RETURN e.id AS entity_id, unit_ids
+    ORDER BY entity_id
     """
 
 

@@ -9,7 +9,9 @@ from typing import Any, TypeVar
 
 from kmrag.errors import OptionalDependencyMissing, ServiceUnavailable, StoreError
 from kmrag.graph import neo4j_queries as q
+from kmrag.graph import paths
 from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, SourceStats, check_hops, chunks
+from kmrag.graph.paths import check_fanout
 from kmrag.schema import Answer, Entity, KnowledgeUnit, Mention, Relation, Source, UnitLink
 from kmrag.schema.ids import canonical_entity_name, relation_id
 from kmrag.schema.sanitize import check_identifier
@@ -277,8 +279,15 @@ class Neo4jGraphStore:
                                 entity_id=entity_id)
         ]
 
-    def entity_units(self, tenant: str, entity_ids: Sequence[str]) -> dict[str, list[str]]:
-        rows = self._read(q.entity_units(), tenant=tenant, ids=list(entity_ids))
+    def entity_units(
+        self, tenant: str, entity_ids: Sequence[str], limit_per_entity: int | None = None
+    ) -> dict[str, list[str]]:
+        if limit_per_entity is None:
+            rows = self._read(q.entity_units(), tenant=tenant, ids=list(entity_ids))
+        elif limit_per_entity <= 0:
+            return {}
+        else:
+            rows = self._read(q.entity_units_first(), tenant=tenant, ids=list(entity_ids), limit=int(limit_per_entity))
         return {r["entity_id"]: sorted(r["unit_ids"]) for r in rows}
 
     def unit_entities(self, tenant: str, unit_ids: Sequence[str]) -> dict[str, list[str]]:
@@ -286,27 +295,40 @@ class Neo4jGraphStore:
         return {r["unit_id"]: sorted(r["entity_ids"]) for r in rows}
 
     def relation_paths(
-        self, tenant: str, entity_ids: Sequence[str], max_hops: int = 2, limit: int = 200
+        self, tenant: str, entity_ids: Sequence[str], max_hops: int = 2, limit: int = 200, fanout: int = 50,
+        co_mention: bool = False,
     ) -> list[RelationPath]:
-        """Ordered by (hops, start id, relation ids, end id); shorter paths are read first, so a limit filled
-        by short paths never enumerates the longer ones."""
+        """One read transaction; one bounded query per hop count (see :mod:`kmrag.graph.paths`)."""
         check_hops(max_hops)
-        if not entity_ids or limit <= 0:
-            return []
+        check_fanout(fanout)
+        return self._tx(lambda run: paths.relation_paths(
+            partial(self._hops, run, tenant), entity_ids, max_hops, limit, fanout, co_mention), write=False)
 
-        def work(run: Run) -> list[dict[str, Any]]:
-            rows: list[dict[str, Any]] = []
-            for hops in range(1, max_hops + 1):
-                found = run(q.relation_paths(hops), tenant=tenant, ids=list(entity_ids), limit=int(limit) - len(rows))
-                rows += found
-                if not found or len(rows) >= limit:  # no path of n hops: none of n + 1 either
-                    break
-            return rows
+    def connecting_paths(
+        self, tenant: str, source_ids: Sequence[str], target_ids: Sequence[str], max_hops: int = 3,
+        limit: int = 50, fanout: int = 50, co_mention: bool = True,
+    ) -> list[RelationPath]:
+        check_hops(max_hops)
+        check_fanout(fanout)
+        return self._tx(lambda run: paths.connecting_paths(
+            partial(self._hops, run, tenant), source_ids, target_ids, max_hops, limit, fanout, co_mention),
+            write=False)
 
-        return [
-            RelationPath(start_id=r["start_id"], end_id=r["end_id"], hops=[Hop(**h) for h in r["hops"]])
-            for r in self._tx(work, write=False)
-        ]
+    @staticmethod
+    def _hops(run: Run, tenant: str, ids: list[str], fanout: int | None, co_mention: bool,
+              into: list[str] | None) -> dict[str, list[paths.Step]]:
+        """The :data:`kmrag.graph.paths.HopReader` of this store, inside a transaction."""
+        if not ids or (fanout is None and not into):
+            return {}
+        rows = run(q.entity_hops(cut=fanout is not None, co_mention=co_mention), tenant=tenant, ids=ids,
+                   fanout=fanout, into=into, co_units=paths.CO_MENTION_UNITS)
+        out: dict[str, list[paths.Step]] = {}
+        for r in rows:
+            steps = [paths.relation_step(r["id"], h.pop("id"), Hop(**h)) for h in r["rels"]]
+            steps += [paths.co_mention_step(r["id"], r["name"], c["id"], c["name"], c["shared"], c["unit_ids"])
+                      for c in r["cos"]]
+            out[r["id"]] = steps
+        return out
 
     def neighbours(self, tenant: str, unit_ids: Sequence[str], kinds: Sequence[str] | None = None) -> list[Neighbour]:
         if not unit_ids:

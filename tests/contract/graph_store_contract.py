@@ -6,6 +6,7 @@ test) and ``reopen`` (a callable giving a second store over the same persisted d
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -101,6 +102,100 @@ def expected_paths(store: GraphStore, tenant: str, starts: list[str], max_hops: 
     for s in starts:
         walk(s, s, [s], [])
     return sorted(found, key=lambda k: (len(k[2]), k[0], k[2], k[1]))
+
+
+HopView = tuple[str, str, str, tuple[str, ...]]  # (type, subject id, object id, unit ids)
+PathView = tuple[str, str, list[HopView]]  # (start, end, hops)
+
+
+def path_views(paths: list[RelationPath]) -> list[PathView]:
+    return [(p.start_id, p.end_id, [(h.type, h.subject_id, h.object_id, tuple(h.unit_ids)) for h in p.hops])
+            for p in paths]
+
+
+class ReferenceHops:
+    """The contract's hop semantics, written plainly over the rows a test wrote (no store involved).
+
+    A step from entity n: each relation at n (either direction, no self-loop), key (0, relation id); each
+    entity o sharing a unit with n that no relation joins to n, key (1, -shared units, o), hop
+    CO_MENTION n -> o naming the first 5 shared units. An entity's first ``fanout`` steps are followed."""
+
+    def __init__(self, relations: list[Relation], mentions: list[Mention]) -> None:
+        self.relations = relations
+        self.units: dict[str, set[str]] = {}  # entity -> units
+        self.entities: dict[str, set[str]] = {}  # unit -> entities
+        for m in mentions:
+            self.units.setdefault(m.entity_id, set()).add(m.unit_id)
+            self.entities.setdefault(m.unit_id, set()).add(m.entity_id)
+        self.at: dict[str, list[Relation]] = {}
+        for r in relations:
+            if r.subject_id != r.object_id:
+                self.at.setdefault(r.subject_id, []).append(r)
+                self.at.setdefault(r.object_id, []).append(r)
+
+    def steps(self, n: str, fanout: int | None, co_mention: bool) -> list[tuple[Any, str, HopView]]:
+        rels = sorted((r.id, r) for r in self.at.get(n, []))
+        out: list[tuple[Any, str, HopView]] = [
+            ((0, rid), r.object_id if r.subject_id == n else r.subject_id,
+             (r.type, r.subject_id, r.object_id, tuple(r.unit_ids))) for rid, r in rels]
+        if co_mention:
+            related = {x for r in self.at.get(n, []) for x in (r.subject_id, r.object_id)}
+            shared: dict[str, set[str]] = {}
+            for u in self.units.get(n, set()):
+                for o in self.entities[u] - related - {n}:
+                    shared.setdefault(o, set()).add(u)
+            out += sorted(((1, -len(us), o), o, ("CO_MENTION", n, o, tuple(sorted(us)[:5])))
+                          for o, us in shared.items())
+        return out if fanout is None else out[:fanout]
+
+    def _walk(self, starts: list[str], max_hops: int, fanout: int | None, co_mention: bool) -> list[Any]:
+        found = []
+
+        def walk(nodes: list[str], steps: list[Any]) -> None:
+            if steps:
+                found.append((list(nodes), list(steps)))
+            if len(steps) < max_hops:
+                for step in self.steps(nodes[-1], fanout, co_mention):
+                    if step[1] not in nodes:
+                        walk([*nodes, step[1]], [*steps, step])
+
+        for s in sorted(set(starts)):
+            walk([s], [])
+        return found
+
+    @staticmethod
+    def _ordered(found: list[Any], limit: int) -> list[PathView]:
+        found.sort(key=lambda f: (len(f[1]), f[0][0], [st[0] for st in f[1]], f[0][-1]))
+        return [(nodes[0], nodes[-1], [st[2] for st in steps]) for nodes, steps in found[:limit]]
+
+    def paths(self, starts: list[str], max_hops: int, limit: int = 1000, fanout: int = 50,
+              co_mention: bool = False) -> list[PathView]:
+        return self._ordered(self._walk(starts, max_hops, fanout, co_mention), limit)
+
+    def connecting(self, sources: list[str], targets: list[str], max_hops: int, limit: int = 1000,
+                   fanout: int = 50, co_mention: bool = True) -> list[PathView]:
+        """Paths with one middle hop (any hop) between halves of at most k // 2 hops, each half's hops among
+        the first ``fanout`` steps of the entity they leave going away from the half's end."""
+        def first(n: str, key: Any, other: str) -> bool:
+            return any(st[0] == key and st[1] == other for st in self.steps(n, fanout, co_mention))
+
+        def back_key(step: Any, to: str) -> Any:  # the step's key taken from its far end, towards ``to``
+            return step[0] if step[0][0] == 0 else (1, step[0][1], to)
+
+        kept = []
+        for nodes, steps in self._walk(sources, max_hops, None, co_mention):
+            k = len(steps)
+            if nodes[-1] not in targets:
+                continue
+            for j in range(k):
+                if max(j, k - 1 - j) > k // 2:
+                    continue
+                if all(first(nodes[i], steps[i][0], nodes[i + 1]) for i in range(j)) and all(
+                        first(nodes[i + 1], back_key(steps[i], nodes[i]), nodes[i])
+                        for i in range(j + 1, k)):
+                    kept.append((nodes, steps))
+                    break
+        return self._ordered(kept, limit)
 
 
 class GraphStoreContract:
@@ -386,6 +481,217 @@ class GraphStoreContract:
         assert path_keys(tenant, store.relation_paths(tenant, starts, max_hops=2, limit=1000)) == [
             k for k in every if len(k[2]) <= 2]
         assert store.relation_paths(tenant, starts, max_hops=3, limit=0) == []
+
+    # -- bounded hops: relations and co-mentions, connecting paths, hubs -----------------------
+
+    @pytest.fixture
+    def hops_world(self, store: GraphStore, tenant: str) -> dict[str, Any]:
+        """Ada and Bob share u0 and u1, Cyd shares u1 with both; Cyd -knows-> Dan (u2, which mentions both);
+        Dan and Eve share u3 (which defines Eve); Fay -works for-> Dan (u4 mentions only Fay)."""
+        src = make_source(tenant, "docs/hops.md")
+        units = make_units(tenant, [f"Hops unit {i}." for i in range(5)], sid=src.id)
+        u = [x.id for x in units]
+        e = {n: ent(tenant, n, "PERSON") for n in ("Ada", "Bob", "Cyd", "Dan", "Eve", "Fay")}
+        mentions = [Mention(tenant=tenant, unit_id=u[i], entity_id=e[n].id)
+                    for i, names in enumerate([("Ada", "Bob"), ("Ada", "Bob", "Cyd"), ("Cyd", "Dan"), ("Dan",),
+                                               ("Fay",)]) for n in names]
+        mentions.append(Mention(tenant=tenant, unit_id=u[3], entity_id=e["Eve"].id, kind=MentionKind.DEFINES))
+        relations = [rel(tenant, e["Cyd"], "knows", e["Dan"], [u[2]]), rel(tenant, e["Fay"], "works for", e["Dan"], [u[4]])]
+        store.write_sources([src])
+        store.write_units(units)
+        store.write_entities(list(e.values()))
+        store.write_mentions(mentions)
+        store.write_relations(relations)
+        store.flush()
+        return {"units": u, "ids": {n: x.id for n, x in e.items()}, "ref": ReferenceHops(relations, mentions)}
+
+    def test_co_mention_hops_lead_back_to_the_shared_units(self, store: GraphStore, tenant: str,
+                                                           hops_world: dict[str, Any]) -> None:
+        u, i = hops_world["units"], hops_world["ids"]
+        knows = ("KNOWS", i["Cyd"], i["Dan"], (u[2],))
+        assert store.relation_paths(tenant, [i["Ada"]], max_hops=2) == []  # Ada has no relation
+        got = path_views(store.relation_paths(tenant, [i["Ada"]], max_hops=2, co_mention=True))
+        assert got == [  # most shared units first; relation hops before co-mention hops
+            (i["Ada"], i["Bob"], [("CO_MENTION", i["Ada"], i["Bob"], (*sorted(u[0:2]),))]),
+            (i["Ada"], i["Cyd"], [("CO_MENTION", i["Ada"], i["Cyd"], (u[1],))]),
+            (i["Ada"], i["Cyd"], [("CO_MENTION", i["Ada"], i["Bob"], (*sorted(u[0:2]),)),
+                                  ("CO_MENTION", i["Bob"], i["Cyd"], (u[1],))]),
+            (i["Ada"], i["Dan"], [("CO_MENTION", i["Ada"], i["Cyd"], (u[1],)), knows]),
+            (i["Ada"], i["Bob"], [("CO_MENTION", i["Ada"], i["Cyd"], (u[1],)),
+                                  ("CO_MENTION", i["Cyd"], i["Bob"], (u[1],))]),
+        ]
+        assert got == hops_world["ref"].paths([i["Ada"]], 2, co_mention=True)
+        # Cyd and Dan share u2, but the relation is that step: no co-mention hop beside it
+        from_cyd = path_views(store.relation_paths(tenant, [i["Cyd"]], max_hops=1, co_mention=True))
+        assert [p[2][0][0] for p in from_cyd] == ["KNOWS", "CO_MENTION", "CO_MENTION"]
+        # a defining unit counts like a mentioning one
+        assert path_views(store.relation_paths(tenant, [i["Eve"]], max_hops=1, co_mention=True)) == [
+            (i["Eve"], i["Dan"], [("CO_MENTION", i["Eve"], i["Dan"], (u[3],))])]
+
+    def test_relation_hops_go_both_directions(self, store: GraphStore, tenant: str,
+                                              hops_world: dict[str, Any]) -> None:
+        u, i = hops_world["units"], hops_world["ids"]
+        works = ("WORKS_FOR", i["Fay"], i["Dan"], (u[4],))
+        assert path_views(store.relation_paths(tenant, [i["Fay"]], max_hops=3)) == [
+            (i["Fay"], i["Dan"], [works]),
+            (i["Fay"], i["Cyd"], [works, ("KNOWS", i["Cyd"], i["Dan"], (u[2],))]),  # against the stored direction
+        ]
+        for start in hops_world["ids"].values():
+            for co in (False, True):
+                for fanout in (1, 2, 50):
+                    assert path_views(store.relation_paths(tenant, [start], max_hops=4, co_mention=co,
+                                                           fanout=fanout)) == \
+                        hops_world["ref"].paths([start], 4, fanout=fanout, co_mention=co)
+
+    def test_fanout_follows_the_first_hops(self, store: GraphStore, tenant: str,
+                                           hops_world: dict[str, Any]) -> None:
+        i = hops_world["ids"]
+        dan = path_views(store.relation_paths(tenant, [i["Dan"]], max_hops=1, co_mention=True))
+        assert [p[2][0][0] for p in dan] == sorted(["KNOWS", "WORKS_FOR"], key=lambda t: relation_id(
+            tenant, *((i["Cyd"], t, i["Dan"]) if t == "KNOWS" else (i["Fay"], t, i["Dan"])))) + ["CO_MENTION"]
+        assert path_views(store.relation_paths(tenant, [i["Dan"]], max_hops=1, co_mention=True, fanout=2)) == dan[:2]
+        assert path_views(store.relation_paths(tenant, [i["Dan"]], max_hops=1, fanout=1)) == dan[:1]
+        for bad in (0, -1, "3", True):
+            with pytest.raises(ValueError):
+                store.relation_paths(tenant, [i["Dan"]], fanout=bad)  # type: ignore[arg-type]
+            with pytest.raises(ValueError):
+                store.connecting_paths(tenant, [i["Dan"]], [i["Ada"]], fanout=bad)  # type: ignore[arg-type]
+
+    def test_connecting_paths(self, store: GraphStore, tenant: str, hops_world: dict[str, Any]) -> None:
+        u, i = hops_world["units"], hops_world["ids"]
+        knows = ("KNOWS", i["Cyd"], i["Dan"], (u[2],))
+        # through a relation and through a co-mention, one hop
+        assert path_views(store.connecting_paths(tenant, [i["Cyd"]], [i["Dan"], i["Bob"]], max_hops=1)) == [
+            (i["Cyd"], i["Dan"], [knows]), (i["Cyd"], i["Bob"], [("CO_MENTION", i["Cyd"], i["Bob"], (u[1],))])]
+        assert path_views(store.connecting_paths(tenant, [i["Cyd"]], [i["Dan"], i["Bob"]], max_hops=1,
+                                                 co_mention=False)) == [(i["Cyd"], i["Dan"], [knows])]
+        # each hop oriented from source to target: a co-mention hop's subject is the entity it leaves
+        assert path_views(store.connecting_paths(tenant, [i["Dan"]], [i["Ada"]], max_hops=3)) == [
+            (i["Dan"], i["Ada"], [knows, ("CO_MENTION", i["Cyd"], i["Ada"], (u[1],))]),
+            (i["Dan"], i["Ada"], [knows, ("CO_MENTION", i["Cyd"], i["Bob"], (u[1],)),
+                                  ("CO_MENTION", i["Bob"], i["Ada"], (*sorted(u[0:2]),))]),
+        ]
+        assert path_views(store.connecting_paths(tenant, [i["Ada"]], [i["Fay"]], max_hops=3)) == [
+            (i["Ada"], i["Fay"], [("CO_MENTION", i["Ada"], i["Cyd"], (u[1],)), knows,
+                                  ("WORKS_FOR", i["Fay"], i["Dan"], (u[4],))])]
+        assert store.connecting_paths(tenant, [i["Ada"]], [i["Fay"]], max_hops=2) == []
+        assert store.connecting_paths(tenant, [i["Ada"]], [i["Ada"]], max_hops=4) == []  # never back to the start
+        ref, ids = hops_world["ref"], sorted(i.values())
+        for hops in (1, 2, 3, 4):
+            for fanout in (1, 2, 50):
+                got = store.connecting_paths(tenant, ids[:3], ids[2:], max_hops=hops, limit=1000, fanout=fanout)
+                assert path_views(got) == ref.connecting(ids[:3], ids[2:], hops, fanout=fanout)
+        every = path_views(store.connecting_paths(tenant, ids, ids, max_hops=4, limit=1000))
+        assert path_views(store.connecting_paths(tenant, ids, ids, max_hops=4, limit=7)) == every[:7]
+        assert store.connecting_paths(tenant, [], ids) == [] and store.connecting_paths(tenant, ids, [], limit=5) == []
+
+    def test_connecting_paths_are_the_relation_paths_into_the_targets(self, store: GraphStore, tenant: str) -> None:
+        """With a fan-out above every degree, nothing is cut: connecting paths are the relation paths ending
+        in a target, and the same paths read from the other end."""
+        nodes = build_path_graph(store, tenant)
+        sources, targets = [nodes[0].id, nodes[3].id], [nodes[1].id, nodes[5].id, nodes[3].id]
+        every = expected_paths(store, tenant, sources, max_hops=4)
+        for hops in (1, 2, 3, 4):
+            got = path_keys(tenant, store.connecting_paths(tenant, sources, targets, max_hops=hops, limit=1000))
+            assert got == [k for k in every if len(k[2]) <= hops and k[1] in targets]
+            back = path_keys(tenant, store.connecting_paths(tenant, targets, sources, max_hops=hops, limit=1000))
+            assert sorted((e, s, r[::-1]) for s, e, r in got) == sorted(back)
+
+    def test_hops_stay_in_their_tenant(self, store: GraphStore, tenant: str, hops_world: dict[str, Any]) -> None:
+        u, i = hops_world["units"], hops_world["ids"]
+        other = tenant + "_other"
+        try:  # the other tenant: Ada' and Zed share a unit; a mention across tenants is never written
+            src = make_source(other, "docs/hops.md")
+            (unit,) = make_units(other, ["Hops unit 0."], sid=src.id)
+            ada, zed = ent(other, "Ada", "PERSON"), ent(other, "Zed", "PERSON")
+            store.write_sources([src])
+            store.write_units([unit])
+            store.write_entities([ada, zed])
+            store.write_mentions([Mention(tenant=other, unit_id=unit.id, entity_id=x) for x in (ada.id, zed.id)]
+                                 + [Mention(tenant=other, unit_id=u[0], entity_id=zed.id),
+                                    Mention(tenant=other, unit_id=unit.id, entity_id=i["Ada"])])
+            store.flush()
+            mine = path_views(store.relation_paths(tenant, [i["Ada"]], max_hops=3, co_mention=True))
+            assert mine == hops_world["ref"].paths([i["Ada"]], 3, co_mention=True)
+            assert path_views(store.relation_paths(other, [ada.id], max_hops=3, co_mention=True)) == [
+                (ada.id, zed.id, [("CO_MENTION", ada.id, zed.id, (unit.id,))])]
+            assert store.relation_paths(other, [i["Ada"]], max_hops=3, co_mention=True) == []
+            assert store.connecting_paths(other, [i["Ada"]], [i["Bob"], zed.id]) == []
+            assert store.connecting_paths(tenant, [i["Ada"]], [zed.id]) == []
+            assert store.entity_units(other, [i["Ada"], zed.id], limit_per_entity=5) == {zed.id: [unit.id]}
+        finally:
+            store.clear_tenant(other)
+
+    def test_entity_units_first_per_entity(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
+        u, eu, france = world["units"], world["eu"].id, world["france"].id
+        assert store.entity_units(tenant, [eu, france], limit_per_entity=1) == {eu: [u[3]], france: [min(u[0], u[1])]}
+        assert store.entity_units(tenant, [eu, france], limit_per_entity=2) == store.entity_units(tenant, [eu, france])
+        assert store.entity_units(tenant, [eu], limit_per_entity=0) == {}
+        assert store.entity_units(tenant + "_x", [eu], limit_per_entity=3) == {}
+
+    HUB_SPOKES = 3000
+    HUB_FANOUT = 10
+
+    @pytest.fixture
+    def hub(self, store: GraphStore, tenant: str) -> dict[str, Any]:
+        """Hub -links-> spoke i (3,000 relations; spoke i -next-> spoke i+1); 3,000 units each mention Hub,
+        the co-mention hub Mob and partner isqrt(i) (partner k shares 2k+1 units, the last one 84); Mob
+        -rivals-> partner 53, the one sharing most units with it after Hub."""
+        src = make_source(tenant, "docs/hub.md")
+        units = make_units(tenant, [f"Hub unit {i}." for i in range(self.HUB_SPOKES)], sid=src.id)
+        hub, mob = ent(tenant, "Hub", "ORG"), ent(tenant, "Mob", "ORG")
+        spokes = [ent(tenant, f"Spoke {i}", "ORG") for i in range(self.HUB_SPOKES)]
+        partners = [ent(tenant, f"Partner {k}", "ORG") for k in range(math.isqrt(self.HUB_SPOKES - 1) + 1)]
+        relations = [rel(tenant, hub, "links", s, [units[i].id]) for i, s in enumerate(spokes)]
+        relations += [rel(tenant, a, "next", b, [units[i].id]) for i, (a, b) in enumerate(zip(spokes, spokes[1:], strict=False))]
+        relations.append(rel(tenant, mob, "rivals", partners[-2], [units[0].id]))  # Mob's best partner: a relation
+        mentions = [Mention(tenant=tenant, unit_id=x.id, entity_id=e.id)
+                    for i, x in enumerate(units) for e in (hub, mob, partners[math.isqrt(i)])]
+        store.write_sources([src])
+        store.write_units(units)
+        store.write_entities([hub, mob, *spokes, *partners])
+        store.write_mentions(mentions)
+        store.write_relations(relations)
+        store.flush()
+        return {"hub": hub.id, "mob": mob.id, "spokes": [s.id for s in spokes], "ref": ReferenceHops(relations, mentions)}
+
+    def test_a_hub_stays_within_the_fanout(self, store: GraphStore, tenant: str, hub: dict[str, Any]) -> None:
+        f, ref, h, mob = self.HUB_FANOUT, hub["ref"], hub["hub"], hub["mob"]
+        for co in (False, True):
+            one = store.relation_paths(tenant, [h], max_hops=1, fanout=f, co_mention=co)
+            assert len(one) == f  # of 3,000 relations (and 3,000 co-mentioning units)
+            assert path_views(one) == ref.paths([h], 1, fanout=f, co_mention=co)
+            two = store.relation_paths(tenant, [h], max_hops=2, fanout=f, limit=10_000, co_mention=co)
+            assert len(two) - f <= f * f
+            assert path_views(two) == ref.paths([h], 2, fanout=f, co_mention=co)
+            for limit in (f + 3, f + 9, len(two) - 1):  # cut inside the 2-hop paths, read in chunks
+                cut = store.relation_paths(tenant, [h], max_hops=2, fanout=f, limit=limit, co_mention=co)
+                assert path_views(cut) == path_views(two)[:limit]
+        # the co-mention hub: its relation, then Hub (3,000 shared units), then partners by shared units, then
+        # by id (partner 53 is related, so not co-mentioned)
+        mob_paths = store.relation_paths(tenant, [mob], max_hops=2, fanout=f, limit=10_000, co_mention=True)
+        assert [p.end_id for p in mob_paths[:f]] == [s[1] for s in ref.steps(mob, f, True)]
+        assert [h.type for p in mob_paths[:3] for h in p.hops] == ["RIVALS", "CO_MENTION", "CO_MENTION"]
+        assert mob_paths[1].end_id == h and len(mob_paths[1].hops[0].unit_ids) == 5
+        assert len({p.end_id for p in mob_paths[:f]}) == f
+        assert path_views(mob_paths) == ref.paths([mob], 2, fanout=f, co_mention=True)
+        for limit in (f + 1, 2 * f + 7, 5 * f):
+            assert store.relation_paths(tenant, [mob], max_hops=2, fanout=f, limit=limit, co_mention=True) == \
+                mob_paths[:limit]
+        assert len(mob_paths) - f <= f * f
+
+    def test_connecting_paths_through_a_hub(self, store: GraphStore, tenant: str, hub: dict[str, Any]) -> None:
+        f, h, mob, last = self.HUB_FANOUT, hub["hub"], hub["mob"], hub["spokes"][-1]
+        assert last not in {p.end_id for p in store.relation_paths(tenant, [h], max_hops=1, fanout=f)}
+        (direct,) = store.connecting_paths(tenant, [h], [last], max_hops=1, fanout=f)  # not cut by the hub's fanout
+        assert (direct.start_id, direct.end_id, direct.hops[0].type) == (h, last, "LINKS")
+        got = path_views(store.connecting_paths(tenant, [mob], [last], max_hops=2, fanout=f, limit=1000))
+        assert got == hub["ref"].connecting([mob], [last], 2, fanout=f)
+        assert [(len(p[2]), p[2][0][0]) for p in got] == [(2, "CO_MENTION")]  # Mob ~ Hub -links-> last
+        back = path_views(store.connecting_paths(tenant, [last], [mob], max_hops=2, fanout=f, limit=1000))
+        assert [p[2][0][0] for p in back] == ["LINKS"] and back[0][2][1][:3] == ("CO_MENTION", h, mob)
+        three = store.connecting_paths(tenant, [mob], hub["spokes"][-3:], max_hops=3, fanout=f, limit=1000)
+        assert len(three) <= 3 * f * f and all(p.end_id in hub["spokes"][-3:] for p in three)
 
     def test_reads_are_sorted(self, store: GraphStore, tenant: str, world: dict[str, Any]) -> None:
         u = world["units"]

@@ -48,3 +48,6 @@ class TestNeo4jGraphStore(GraphStoreContract):
             got = store.relation_paths(tenant, starts, max_hops=hops, limit=limit)
             assert got == local.relation_paths(tenant, starts, max_hops=hops, limit=limit)
             assert got == store.relation_paths(tenant, starts, max_hops=hops, limit=limit)
+            ends = [nodes[0].id, nodes[5].id]
+            between = store.connecting_paths(tenant, starts, ends, max_hops=hops, limit=limit, fanout=2)
+            assert between == local.connecting_paths(tenant, starts, ends, max_hops=hops, limit=limit, fanout=2)
