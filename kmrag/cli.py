@@ -173,6 +173,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
     return 0 if all(r.after is None or r.after["agree"] for r in reports) else 1
 
 
+NOT_FOUND = "Information not found in knowledge map"
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     """Ask a question: the ranked units that answer it, the entities it was linked to, how they were found."""
     from kmrag.nlp.embed import get_embedder
@@ -190,12 +193,21 @@ def cmd_ask(args: argparse.Namespace) -> int:
         linked = next((s for s in r["trace"] if s.get("step") == "analyse"), None)
         if linked and linked.get("linked"):
             lines.append("linked entities: " + ", ".join(f"{x['entity']} ({x['method']})" for x in linked["linked"]))
+        if linked and linked.get("kind"):
+            lines.append(f"question: {linked['kind']}, expects {linked.get('answer_type', '?')}"
+                         + (f"; first resolves: {linked['sub_question']}" if linked.get("sub_question") else ""))
         if not r["units"]:
-            lines.append("no units found")
+            lines.append(NOT_FOUND)
         for u in r["units"]:
             lines.append(f"{u['rank']:>2}. [{u['id']}] {u['type']}  {u['title'][:60]}  score {u['score']:.4f}")
             lines.append(f"    {u['source_id']}")
             lines.append(f"    {u['snippet']}")
+        if r.get("paths"):
+            lines.append("relation paths used:")
+            for p in r["paths"]:
+                chain = " ".join(f"({h['subject']}) -[{h['predicate']}]-> ({h['object']})" for h in p["hops"])
+                units = sorted({u for h in p["hops"] for u in h["unit_ids"]})
+                lines.append(f"  {chain}  from {', '.join(units[:3])}{' …' if len(units) > 3 else ''}")
         if args.trace:
             lines.append("trace:")
             for s in r["trace"]:

@@ -35,6 +35,7 @@ class AskResult(BaseModel):
     strategy: str
     units: list[RankedUnit] = Field(default_factory=list)
     rounds: int = 1
+    paths: list[dict[str, Any]] = Field(default_factory=list)
     trace: list[dict[str, Any]] = Field(default_factory=list)
     ms: float = 0.0
 
@@ -55,4 +56,4 @@ def ask(units: PgUnitStore, graph: GraphStore, embedder: Embedder, tenant: str, 
                                  score=round(score, 6),
                                  snippet=text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "…"))
     return AskResult(question=q, tenant=tenant, strategy=strategy, units=ranked, rounds=got.rounds,
-                     trace=got.trace, ms=round((time.perf_counter() - t) * 1000, 1))
+                     paths=got.paths, trace=got.trace, ms=round((time.perf_counter() - t) * 1000, 1))

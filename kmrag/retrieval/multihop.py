@@ -71,6 +71,7 @@ class _State:
     seeds: list[str] = field(default_factory=list)
     seed_names: list[str] = field(default_factory=list)
     entity_seeds: list[str] = field(default_factory=list)  # linked and resolved entities: PageRank restarts
+    paths: list[dict[str, Any]] = field(default_factory=list)  # the relation paths used, for the reader
     decomposed: bool = False
     expanded: bool = False
 
@@ -91,7 +92,8 @@ class MultiHopRetriever:
                  depth: int = 50, bridge_from: int = 3, max_bridges: int = 6,
                  weights: tuple[float, float, float, float] = (1.0, 1.0, 0.9, 0.5), decay: float = 0.6,
                  min_score: float = 0.3, floor_step: float = 0.1, w_ppr: float = 1.0, ppr_alpha: float = 0.5,
-                 ppr_depth: int = 20) -> None:
+                 ppr_depth: int = 20, w_paths: float = 0.5, path_limit: int = 100, fanout: int = 25,
+                 paths_shown: int = 10) -> None:
         self.units = units
         self.graph = graph
         ex = extractor or SpacyExtractor()
@@ -109,6 +111,7 @@ class MultiHopRetriever:
         self.min_score = min_score
         self.floor_step = floor_step
         self.w_ppr, self.ppr_alpha, self.ppr_depth = w_ppr, ppr_alpha, ppr_depth
+        self.w_paths, self.path_limit, self.fanout, self.paths_shown = w_paths, path_limit, fanout, paths_shown
 
     # -- the machine ------------------------------------------------------------------------------
 
@@ -134,7 +137,8 @@ class MultiHopRetriever:
         top = self._finish(tenant, st, k)
         st.trace.append({"step": "done", "rounds": st.rounds, "found": len(top),
                          "ms": round((time.perf_counter() - t0) * 1000, 2)})
-        return Retrieved(unit_ids=[u for u, _ in top], scores=[s for _, s in top], rounds=st.rounds, trace=st.trace)
+        return Retrieved(unit_ids=[u for u, _ in top], scores=[s for _, s in top], rounds=st.rounds, trace=st.trace,
+                         paths=st.paths)
 
     def _analyse(self, tenant: str, q: str, k: int) -> _State:
         analysis = self.analyser.analyse(q)
@@ -155,11 +159,43 @@ class MultiHopRetriever:
         about = self._about(tenant, names)
         st.add(first, self.w_first)
         st.add(about, self.w_about)
+        hops = self._hops(tenant, st)
         st.followed |= {resolution_key(n) for n in names}
         st.queries.add(q)
         st.trace.append({"step": "retrieve", "round": 1, "query": q, "bm25": len(lex.unit_ids),
                          "dense": len(den.unit_ids), "best_similarity": round(st.best_dense, 4),
-                         "question_entity_units": len(about)})
+                         "question_entity_units": len(about), **hops})
+
+    def _hops(self, tenant: str, st: _State) -> dict[str, Any]:
+        """Relation paths from the linked entities (1..2 hops, fan-out bounded) and, between two question
+        entities, the connecting paths (relations and co-mentions); their units form one more ranking,
+        shorter paths and paths joining two question entities first. Comparison questions skip the paths
+        between the compared entities: each needs its own unit, not a hop between them."""
+        if self.w_paths <= 0 or not st.seeds:
+            return {}
+        paths = self.graph.relation_paths(tenant, st.seeds, max_hops=2, limit=self.path_limit,
+                                          fanout=self.fanout)
+        joined = []
+        if len(st.seeds) >= 2 and st.analysis.kind != "comparison":
+            joined = self.graph.connecting_paths(tenant, st.seeds, st.seeds, max_hops=2, limit=20,
+                                                 fanout=self.fanout, co_mention=True)
+        seen: set[frozenset[tuple[str, str, str]]] = set()
+        unique = []
+        for path in joined:  # A..B and B..A are one connection
+            key = frozenset((h.subject_id, h.type, h.object_id) for h in path.hops)
+            if key not in seen:
+                seen.add(key)
+                unique.append(path)
+        joined = unique
+        score: dict[str, float] = {}
+        for bonus, group in ((2.0, joined), (1.0, paths)):
+            for path in group:
+                for uid in path.unit_ids:
+                    score[uid] = score.get(uid, 0.0) + bonus / len(path.hops)
+        ranking = [u for u, _ in sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))]
+        st.add(ranking, self.w_paths)
+        st.paths = [_path_dict(p) for p in [*joined, *paths][: self.paths_shown]]
+        return {"relation_paths": len(paths), "connecting_paths": len(joined), "path_units": len(ranking)}
 
     def _widen(self, tenant: str, st: _State) -> None:
         st.rounds += 1
@@ -437,6 +473,11 @@ def broader_query(st: _State) -> str:
     inside = {w.lower() for m in st.analysis.mentions for w in m.split()}
     words = [w for w in re.findall(r"[\w'-]+", st.question) if w.lower() not in STOP | inside]
     return " ".join(dict.fromkeys([*st.analysis.mentions, *words]))
+
+
+def _path_dict(path: Any) -> dict[str, Any]:
+    return {"hops": [{"subject": h.subject_name, "predicate": h.type, "object": h.object_name,
+                      "unit_ids": h.unit_ids} for h in path.hops]}
 
 
 def _title_forms(name: str) -> list[str]:

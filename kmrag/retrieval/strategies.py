@@ -30,6 +30,7 @@ class Retrieved(BaseModel):
     scores: list[float]
     rounds: int = 1
     trace: list[dict[str, Any]] = Field(default_factory=list)
+    paths: list[dict[str, Any]] = Field(default_factory=list)  # relation paths used: {"hops": [{subject, predicate, object, unit_ids}]}
 
 
 class Retriever(Protocol):
