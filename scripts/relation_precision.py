@@ -37,8 +37,8 @@ from kmrag.ingestion import qa_corpora
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.schema import relationship_type
 
-FAMILIES = ("copula-is", "copula-of", "apposition-is", "apposition-of", "born-died", "passive", "active",
-            "other")
+FAMILIES = ("copula-is", "copula-of", "apposition-is", "apposition-of", "apposition-place", "born-died", "passive",
+            "active", "other")
 _BORN_DIED = re.compile(r"^(?:not )?(?:born|died|die|bear)\b")
 DEFAULT_DATA = "/work/shared/data/hotpotqa/hotpotqa_dev_200.json"
 LABELS = ("correct", "partly", "wrong")
@@ -49,7 +49,7 @@ def family_of(method: str, pred: str, verb: Any = None) -> str:
     if _BORN_DIED.match(pred):
         return "born-died"
     if method == "appos":
-        return "apposition-is" if pred == "is" else "apposition-of"
+        return "apposition-is" if pred == "is" else "apposition-place" if pred == "located in" else "apposition-of"
     if method == "verb":
         if pred == "is":
             return "copula-is"
@@ -68,11 +68,11 @@ class TaggingExtractor(SpacyExtractor):
         super().__init__()
         self.calls: list[tuple[int, int, str, str]] = []  # (subject char, object char, predicate, family)
 
-    def _tag(self, method: str, verb: Any, add: Callable[..., None]) -> Callable[..., None]:
-        def tagged(s: Any, pred: str, o: Any, conf: float, sent: Any) -> None:
+    def _tag(self, method: str, verb: Any, add: Callable[..., Any]) -> Callable[..., Any]:
+        def tagged(s: Any, pred: str, o: Any, conf: float, sent: Any) -> Any:
             p = " ".join(pred.lower().split())
             self.calls.append((s.idx, o.idx, p, family_of(method, p, verb)))
-            add(s, pred, o, conf, sent)
+            return add(s, pred, o, conf, sent)
         return tagged
 
     def _verb_triples(self, v: Any, sent: Any, add: Any) -> None:
