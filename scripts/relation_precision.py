@@ -148,7 +148,8 @@ def stratified(rows: list[dict[str, Any]], per_family: int, seed: int) -> list[d
 
 
 def cmd_extract(a: argparse.Namespace) -> None:
-    rows = extract_rows(load_passages(a.data, a.passages, a.seed))
+    passages = load_passages(a.data, a.passages, a.seed)
+    rows = extract_rows(passages)
     import kmrag
 
     root = Path(kmrag.__file__).resolve().parent.parent
@@ -160,7 +161,7 @@ def cmd_extract(a: argparse.Namespace) -> None:
             "commit": commit + ("+dirty" if dirty else "")}
     write_jsonl(a.out, [meta, *rows])
     t = triples_of(rows)
-    print(f"{len(t)} triples, {len(rows) - len(t)} aliases from {a.passages} passages -> {a.out}", file=sys.stderr)
+    print(f"{len(t)} triples, {len(rows) - len(t)} aliases from {len(passages)} passages -> {a.out}", file=sys.stderr)
 
 
 def cmd_sample(a: argparse.Namespace) -> None:
