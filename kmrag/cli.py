@@ -302,6 +302,10 @@ def cmd_delete(args: argparse.Namespace) -> int:
                                      "run `kmrag repair` to remove it from the graph") from e
                 out.append({"source": sid, "found": True, "graph_units_removed": g, "unit_rows": p,
                             "purged": bool(args.purge)})
+        if any(x["found"] for x in out):
+            from kmrag.ingestion.entity_names import sync_entity_names
+
+            sync_entity_names(stores, None, settings.tenant)  # names of entities that went with the sources
     _emit(args, out, lambda d: "\n".join(
         f"{x['source']}: " + (f"removed {x['graph_units_removed']} units from the graph, "
                               f"{'deleted' if x['purged'] else 'retired'} {x['unit_rows']} unit rows"
@@ -360,6 +364,9 @@ def cmd_entities(args: argparse.Namespace) -> int:
                 except KmragError as e:
                     raise KmragError(f"the merge is undone in PostgreSQL, but the graph write failed ({e}); "
                                      "run `kmrag repair` to finish it") from e
+                from kmrag.ingestion.entity_names import sync_entity_names
+
+                sync_entity_names(stores, None, settings.tenant)
             if not undone:
                 rec = [m for m in stores.units.merges(settings.tenant, args.entity) if m["alias"] == args.alias]
                 why = "it was already undone" if rec and rec[0]["undone_at"] else \

@@ -30,6 +30,7 @@ import numpy as np
 from kmrag.errors import ConfigError
 from kmrag.ingestion.consistency import Agreement, compare_stores, touched
 from kmrag.ingestion.embed_worker import embedding_executor, embedding_text, timed_embed
+from kmrag.ingestion.entity_names import sync_entity_names
 from kmrag.ingestion.parse import parse_document
 from kmrag.ingestion.progress import Progress
 from kmrag.ingestion.relations import GraphRows, graph_rows
@@ -149,6 +150,10 @@ class IngestionJob:
             self._remove_vanished()
             self._consolidate()
             graph.flush()
+            t_names = time.perf_counter()
+            for key, n in sync_entity_names(self.stores, self.embedder, self.tenant).items():
+                self.counts[key] += n
+            self.timings["entity_names"] += time.perf_counter() - t_names
             if self.counts.get("units_written") or self.counts.get("units_retired"):
                 t = time.perf_counter()
                 self.stores.units.analyze()

@@ -178,8 +178,9 @@ class QuestionAnalyser:
         so a poor parse of the question does not lose them."""
         body = question.rstrip(" ?")
         skip = r"(?!(?:where|that|which|who|whose|when)\b)"
-        for anchor in sorted(mentions, key=len, reverse=True):
-            a = re.escape(anchor)
+        names = [m for m in mentions if m.split()[-1][:1].isupper() or m.split()[-1][:1].isdigit()]
+        for anchor in sorted(names, key=len, reverse=True):  # names, not phrases ending in a common noun
+            a = re.escape(anchor) + r"(?!\s+[A-Z])"  # the whole name, not the start of a longer one
             found: list[tuple[str, str]] = []  # (phrase, relational noun)
             m = re.search(rf"\b(?:the|a|an)\s+(?:[a-z][\w-]*\s+){{0,2}}?([a-z][\w-]*)\s+of\s+(?:the\s+)?"
                           rf"(?:{skip}[a-z]+\s+){{0,2}}{a}\b", body)
@@ -201,7 +202,7 @@ class QuestionAnalyser:
                 found.append((m.group(0), m.group(1)))
             for phrase, noun in sorted(found, key=lambda f: len(f[0])):  # the innermost phrase first
                 if re.fullmatch(rf"(?:who|what|which \w+)\s+(?:is|was|are|were)\s+{re.escape(phrase)}", body, re.I):
-                    continue  # the phrase is the question itself
+                    return None  # the phrase is the question itself: nothing to resolve first
                 cls = noun_class(noun) or noun_class(noun.rstrip("s")) or "ENTITY"
                 wh = {"PERSON": "Who", "DATE": "When"}.get(cls, "What")
                 return SubQuestion(phrase=phrase, question=f"{wh} is {phrase}?", resolves_to=cls, anchor=anchor,

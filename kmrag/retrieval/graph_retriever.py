@@ -12,32 +12,36 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable
 from typing import Any
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
 
 from kmrag.graph.base import GraphStore
+from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor, clean_name
 from kmrag.nlp.names import resolution_key
 from kmrag.retrieval.strategies import HybridRetriever, Retrieved, check_question, rrf
+from kmrag.units.entity_names import EntityNames
 
-FUZZY_LINK = 90
+FUZZY_LINK = 90  # rapidfuzz ratio of the name keys
+EMBED_LINK = 0.9  # cosine of the name embeddings
+NEAR_FLOOR = 0.6  # nearest names below this are not considered at all
+NEAREST = 5
 
 
 class EntityLinker:
-    """Question mentions -> graph entity IDs: exact name or alias first, fuzzy (rapidfuzz) second.
+    """Question mentions -> graph entity IDs, each link scored: exact name or alias (1.0) first; then,
+    for mentions left, the nearest names in the embedded vocabulary of entity names (pgvector), taken
+    when the spelling is close (rapidfuzz ratio >= FUZZY_LINK: "fuzzy") or the meaning is
+    (cosine >= EMBED_LINK: "embedding"). Every name found is looked up in the graph again, so links
+    reflect the current graph; nothing is cached in the process."""
 
-    Exact lookups always ask the graph; the fuzzy index of a tenant's names is kept at most
-    ``max_age_s`` seconds, so a long-running process sees entities ingested (or merged) since."""
-
-    def __init__(self, graph: GraphStore, extractor: SpacyExtractor, max_age_s: float = 10.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, graph: GraphStore, extractor: SpacyExtractor, names: EntityNames | None = None,
+                 embedder: Embedder | None = None) -> None:
         self.graph = graph
         self.extractor = extractor
-        self.max_age_s = max_age_s
-        self._clock = clock
-        self._names: dict[str, tuple[float, list[str], list[str]]] = {}  # tenant -> (built at, keys, entity ids)
+        self.names = names
+        self.embedder = embedder
 
     def mentions(self, question: str) -> list[str]:
         doc = self.extractor.nlp(question)  # one parse for entities and noun chunks; no triples needed
@@ -46,33 +50,35 @@ class EntityLinker:
         found += [clean_name(c.text) for c in doc.noun_chunks if any(t.pos_ == "PROPN" for t in c)]
         return [m for m in dict.fromkeys(found) if m]
 
-    def _index(self, tenant: str) -> tuple[list[str], list[str]]:
-        now = self._clock()
-        cached = self._names.get(tenant)
-        if cached is None or now - cached[0] > self.max_age_s:
-            keys, ids = [], []
-            for e in self.graph.all_entities(tenant):
-                for form in [e.name, *e.aliases]:
-                    keys.append(resolution_key(form))
-                    ids.append(e.id)
-            cached = self._names[tenant] = (now, keys, ids)
-        return cached[1], cached[2]
-
     def link(self, tenant: str, question: str,
              mentions: list[str] | None = None) -> tuple[list[str], list[dict[str, Any]]]:
         """(linked entity ids, trace); ``mentions`` when the question was already analysed."""
         mentions = self.mentions(question) if mentions is None else mentions
         linked: dict[str, dict[str, Any]] = {}
-        exact = self.graph.find_entities(tenant, mentions)
-        for e in exact:
-            linked[e.id] = {"entity": e.name, "method": "exact"}
-        keys, ids = self._index(tenant)
-        for m in mentions:
-            key = resolution_key(m)
-            if len(key) < 4 or any(resolution_key(v["entity"]) == key for v in linked.values()):
-                continue
-            for _, score, idx in process.extract(key, keys, scorer=fuzz.ratio, limit=3, score_cutoff=FUZZY_LINK):
-                linked.setdefault(ids[idx], {"entity": keys[idx], "method": "fuzzy", "score": round(score, 1)})
+        for e in self.graph.find_entities(tenant, mentions):
+            linked[e.id] = {"entity": e.name, "method": "exact", "score": 1.0}
+        exact_keys = {resolution_key(v["entity"]) for v in linked.values()}
+        for e in self.graph.get_entities(tenant, list(linked)):
+            exact_keys |= {resolution_key(a) for a in e.aliases}
+        rest = [m for m in mentions if len(resolution_key(m)) >= 4 and resolution_key(m) not in exact_keys]
+        if rest and self.names is not None and self.embedder is not None:
+            near = self.names.nearest_entity_names(tenant, self.embedder.embed(rest), k=NEAREST,
+                                                   min_score=min(EMBED_LINK, NEAR_FLOOR))
+            chosen: dict[str, tuple[str, float]] = {}
+            for m, cands in zip(rest, near, strict=True):
+                key = resolution_key(m)
+                for name, cos in cands:
+                    ratio = fuzz.ratio(key, resolution_key(name))
+                    if ratio >= FUZZY_LINK:
+                        chosen.setdefault(name, ("fuzzy", round(ratio / 100, 3)))
+                    elif cos >= EMBED_LINK:
+                        chosen.setdefault(name, ("embedding", round(cos, 3)))
+            if chosen:
+                for e in self.graph.find_entities(tenant, sorted(chosen)):
+                    for form in (e.name, *e.aliases):
+                        if form in chosen and e.id not in linked:
+                            method, score = chosen[form]
+                            linked[e.id] = {"entity": e.name, "method": method, "score": score}
         return list(linked), [{"mention": m} for m in mentions] + [{"id": k, **v} for k, v in linked.items()]
 
 
@@ -83,7 +89,8 @@ class GraphRetriever:
                  max_hops: int = 2, path_limit: int = 300, weight: float = 0.25) -> None:
         self.hybrid = hybrid
         self.graph = graph
-        self.linker = EntityLinker(graph, extractor or SpacyExtractor())
+        dense = hybrid.dense
+        self.linker = EntityLinker(graph, extractor or SpacyExtractor(), names=dense.units, embedder=dense.embedder)
         self.max_hops = max_hops
         self.path_limit = path_limit
         self.weight = weight

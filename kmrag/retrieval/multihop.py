@@ -92,14 +92,15 @@ class MultiHopRetriever:
                  depth: int = 50, bridge_from: int = 3, max_bridges: int = 6,
                  weights: tuple[float, float, float, float] = (1.0, 1.0, 0.9, 0.5), decay: float = 0.6,
                  min_score: float = 0.3, floor_step: float = 0.1, w_ppr: float = 1.0, ppr_alpha: float = 0.5,
-                 ppr_depth: int = 20, w_paths: float = 0.5, path_limit: int = 100, fanout: int = 25,
-                 paths_shown: int = 10) -> None:
+                 ppr_depth: int = 20, w_paths: float = 0.0, path_limit: int = 100, fanout: int = 25,
+                 paths_shown: int = 10, single_paths: bool = True, show_paths: bool = True,
+                 paths_seed_ppr: bool = False, trust_resolved: bool = True, w_answer: float = 1.0) -> None:
         self.units = units
         self.graph = graph
         ex = extractor or SpacyExtractor()
         self.lexical = FullTextRetriever(units)
         self.dense = DenseRetriever(units, embedder, exact=exact)
-        self.linker = EntityLinker(graph, ex)
+        self.linker = EntityLinker(graph, ex, names=units, embedder=embedder)
         self.analyser = QuestionAnalyser(ex)
         self.max_rounds = max(1, max_rounds)
         self.depth = depth
@@ -112,6 +113,8 @@ class MultiHopRetriever:
         self.floor_step = floor_step
         self.w_ppr, self.ppr_alpha, self.ppr_depth = w_ppr, ppr_alpha, ppr_depth
         self.w_paths, self.path_limit, self.fanout, self.paths_shown = w_paths, path_limit, fanout, paths_shown
+        self.trust_resolved, self.w_answer = trust_resolved, w_answer
+        self.single_paths, self.show_paths, self.paths_seed_ppr = single_paths, show_paths, paths_seed_ppr
 
     # -- the machine ------------------------------------------------------------------------------
 
@@ -171,10 +174,10 @@ class MultiHopRetriever:
         entities, the connecting paths (relations and co-mentions); their units form one more ranking,
         shorter paths and paths joining two question entities first. Comparison questions skip the paths
         between the compared entities: each needs its own unit, not a hop between them."""
-        if self.w_paths <= 0 or not st.seeds:
+        if not st.seeds or not self.show_paths and self.w_paths <= 0:
             return {}
         paths = self.graph.relation_paths(tenant, st.seeds, max_hops=2, limit=self.path_limit,
-                                          fanout=self.fanout)
+                                          fanout=self.fanout) if self.single_paths else []
         joined = []
         if len(st.seeds) >= 2 and st.analysis.kind != "comparison":
             joined = self.graph.connecting_paths(tenant, st.seeds, st.seeds, max_hops=2, limit=20,
@@ -193,7 +196,11 @@ class MultiHopRetriever:
                 for uid in path.unit_ids:
                     score[uid] = score.get(uid, 0.0) + bonus / len(path.hops)
         ranking = [u for u, _ in sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))]
-        st.add(ranking, self.w_paths)
+        if self.w_paths > 0:
+            st.add(ranking, self.w_paths)
+        if self.paths_seed_ppr:  # the entities joining two question entities restart the walk too
+            st.entity_seeds += [e for p in joined for h in p.hops for e in (h.subject_id, h.object_id)
+                                if e not in st.entity_seeds]
         st.paths = [_path_dict(p) for p in [*joined, *paths][: self.paths_shown]]
         return {"relation_paths": len(paths), "connecting_paths": len(joined), "path_units": len(ranking)}
 
@@ -235,13 +242,16 @@ class MultiHopRetriever:
                 actions.append(f"look for compared entity {name!r}")
                 steps.append({"query": query, "dense": len(got.unit_ids)})
         if True:
+            resolved = False
             if a.sub_question and not st.decomposed:
                 st.decomposed = True
                 step = self._decompose(tenant, st, decay)
                 if step:
+                    resolved = step.get("resolved") is not None
                     actions.append("decompose: resolve the sub-question first")
                     steps.append(step)
-            bridges = self._bridges(tenant, fused[: self.bridge_from], st.followed)
+            # a resolved sub-question names this round's bridge; other bridges wait for the next round
+            bridges = [] if resolved and self.trust_resolved else self._bridges(tenant, fused[: self.bridge_from], st.followed)
             if bridges:
                 actions.append("follow bridge entities")
                 bridge_units = [u for _, _, uids in bridges for u in uids]
@@ -290,12 +300,12 @@ class MultiHopRetriever:
         anchor_key = resolution_key(sub.anchor)
         cands = [e for e in self.graph.get_entities(tenant, ids)
                  if resolution_key(e.name) != anchor_key and anchor_key not in resolution_key(e.name)
-                 and resolution_key(e.name) not in PRONOUNS and coarse_type(e.type) not in SKIP_BRIDGE_TYPES
-                 and (wanted is None or coarse_type(e.type) in wanted)]
+                 and resolution_key(e.name) not in PRONOUNS and coarse_type(e.type) not in SKIP_BRIDGE_TYPES]
         titled = self.units.titled(tenant, [v for e in cands for v in _title_forms(e.name)])
         cands = [e for e in cands if any(titled.get(v) for v in _title_forms(e.name))]
+        typed = {e.id for e in cands if wanted is None or coarse_type(e.type) in wanted}
         texts = [u.content for u in self.units.get_units(tenant, inner)]
-        answer = _nearest_to_relation(cands, texts, sub.relation)
+        answer = _nearest_to_relation(cands, typed, texts, sub.relation)
         if answer is None:
             return {"sub_question": sub.question, "resolved": None}
         outer = sub.outer(st.question, answer.name)
@@ -303,7 +313,7 @@ class MultiHopRetriever:
         st.queries.add(outer)
         about = self._about(tenant, [answer.name])
         st.add(inner, self.w_bridge * decay)
-        st.add(about, self.w_bridge * decay)
+        st.add(about, self.w_answer * decay)  # the answer's own unit
         if got is not None:
             st.add(got.unit_ids, self.w_refined * decay)
         st.followed |= {answer.id, resolution_key(answer.name)}
@@ -440,27 +450,31 @@ PRONOUNS = {"he", "she", "it", "they", "him", "her", "his", "hers", "its", "thei
             "this", "that", "these", "those", "who", "which"}
 
 
-def _nearest_to_relation(cands: list[Any], texts: list[str], relation: str) -> Any | None:
-    """The candidate named closest to a word sharing the relation's stem ("director" ~ "directed by"),
-    in the first unit that has both; else the first candidate in the units' order."""
-    if not cands:
-        return None
+def _nearest_to_relation(cands: list[Any], typed: set[str], texts: list[str], relation: str) -> Any | None:
+    """The candidate named closest to a word sharing the relation's stem ("writer" ~ "written by"), in the
+    first unit that has the stem and a candidate (an entity of the expected kind wins ties within
+    TYPE_SLACK characters, as the entity recogniser's types are often wrong); else the first candidate of
+    the expected kind in the units' order."""
     stem = relation.lower()[: max(4, len(relation) - 3)]
     for text in texts:
         low = text.lower()
         hits = [m.start() for m in re.finditer(rf"\b{re.escape(stem)}", low)]
         if not hits:
             continue
-        best = None
+        best: tuple[int, str, Any] | None = None
         for e in cands:
             for m in re.finditer(re.escape(e.name.lower()), low):
-                d = min(abs(m.start() - h) for h in hits)
-                if best is None or d < best[0]:
-                    best = (d, e)
+                d = min(abs(m.start() - h) for h in hits) + (0 if e.id in typed else TYPE_SLACK)
+                if best is None or (d, e.id) < best[:2]:
+                    best = (d, e.id, e)
         if best is not None:
-            return best[1]
-    first = {e.id: min((t.lower().find(e.name.lower()) % 10**9 for t in texts), default=10**9) for e in cands}
-    return min(cands, key=lambda e: (first[e.id] if first[e.id] >= 0 else 10**9, e.id))
+            return best[2]
+    first = [(min((t.lower().find(e.name.lower()) for t in texts if e.name.lower() in t.lower()), default=10**9),
+              e.id, e) for e in cands if e.id in typed]
+    return min(first, key=lambda x: x[:2])[2] if first else None
+
+
+TYPE_SLACK = 40
 
 
 STOP = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "do",

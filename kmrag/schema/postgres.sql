@@ -83,3 +83,14 @@ CREATE TABLE IF NOT EXISTS kmrag_entity_merges (
     undone_at  timestamptz,
     PRIMARY KEY (tenant, entity_id, alias)
 );
+
+-- the vocabulary of entity names (name and aliases, by resolution key), embedded for question linking;
+-- synchronised with the graph at the end of every job that changes entities
+CREATE TABLE IF NOT EXISTS kmrag_entity_names (
+    tenant    text NOT NULL,
+    key       text NOT NULL,
+    name      text NOT NULL,
+    embedding vector({dim}) NOT NULL,
+    PRIMARY KEY (tenant, key)
+);
+CREATE INDEX IF NOT EXISTS kmrag_entity_names_hnsw ON kmrag_entity_names USING hnsw (embedding vector_cosine_ops);

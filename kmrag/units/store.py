@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from kmrag.errors import SchemaError
 from kmrag.schema import KnowledgeUnit, Source
 from kmrag.schema.ddl import SCHEMA_VERSION, postgres_statements
+from kmrag.units.entity_names import EntityNames
 from kmrag.units.merges import MergeRecords
 from kmrag.units.pool import open_pool, redact
 from kmrag.units.search import ScoredUnit, UnitSearch
@@ -39,7 +40,7 @@ class StoredUnit(BaseModel):
     retired: bool = False
 
 
-class PgUnitStore(UnitSearch, MergeRecords):
+class PgUnitStore(UnitSearch, MergeRecords, EntityNames):
     backend = "postgres"
 
     def init_schema(self) -> None:
@@ -223,7 +224,8 @@ class PgUnitStore(UnitSearch, MergeRecords):
 
     def clear_tenant(self, tenant: str) -> None:
         with self._conn() as conn:
-            for table in ("kmrag_units", "kmrag_sources", "kmrag_jobs", "kmrag_answers", "kmrag_entity_merges"):
+            for table in ("kmrag_units", "kmrag_sources", "kmrag_jobs", "kmrag_answers", "kmrag_entity_merges",
+                          "kmrag_entity_names"):
                 # table names are constants of this module, never input
                 conn.execute(f"DELETE FROM {table} WHERE tenant = %s", (tenant,))  # noqa: S608
 

@@ -30,6 +30,11 @@ PASSAGES = [
     ("Harbour cinema", "Harbour films were a genre of silent drama popular in port towns."),
     ("Mercury (planet)", "Mercury is the smallest planet of the Solar System."),
     ("Mercury_100% (band)", "A band whose name has the characters LIKE treats as wildcards."),
+    # a two-hop question whose second unit shares no word with the question
+    ("Quiet Meridian", "Quiet Meridian is a 1974 novel written by Ilse Marwood."),
+    ("Ilse Marwood", "Marwood spent her childhood in Tallinn, beside the harbour of Kalamaja."),
+    ("The Copper Gate", "The Copper Gate is a 1958 novel written by Oskar Lindqvist."),
+    ("Raised by wolves", "Children raised by wolves appear in many writers' stories from every era."),
 ]
 
 
@@ -59,7 +64,10 @@ def test_multihop_follows_the_bridge_entity(stores: Stores, tenant: str) -> None
     steps = [(s["step"], s.get("decision", "")) for s in got.trace]
     assert steps[0][0] == "analyse" and steps[-1][0] == "done"
     judged = [s for s in got.trace if s["step"] == "judge"]
-    assert judged[0]["decision"].startswith("refine") and "Edmund Varga" in judged[0]["bridges"]
+    assert judged[0]["decision"].startswith("refine")
+    refined = next(s for s in got.trace if s["step"] == "retrieve" and s["round"] == 2)
+    followed = [a.get("resolved") for a in refined["actions"]] + [b for a in refined["actions"] for b in a.get("bridges", [])]
+    assert "Edmund Varga" in followed
     assert judged[-1]["decision"].startswith(("sufficient", "stop"))
     again = mh.retrieve(tenant, question, k=3)
     assert again.unit_ids == got.unit_ids and again.scores == got.scores  # reproducible
@@ -72,7 +80,7 @@ def test_multihop_keeps_the_first_round_and_caps_rounds(stores: Stores, tenant: 
     one = MultiHopRetriever(stores.units, emb, stores.graph, exact=True, max_rounds=1)
     got = one.retrieve(tenant, "Which city lies on the river Tisza?", k=3)
     assert got.rounds == 1 and titles(stores, tenant, got.unit_ids[:1]) == ["Szeged"]
-    assert got.trace[-2]["decision"] == "stop: round cap reached"
+    assert [s["decision"] for s in got.trace if s["step"] == "judge"][-1] == "stop: round cap reached"
     dense = build_strategy("dense", stores.units, emb, exact=True, graph=stores.graph)
     first = dense.retrieve(tenant, "Which city lies on the river Tisza?", k=3)
     assert first.unit_ids[0] == got.unit_ids[0]
@@ -83,3 +91,78 @@ def test_units_about_a_name_include_titles_with_a_qualifier(stores: Stores, tena
     assert [titles(stores, tenant, [u for u, _ in got[k]]) for k in ("mercury", "edmund varga", "mercury_100%")] == \
         [["Mercury (planet)"], ["Edmund Varga"], ["Mercury_100% (band)"]]
     assert "merc%" not in got  # LIKE wildcards in a name are literal characters
+
+
+def test_two_hops_to_a_unit_sharing_no_word_with_the_question(stores: Stores, tenant: str) -> None:
+    question = "Where was the writer of Quiet Meridian raised?"
+    emb = get_embedder(stores.settings)
+    answer = next(u for u in stores.units.get_units(tenant, sorted(stores.units.unit_ids(tenant)))
+                  if u.title == "Ilse Marwood")
+    words = {w.strip(".,?").lower() for w in question.split()}
+    assert not words & {w.strip(".,").lower() for w in answer.content.split()} - {"the", "of", "in", "was"}
+    bm25 = build_strategy("bm25", stores.units, emb, exact=True, graph=stores.graph).retrieve(tenant, question, 10)
+    assert answer.id not in bm25.unit_ids  # no lexical route to it
+    got = build_strategy("multihop", stores.units, emb, exact=True, graph=stores.graph).retrieve(tenant, question, 3)
+    assert titles(stores, tenant, got.unit_ids[:2]) == ["Quiet Meridian", "Ilse Marwood"]
+    analyse = got.trace[0]
+    assert analyse["kind"] == "bridge" and analyse["answer_type"] == "PLACE"
+
+
+def test_comparison_retrieves_each_compared_entity_unit(stores: Stores, tenant: str) -> None:
+    emb = get_embedder(stores.settings)
+    mh = build_strategy("multihop", stores.units, emb, exact=True, graph=stores.graph)
+    got = mh.retrieve(tenant, "Which novel was published first, Quiet Meridian or The Copper Gate?", k=3)
+    assert set(titles(stores, tenant, got.unit_ids[:2])) == {"Quiet Meridian", "The Copper Gate"}
+    assert got.trace[0]["kind"] == "comparison"
+    assert got.trace[0]["compared"] == ["Quiet Meridian", "The Copper Gate"]
+
+
+def test_the_loop_stops_at_its_cap_and_never_repeats_a_query(stores: Stores, tenant: str) -> None:
+    from kmrag.retrieval.multihop import MultiHopRetriever
+
+    emb = get_embedder(stores.settings)
+    question = "Where was the director of The Silent Harbour born?"
+    two = MultiHopRetriever(stores.units, emb, stores.graph, exact=True, max_rounds=2)
+    got = two.retrieve(tenant, question, k=3)
+    assert got.rounds == 2
+    judged = [s["decision"] for s in got.trace if s["step"] == "judge"]
+    assert judged[-1] == "stop: round cap reached"
+    queries = [s["query"] for s in got.trace if s.get("query")]
+    queries += [a["query"] for s in got.trace for a in s.get("actions", []) if a.get("query")]
+    assert len(queries) == len(set(queries))
+
+
+def test_nothing_found(stores: Stores, tenant: str) -> None:
+    emb = get_embedder(stores.settings)
+    mh = build_strategy("multihop", stores.units, emb, exact=True, graph=stores.graph)
+    got = mh.retrieve(tenant, "What is the boiling point of liquid nitrogen in kelvin?", k=5)
+    assert got.unit_ids == [] and got.scores == []
+    decisions = [s.get("decision", "") for s in got.trace if s["step"] == "judge"]
+    assert decisions[0].startswith("widen") and decisions[-1].startswith("nothing found")
+    widened = [s for s in got.trace if s["step"] == "retrieve"]
+    assert widened[-1]["query"] != widened[0]["query"]  # the broader query is a different one
+
+
+def test_entity_names_are_embedded_and_follow_the_graph(stores: Stores, tenant: str) -> None:
+    from kmrag.ingestion.entity_names import sync_entity_names
+    from kmrag.nlp.names import resolution_key
+    from kmrag.retrieval.graph_retriever import EntityLinker
+
+    emb = get_embedder(stores.settings)
+    keys = stores.units.entity_name_keys(tenant)
+    live = {resolution_key(f) for e in stores.graph.all_entities(tenant) for f in (e.name, *e.aliases)}
+    assert keys == live and "edmund varga" in keys
+    linker = EntityLinker(stores.graph, SpacyExtractor(), names=stores.units, embedder=emb)
+    ids, trace = linker.link(tenant, "Where did Edmund Vargha die?")  # misspelt: no exact name
+    vargas = stores.graph.find_entities(tenant, ["Edmund Varga"])
+    assert sorted(ids) == sorted(e.id for e in vargas)  # the name, under each type it was seen with
+    assert {x["method"] for x in trace if x.get("id")} <= {"fuzzy", "embedding"}
+    # the source goes: its names go with it
+    units = stores.graph.entity_units(tenant, [vargas[0].id])[vargas[0].id]
+    sid = stores.units.get_units(tenant, [u for u in units if u])[0].source_id
+    stores.units.retire_source(tenant, sid)
+    stores.graph.delete_source(tenant, sid)
+    stores.graph.flush()
+    assert sync_entity_names(stores, None, tenant)["entity_names_removed"] > 0
+    left = {resolution_key(f) for e in stores.graph.all_entities(tenant) for f in (e.name, *e.aliases)}
+    assert stores.units.entity_name_keys(tenant) == left

@@ -1,0 +1,32 @@
+"""Keeping the embedded vocabulary of entity names (kmrag.units.entity_names) equal to the graph's
+entity names and aliases: new forms are embedded and added, forms no entity carries any more are
+removed. Run at the end of every job that changes entities (ingest, delete, unmerge, repair)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kmrag.nlp.embed import Embedder
+from kmrag.nlp.names import resolution_key
+
+BATCH = 512
+
+
+def sync_entity_names(stores: Any, embedder: Embedder | None, tenant: str) -> dict[str, int]:
+    """Without an embedder, only removes the forms no entity carries any more (after a deletion)."""
+    live: dict[str, str] = {}
+    for e in stores.graph.all_entities(tenant):
+        for form in (e.name, *e.aliases):
+            key = resolution_key(form)
+            if key and key not in live:
+                live[key] = form
+    stored = stores.units.entity_name_keys(tenant)
+    add = sorted(set(live) - stored) if embedder is not None else []
+    gone = sorted(stored - set(live))
+    for i in range(0, len(add), BATCH):
+        assert embedder is not None
+        keys = add[i : i + BATCH]
+        names = [live[k] for k in keys]
+        stores.units.write_entity_names(tenant, list(zip(keys, names, strict=True)), embedder.embed(names))
+    stores.units.delete_entity_names(tenant, gone)
+    return {"entity_names_added": len(add), "entity_names_removed": len(gone)}

@@ -1,0 +1,65 @@
+"""Question analysis: kinds, expected answer types, compared entities and the leading sub-question,
+from general English cues (wh-words, auxiliaries, comparatives, relational nouns)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.nlp.extract import SpacyExtractor
+from kmrag.retrieval.analysis import QuestionAnalyser
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture(scope="module")
+def analyser() -> QuestionAnalyser:
+    return QuestionAnalyser(SpacyExtractor())
+
+
+@pytest.mark.parametrize(("question", "kind", "answer"), [
+    ("Where did the director of film Polish Wedding die?", "bridge", "PLACE"),
+    ("Which film came out first, Blind Shaft or The Mask Of Fu Manchu?", "comparison", "WORK"),
+    ("Are Random House Tower and 888 7th Avenue both used for real estate?", "comparison", "YES_NO"),
+    ("Is Paris the capital of France?", "yes_no", "YES_NO"),
+    ("Who is the paternal grandfather of Joan Of Valois?", "inference", "PERSON"),
+    ("When was the performer of Green born?", "bridge", "DATE"),
+    ("How much compensation is a passenger denied boarding on the Delhi to Munich flight owed?", "factoid", "MONEY"),
+    ("How many people live in Szeged?", "factoid", "NUMBER"),
+    ("How far is Delhi from Munich?", "factoid", "QUANTITY"),
+    ("What is the date of death of the director of film Specter Of The Rose?", "bridge", "DATE"),
+    ("Which company acquired the maker of Maggi?", "bridge", "ORG"),
+])
+def test_kind_and_answer_type(analyser: QuestionAnalyser, question: str, kind: str, answer: str) -> None:
+    a = analyser.analyse(question)
+    assert (a.kind, a.answer_type) == (kind, answer)
+
+
+def test_compared_alternatives_keep_titles_the_parser_splits(analyser: QuestionAnalyser) -> None:
+    a = analyser.analyse("Which film came out first, Blind Shaft or The Mask Of Fu Manchu?")
+    assert a.compared == ["Blind Shaft", "The Mask Of Fu Manchu"]
+    assert "The Mask Of Fu Manchu" in a.mentions
+    b = analyser.analyse("Who was born earlier, Tomás Moro or Pierre Curie?")
+    assert b.compared == ["Tomás Moro", "Pierre Curie"]
+
+
+@pytest.mark.parametrize(("question", "phrase", "anchor", "resolves", "answer", "outer"), [
+    ("Where did the director of film Polish Wedding die?", "the director of film Polish Wedding",
+     "Polish Wedding", "PERSON", "Theresa Connelly", "Where did Theresa Connelly die?"),
+    ("What county is Erik Hort's birthplace a part of?", "Erik Hort's birthplace", "Erik Hort", "PLACE",
+     "Montebello", "What county is Montebello a part of?"),
+    ("Who is the spouse of the Green performer?", "the Green performer", "Green", "PERSON",
+     "Steve Hillage", "Who is the spouse of Steve Hillage?"),
+    ("What is the population of the city where Lufthansa is based?", "the city where Lufthansa is based",
+     "Lufthansa", "PLACE", "Cologne", "What is the population of Cologne?"),
+])
+def test_sub_question(analyser: QuestionAnalyser, question: str, phrase: str, anchor: str, resolves: str,
+                      answer: str, outer: str) -> None:
+    sub = analyser.analyse(question).sub_question
+    assert sub is not None
+    assert (sub.phrase, sub.anchor, sub.resolves_to) == (phrase, anchor, resolves)
+    assert sub.outer(question, answer) == outer
+
+
+def test_no_sub_question_when_the_phrase_is_the_question(analyser: QuestionAnalyser) -> None:
+    assert analyser.analyse("Who is the director of Polish Wedding?").sub_question is None
+    assert analyser.analyse("Who is the paternal grandfather of Joan Of Valois?").sub_question is None
