@@ -93,8 +93,7 @@ class MultiHopRetriever:
                  weights: tuple[float, float, float, float] = (1.0, 1.0, 0.9, 0.5), decay: float = 0.6,
                  min_score: float = 0.3, floor_step: float = 0.1, w_ppr: float = 1.0, ppr_alpha: float = 0.5,
                  ppr_depth: int = 20, w_paths: float = 0.0, path_limit: int = 100, fanout: int = 25,
-                 paths_shown: int = 10, single_paths: bool = True, show_paths: bool = True,
-                 paths_seed_ppr: bool = False, trust_resolved: bool = True, w_answer: float = 1.0) -> None:
+                 paths_shown: int = 10, show_paths: bool = True) -> None:
         self.units = units
         self.graph = graph
         ex = extractor or SpacyExtractor()
@@ -113,8 +112,7 @@ class MultiHopRetriever:
         self.floor_step = floor_step
         self.w_ppr, self.ppr_alpha, self.ppr_depth = w_ppr, ppr_alpha, ppr_depth
         self.w_paths, self.path_limit, self.fanout, self.paths_shown = w_paths, path_limit, fanout, paths_shown
-        self.trust_resolved, self.w_answer = trust_resolved, w_answer
-        self.single_paths, self.show_paths, self.paths_seed_ppr = single_paths, show_paths, paths_seed_ppr
+        self.show_paths = show_paths
 
     # -- the machine ------------------------------------------------------------------------------
 
@@ -177,7 +175,7 @@ class MultiHopRetriever:
         if not st.seeds or not self.show_paths and self.w_paths <= 0:
             return {}
         paths = self.graph.relation_paths(tenant, st.seeds, max_hops=2, limit=self.path_limit,
-                                          fanout=self.fanout) if self.single_paths else []
+                                          fanout=self.fanout)
         joined = []
         if len(st.seeds) >= 2 and st.analysis.kind != "comparison":
             joined = self.graph.connecting_paths(tenant, st.seeds, st.seeds, max_hops=2, limit=20,
@@ -198,9 +196,6 @@ class MultiHopRetriever:
         ranking = [u for u, _ in sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))]
         if self.w_paths > 0:
             st.add(ranking, self.w_paths)
-        if self.paths_seed_ppr:  # the entities joining two question entities restart the walk too
-            st.entity_seeds += [e for p in joined for h in p.hops for e in (h.subject_id, h.object_id)
-                                if e not in st.entity_seeds]
         st.paths = [_path_dict(p) for p in [*joined, *paths][: self.paths_shown]]
         return {"relation_paths": len(paths), "connecting_paths": len(joined), "path_units": len(ranking)}
 
@@ -241,31 +236,30 @@ class MultiHopRetriever:
                 st.add(got.unit_ids, self.w_about * decay)
                 actions.append(f"look for compared entity {name!r}")
                 steps.append({"query": query, "dense": len(got.unit_ids)})
-        if True:
-            resolved = False
-            if a.sub_question and not st.decomposed:
-                st.decomposed = True
-                step = self._decompose(tenant, st, decay)
-                if step:
-                    resolved = step.get("resolved") is not None
-                    actions.append("decompose: resolve the sub-question first")
-                    steps.append(step)
-            # a resolved sub-question names this round's bridge; other bridges wait for the next round
-            bridges = [] if resolved and self.trust_resolved else self._bridges(tenant, fused[: self.bridge_from], st.followed)
-            if bridges:
-                actions.append("follow bridge entities")
-                bridge_units = [u for _, _, uids in bridges for u in uids]
-                st.add(bridge_units, self.w_bridge * decay)
-                st.followed |= {eid for eid, _, _ in bridges} | {resolution_key(n) for _, n, _ in bridges}
-                st.entity_seeds += [eid for eid, _, _ in bridges]
-                refined = f"{st.question} {' '.join(name for _, name, _ in bridges[:3])}"
-                step = {"bridges": [name for _, name, _ in bridges], "bridge_units": len(bridge_units)}
-                if refined not in st.queries:
-                    st.queries.add(refined)
-                    got = self.dense.retrieve(tenant, refined, st.depth)
-                    st.add(got.unit_ids, self.w_refined * decay)
-                    step |= {"query": refined, "dense": len(got.unit_ids)}
+        resolved = False
+        if a.sub_question and not st.decomposed:
+            st.decomposed = True
+            step = self._decompose(tenant, st, decay)
+            if step:
+                resolved = step.get("resolved") is not None
+                actions.append("decompose: resolve the sub-question first")
                 steps.append(step)
+        # a resolved sub-question names this round's bridge; other bridges wait for the next round
+        bridges = [] if resolved else self._bridges(tenant, fused[: self.bridge_from], st.followed)
+        if bridges:
+            actions.append("follow bridge entities")
+            bridge_units = [u for _, _, uids in bridges for u in uids]
+            st.add(bridge_units, self.w_bridge * decay)
+            st.followed |= {eid for eid, _, _ in bridges} | {resolution_key(n) for _, n, _ in bridges}
+            st.entity_seeds += [eid for eid, _, _ in bridges]
+            refined = f"{st.question} {' '.join(name for _, name, _ in bridges[:3])}"
+            step = {"bridges": [name for _, name, _ in bridges], "bridge_units": len(bridge_units)}
+            if refined not in st.queries:
+                st.queries.add(refined)
+                got = self.dense.retrieve(tenant, refined, st.depth)
+                st.add(got.unit_ids, self.w_refined * decay)
+                step |= {"query": refined, "dense": len(got.unit_ids)}
+            steps.append(step)
         if a.answer_type in VALUE_OF and not st.expanded:
             st.expanded = True
             step = self._expand_for_answer(tenant, st, fused[: 2 * k], decay)
@@ -313,7 +307,7 @@ class MultiHopRetriever:
         st.queries.add(outer)
         about = self._about(tenant, [answer.name])
         st.add(inner, self.w_bridge * decay)
-        st.add(about, self.w_answer * decay)  # the answer's own unit
+        st.add(about, self.w_about * decay)  # the answer's own unit counts like a question entity's
         if got is not None:
             st.add(got.unit_ids, self.w_refined * decay)
         st.followed |= {answer.id, resolution_key(answer.name)}
