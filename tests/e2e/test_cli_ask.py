@@ -37,3 +37,23 @@ def test_ask_ranks_units_and_shows_how_they_were_found(tmp_path: Path) -> None:
         assert bad.returncode == 2 and "no letters or digits" in bad.stderr
     finally:
         clear_tenant(env)
+
+
+def test_demo_question_needs_the_distance_and_the_compensation_bands() -> None:
+    env = server_env("e2e_ask_demo_")
+    try:
+        assert kmrag("demo", "--tenant", env["KMRAG_TENANT"], env=env).returncode == 0
+        q = "How much compensation is a passenger denied boarding on the Delhi to Munich flight owed?"
+        out = kmrag("ask", q, "--trace", "--json", env=env)
+        assert out.returncode == 0, out.stderr
+        data = json.loads(out.stdout)
+        snippets = " ".join(u["snippet"] for u in data["units"])
+        assert "5,900 km" in snippets  # the unit holding the distance
+        assert "600 EUR" in snippets  # the unit holding the compensation bands
+        assert data["trace"][0]["answer_type"] == "MONEY"
+        human = kmrag("ask", q, "--trace", env=env).stdout
+        assert "expand to neighbours holding a money" in human and "linked entities: " in human
+        none = kmrag("ask", "What is the boiling point of liquid nitrogen in kelvin?", env=env)
+        assert none.returncode == 0 and "Information not found in knowledge map" in none.stdout
+    finally:
+        clear_tenant(env)
