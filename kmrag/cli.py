@@ -507,8 +507,9 @@ def build_parser() -> argparse.ArgumentParser:
                                           "multihop; bm25-exhaustive is BM25 counted per query, for reference)")
     bench.add_argument("--queries", type=int, help="query: only the first N questions")
     bench.add_argument("--concurrency", help="query: comma-separated thread counts (default 1,8)")
-    bench.add_argument("--units", help="query: comma-separated tenant sizes (e.g. 5000,20000,100000): replicated "
-                                       "corpora built (or reused) as tenants bench-units-N, latency per size")
+    bench.add_argument("--units", help="query: comma-separated tenant sizes (e.g. 5000,20000,100000): the corpus "
+                                       "(default: the three QA sets) replicated under distinct source ids into tenants "
+                                       "bench-<corpus>-N, built or reused, latency per size")
     bench.add_argument("--exact", action="store_true", help="query: exact dense search (as `kmrag eval`) "
                                                             "instead of HNSW (as `kmrag ask`)")
     bench.add_argument("--data-root", help="the shared data folder (default ../shared/data)")

@@ -21,7 +21,7 @@ from kmrag.stores import Stores
 DEFAULT_STRATEGIES = ("bm25", "dense", "hybrid", "graph", "multihop")
 REFERENCE = "bm25-exhaustive"  # BM25 computed per query from the whole tenant: the cost before statistics were kept
 PG_ONLY = ("bm25", "fulltext", REFERENCE, "dense", "hybrid")  # strategies a replicated tenant (no graph) can run
-REPLICA_SOURCES = ("2wiki", "musique", "hotpotqa")
+REPLICA_SOURCES = ("2wiki", "musique", "hotpotqa")  # replicated by --units when no dataset or tenant is named
 WARMUP = 3
 
 
@@ -125,7 +125,8 @@ def bench_query(stores: Stores, dataset: str | None = None, tenant: str | None =
                               f"there (choose from {', '.join(PG_ONLY)})")
         if any(n < 1 for n in units):
             raise ConfigError("--units takes positive sizes")
-    if not dataset and not tenant:
+    replicate_all = not dataset and not tenant
+    if replicate_all:
         dataset = "hotpotqa"
     embedder = get_embedder(stores.settings)
     embedder.embed(["warm-up"])  # model load is not query work
@@ -145,10 +146,13 @@ def bench_query(stores: Stores, dataset: str | None = None, tenant: str | None =
             out["results"] = measure(store, embedder, stores.graph, target, questions, strategies, concurrency,
                                      exact, note)
             return out
-        sources = [_ensure_ingested(stores, ds, data_root, note) for ds in REPLICA_SOURCES]
+        # the three QA corpora together by default; else the corpus asked for
+        sources = [_ensure_ingested(stores, ds, data_root, note) for ds in REPLICA_SOURCES] if replicate_all \
+            else [target]
+        tag = "qa" if replicate_all else target
         curve = []
         for n in units:
-            t = f"bench-units-{n}"
+            t = f"bench-{tag}-{n}"
             have = store.counts(t)["units"]
             if have != n:
                 if note:
@@ -174,12 +178,14 @@ def _corpus(stores: Stores, dataset: str | None, tenant: str | None, data_root: 
     from kmrag.eval.runner import load_set
 
     _path, _fmt, items, _problems, _passages = load_set(dataset, data_root)
-    target = tenant or _ensure_ingested(stores, dataset, data_root, note)
+    target = _ensure_ingested(stores, dataset, data_root, note, tenant)
     return [it.question for it in items], target
 
 
-def _ensure_ingested(stores: Stores, dataset: str, data_root: str | None, note: Callable[[str], None] | None) -> str:
-    """The dataset's eval tenant, ingested as `kmrag eval` does (a no-op when it is already there)."""
+def _ensure_ingested(stores: Stores, dataset: str, data_root: str | None, note: Callable[[str], None] | None,
+                     tenant: str | None = None) -> str:
+    """The dataset's corpus in ``tenant`` (default its eval tenant), ingested as `kmrag eval` does (a no-op
+    when it is already there)."""
     from pathlib import Path
 
     from kmrag.eval.bench import dataset_path
@@ -187,7 +193,7 @@ def _ensure_ingested(stores: Stores, dataset: str, data_root: str | None, note: 
     from kmrag.ingestion.pipeline import ingest
 
     path = dataset_path(dataset, data_root)
-    tenant = tenant_for(dataset if not Path(dataset).exists() else path.stem)
+    tenant = tenant or tenant_for(dataset if not Path(dataset).exists() else path.stem)
     if note:
         note(f"corpus {dataset} -> tenant {tenant}")
     ingest(stores, [path], tenant, progress=False)

@@ -101,6 +101,18 @@ def rebuild(conn: Any, tenant: str) -> None:
     """Recount a tenant's statistics from its active units (an upgrade, or a repair)."""
     clear(conn, tenant)
     add(conn, tenant, "tenant")
+    conn.execute("INSERT INTO kmrag_bm25_totals (tenant) VALUES (%s) ON CONFLICT (tenant) DO NOTHING", (tenant,))
+
+
+def unkept_tenants(conn: Any) -> list[str]:
+    """Tenants with unit rows but no statistics (written before they were kept). A tenant's first unit
+    write creates its totals row, so this is every tenant to count; one index probe per tenant."""
+    rows = conn.execute(
+        "WITH RECURSIVE t AS (SELECT min(tenant) AS tenant FROM kmrag_units UNION ALL "
+        "SELECT (SELECT min(u.tenant) FROM kmrag_units u WHERE u.tenant > t.tenant) FROM t WHERE t.tenant IS NOT NULL) "
+        "SELECT tenant FROM t WHERE tenant IS NOT NULL AND NOT EXISTS "
+        "(SELECT 1 FROM kmrag_bm25_totals x WHERE x.tenant = t.tenant)").fetchall()
+    return [r[0] for r in rows]
 
 
 def stored(conn: Any, tenant: str) -> dict[str, Any]:

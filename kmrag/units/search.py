@@ -93,7 +93,8 @@ class UnitSearch(PgBase):
     def fulltext_search_exhaustive(self, tenant: str, query: str, k: int = 10) -> list[ScoredUnit]:
         """The same BM25 computed the slow way, for reference: document frequencies counted and every
         matching unit scored per query (the cost grows with the tenant). Benchmarks and tests compare
-        ``fulltext_search`` with it."""
+        ``fulltext_search`` with it. (Scores of both are rounded to 9 decimals, so ties are broken by id
+        whatever order the terms were summed in.)"""
         with self._conn() as conn:
             rows = conn.execute(
                 """
@@ -114,9 +115,9 @@ class UnitSearch(PgBase):
                       AND u.tsv @@ (SELECT string_agg(quote_literal(lex), ' | ')::tsquery FROM terms)
                 )
                 SELECT cand.id,
-                       sum(idf.w * (cardinality(e.positions) * 2.2)
-                           / (cardinality(e.positions) + 1.2 * (0.25 + 0.75 * length(cand.tsv) / stats.avgdl)))
-                         AS score
+                       round(sum(idf.w * (cardinality(e.positions) * 2.2)
+                           / (cardinality(e.positions) + 1.2 * (0.25 + 0.75 * length(cand.tsv) / stats.avgdl))
+                           )::numeric, 9)::float8 AS score
                 FROM cand CROSS JOIN stats, LATERAL unnest(cand.tsv) AS e
                 JOIN idf ON idf.lex = e.lexeme
                 GROUP BY cand.id

@@ -60,13 +60,12 @@ class PgUnitStore(UnitSearch, MergeRecords):
                 "ON CONFLICT (key) DO NOTHING",
                 (str(self.dim), SCHEMA_VERSION),
             )
-            if conn.execute("SELECT 1 FROM kmrag_meta WHERE key = 'bm25_stats'").fetchone() is None:
-                # a database from before BM25 statistics were kept: count every tenant's active units once,
-                # with unit writes held off meanwhile (from here on every write keeps them)
+            if bm25.unkept_tenants(conn):
+                # tenants written before BM25 statistics were kept: count their active units once, with unit
+                # writes held off meanwhile (every write keeps them from then on)
                 conn.execute("LOCK TABLE kmrag_units IN SHARE MODE")
-                for (tenant,) in conn.execute("SELECT DISTINCT tenant FROM kmrag_units").fetchall():
+                for tenant in bm25.unkept_tenants(conn):
                     bm25.rebuild(conn, tenant)
-                conn.execute("INSERT INTO kmrag_meta (key, value) VALUES ('bm25_stats', '1')")
 
     def schema_status(self) -> dict[str, Any]:
         with self._conn() as conn:
