@@ -40,6 +40,13 @@ class StoredUnit(BaseModel):
     retired: bool = False
 
 
+def hash_seed(text: str) -> int:
+    """A stable small integer from text (Python's hash() changes between processes)."""
+    import hashlib
+
+    return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16)
+
+
 class PgUnitStore(UnitSearch, MergeRecords):
     backend = "postgres"
 
@@ -235,12 +242,15 @@ class PgUnitStore(UnitSearch, MergeRecords):
             conn.execute("SELECT id FROM kmrag_units WHERE tenant = %s FOR SHARE", (tenant,))
             bm25.rebuild(conn, tenant)
 
-    def replicate_units(self, sources: Sequence[str], tenant: str, n: int,
+    def replicate_units(self, sources: Sequence[str], tenant: str, n: int, jitter: float = 0.02,
                         on_progress: Any = None) -> int:
         """Fill ``tenant`` (emptied first) with ``n`` active units copied from the ``sources`` tenants, round
         after round under distinct source ids (``r<round>/<source id>``), embeddings included: a corpus of
-        any size for benchmarks, without embedding or extracting again. BM25 statistics are kept as for
-        any write. Returns the number of units written."""
+        any size for benchmarks, without embedding or extracting again. Each copied embedding gets uniform
+        noise of width ``jitter`` per dimension (0.02: cosine about 0.99 to the original), so the vector index
+        holds distinct vectors as a real corpus's would rather than one node per repeated vector; the noise
+        is seeded, the same on every build. BM25 statistics are kept as for any write. Returns the number of
+        units written."""
         self.clear_tenant(tenant)
         with self._conn() as conn:
             base = conn.execute("SELECT count(*) FROM kmrag_units WHERE tenant = ANY(%s) AND retired_at IS NULL",
@@ -250,14 +260,18 @@ class PgUnitStore(UnitSearch, MergeRecords):
         written, rnd = 0, 0
         while written < n:
             with self._conn() as conn:
+                conn.execute("SELECT setseed(%s)", (((hash_seed(tenant) + rnd) % 1000) / 1000.0,))
                 ids = [r[0] for r in conn.execute(
                     "INSERT INTO kmrag_units (tenant, id, source_id, source_version, type, title, section_path, "
                     "ordinal, content, metadata, embedding, mentions) "
-                    "SELECT %(t)s, 'u_' || left(md5(%(t)s || '|' || %(r)s || '|' || tenant || '|' || id), 16), "
-                    "%(r)s || '/' || source_id, source_version, type, title, section_path, ordinal, content, "
-                    "metadata, embedding, mentions FROM kmrag_units WHERE tenant = ANY(%(src)s) AND retired_at IS NULL "
-                    "ORDER BY tenant, id LIMIT %(lim)s RETURNING id",
-                    {"t": tenant, "r": f"r{rnd}", "src": list(sources), "lim": n - written}).fetchall()]
+                    "SELECT %(t)s, 'u_' || left(md5(%(t)s || '|' || %(r)s || '|' || u.tenant || '|' || u.id), 16), "
+                    "%(r)s || '/' || u.source_id, u.source_version, u.type, u.title, u.section_path, u.ordinal, "
+                    "u.content, u.metadata, u.embedding + (SELECT array_agg((random() - 0.5) * %(j)s)::vector "
+                    "FROM generate_series(1, %(dim)s + 0 * length(u.id))), u.mentions "
+                    "FROM (SELECT * FROM kmrag_units WHERE tenant = ANY(%(src)s) AND retired_at IS NULL "
+                    "ORDER BY tenant, id LIMIT %(lim)s) AS u RETURNING id",
+                    {"t": tenant, "r": f"r{rnd}", "src": list(sources), "lim": n - written, "j": float(jitter),
+                     "dim": self.dim}).fetchall()]
                 conn.execute(
                     "INSERT INTO kmrag_sources (tenant, id, uri, version, content_hash, ingested_at, metadata) "
                     "SELECT %(t)s, %(r)s || '/' || id, uri, version, content_hash, ingested_at, metadata "
