@@ -74,14 +74,16 @@ class UnitSearch(PgBase):
                         SELECT unit_id, impact FROM kmrag_bm25_postings
                         WHERE term_id = terms.id ORDER BY impact DESC, unit_id LIMIT %(depth)s) AS p
                     GROUP BY p.unit_id ORDER BY approx DESC, p.unit_id LIMIT %(rescore)s
+                ), qa AS (
+                    SELECT array_agg(lexeme ORDER BY lexeme) AS lex, array_agg(w ORDER BY lexeme) AS w FROM terms
                 )
                 SELECT u.id,
-                       round(sum(terms.w * (cardinality(e.positions) * {bm25.K1 + 1})
+                       round(sum(qa.w[array_position(qa.lex, e.lexeme)] * (cardinality(e.positions) * {bm25.K1 + 1})
                            / (cardinality(e.positions) + {bm25.K1} * ({1 - bm25.B} + {bm25.B} * length(u.tsv) / tot.avgdl))
                            )::numeric, 9)::float8 AS score
                 FROM hits JOIN kmrag_units u ON u.tenant = %(t)s AND u.id = hits.unit_id AND u.retired_at IS NULL
-                CROSS JOIN tot CROSS JOIN LATERAL unnest(u.tsv) AS e
-                JOIN terms ON terms.lexeme = e.lexeme
+                CROSS JOIN tot CROSS JOIN qa CROSS JOIN LATERAL unnest(u.tsv) AS e
+                WHERE e.lexeme = ANY(qa.lex)
                 GROUP BY u.id
                 ORDER BY score DESC, u.id
                 LIMIT %(k)s
