@@ -5,7 +5,9 @@ Per tenant, over its active units only: how many there are and their summed leng
 (lexeme, unit) ordered by the unit's weight for that term at a reference length
 (``kmrag_bm25_postings``). PgUnitStore calls ``add`` after units become active (insert, changed text,
 un-retire) and ``remove`` before they stop being so (retire, delete, changed text), on the
-connection of the write itself: the statistics commit or roll back with the units.
+connection of the write itself: the statistics commit or roll back with the units. Rows are locked
+before they are counted out, and writers of one tenant take its writer lock (kmrag.units.lock), so two
+writes never count the same unit twice.
 
 Lengths and term frequencies are those the query scores with: ``length(tsv)`` (distinct lexemes) and
 ``cardinality(positions)``. A posting's impact depends on (tf, length) only, never on the tenant's
@@ -84,6 +86,9 @@ def remove(conn: Any, tenant: str, selector: str, **params: Any) -> None:
     """Take the selected active units out of the tenant's statistics (before they are retired, deleted or
     rewritten); lexemes no unit holds any more are forgotten."""
     where = SELECTORS[selector]
+    # the rows are locked first: a concurrent upsert of one of them waits, then sees it retired or gone
+    conn.execute(f"SELECT 1 FROM kmrag_units u WHERE u.tenant = %(t)s AND u.retired_at IS NULL AND {where} "  # noqa: S608
+                 "FOR UPDATE", {"t": tenant, **params})
     gone = [r[0] for r in conn.execute(_REMOVE.format(where=where), {"t": tenant, **params}).fetchall()]
     if gone:
         conn.execute("DELETE FROM kmrag_bm25_terms WHERE tenant = %s AND lexeme = ANY(%s) AND df <= 0",
