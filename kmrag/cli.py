@@ -331,15 +331,48 @@ def cmd_sources(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ints(text: str | None, what: str) -> list[int]:
+    try:
+        return [int(x) for x in (text or "").replace("_", "").split(",") if x.strip()]
+    except ValueError:
+        raise ConfigError(f"{what} takes comma-separated whole numbers, got {text!r}") from None
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from kmrag.eval.bench import bench_ingest, render_ingest
     from kmrag.stores import open_stores
 
+    if args.what == "query":
+        return _bench_query(args)
+    if not args.dataset:
+        raise ConfigError("kmrag bench ingest needs --dataset (musique, hotpotqa, 2wiki, novel, medical or a file)")
     settings = _settings(args)
     with open_stores(settings) as stores:
         stores.init_schema()
         results = [bench_ingest(stores, ds, args.data_root, keep=args.keep) for ds in args.dataset]
     _emit(args, results, lambda rs: "\n\n".join(render_ingest(r) for r in rs))
+    return 0
+
+
+def _bench_query(args: argparse.Namespace) -> int:
+    from kmrag.eval.bench_query import DEFAULT_STRATEGIES, bench_query, render_query
+    from kmrag.stores import open_stores
+
+    datasets = [d for ds in (args.dataset or []) for d in ds.split(",") if d.strip()]
+    if len(datasets) > 1:
+        raise ConfigError("kmrag bench query takes one --dataset (its questions, and its corpus unless --tenant)")
+    strategies = [s for st in (args.strategy or ",".join(DEFAULT_STRATEGIES)).split(",") if (s := st.strip())]
+    concurrency = _ints(args.concurrency, "--concurrency") or [1, 8]
+    units = _ints(args.units, "--units")
+    if args.queries is not None and args.queries < 1:
+        raise ConfigError("--queries must be at least 1")
+    progress = not args.json and sys.stderr.isatty()
+    with open_stores(_settings(args)) as stores:
+        stores.init_schema()
+        result = bench_query(stores, datasets[0] if datasets else None, args.tenant, strategies, args.queries,
+                             concurrency, units, exact=args.exact, data_root=args.data_root,
+                             note=_note if progress else None)
+    _emit(args, result, render_query)
     return 0
 
 
@@ -483,10 +516,21 @@ def build_parser() -> argparse.ArgumentParser:
     ents.add_argument("action", nargs="?", choices=["merges", "unmerge"], default="merges")
     ents.add_argument("--entity", help="entity id (e_…)")
     ents.add_argument("--alias", help="the merged surface form to split off")
-    bench = add("bench", cmd_bench, "benchmarks: `kmrag bench ingest --dataset musique`")
-    bench.add_argument("what", choices=["ingest"])
-    bench.add_argument("--dataset", action="append", default=None, required=True,
-                       help="musique | hotpotqa | 2wiki | novel | medical | a file path (repeatable)")
+    bench = add("bench", cmd_bench, "benchmarks: `kmrag bench ingest --dataset musique`, "
+                                    "`kmrag bench query --dataset hotpotqa`")
+    bench.add_argument("what", choices=["ingest", "query"])
+    bench.add_argument("--dataset", action="append", default=None,
+                       help="musique | hotpotqa | 2wiki | novel | medical | a file path (ingest: repeatable; query: "
+                            "one QA set, its questions and its eval tenant, default hotpotqa)")
+    bench.add_argument("--strategy", help="query: comma-separated strategies (default bm25,dense,hybrid,graph,"
+                                          "multihop; bm25-exhaustive is BM25 counted per query, for reference)")
+    bench.add_argument("--queries", type=int, help="query: only the first N questions")
+    bench.add_argument("--concurrency", help="query: comma-separated thread counts (default 1,8)")
+    bench.add_argument("--units", help="query: comma-separated tenant sizes (e.g. 5000,20000,100000): the corpus "
+                                       "(default: the three QA sets) replicated under distinct source ids into tenants "
+                                       "bench-<corpus>-N, built or reused, latency per size")
+    bench.add_argument("--exact", action="store_true", help="query: exact dense search (as `kmrag eval`) "
+                                                            "instead of HNSW (as `kmrag ask`)")
     bench.add_argument("--data-root", help="the shared data folder (default ../shared/data)")
     bench.add_argument("--keep", action="store_true", help="keep the benchmark tenant afterwards")
     svc = add("services", cmd_services, "manage the embedded PostgreSQL")

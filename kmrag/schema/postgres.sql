@@ -94,3 +94,29 @@ CREATE TABLE IF NOT EXISTS kmrag_entity_names (
     PRIMARY KEY (tenant, key)
 );
 CREATE INDEX IF NOT EXISTS kmrag_entity_names_hnsw ON kmrag_entity_names USING hnsw (embedding vector_cosine_ops);
+-- BM25 term statistics, kept by PgUnitStore in the same transaction as every unit write (upsert,
+-- retire, delete), over the tenant's active units only, so a query's cost does not grow with the corpus:
+-- totals: how many active units and their summed length (distinct lexemes, as length(tsv));
+-- terms: each lexeme's document frequency, with a surrogate id for the postings;
+-- postings: one row per (lexeme, active unit), keyed by the unit's term weight at a reference length
+-- (its impact), so "the M units where this term weighs most" is one index range scan.
+CREATE TABLE IF NOT EXISTS kmrag_bm25_totals (
+    tenant    text   PRIMARY KEY,
+    n         bigint NOT NULL DEFAULT 0,
+    total_len bigint NOT NULL DEFAULT 0
+);
+
+CREATE TABLE IF NOT EXISTS kmrag_bm25_terms (
+    tenant text    NOT NULL,
+    lexeme text    NOT NULL,
+    id     bigint  GENERATED ALWAYS AS IDENTITY UNIQUE,
+    df     integer NOT NULL DEFAULT 0,
+    PRIMARY KEY (tenant, lexeme)
+);
+
+CREATE TABLE IF NOT EXISTS kmrag_bm25_postings (
+    term_id bigint NOT NULL,
+    impact  real   NOT NULL,
+    unit_id text   NOT NULL,
+    PRIMARY KEY (term_id, impact, unit_id)
+);

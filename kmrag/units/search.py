@@ -1,5 +1,10 @@
 """Searching active units: dense (pgvector cosine, HNSW or exact) and lexical (Okapi BM25 over the
-tsvectors). Every query is scoped by tenant; retired units never come back."""
+tsvectors). Every query is scoped by tenant; retired units never come back.
+
+BM25's statistics (units, total length, each lexeme's document frequency) and its postings are kept
+at write time by PgUnitStore (kmrag.units.bm25), so a lexical query reads a bounded amount: one
+indexed lookup per query term for its IDF, the ``depth`` postings where each term weighs most, and the
+exact BM25 score of the best ``rescore`` candidates from their tsvectors."""
 
 from __future__ import annotations
 
@@ -8,7 +13,11 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from kmrag.units import bm25
 from kmrag.units.base import PgBase
+
+BM25_DEPTH = 200  # postings read per query term
+BM25_RESCORE = 200  # candidates scored exactly
 
 
 class ScoredUnit(BaseModel):
@@ -40,9 +49,54 @@ class UnitSearch(PgBase):
         """Top-k active units by Okapi BM25 (k1 = 1.2, b = 0.75) over the English tsvectors.
 
         Query terms are the stemmed lexemes of the question (stop words dropped); any term may
-        match. Document frequencies and the average length (in distinct lexemes) come from the
-        tenant's active units, so scores are per tenant.
+        match. Document frequencies and the average length (in distinct lexemes) are the tenant's
+        active units', kept at write time, so scores are per tenant. The candidates are, per query
+        term, the ``BM25_DEPTH`` units where it weighs most (every unit holding a rarer term); the best
+        ``max(BM25_RESCORE, 4k)`` of them by those weights are scored exactly from their tsvectors.
+        What a query reads is bounded by the number of its terms, not by the size of the tenant.
         """
+        depth = max(BM25_DEPTH, 4 * int(k))
+        with self._conn() as conn:
+            rows = conn.execute(
+                f"""
+                WITH q AS (
+                    SELECT DISTINCT lex FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS lex
+                ), tot AS (
+                    SELECT n::float8 AS n, greatest(total_len::float8 / greatest(n, 1), 1) AS avgdl
+                    FROM kmrag_bm25_totals WHERE tenant = %(t)s AND n > 0
+                ), terms AS (
+                    SELECT s.id, s.lexeme, ln(1 + (tot.n - s.df + 0.5) / (s.df + 0.5)) AS w
+                    FROM q JOIN kmrag_bm25_terms s ON s.tenant = %(t)s AND s.lexeme = q.lex
+                    CROSS JOIN tot WHERE s.df > 0
+                ), hits AS (
+                    SELECT p.unit_id, sum(terms.w * p.impact) AS approx
+                    FROM terms CROSS JOIN LATERAL (
+                        SELECT unit_id, impact FROM kmrag_bm25_postings
+                        WHERE term_id = terms.id ORDER BY impact DESC, unit_id LIMIT %(depth)s) AS p
+                    GROUP BY p.unit_id ORDER BY approx DESC, p.unit_id LIMIT %(rescore)s
+                ), qa AS (
+                    SELECT array_agg(lexeme ORDER BY lexeme) AS lex, array_agg(w ORDER BY lexeme) AS w FROM terms
+                )
+                SELECT u.id,
+                       round(sum(qa.w[array_position(qa.lex, e.lexeme)] * (cardinality(e.positions) * {bm25.K1 + 1})
+                           / (cardinality(e.positions) + {bm25.K1} * ({1 - bm25.B} + {bm25.B} * length(u.tsv) / tot.avgdl))
+                           )::numeric, 9)::float8 AS score
+                FROM hits JOIN kmrag_units u ON u.tenant = %(t)s AND u.id = hits.unit_id AND u.retired_at IS NULL
+                CROSS JOIN tot CROSS JOIN qa CROSS JOIN LATERAL unnest(u.tsv) AS e
+                WHERE e.lexeme = ANY(qa.lex)
+                GROUP BY u.id
+                ORDER BY score DESC, u.id
+                LIMIT %(k)s
+                """,  # noqa: S608 - only this module's numeric constants are formatted in
+                {"q": query, "t": tenant, "k": int(k), "depth": depth, "rescore": max(BM25_RESCORE, 4 * int(k))},
+            ).fetchall()
+        return [ScoredUnit(id=r[0], score=float(r[1])) for r in rows]
+
+    def fulltext_search_exhaustive(self, tenant: str, query: str, k: int = 10) -> list[ScoredUnit]:
+        """The same BM25 computed the slow way, for reference: document frequencies counted and every
+        matching unit scored per query (the cost grows with the tenant). Benchmarks and tests compare
+        ``fulltext_search`` with it. (Scores of both are rounded to 9 decimals, so ties are broken by id
+        whatever order the terms were summed in.)"""
         with self._conn() as conn:
             rows = conn.execute(
                 """
@@ -56,16 +110,16 @@ class UnitSearch(PgBase):
                     FROM terms, stats, LATERAL (
                         SELECT count(*)::float8 AS c FROM kmrag_units u
                         WHERE u.tenant = %(t)s AND u.retired_at IS NULL
-                          AND u.tsv @@ to_tsquery('simple', quote_literal(terms.lex))) AS df
+                          AND u.tsv @@ quote_literal(terms.lex)::tsquery) AS df
                 ), cand AS (
                     SELECT u.id, u.tsv FROM kmrag_units u
                     WHERE u.tenant = %(t)s AND u.retired_at IS NULL
-                      AND u.tsv @@ (SELECT to_tsquery('simple', string_agg(quote_literal(lex), ' | ')) FROM terms)
+                      AND u.tsv @@ (SELECT string_agg(quote_literal(lex), ' | ')::tsquery FROM terms)
                 )
                 SELECT cand.id,
-                       sum(idf.w * (cardinality(e.positions) * 2.2)
-                           / (cardinality(e.positions) + 1.2 * (0.25 + 0.75 * length(cand.tsv) / stats.avgdl)))
-                         AS score
+                       round(sum(idf.w * (cardinality(e.positions) * 2.2)
+                           / (cardinality(e.positions) + 1.2 * (0.25 + 0.75 * length(cand.tsv) / stats.avgdl))
+                           )::numeric, 9)::float8 AS score
                 FROM cand CROSS JOIN stats, LATERAL unnest(cand.tsv) AS e
                 JOIN idf ON idf.lex = e.lexeme
                 GROUP BY cand.id

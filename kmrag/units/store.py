@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from kmrag.errors import SchemaError
 from kmrag.schema import KnowledgeUnit, Source
 from kmrag.schema.ddl import SCHEMA_VERSION, postgres_statements
+from kmrag.units import bm25
 from kmrag.units.entity_names import EntityNames
 from kmrag.units.merges import MergeRecords
 from kmrag.units.pool import open_pool, redact
@@ -40,6 +41,13 @@ class StoredUnit(BaseModel):
     retired: bool = False
 
 
+def hash_seed(text: str) -> int:
+    """A stable small integer from text (Python's hash() changes between processes)."""
+    import hashlib
+
+    return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16)
+
+
 class PgUnitStore(UnitSearch, MergeRecords, EntityNames):
     backend = "postgres"
 
@@ -60,6 +68,12 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames):
                 "ON CONFLICT (key) DO NOTHING",
                 (str(self.dim), SCHEMA_VERSION),
             )
+            if bm25.unkept_tenants(conn):
+                # tenants written before BM25 statistics were kept: count their active units once, with unit
+                # writes held off meanwhile (every write keeps them from then on)
+                conn.execute("LOCK TABLE kmrag_units IN SHARE MODE")
+                for tenant in bm25.unkept_tenants(conn):
+                    bm25.rebuild(conn, tenant)
 
     def schema_status(self) -> dict[str, Any]:
         with self._conn() as conn:
@@ -127,7 +141,21 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames):
                          u.ordinal, u.content, Jsonb(u.metadata), vec, mentions.get(u.id)))
         if not rows:
             return 0
+        by_tenant: dict[str, list[KnowledgeUnit]] = {}
+        for u in units:
+            by_tenant.setdefault(u.tenant, []).append(u)
         with self._conn() as conn, conn.cursor() as cur:
+            # BM25 statistics move with the units, in this transaction: units whose text changes leave them
+            # before the write, units that become active (new, changed, retired before) enter them after it
+            enter: dict[str, list[str]] = {}
+            for tenant, group in by_tenant.items():
+                old = {r[0]: (r[1], r[2]) for r in conn.execute(
+                    "SELECT id, title, content FROM kmrag_units WHERE tenant = %s AND id = ANY(%s) "
+                    "AND retired_at IS NULL ORDER BY id FOR UPDATE", (tenant, [u.id for u in group])).fetchall()}
+                changed = sorted({u.id for u in group if u.id in old and old[u.id] != (u.title, u.content)})
+                if changed:
+                    bm25.remove(conn, tenant, "ids", ids=changed)
+                enter[tenant] = sorted({u.id for u in group if u.id not in old} | set(changed))
             cur.executemany(
                 "INSERT INTO kmrag_units (tenant, id, source_id, source_version, type, title, section_path, ordinal, "
                 "content, metadata, embedding, mentions) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
@@ -138,6 +166,9 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames):
                 "mentions = COALESCE(EXCLUDED.mentions, kmrag_units.mentions), retired_at = NULL",
                 rows,
             )
+            for tenant, ids in enter.items():
+                if ids:
+                    bm25.add(conn, tenant, "ids", ids=ids)
         return len(rows)
 
     def source_stats(self, tenant: str) -> dict[str, dict[str, Any]]:
@@ -197,9 +228,66 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames):
         """Refresh planner statistics after a bulk load (otherwise the first searches can plan badly)."""
         with self._conn() as conn:
             conn.execute("ANALYZE kmrag_units")
+            conn.execute("ANALYZE kmrag_bm25_terms")
+            conn.execute("ANALYZE kmrag_bm25_postings")
+
+    def bm25_stats(self, tenant: str, recount: bool = False) -> dict[str, Any]:
+        """The tenant's BM25 statistics as kept, or (``recount``) as a fresh count from its active units
+        gives them: the two are equal after any sequence of writes."""
+        with self._conn() as conn:
+            return bm25.recount(conn, tenant) if recount else bm25.stored(conn, tenant)
+
+    def rebuild_bm25_stats(self, tenant: str) -> None:
+        """Recount the tenant's BM25 statistics from its active units."""
+        with self._conn() as conn:
+            conn.execute("SELECT id FROM kmrag_units WHERE tenant = %s FOR SHARE", (tenant,))
+            bm25.rebuild(conn, tenant)
+
+    def replicate_units(self, sources: Sequence[str], tenant: str, n: int, jitter: float = 0.02,
+                        on_progress: Any = None) -> int:
+        """Fill ``tenant`` (emptied first) with ``n`` active units copied from the ``sources`` tenants, round
+        after round under distinct source ids (``r<round>/<source id>``), embeddings included: a corpus of
+        any size for benchmarks, without embedding or extracting again. Each copied embedding gets uniform
+        noise of width ``jitter`` per dimension (0.02: cosine about 0.99 to the original), so the vector index
+        holds distinct vectors as a real corpus's would rather than one node per repeated vector; the noise
+        is seeded, the same on every build. BM25 statistics are kept as for any write. Returns the number of
+        units written."""
+        self.clear_tenant(tenant)
+        with self._conn() as conn:
+            base = conn.execute("SELECT count(*) FROM kmrag_units WHERE tenant = ANY(%s) AND retired_at IS NULL",
+                                (list(sources),)).fetchone()[0]
+        if not base:
+            return 0
+        written, rnd = 0, 0
+        while written < n:
+            with self._conn() as conn:
+                conn.execute("SELECT setseed(%s)", (((hash_seed(tenant) + rnd) % 1000) / 1000.0,))
+                ids = [r[0] for r in conn.execute(
+                    "INSERT INTO kmrag_units (tenant, id, source_id, source_version, type, title, section_path, "
+                    "ordinal, content, metadata, embedding, mentions) "
+                    "SELECT %(t)s, 'u_' || left(md5(%(t)s || '|' || %(r)s || '|' || u.tenant || '|' || u.id), 16), "
+                    "%(r)s || '/' || u.source_id, u.source_version, u.type, u.title, u.section_path, u.ordinal, "
+                    "u.content, u.metadata, u.embedding + (SELECT array_agg((random() - 0.5) * %(j)s)::vector "
+                    "FROM generate_series(1, %(dim)s + 0 * length(u.id))), u.mentions "
+                    "FROM (SELECT * FROM kmrag_units WHERE tenant = ANY(%(src)s) AND retired_at IS NULL "
+                    "ORDER BY tenant, id LIMIT %(lim)s) AS u RETURNING id",
+                    {"t": tenant, "r": f"r{rnd}", "src": list(sources), "lim": n - written, "j": float(jitter),
+                     "dim": self.dim}).fetchall()]
+                conn.execute(
+                    "INSERT INTO kmrag_sources (tenant, id, uri, version, content_hash, ingested_at, metadata) "
+                    "SELECT %(t)s, %(r)s || '/' || id, uri, version, content_hash, ingested_at, metadata "
+                    "FROM kmrag_sources WHERE tenant = ANY(%(src)s) ON CONFLICT (tenant, id) DO NOTHING",
+                    {"t": tenant, "r": f"r{rnd}", "src": list(sources)})
+                bm25.add(conn, tenant, "ids", ids=ids)
+            written += len(ids)
+            rnd += 1
+            if on_progress is not None:
+                on_progress(written)
+        return written
 
     def retire(self, tenant: str, unit_ids: Sequence[str]) -> int:
         with self._conn() as conn:
+            bm25.remove(conn, tenant, "ids", ids=list(unit_ids))
             cur = conn.execute(
                 "UPDATE kmrag_units SET retired_at = now() WHERE tenant = %s AND id = ANY(%s) AND retired_at IS NULL",
                 (tenant, list(unit_ids)),
@@ -209,6 +297,7 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames):
     def retire_source(self, tenant: str, source_id: str) -> int:
         """Retire all of a source's units (kept for audit) and forget the source."""
         with self._conn() as conn:
+            bm25.remove(conn, tenant, "source", sid=source_id)
             n = conn.execute(
                 "UPDATE kmrag_units SET retired_at = now() WHERE tenant = %s AND source_id = %s AND retired_at IS NULL",
                 (tenant, source_id),
@@ -218,12 +307,14 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames):
 
     def delete_source(self, tenant: str, source_id: str) -> int:
         with self._conn() as conn:
+            bm25.remove(conn, tenant, "source", sid=source_id)
             n = conn.execute("DELETE FROM kmrag_units WHERE tenant = %s AND source_id = %s", (tenant, source_id)).rowcount
             conn.execute("DELETE FROM kmrag_sources WHERE tenant = %s AND id = %s", (tenant, source_id))
             return n
 
     def clear_tenant(self, tenant: str) -> None:
         with self._conn() as conn:
+            bm25.clear(conn, tenant)
             for table in ("kmrag_units", "kmrag_sources", "kmrag_jobs", "kmrag_answers", "kmrag_entity_merges",
                           "kmrag_entity_names"):
                 # table names are constants of this module, never input
