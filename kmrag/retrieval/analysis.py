@@ -197,7 +197,7 @@ class QuestionAnalyser:
             if m and noun_class(m.group(1)):
                 found.append((m.group(0), m.group(1)))
             m = re.search(rf"\bthe\s+([a-z][\w-]*)\s+(?:where|that|which|who|whose)\s+(?:[\w'-]+\s+){{0,4}}?{a}"
-                          rf"(?:\s+(?:is|was|are|were)\s+[a-z]+(?:\s+(?:in|by|at|on|from))?)?", body)
+                          rf"(?:(?:\s+(?:is|was|are|were))?\s+(?!(?:and|or|but)\b)[a-z]+(?:\s+(?:in|by|at|on|from))?)?", body)
             if m and noun_class(m.group(1)):
                 found.append((m.group(0), m.group(1)))
             for phrase, noun in sorted(found, key=lambda f: len(f[0])):  # the innermost phrase first

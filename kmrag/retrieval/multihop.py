@@ -35,7 +35,7 @@ from kmrag.graph.base import GraphStore
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.nlp.names import coarse_type, resolution_key
-from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis
+from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis, SubQuestion
 from kmrag.retrieval.graph_retriever import EntityLinker
 from kmrag.retrieval.ppr import personalised_pagerank
 from kmrag.retrieval.strategies import DenseRetriever, FullTextRetriever, Retrieved, check_question, rrf
@@ -72,7 +72,8 @@ class _State:
     seed_names: list[str] = field(default_factory=list)
     entity_seeds: list[str] = field(default_factory=list)  # linked and resolved entities: PageRank restarts
     paths: list[dict[str, Any]] = field(default_factory=list)  # the relation paths used, for the reader
-    decomposed: bool = False
+    pending: SubQuestion | None = None  # the next dependent sub-question to resolve
+    current: str = ""  # the question with the sub-questions resolved so far filled in
     expanded: bool = False
 
     def add(self, ranking: list[str], weight: float) -> None:
@@ -93,7 +94,7 @@ class MultiHopRetriever:
                  weights: tuple[float, float, float, float] = (1.0, 1.0, 0.9, 0.5), decay: float = 0.6,
                  min_score: float = 0.3, floor_step: float = 0.1, w_ppr: float = 1.0, ppr_alpha: float = 0.5,
                  ppr_depth: int = 20, w_paths: float = 0.0, path_limit: int = 100, fanout: int = 25,
-                 paths_shown: int = 10, show_paths: bool = True) -> None:
+                 paths_shown: int = 10, show_paths: bool = True, chain: bool = True) -> None:
         self.units = units
         self.graph = graph
         ex = extractor or SpacyExtractor()
@@ -112,7 +113,7 @@ class MultiHopRetriever:
         self.floor_step = floor_step
         self.w_ppr, self.ppr_alpha, self.ppr_depth = w_ppr, ppr_alpha, ppr_depth
         self.w_paths, self.path_limit, self.fanout, self.paths_shown = w_paths, path_limit, fanout, paths_shown
-        self.show_paths = show_paths
+        self.show_paths, self.chain = show_paths, chain
 
     # -- the machine ------------------------------------------------------------------------------
 
@@ -144,7 +145,8 @@ class MultiHopRetriever:
     def _analyse(self, tenant: str, q: str, k: int) -> _State:
         analysis = self.analyser.analyse(q)
         seeds, link_trace = self.linker.link(tenant, q, mentions=analysis.mentions)
-        st = _State(question=q, analysis=analysis, depth=max(self.depth, k), floor=self.min_score)
+        st = _State(question=q, analysis=analysis, depth=max(self.depth, k), floor=self.min_score,
+                    pending=analysis.sub_question, current=q)
         st.followed, st.seeds, st.entity_seeds = set(seeds), list(seeds), list(seeds)
         st.seed_names = [e.name for e in self.graph.get_entities(tenant, seeds)]
         st.trace.append({"step": "analyse", **analysis.summary(), "linked": [x for x in link_trace if "id" in x]})
@@ -237,8 +239,7 @@ class MultiHopRetriever:
                 actions.append(f"look for compared entity {name!r}")
                 steps.append({"query": query, "dense": len(got.unit_ids)})
         resolved = False
-        if a.sub_question and not st.decomposed:
-            st.decomposed = True
+        if st.pending is not None:
             step = self._decompose(tenant, st, decay)
             if step:
                 resolved = step.get("resolved") is not None
@@ -281,8 +282,9 @@ class MultiHopRetriever:
     def _decompose(self, tenant: str, st: _State, decay: float) -> dict[str, Any] | None:
         """Resolve "the director of film X" (units about X and a dense query on the sub-question), take
         the first entity of the expected kind those units name, and ask the outer question about it."""
-        sub = st.analysis.sub_question
+        sub = st.pending
         assert sub is not None
+        st.pending = None
         inner = self._about(tenant, [sub.anchor])
         if sub.question not in st.queries:
             st.queries.add(sub.question)
@@ -302,7 +304,10 @@ class MultiHopRetriever:
         answer = _nearest_to_relation(cands, typed, texts, sub.relation)
         if answer is None:
             return {"sub_question": sub.question, "resolved": None}
-        outer = sub.outer(st.question, answer.name)
+        outer = sub.outer(st.current, answer.name)
+        st.current = outer
+        if self.chain:  # "the castle in the city where <band> formed": the outer question may hold another
+            st.pending = self.analyser.analyse(outer).sub_question
         got = self.dense.retrieve(tenant, outer, st.depth) if outer not in st.queries else None
         st.queries.add(outer)
         about = self._about(tenant, [answer.name])
@@ -313,7 +318,7 @@ class MultiHopRetriever:
         st.followed |= {answer.id, resolution_key(answer.name)}
         st.entity_seeds.append(answer.id)
         return {"sub_question": sub.question, "resolved": answer.name, "query": outer,
-                "units_about_answer": len(about)}
+                "units_about_answer": len(about), "next_sub_question": st.pending.question if st.pending else None}
 
     def _expand_for_answer(self, tenant: str, st: _State, top: list[str], decay: float) -> dict[str, Any] | None:
         """When no best unit holds a value of the expected type (an amount, a date), the units next to them
