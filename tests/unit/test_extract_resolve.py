@@ -4,17 +4,9 @@ from kmrag.ingestion.resolve import EntityResolver
 from kmrag.nlp.extract import ExtractedEntity, SpacyExtractor, clean_name
 from kmrag.nlp.names import resolution_key
 from kmrag.schema import Entity
+from tests.fixtures.extraction import triples
 
 pytestmark = pytest.mark.unit
-
-
-@pytest.fixture(scope="module")
-def x() -> SpacyExtractor:
-    return SpacyExtractor()
-
-
-def triples(x: SpacyExtractor, text: str) -> set[tuple[str, str, str]]:
-    return {(t.subject.name, t.predicate, t.object.name) for t in x.extract_text(text).triples}
 
 
 def test_copula_with_prepositional_object(x):

@@ -6,17 +6,9 @@ tests/data/relations/ (scripts/relation_precision.py)."""
 import pytest
 
 from kmrag.nlp.extract import SpacyExtractor, date_predicate
+from tests.fixtures.extraction import triples
 
 pytestmark = pytest.mark.unit
-
-
-@pytest.fixture(scope="module")
-def x() -> SpacyExtractor:
-    return SpacyExtractor()
-
-
-def triples(x: SpacyExtractor, text: str) -> set[tuple[str, str, str]]:
-    return {(t.subject.name, t.predicate, t.object.name) for t in x.extract_text(text).triples}
 
 
 def is_triples(x: SpacyExtractor, text: str) -> set[tuple[str, str, str]]:
