@@ -284,6 +284,7 @@ def cmd_delete(args: argparse.Namespace) -> int:
     settings = _settings(args)
     out = []
     with open_stores(settings) as stores, tenant_lock(stores.pool, settings.tenant, args.lock_wait, on_wait=_note):
+        stores.init_schema()
         known = (stores.units.source_ids(settings.tenant) | stores.graph.source_ids(settings.tenant)
                  | stores.units.source_ids_with_units(settings.tenant))
         for arg, sids in _resolve_source_args(args.sources, known):

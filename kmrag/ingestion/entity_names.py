@@ -14,19 +14,21 @@ BATCH = 512
 
 def sync_entity_names(stores: Any, embedder: Embedder | None, tenant: str) -> dict[str, int]:
     """Without an embedder, only removes the forms no entity carries any more (after a deletion)."""
-    live: dict[str, str] = {}
+    live: dict[str, set[str]] = {}
     for e in stores.graph.all_entities(tenant):
         for form in (e.name, *e.aliases):
             key = resolution_key(form)
-            if key and key not in live:
-                live[key] = form
-    stored = stores.units.entity_name_keys(tenant)
-    add = sorted(set(live) - stored) if embedder is not None else []
-    gone = sorted(stored - set(live))
+            if key:
+                live.setdefault(key, set()).add(form)
+    stored = stores.units.entity_names(tenant)
+    # a key whose stored spelling no entity carries any more (its entity went, another one stays) is rewritten
+    stale = {k for k, name in stored.items() if k in live and name not in live[k]}
+    add = sorted((set(live) - set(stored)) | stale) if embedder is not None else []
+    gone = sorted(set(stored) - set(live))
     for i in range(0, len(add), BATCH):
         assert embedder is not None
         keys = add[i : i + BATCH]
-        names = [live[k] for k in keys]
+        names = [min(live[k]) for k in keys]  # one spelling per key, the same on every run
         stores.units.write_entity_names(tenant, list(zip(keys, names, strict=True)), embedder.embed(names))
     stores.units.delete_entity_names(tenant, gone)
     return {"entity_names_added": len(add), "entity_names_removed": len(gone)}

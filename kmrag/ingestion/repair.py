@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from kmrag.ingestion.consistency import compare_stores
+from kmrag.ingestion.entity_names import sync_entity_names
 from kmrag.ingestion.pipeline import IngestionJob, PlannedSource
 from kmrag.ingestion.units import structure_from_units
 from kmrag.nlp.embed import Embedder
@@ -41,6 +42,7 @@ class RepairReport(BaseModel):
     aliases_removed: int = 0
     graph_units_removed: int = 0  # graph units of sources PostgreSQL holds, which it does not have
     job: dict[str, Any] | None = None
+    entity_names: dict[str, int] = Field(default_factory=dict)  # vocabulary sync when no job ran
     after: dict[str, Any] | None = None
 
 
@@ -71,6 +73,8 @@ def repair(stores: Stores, tenant: str, embedder: Embedder, extractor: Extractor
             result = job.run_planned(["(repair)"], lambda: _plans_from_postgres(stores, tenant, rebuild),
                                      lock_held=True)
             report.job = result.job.model_dump(mode="json")
+        else:  # a job does this at its end; without one, the name vocabulary still follows the graph
+            report.entity_names = sync_entity_names(stores, embedder, tenant)
         report.after = compare_stores(stores, tenant).summary(limit=1000)
     return report
 

@@ -25,7 +25,7 @@ from kmrag.units.entity_names import EntityNames
 
 FUZZY_LINK = 90  # rapidfuzz ratio of the name keys
 EMBED_LINK = 0.9  # cosine of the name embeddings
-NEAR_FLOOR = 0.6  # nearest names below this are not considered at all
+NEAR_FLOOR = 0.0  # the nearest names are all checked for spelling; meaning needs EMBED_LINK
 NEAREST = 5
 
 
@@ -64,20 +64,24 @@ class EntityLinker:
         if rest and self.names is not None and self.embedder is not None:
             near = self.names.nearest_entity_names(tenant, self.embedder.embed(rest), k=NEAREST,
                                                    min_score=min(EMBED_LINK, NEAR_FLOOR))
-            chosen: dict[str, tuple[str, float]] = {}
+            chosen: dict[str, tuple[str, float]] = {}  # by name key: the graph may spell it otherwise
+            spelled: dict[str, str] = {}
             for m, cands in zip(rest, near, strict=True):
                 key = resolution_key(m)
                 for name, cos in cands:
                     ratio = fuzz.ratio(key, resolution_key(name))
                     if ratio >= FUZZY_LINK:
-                        chosen.setdefault(name, ("fuzzy", round(ratio / 100, 3)))
+                        chosen.setdefault(resolution_key(name), ("fuzzy", round(ratio / 100, 3)))
                     elif cos >= EMBED_LINK:
-                        chosen.setdefault(name, ("embedding", round(cos, 3)))
+                        chosen.setdefault(resolution_key(name), ("embedding", round(cos, 3)))
+                    else:
+                        continue
+                    spelled.setdefault(resolution_key(name), name)
             if chosen:
-                for e in self.graph.find_entities(tenant, sorted(chosen)):
+                for e in self.graph.find_entities(tenant, sorted(spelled.values())):
                     for form in (e.name, *e.aliases):
-                        if form in chosen and e.id not in linked:
-                            method, score = chosen[form]
+                        if resolution_key(form) in chosen and e.id not in linked:
+                            method, score = chosen[resolution_key(form)]
                             linked[e.id] = {"entity": e.name, "method": method, "score": score}
         return list(linked), [{"mention": m} for m in mentions] + [{"id": k, **v} for k, v in linked.items()]
 

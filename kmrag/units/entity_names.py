@@ -19,19 +19,23 @@ from kmrag.units.base import PgBase
 
 class EntityNames(PgBase):
     def entity_name_keys(self, tenant: str) -> set[str]:
+        return set(self.entity_names(tenant))
+
+    def entity_names(self, tenant: str) -> dict[str, str]:
+        """key -> the spelling stored for it."""
         with self._conn() as conn:
-            return {r[0] for r in conn.execute("SELECT key FROM kmrag_entity_names WHERE tenant = %s",
-                                               (tenant,)).fetchall()}
+            return dict(conn.execute("SELECT key, name FROM kmrag_entity_names WHERE tenant = %s",
+                                     (tenant,)).fetchall())
 
     def write_entity_names(self, tenant: str, rows: Sequence[tuple[str, str]], embeddings: Any) -> int:
-        """(key, name) rows with their embeddings; a key already present is left as it is."""
+        """(key, name) rows with their embeddings; a key already present takes the new spelling."""
         if not rows:
             return 0
         vecs = np.asarray(embeddings, dtype=np.float32)
         with self._conn() as conn, conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO kmrag_entity_names (tenant, key, name, embedding) VALUES (%s, %s, %s, %s) "
-                "ON CONFLICT (tenant, key) DO NOTHING",
+                "ON CONFLICT (tenant, key) DO UPDATE SET name = EXCLUDED.name, embedding = EXCLUDED.embedding",
                 [(tenant, k, n, v) for (k, n), v in zip(rows, vecs, strict=True)],
             )
         return len(rows)
