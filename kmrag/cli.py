@@ -152,7 +152,11 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
     def human(r: Any) -> str:
         b = r["before"]
+        bm25 = (("would recount" if r["dry_run"] else "recounted") + " the BM25 statistics, which disagreed with "
+                "the units") if r.get("bm25_rebuilt") else ""
         if b["agree"] and not r["aliases_removed"]:
+            if bm25:
+                return f"tenant {r['tenant']!r}: the graph and PostgreSQL agree ({b['units']} units); {bm25}"
             return f"tenant {r['tenant']!r}: the graph and PostgreSQL agree ({b['units']} units); nothing to repair"
         lines = [f"tenant {r['tenant']!r}: {b['disagreeing_sources']} sources disagreed"]
         lines += [f"  {s}" for s in b["sources"][:50]]
@@ -161,6 +165,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
                      f"{'would remove' if r['dry_run'] else 'removed'} {len(r['removed_from_graph'])} sources and "
                      f"{r['graph_units_removed']} units from the graph that PostgreSQL does not hold; "
                      f"{r['aliases_removed']} undone aliases")
+        if bm25:
+            lines.append(bm25)
         if r.get("after"):
             lines.append(f"now: stores agree: {r['after']['agree']} ({r['after']['units']} units)")
         return "\n".join(lines)
@@ -169,7 +175,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
     _emit(args, data if args.all_tenants else data[0],
           lambda d: "\n".join(human(r) for r in (d if isinstance(d, list) else [d])) or "no tenants")
     if args.dry_run:  # for scripts: 1 when there is something to repair
-        return 1 if any(not r.before["agree"] or r.aliases_removed for r in reports) else 0
+        return 1 if any(not r.before["agree"] or r.aliases_removed or r.bm25_rebuilt for r in reports) else 0
     return 0 if all(r.after is None or r.after["agree"] for r in reports) else 1
 
 

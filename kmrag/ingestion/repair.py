@@ -43,6 +43,7 @@ class RepairReport(BaseModel):
     graph_units_removed: int = 0  # graph units of sources PostgreSQL holds, which it does not have
     job: dict[str, Any] | None = None
     entity_names: dict[str, int] = Field(default_factory=dict)  # vocabulary sync when no job ran
+    bm25_rebuilt: bool = False  # the BM25 statistics disagreed with a fresh count of the active units
     after: dict[str, Any] | None = None
 
 
@@ -59,8 +60,11 @@ def repair(stores: Stores, tenant: str, embedder: Embedder, extractor: Extractor
         graph_only = before.graph_only_units
         report.rebuilt, report.removed_from_graph, report.aliases_removed = rebuild, remove, len(undone)
         report.graph_units_removed = len(graph_only)
+        report.bm25_rebuilt = not _bm25_agrees(stores, tenant)
         if dry_run:
             return report
+        if report.bm25_rebuilt:  # kept with every unit write; a drift from outside is counted afresh
+            stores.units.rebuild_bm25_stats(tenant)
         # what PostgreSQL does not hold leaves the graph: units of sources it does hold, whole sources
         stores.graph.retire_units(tenant, sorted(graph_only))
         for sid in remove:
@@ -77,6 +81,12 @@ def repair(stores: Stores, tenant: str, embedder: Embedder, extractor: Extractor
             report.entity_names = sync_entity_names(stores, embedder, tenant)
         report.after = compare_stores(stores, tenant).summary(limit=1000)
     return report
+
+
+def _bm25_agrees(stores: Stores, tenant: str) -> bool:
+    """The kept BM25 totals and document frequencies equal a fresh count (postings follow the same writes)."""
+    kept, fresh = stores.units.bm25_stats(tenant), stores.units.bm25_stats(tenant, recount=True)
+    return all(kept[k] == fresh[k] for k in ("n", "total_len", "df"))
 
 
 def _stale_aliases(stores: Stores, tenant: str) -> list[tuple[str, str]]:

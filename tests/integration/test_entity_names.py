@@ -38,3 +38,31 @@ def test_a_key_keeps_a_live_spelling(unit_store: Any, tenant: str, tmp_path: Pat
     graph.clear_tenant(tenant)
     assert sync_entity_names(stores, None, tenant)["entity_names_removed"] == 1
     assert unit_store.entity_names(tenant) == {}
+
+
+def test_repair_recounts_drifted_bm25_statistics_and_fills_the_name_vocabulary(
+        neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path) -> None:
+    from kmrag.ingestion.pipeline import IngestionJob
+    from kmrag.ingestion.repair import repair
+    from kmrag.nlp.embed import get_embedder
+    from tests.fixtures.docs import write_corpus
+    from tests.integration.test_ingestion_seams import make_stores
+
+    stores = make_stores("embedded", neo4j_driver, pg_pool, tenant, tmp_path / "graph")
+    emb = get_embedder(stores.settings)
+    try:
+        IngestionJob(stores, emb, SpacyExtractor(), tenant, progress=False).run([write_corpus(tmp_path / "c")])
+        names = stores.units.entity_names(tenant)
+        assert names and repair(stores, tenant, emb, SpacyExtractor(), dry_run=True).bm25_rebuilt is False
+        with pg_pool.connection() as conn:  # drift from outside kmrag, and a vocabulary lost
+            conn.execute("UPDATE kmrag_bm25_totals SET n = n + 5 WHERE tenant = %s", (tenant,))
+            conn.execute("DELETE FROM kmrag_entity_names WHERE tenant = %s", (tenant,))
+        assert repair(stores, tenant, emb, SpacyExtractor(), dry_run=True).bm25_rebuilt is True
+        report = repair(stores, tenant, emb, SpacyExtractor())
+        assert report.bm25_rebuilt and report.rebuilt == [] and report.entity_names["entity_names_added"] == len(names)
+        assert stores.units.bm25_stats(tenant) == stores.units.bm25_stats(tenant, recount=True)
+        assert stores.units.entity_names(tenant) == names
+        assert repair(stores, tenant, emb, SpacyExtractor(), dry_run=True).bm25_rebuilt is False
+    finally:
+        stores.graph.clear_tenant(tenant)
+        stores.units.clear_tenant(tenant)
