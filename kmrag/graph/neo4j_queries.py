@@ -257,7 +257,6 @@ def entity_relations() -> str:
 def relations() -> str:
     return """
     MATCH (s:Entity {tenant: $tenant})-[r {kind: 'relation'}]->(o:Entity {tenant: $tenant})
-    WHERE $entity_id IS NULL OR s.id = $entity_id OR o.id = $entity_id
     RETURN r.id AS id, s.id AS subject_id, o.id AS object_id, type(r) AS type, r.predicate AS predicate,
            r.confidence AS confidence, r.unit_ids AS unit_ids, r.sentences AS sentences
     ORDER BY r.id

@@ -275,8 +275,8 @@ class Neo4jGraphStore:
     def relations(self, tenant: str, entity_id: str | None = None) -> list[Relation]:
         return [
             Relation(tenant=tenant, **{**r, "sentences": r["sentences"] or []})
-            for r in self._read(q.relations() if entity_id is None else q.entity_relations(), tenant=tenant,
-                                entity_id=entity_id)
+            for r in (self._read(q.relations(), tenant=tenant) if entity_id is None
+                      else self._read(q.entity_relations(), tenant=tenant, entity_id=entity_id))
         ]
 
     def entity_units(

@@ -4,18 +4,22 @@ removed. Run at the end of every job that changes entities (ingest, delete, unme
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.names import resolution_key
+from kmrag.schema import Entity
 
 BATCH = 512
 
 
-def sync_entity_names(stores: Any, embedder: Embedder | None, tenant: str) -> dict[str, int]:
-    """Without an embedder, only removes the forms no entity carries any more (after a deletion)."""
+def sync_entity_names(stores: Any, embedder: Embedder | None, tenant: str,
+                      entities: Sequence[Entity] | None = None) -> dict[str, int]:
+    """Without an embedder, only removes the forms no entity carries any more (after a deletion).
+    ``entities``: the tenant's entities when the caller has just read them (else they are read here)."""
     live: dict[str, set[str]] = {}
-    for e in stores.graph.all_entities(tenant):
+    for e in stores.graph.all_entities(tenant) if entities is None else entities:
         for form in (e.name, *e.aliases):
             key = resolution_key(form)
             if key:

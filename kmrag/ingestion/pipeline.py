@@ -39,7 +39,7 @@ from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem
 from kmrag.ingestion.units import ParsedUnits, build_units
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import Extraction, Extractor
-from kmrag.schema import EntityMerge, KnowledgeUnit, Source, UnitLink
+from kmrag.schema import Entity, EntityMerge, KnowledgeUnit, Source, UnitLink
 from kmrag.stores import Stores
 from kmrag.units.jobs import JobError, JobRecord, JobStore
 from kmrag.units.lock import tenant_lock
@@ -148,10 +148,10 @@ class IngestionJob:
             self._batches(planner(), job)
             graph.flush()
             self._remove_vanished()
-            self._consolidate()
+            unchanged = self._consolidate()
             graph.flush()
             t_names = time.perf_counter()
-            for key, n in sync_entity_names(self.stores, self.embedder, self.tenant).items():
+            for key, n in sync_entity_names(self.stores, self.embedder, self.tenant, entities=unchanged).items():
                 self.counts[key] += n
             self.timings["entity_names"] += time.perf_counter() - t_names
             if self.counts.get("units_written") or self.counts.get("units_retired"):
@@ -448,8 +448,9 @@ class IngestionJob:
 
     # -- entities -----------------------------------------------------------------------------
 
-    def _consolidate(self) -> None:
-        """Merge the entities that name one thing, over the tenant's whole entity set (order-free)."""
+    def _consolidate(self) -> list[Entity] | None:
+        """Merge the entities that name one thing, over the tenant's whole entity set (order-free). Returns
+        that set when nothing had to change (so it need not be read again), else None."""
         t = time.perf_counter()
         graph = self.stores.graph
         current = graph.all_entities(self.tenant)
@@ -469,6 +470,7 @@ class IngestionJob:
                                   for rid, a in sorted(add.items())])
         self.counts["entities_merged"] += len(plan.steps)
         self.timings["consolidate"] += time.perf_counter() - t
+        return None if plan.steps or add else current
 
 
 def vanished(stored: set[str], seen: set[str], kept: set[str], record_files: set[str],

@@ -125,11 +125,7 @@ class QuestionAnalyser:
                                 compared=compared if kind == "comparison" else [], sub_question=sub)
 
     def _mentions(self, doc: Any) -> list[str]:
-        ex = self.extractor.from_doc(doc, with_triples=False)
-        found = [e.name for e in ex.entities if e.label != "DATE"]
-        found += [clean_name(_strip_verbs(c)) for c in doc.noun_chunks if any(t.pos_ == "PROPN" for t in c)]
-        found += _capitalised_runs(doc)
-        return [m for m in dict.fromkeys(found) if m and any(c.isalnum() for c in m)]
+        return question_mentions(self.extractor, doc, thorough=True)
 
     @staticmethod
     def _answer_type(doc: Any, words: list[str]) -> str:
@@ -208,6 +204,18 @@ class QuestionAnalyser:
                 return SubQuestion(phrase=phrase, question=f"{wh} is {phrase}?", resolves_to=cls, anchor=anchor,
                                    relation=noun)
         return None
+
+
+def question_mentions(extractor: SpacyExtractor, doc: Any, thorough: bool = True) -> list[str]:
+    """The entity mentions of a parsed question: named entities (not dates) and proper-noun chunks;
+    ``thorough`` also strips leading verbs from the chunks and adds runs of capitalised words."""
+    ex = extractor.from_doc(doc, with_triples=False)
+    found = [e.name for e in ex.entities if e.label != "DATE"]
+    chunks = [c for c in doc.noun_chunks if any(t.pos_ == "PROPN" for t in c)]
+    found += [clean_name(_strip_verbs(c) if thorough else c.text) for c in chunks]
+    if thorough:
+        found += _capitalised_runs(doc)
+    return [m for m in dict.fromkeys(found) if m and (not thorough or any(c.isalnum() for c in m))]
 
 
 def _trim(text: str) -> str:

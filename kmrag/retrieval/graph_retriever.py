@@ -18,8 +18,9 @@ from rapidfuzz import fuzz
 
 from kmrag.graph.base import GraphStore
 from kmrag.nlp.embed import Embedder
-from kmrag.nlp.extract import SpacyExtractor, clean_name
+from kmrag.nlp.extract import SpacyExtractor
 from kmrag.nlp.names import resolution_key
+from kmrag.retrieval.analysis import question_mentions
 from kmrag.retrieval.strategies import HybridRetriever, Retrieved, check_question, rrf
 from kmrag.units.entity_names import EntityNames
 
@@ -44,11 +45,8 @@ class EntityLinker:
         self.embedder = embedder
 
     def mentions(self, question: str) -> list[str]:
-        doc = self.extractor.nlp(question)  # one parse for entities and noun chunks; no triples needed
-        ex = self.extractor.from_doc(doc, with_triples=False)
-        found = [e.name for e in ex.entities if e.label != "DATE"]
-        found += [clean_name(c.text) for c in doc.noun_chunks if any(t.pos_ == "PROPN" for t in c)]
-        return [m for m in dict.fromkeys(found) if m]
+        # one parse for entities and noun chunks; no triples needed
+        return question_mentions(self.extractor, self.extractor.nlp(question), thorough=False)
 
     def link(self, tenant: str, question: str,
              mentions: list[str] | None = None) -> tuple[list[str], list[dict[str, Any]]]:

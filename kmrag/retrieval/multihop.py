@@ -75,6 +75,7 @@ class _State:
     pending: SubQuestion | None = None  # the next dependent sub-question to resolve
     current: str = ""  # the question with the sub-questions resolved so far filled in
     expanded: bool = False
+    missing_compared: list[str] = field(default_factory=list)  # compared entities with no unit about them
 
     def add(self, ranking: list[str], weight: float) -> None:
         if ranking:
@@ -154,12 +155,11 @@ class MultiHopRetriever:
 
     def _first_round(self, tenant: str, st: _State) -> None:
         q = st.question
-        lex = self.lexical.retrieve(tenant, q, st.depth)
-        den = self.dense.retrieve(tenant, q, st.depth)
-        st.best_dense = den.scores[0] if den.scores else 0.0
-        first = [u for u, _ in rrf([lex.unit_ids, den.unit_ids])]
+        first, lex, den = self._lexical_dense(tenant, q, st)
         names = list(dict.fromkeys([*st.analysis.compared, *st.seed_names, *st.analysis.mentions]))
-        about = self._about(tenant, names)
+        each = self._titled_each(tenant, names)
+        about = _flatten(each, names)
+        st.missing_compared = [c for c in st.analysis.compared if not each[c]]
         st.add(first, self.w_first)
         st.add(about, self.w_about)
         hops = self._hops(tenant, st)
@@ -168,6 +168,13 @@ class MultiHopRetriever:
         st.trace.append({"step": "retrieve", "round": 1, "query": q, "bm25": len(lex.unit_ids),
                          "dense": len(den.unit_ids), "best_similarity": round(st.best_dense, 4),
                          "question_entity_units": len(about), **hops})
+
+    def _lexical_dense(self, tenant: str, query: str, st: _State) -> tuple[list[str], Retrieved, Retrieved]:
+        """BM25 and dense on ``query``, fused; the best dense similarity so far is kept in the state."""
+        lex = self.lexical.retrieve(tenant, query, st.depth)
+        den = self.dense.retrieve(tenant, query, st.depth)
+        st.best_dense = max(st.best_dense, den.scores[0] if den.scores else 0.0)
+        return [u for u, _ in rrf([lex.unit_ids, den.unit_ids])], lex, den
 
     def _hops(self, tenant: str, st: _State) -> dict[str, Any]:
         """Relation paths from the linked entities (1..2 hops, fan-out bounded) and, between two question
@@ -213,10 +220,8 @@ class MultiHopRetriever:
             st.trace.append({"step": "retrieve", "round": st.rounds, "query": None, "note": "no broader query left"})
             return
         st.queries.add(query)
-        den = self.dense.retrieve(tenant, query, st.depth)
-        lex = self.lexical.retrieve(tenant, query, st.depth)
-        st.best_dense = max(st.best_dense, den.scores[0] if den.scores else 0.0)
-        st.add([u for u, _ in rrf([lex.unit_ids, den.unit_ids])], self.w_refined)
+        fused, lex, den = self._lexical_dense(tenant, query, st)
+        st.add(fused, self.w_refined)
         st.trace.append({"step": "retrieve", "round": st.rounds, "query": query, "bm25": len(lex.unit_ids),
                          "dense": len(den.unit_ids), "best_similarity": round(st.best_dense, 4)})
 
@@ -228,8 +233,7 @@ class MultiHopRetriever:
         steps: list[dict[str, Any]] = []
         decay = self.decay ** (st.rounds - 1)  # a later hop is further from the question
         if a.kind == "comparison":
-            missing = [c for c in a.compared if not self._about(tenant, [c])]
-            for name in missing:
+            for name in st.missing_compared:
                 query = f"{name}"
                 if query in st.queries:
                     continue
@@ -297,8 +301,8 @@ class MultiHopRetriever:
         cands = [e for e in self.graph.get_entities(tenant, ids)
                  if resolution_key(e.name) != anchor_key and anchor_key not in resolution_key(e.name)
                  and resolution_key(e.name) not in PRONOUNS and coarse_type(e.type) not in SKIP_BRIDGE_TYPES]
-        titled = self.units.titled(tenant, [v for e in cands for v in _title_forms(e.name)])
-        cands = [e for e in cands if any(titled.get(v) for v in _title_forms(e.name))]
+        titled = self._titled_each(tenant, [e.name for e in cands])
+        cands = [e for e in cands if titled[e.name]]
         typed = {e.id for e in cands if wanted is None or coarse_type(e.type) in wanted}
         texts = [u.content for u in self.units.get_units(tenant, inner)]
         answer = _nearest_to_relation(cands, typed, texts, sub.relation)
@@ -400,14 +404,14 @@ class MultiHopRetriever:
 
     def _about(self, tenant: str, names: list[str]) -> list[str]:
         """Units titled by the question's entities, in the order the entities were named."""
+        return _flatten(self._titled_each(tenant, names), names)
+
+    def _titled_each(self, tenant: str, names: list[str]) -> dict[str, list[tuple[str, str]]]:
+        """Per name, the (unit id, source id) of the units titled by it (any of its title forms), in one query."""
         if not names:
-            return []
+            return {}
         titled = self.units.titled(tenant, [v for n in names for v in _title_forms(n)])
-        out: list[str] = []
-        for n in names:
-            for v in _title_forms(n):
-                out += [u for u, _ in titled.get(v, []) if u not in out]
-        return out
+        return {n: list(dict.fromkeys(hit for v in _title_forms(n) for hit in titled.get(v, []))) for n in names}
 
     def _bridges(self, tenant: str, top: list[str], followed: set[str]) -> list[tuple[str, str, list[str]]]:
         """(entity id, name, units about it) for entities the best units mention that were not followed
@@ -430,13 +434,11 @@ class MultiHopRetriever:
         cands = [entities[e] for e in order if e in entities
                  and coarse_type(entities[e].type) not in SKIP_BRIDGE_TYPES
                  and resolution_key(entities[e].name) not in followed]
-        titled = self.units.titled(tenant, [v for e in cands for v in _title_forms(e.name)])
+        titled = self._titled_each(tenant, [e.name for e in cands])
         out = []
         seen_units = set(top)
         for e in cands:
-            uids = [u for v in _title_forms(e.name) for u, sid in titled.get(v, [])
-                    if u not in seen_units and sid not in found_in[e.id]]
-            uids = list(dict.fromkeys(uids))
+            uids = list(dict.fromkeys(u for u, sid in titled[e.name] if u not in seen_units and sid not in found_in[e.id]))
             if uids:
                 out.append((e.id, e.name, uids))
                 seen_units |= set(uids)
@@ -486,6 +488,10 @@ def broader_query(st: _State) -> str:
     inside = {w.lower() for m in st.analysis.mentions for w in m.split()}
     words = [w for w in re.findall(r"[\w'-]+", st.question) if w.lower() not in STOP | inside]
     return " ".join(dict.fromkeys([*st.analysis.mentions, *words]))
+
+
+def _flatten(each: dict[str, list[tuple[str, str]]], names: list[str]) -> list[str]:
+    return list(dict.fromkeys(u for n in names for u, _ in each.get(n, [])))
 
 
 def _path_dict(path: Any) -> dict[str, Any]:

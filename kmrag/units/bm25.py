@@ -120,24 +120,29 @@ def unkept_tenants(conn: Any) -> list[str]:
     return [r[0] for r in rows]
 
 
-def stored(conn: Any, tenant: str) -> dict[str, Any]:
-    """The tenant's statistics as kept: totals, document frequencies, postings."""
+def stored(conn: Any, tenant: str, postings: bool = True) -> dict[str, Any]:
+    """The tenant's statistics as kept: totals, document frequencies, and (``postings``) postings."""
     tot = conn.execute("SELECT n, total_len FROM kmrag_bm25_totals WHERE tenant = %s", (tenant,)).fetchone()
     df = dict(conn.execute("SELECT lexeme, df FROM kmrag_bm25_terms WHERE tenant = %s", (tenant,)).fetchall())
-    post = conn.execute(
-        "SELECT s.lexeme, p.unit_id, p.impact FROM kmrag_bm25_postings p JOIN kmrag_bm25_terms s ON s.id = p.term_id "
-        "WHERE s.tenant = %s", (tenant,)).fetchall()
     n, total = (int(tot[0]), int(tot[1])) if tot else (0, 0)
-    return {"n": n, "total_len": total, "df": df, "postings": sorted((r[0], r[1], float(r[2])) for r in post)}
+    out: dict[str, Any] = {"n": n, "total_len": total, "df": df}
+    if postings:
+        post = conn.execute(
+            "SELECT s.lexeme, p.unit_id, p.impact FROM kmrag_bm25_postings p JOIN kmrag_bm25_terms s "
+            "ON s.id = p.term_id WHERE s.tenant = %s", (tenant,)).fetchall()
+        out["postings"] = sorted((r[0], r[1], float(r[2])) for r in post)
+    return out
 
 
-def recount(conn: Any, tenant: str) -> dict[str, Any]:
+def recount(conn: Any, tenant: str, postings: bool = True) -> dict[str, Any]:
     """The same statistics computed afresh from the active units (what ``stored`` must equal)."""
     src = _SRC.format(where="true")
     tot = conn.execute(_TOTALS.format(where="true"), {"t": tenant}).fetchone()
     df = dict(conn.execute(f"SELECT lexeme, count(*) FROM ({src}) s GROUP BY lexeme",  # noqa: S608 - constants
                            {"t": tenant}).fetchall())
-    post = conn.execute(f"SELECT lexeme, unit_id, {impact_sql('tf', 'dl')} FROM ({src}) s",  # noqa: S608 - constants
-                        {"t": tenant}).fetchall()
-    return {"n": int(tot[0]), "total_len": int(tot[1]), "df": {k: int(v) for k, v in df.items()},
-            "postings": sorted((r[0], r[1], float(r[2])) for r in post)}
+    out: dict[str, Any] = {"n": int(tot[0]), "total_len": int(tot[1]), "df": {k: int(v) for k, v in df.items()}}
+    if postings:
+        post = conn.execute(f"SELECT lexeme, unit_id, {impact_sql('tf', 'dl')} FROM ({src}) s",  # noqa: S608
+                            {"t": tenant}).fetchall()
+        out["postings"] = sorted((r[0], r[1], float(r[2])) for r in post)
+    return out

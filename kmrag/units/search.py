@@ -99,7 +99,7 @@ class UnitSearch(PgBase):
         whatever order the terms were summed in.)"""
         with self._conn() as conn:
             rows = conn.execute(
-                """
+                f"""
                 WITH terms AS (
                     SELECT DISTINCT lex FROM unnest(tsvector_to_array(to_tsvector('english', %(q)s))) AS lex
                 ), stats AS (
@@ -117,15 +117,15 @@ class UnitSearch(PgBase):
                       AND u.tsv @@ (SELECT string_agg(quote_literal(lex), ' | ')::tsquery FROM terms)
                 )
                 SELECT cand.id,
-                       round(sum(idf.w * (cardinality(e.positions) * 2.2)
-                           / (cardinality(e.positions) + 1.2 * (0.25 + 0.75 * length(cand.tsv) / stats.avgdl))
+                       round(sum(idf.w * (cardinality(e.positions) * {bm25.K1 + 1})
+                           / (cardinality(e.positions) + {bm25.K1} * ({1 - bm25.B} + {bm25.B} * length(cand.tsv) / stats.avgdl))
                            )::numeric, 9)::float8 AS score
                 FROM cand CROSS JOIN stats, LATERAL unnest(cand.tsv) AS e
                 JOIN idf ON idf.lex = e.lexeme
                 GROUP BY cand.id
                 ORDER BY score DESC, cand.id
                 LIMIT %(k)s
-                """,
+                """,  # noqa: S608 - only bm25's numeric constants are formatted in
                 {"q": query, "t": tenant, "k": int(k)},
             ).fetchall()
         return [ScoredUnit(id=r[0], score=float(r[1])) for r in rows]

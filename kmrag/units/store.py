@@ -231,11 +231,11 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames):
             conn.execute("ANALYZE kmrag_bm25_terms")
             conn.execute("ANALYZE kmrag_bm25_postings")
 
-    def bm25_stats(self, tenant: str, recount: bool = False) -> dict[str, Any]:
+    def bm25_stats(self, tenant: str, recount: bool = False, postings: bool = True) -> dict[str, Any]:
         """The tenant's BM25 statistics as kept, or (``recount``) as a fresh count from its active units
         gives them: the two are equal after any sequence of writes."""
         with self._conn() as conn:
-            return bm25.recount(conn, tenant) if recount else bm25.stored(conn, tenant)
+            return bm25.recount(conn, tenant, postings) if recount else bm25.stored(conn, tenant, postings)
 
     def rebuild_bm25_stats(self, tenant: str) -> None:
         """Recount the tenant's BM25 statistics from its active units."""
