@@ -36,6 +36,9 @@ class Settings(BaseModel):
     llm_base_url: str | None = None
     llm_api_key: str | None = None
     llm_model: str | None = None
+    llm_api: str = "chat"  # chat | completions (a base model served without a chat template)
+    llm_timeout: float = 60.0  # seconds per LLM call
+    generator: str = "auto"  # auto (llm when configured, else extractive) | extractive | llm
 
     @field_validator("tenant")
     @classmethod
@@ -43,6 +46,20 @@ class Settings(BaseModel):
         v = v.strip()
         if not v or len(v) > 64 or any(c.isspace() for c in v):
             raise ValueError("tenant must be 1-64 characters without whitespace")
+        return v
+
+    @field_validator("llm_api")
+    @classmethod
+    def _api_ok(cls, v: str) -> str:
+        if v not in {"chat", "completions"}:
+            raise ValueError("llm_api must be chat or completions")
+        return v
+
+    @field_validator("generator")
+    @classmethod
+    def _generator_ok(cls, v: str) -> str:
+        if v not in {"auto", "extractive", "llm"}:
+            raise ValueError("generator must be auto, extractive or llm")
         return v
 
     @field_validator("embedding_dim")

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kmrag.ingestion.parse.blocks import Block
-from kmrag.ingestion.parse.sentences import pack_sentences, split_bounded
 from kmrag.ingestion.sources import SourceDocument, clean_title
+from kmrag.nlp.sentences import pack_sentences, split_bounded
 from kmrag.schema import KnowledgeUnit, UnitLink, UnitLinkKind, UnitType, normalise_content, unit_id
 from kmrag.schema.ids import unit_text
 

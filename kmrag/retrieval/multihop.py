@@ -215,7 +215,7 @@ class MultiHopRetriever:
         st.trace.append({"step": "judge", "round": st.rounds - 1,
                          "decision": f"widen: best similarity {st.best_dense:.2f} is below {st.floor + self.floor_step:.2f}",
                          "depth": st.depth, "floor": st.floor})
-        query = broader_query(st)
+        query = broader_query(st.question, st.analysis)
         if query in st.queries:
             st.trace.append({"step": "retrieve", "round": st.rounds, "query": None, "note": "no broader query left"})
             return
@@ -483,11 +483,11 @@ STOP = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", 
         "many", "that", "this", "it", "be", "been", "has", "have", "had"}
 
 
-def broader_query(st: _State) -> str:
+def broader_query(question: str, analysis: QuestionAnalysis) -> str:
     """The question's mentions and content words alone: a broader scope than the question itself."""
-    inside = {w.lower() for m in st.analysis.mentions for w in m.split()}
-    words = [w for w in re.findall(r"[\w'-]+", st.question) if w.lower() not in STOP | inside]
-    return " ".join(dict.fromkeys([*st.analysis.mentions, *words]))
+    inside = {w.lower() for m in analysis.mentions for w in m.split()}
+    words = [w for w in re.findall(r"[\w'-]+", question) if w.lower() not in STOP | inside]
+    return " ".join(dict.fromkeys([*analysis.mentions, *words]))
 
 
 def _flatten(each: dict[str, list[tuple[str, str]]], names: list[str]) -> list[str]:

@@ -12,6 +12,7 @@ from kmrag.schema.models import (
     MentionKind,
     Relation,
     Source,
+    Statement,
     UnitLink,
     UnitLinkKind,
     UnitType,
@@ -21,6 +22,7 @@ from kmrag.schema.sanitize import relationship_type
 __all__ = [
     "Answer",
     "Citation",
+    "Statement",
     "Entity",
     "EntityMerge",
     "KnowledgeUnit",

@@ -118,16 +118,37 @@ class EntityMerge(_Model):
 
 
 class Citation(_Model):
+    """One cited unit: the span of its content that supports a statement (a sentence or a table row)."""
+
     unit_id: str
     source_id: str
-    quote: str
+    quote: str = Field(description="exactly the unit's content[start:end]")
+    start: int | None = None
+    end: int | None = None
+    kind: str = "sentence"  # sentence | row
+
+
+class Statement(_Model):
+    """A sentence of the answer and the units it rests on (never empty in a stored answer)."""
+
+    text: str
+    unit_ids: list[str] = Field(min_length=1)
 
 
 class Answer(_Model):
     id: str
     tenant: str
     question: str
-    text: str
+    text: str = Field(description="the answer as shown: each statement followed by its [u_…] citations")
+    direct: str | None = Field(default=None, description="a short direct answer, when one was extracted")
+    statements: list[Statement] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
+    confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    generator: str = ""
+    strategy: str = ""
     trace: list[dict[str, Any]] = Field(default_factory=list)
     created_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def found(self) -> bool:
+        return bool(self.statements)

@@ -72,6 +72,14 @@ CREATE TABLE IF NOT EXISTS kmrag_answers (
     PRIMARY KEY (tenant, id)
 );
 
+-- the answer side (issue 9): the direct answer, the cited statements, how it was made
+ALTER TABLE kmrag_answers ADD COLUMN IF NOT EXISTS direct text;
+ALTER TABLE kmrag_answers ADD COLUMN IF NOT EXISTS statements jsonb NOT NULL DEFAULT '[]'::jsonb;
+ALTER TABLE kmrag_answers ADD COLUMN IF NOT EXISTS confidence real NOT NULL DEFAULT 0;
+ALTER TABLE kmrag_answers ADD COLUMN IF NOT EXISTS generator text NOT NULL DEFAULT '';
+ALTER TABLE kmrag_answers ADD COLUMN IF NOT EXISTS strategy text NOT NULL DEFAULT '';
+CREATE INDEX IF NOT EXISTS kmrag_answers_created_idx ON kmrag_answers (tenant, created_at DESC);
+
 CREATE TABLE IF NOT EXISTS kmrag_entity_merges (
     tenant     text        NOT NULL,
     entity_id  text        NOT NULL,

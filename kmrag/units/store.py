@@ -17,6 +17,7 @@ from kmrag.errors import SchemaError
 from kmrag.schema import KnowledgeUnit, Source
 from kmrag.schema.ddl import SCHEMA_VERSION, postgres_statements
 from kmrag.units import bm25
+from kmrag.units.answers import AnswerRecords
 from kmrag.units.entity_names import EntityNames
 from kmrag.units.merges import MergeRecords
 from kmrag.units.pool import open_pool, redact
@@ -48,7 +49,7 @@ def hash_seed(text: str) -> int:
     return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16)
 
 
-class PgUnitStore(UnitSearch, MergeRecords, EntityNames):
+class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
     backend = "postgres"
 
     def init_schema(self) -> None:

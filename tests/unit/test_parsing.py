@@ -3,9 +3,9 @@ from pathlib import Path
 import pytest
 
 from kmrag.ingestion.parse import parse_document, parse_html, parse_markdown, parse_text
-from kmrag.ingestion.parse.sentences import pack_sentences, split_sentences
 from kmrag.ingestion.sources import SourceDocument, SourceProblem, read_sources
 from kmrag.ingestion.units import MAX_UNIT_CHARS, build_units
+from kmrag.nlp.sentences import pack_sentences, split_sentences
 from kmrag.schema import UnitType
 from tests.fixtures.docs import ATLAS_HTML, GUIDE_MD, minimal_pdf
 

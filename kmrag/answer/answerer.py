@@ -1,0 +1,186 @@
+"""The answer controller: retrieve -> grade units -> generate -> validate -> grade answer -> (refine)* -> store.
+
+- **retrieve**: the configured strategy (``multihop`` by default, itself a capped refine loop).
+- **grade units** (Self-RAG): each retrieved unit is graded useful or not; useful units are kept across
+  attempts and form the context, most useful first (a unit holding the expected kind of value rises).
+- **generate**: extractive (offline) or LLM; the draft is **validated** (kmrag.answer.validate). An LLM
+  draft with problems (invented or out-of-context IDs, uncited or unsupported sentences) is regenerated
+  once with the problems named; the better of the two is kept.
+- **grade answer**: grounded in its citations? addresses the question? A failed grade, or no useful unit,
+  sends the controller back to retrieve with a corrective query (the question's entities and content
+  words, twice as deep), at most ``max_attempts`` times. The best answer seen is kept.
+- **store**: in PostgreSQL and as (:Answer)-[:CITES]->(:Unit) in the graph, for the audit.
+
+When nothing survives, the answer is exactly "Information not found in knowledge map". Every step is in
+the answer's trace.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kmrag.answer.context import Context
+from kmrag.answer.extractive import Draft, ExtractiveGenerator
+from kmrag.answer.grade import AnswerGrade, OfflineGrader, grader_for
+from kmrag.answer.llm import LLMClient, LLMGenerator
+from kmrag.answer.validate import NOT_FOUND, Validated, validate
+from kmrag.config import Settings
+from kmrag.errors import ConfigError
+from kmrag.graph.base import GraphStore
+from kmrag.nlp.embed import Embedder
+from kmrag.nlp.extract import SpacyExtractor
+from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis
+from kmrag.retrieval.multihop import broader_query
+from kmrag.retrieval.strategies import Retriever, build_strategy, check_question
+from kmrag.schema import Answer, answer_id
+from kmrag.units.store import PgUnitStore
+
+__all__ = ["NOT_FOUND", "Answerer", "generator_name"]
+
+REGENERATE_ON = {"invented_id", "out_of_context_id", "uncited", "recited", "dropped"}
+
+
+def generator_name(settings: Settings, requested: str | None = None) -> str:
+    name = requested or settings.generator
+    if name == "auto":
+        return "llm" if settings.llm_configured else "extractive"
+    if name == "llm" and not settings.llm_model:
+        raise ConfigError("the llm generator needs an LLM: set KMRAG_LLM_BASE_URL and KMRAG_LLM_MODEL "
+                          "(or use --generator extractive)")
+    if name not in {"extractive", "llm"}:
+        raise ConfigError(f"unknown generator {name!r}: choose extractive or llm")
+    return name
+
+
+class Answerer:
+    def __init__(self, units: PgUnitStore, graph: GraphStore, embedder: Embedder, settings: Settings,
+                 generator: str | None = None, strategy: str = "multihop", k: int = 8, max_attempts: int = 2,
+                 retriever: Retriever | None = None, llm_client: Any = None, save: bool = True) -> None:
+        self.units, self.graph, self.settings = units, graph, settings
+        self.generator_name = generator_name(settings, generator)
+        self.strategy = strategy
+        self.retriever = retriever or build_strategy(strategy, units, embedder, graph=graph)
+        self.k = k
+        self.max_attempts = max(1, max_attempts)
+        self.save = save
+        extractor = SpacyExtractor()
+        self.analyser = QuestionAnalyser(extractor)
+        self.extractive = ExtractiveGenerator(extractor.nlp)
+        self.client: LLMClient | None = None
+        if self.generator_name == "llm":
+            self.client = LLMClient(settings, client=llm_client)
+        self.llm = LLMGenerator(self.client) if self.client else None
+        self.grader = grader_for(self.client) if self.client else OfflineGrader()
+
+    # -- the loop ---------------------------------------------------------------------------------
+
+    def answer(self, tenant: str, question: str) -> Answer:
+        q = check_question(question)
+        t0 = time.perf_counter()
+        analysis = self.analyser.analyse(q)
+        trace: list[dict[str, Any]] = []
+        kept: dict[str, Any] = {}      # useful units across attempts, with their grade
+        scores: dict[str, float] = {}
+        best: tuple[tuple[int, int, int], Validated, Context, AnswerGrade] | None = None
+        query, depth = q, self.k
+        for attempt in range(1, self.max_attempts + 1):
+            t = time.perf_counter()
+            got = self.retriever.retrieve(tenant, query, depth)
+            trace.append({"step": "retrieve", "attempt": attempt, "query": query, "strategy": self.strategy,
+                          "units": len(got.unit_ids), "rounds": got.rounds,
+                          "ms": round((time.perf_counter() - t) * 1000, 1),
+                          "controller": [s for s in got.trace if s.get("step") in {"judge", "done"}]})
+            stored = self.units.get_units(tenant, got.unit_ids, include_retired=False)
+            rank = {u: i for i, u in enumerate(got.unit_ids)}
+            grades = self.grader.grade_units(q, analysis, stored)
+            for g, u in zip(grades, stored, strict=True):
+                if g.useful and u.id not in kept:
+                    kept[u.id] = u
+                    scores[u.id] = g.score + 1.0 / (1 + rank[u.id])  # the retrieval rank breaks near-ties
+            trace.append({"step": "grade_units", "attempt": attempt, "by": self.grader.name,
+                          "useful": [g.unit_id for g in grades if g.useful],
+                          "not_useful": [{"id": g.unit_id, "why": g.why} for g in grades if not g.useful]})
+            ordered = sorted(kept.values(), key=lambda u: -scores[u.id])[: self.k]
+            context = Context.of(tenant, ordered)
+            if context:
+                validated = self._generate(q, analysis, context, trace, attempt)
+                grade = self.grader.grade_answer(q, analysis, validated, context)
+                trace.append({"step": "grade_answer", "attempt": attempt, "by": grade.by, "grounded": grade.grounded,
+                              "addresses": grade.addresses, "why": grade.why})
+                key = (int(grade.ok), int(grade.on_topic and validated.found), int(validated.direct is not None))
+                if best is None or key > best[0]:
+                    best = (key, validated, context, grade)
+                if grade.ok:
+                    break
+            else:
+                trace.append({"step": "grade_units", "attempt": attempt, "decision": "no useful unit"})
+            if attempt < self.max_attempts:
+                query, depth = self._corrective_query(q, analysis, query), depth * 2
+                trace.append({"step": "refine", "attempt": attempt, "decision": "corrective retrieval",
+                              "query": query, "depth": depth})
+        validated = best[1] if best else Validated()
+        if best and validated.found and not best[3].on_topic:
+            trace.append({"step": "judge", "decision": "not found: the evidence is not about the question's entities",
+                          "why": best[3].why})
+            validated = Validated()
+        confidence = 0.0
+        if best and validated.found:
+            grade = best[3]
+            confidence = round(0.5 * validated.grounded_share + 0.3 * (validated.direct is not None)
+                               + 0.2 * grade.addresses, 3)
+        trace.append({"step": "done", "found": validated.found, "statements": len(validated.statements),
+                      "ms": round((time.perf_counter() - t0) * 1000, 1)})
+        answer = Answer(id=answer_id(), tenant=tenant, question=q, text=validated.text, direct=validated.direct,
+                        statements=validated.statements, citations=validated.citations, confidence=confidence,
+                        generator=self.generator_name, strategy=self.strategy, trace=trace)
+        if self.save:
+            self.units.save_answer(answer)
+            self.graph.write_answer(answer)
+        return answer
+
+    def _generate(self, q: str, analysis: QuestionAnalysis, context: Context, trace: list[dict[str, Any]],
+                  attempt: int) -> Validated:
+        def known(ids: list[str]) -> set[str]:
+            return {u.id for u in self.units.get_units(context.tenant, ids)}
+
+        def run(feedback: str = "") -> tuple[Draft, Validated]:
+            t = time.perf_counter()
+            if self.llm is not None:
+                draft = self.llm.generate(q, analysis, context, feedback)
+            else:
+                draft = self.extractive.generate(q, analysis, context)
+            v = validate(draft.text, context, known, direct=draft.direct)
+            trace.append({"step": "generate", "attempt": attempt, "generator": self.generator_name,
+                          "regenerated": bool(feedback), "sentences": v.raw_sentences, "kept": len(v.statements),
+                          "issues": v.issues, "notes": draft.notes, "ms": round((time.perf_counter() - t) * 1000, 1)})
+            return draft, v
+
+        _, v = run()
+        problems = sorted({i["issue"] for i in v.issues} & REGENERATE_ON)
+        if self.llm is not None and (problems or not v.found):
+            _, again = run(feedback=_feedback(v) or "the answer cited no unit")
+            if (len(again.statements), -len(again.issues)) > (len(v.statements), -len(v.issues)):
+                v = again
+        return v
+
+    @staticmethod
+    def _corrective_query(q: str, analysis: QuestionAnalysis, last: str) -> str:
+        """The question's entities and content words alone (a broader scope), else the first sub-question."""
+        broad = broader_query(q, analysis)
+        if broad and broad != last:
+            return broad
+        if analysis.sub_question and analysis.sub_question.question != last:
+            return analysis.sub_question.question
+        return q
+
+
+def _feedback(v: Validated) -> str:
+    parts = []
+    for kind, say in (("invented_id", "it cited IDs that do not exist"),
+                      ("out_of_context_id", "it cited units that were not given"),
+                      ("uncited", "some sentences had no [u_…] citation"),
+                      ("dropped", "some sentences were not supported by any unit")):
+        if v.count(kind):
+            parts.append(say)
+    return "; ".join(parts)

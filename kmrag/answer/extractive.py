@@ -1,0 +1,301 @@
+"""The offline generator: the answer is made of the context's own sentences (or table rows), each cited.
+
+1. **Score** every span: the question's content words it holds (the unit's title counts for half: a
+   passage about X speaks of X as "he"), a value of the type the question expects (an amount, a date, a
+   person...), and the unit's rank.
+2. **Chain**: the best span first; then, from other units, the spans that cover question words not yet
+   covered or that continue the chain (they name the title of a unit already used, or the title of their
+   unit is named by a span already used: the bridge of a multi-hop question), up to ``max_statements``.
+   A comparison takes the best span about each compared entity.
+3. **Bands**: when a table's rows are ranges of a quantity ("more than 3500 km") and a span gives that
+   quantity ("about 5,900 km"), the row whose range holds it is cited (a row, never the whole table), next
+   to the span that gave the quantity.
+4. **Direct answer**: a value of the expected type from the chain (not one the question names): the
+   row's value for a band, the compared entity that wins a comparison, yes / no for a yes/no question,
+   else the entity of the expected type nearest the question's words in the best span holding one.
+
+Every statement is a verbatim span followed by its ``[u_…]``; the validator checks it like any other.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from kmrag.answer.context import Context
+from kmrag.answer.spans import Span
+from kmrag.answer.support import STOP, number_key, stem, terms
+from kmrag.retrieval.analysis import QuestionAnalysis
+from kmrag.retrieval.multihop import VALUE_OF
+
+LABELS = {
+    "PERSON": {"PERSON"}, "PLACE": {"GPE", "LOC", "FAC"}, "ORG": {"ORG"},
+    "WORK": {"WORK_OF_ART", "PRODUCT", "EVENT"}, "DATE": {"DATE"}, "MONEY": {"MONEY"},
+    "QUANTITY": {"QUANTITY"}, "NUMBER": {"CARDINAL", "QUANTITY", "MONEY", "PERCENT"},
+    "ENTITY": {"PERSON", "GPE", "LOC", "FAC", "ORG", "NORP", "WORK_OF_ART", "PRODUCT", "EVENT", "LANGUAGE", "LAW"},
+}
+UNIT_WORDS = {"km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km",
+              "mi": "mi", "miles": "mi", "mile": "mi", "kg": "kg", "kilograms": "kg", "hours": "h", "hour": "h",
+              "h": "h", "minutes": "min", "min": "min", "days": "d", "day": "d", "years": "y", "year": "y",
+              "m": "m", "metres": "m", "meters": "m", "%": "%", "percent": "%", "per cent": "%"}
+_UNIT = r"(km|kilomet(?:re|er)s?|miles?|mi|kg|kilograms|hours?|h|minutes?|min|days?|years?|metres|meters|m|%|per ?cent)"
+_NUM = r"(\d[\d,]*(?:\.\d+)?)"
+QUANTITY = re.compile(rf"{_NUM}\s*{_UNIT}\b", re.I)
+RANGES = [
+    (re.compile(rf"\bbetween\s+{_NUM}\s*{_UNIT}?\s+and\s+{_NUM}\s*{_UNIT}", re.I), "between"),
+    (re.compile(rf"{_NUM}\s*{_UNIT}?\s*[-–]\s*{_NUM}\s*{_UNIT}", re.I), "between"),
+    (re.compile(rf"{_NUM}\s*{_UNIT}\s+or\s+(?:less|fewer|under|below)", re.I), "upto"),
+    (re.compile(rf"\b(?:up to|at most|no more than|less than|under|below|within)\s+{_NUM}\s*{_UNIT}", re.I), "upto"),
+    (re.compile(rf"\b(?:more than|over|above|at least|exceeding|beyond)\s+{_NUM}\s*{_UNIT}", re.I), "from"),
+    (re.compile(rf"{_NUM}\s*{_UNIT}\s+or\s+more", re.I), "from"),
+]
+EARLIER = re.compile(r"\b(first|earlier|earliest|older|oldest|before|sooner|previously)\b", re.I)
+LATER = re.compile(r"\b(later|latest|last|younger|youngest|after|newer|newest|more recent|most recent)\b", re.I)
+MORE = re.compile(r"\b(more|most|larger|largest|bigger|biggest|longer|longest|higher|highest|taller|tallest|"
+                  r"greater|greatest|further|farther)\b", re.I)
+LESS = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|shorter|shortest|lower|lowest)\b", re.I)
+YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
+
+
+def _num(text: str) -> float | None:
+    key = number_key(text)
+    return float(key) if key is not None else None
+
+
+def _unit(text: str | None) -> str:
+    return UNIT_WORDS.get((text or "").lower().strip(), (text or "").lower().strip())
+
+
+def quantities(text: str) -> list[tuple[float, str, str]]:
+    """(value, normalised unit, matched text) of the measured quantities in ``text``."""
+    out = []
+    for m in QUANTITY.finditer(text):
+        v = _num(m.group(1))
+        if v is not None:
+            out.append((v, _unit(m.group(2)), m.group(0)))
+    return out
+
+
+def row_range(text: str) -> tuple[float | None, float | None, str] | None:
+    """(low, high, unit) of a range written in a table cell, or None."""
+    for pattern, kind in RANGES:
+        m = pattern.search(text)
+        if not m:
+            continue
+        g = m.groups()
+        if kind == "between":
+            lo, hi = _num(g[0]), _num(g[2])
+            return lo, hi, _unit(g[3] or g[1])
+        v = _num(g[0])
+        return (None, v, _unit(g[1])) if kind == "upto" else (v, None, _unit(g[1]))
+    return None
+
+
+@dataclass
+class Draft:
+    """What a generator returns, before validation: text with [u_…] markers, a direct answer."""
+
+    text: str
+    direct: str | None = None
+    notes: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class _Scored:
+    span: Span
+    score: float
+    words: frozenset[str]
+    typed: bool
+
+
+class ExtractiveGenerator:
+    name = "extractive"
+
+    def __init__(self, nlp: Any, max_statements: int = 3, min_gain: float = 0.2) -> None:
+        self.nlp = nlp
+        self.max_statements = max_statements
+        self.min_gain = min_gain
+
+    # -- the draft -------------------------------------------------------------------------------
+
+    def generate(self, question: str, analysis: QuestionAnalysis, context: Context) -> Draft:
+        spans = context.all_spans()
+        if not spans:
+            return Draft(text="")
+        qwords = self._question_words(question, analysis)
+        ents = self._entities(spans)
+        scored = [self._score(s, qwords, analysis, ents) for s in spans]
+        scored.sort(key=lambda x: (-x.score, x.span.rank, x.span.start))
+        if not scored or scored[0].score <= 0:
+            return Draft(text="", notes=[{"generator": "extractive", "why": "no span shares a word with the question"}])
+        band = self._band(scored, analysis)
+        if band is not None:
+            chain, direct = band
+        elif analysis.kind == "comparison" and len(analysis.compared) >= 2:
+            chain = self._compared_chain(scored, analysis)
+            direct = self._compare(question, analysis, chain, ents)
+        else:
+            chain = self._chain(scored, qwords, analysis)
+            direct = self._direct(question, analysis, chain, ents)
+        text = " ".join(f"{s.display} [{s.unit_id}]" for s in chain)
+        return Draft(text=text, direct=direct,
+                     notes=[{"generator": "extractive", "statements": len(chain), "band": band is not None}])
+
+    @staticmethod
+    def _question_words(question: str, analysis: QuestionAnalysis) -> frozenset[str]:
+        return terms(question).words | terms(" ".join(analysis.mentions)).words
+
+    def _entities(self, spans: list[Span]) -> dict[tuple[str, int], list[tuple[str, str, int]]]:
+        """(text, label, offset) of the named entities in each span, by (unit id, start)."""
+        texts = [s.display for s in spans]
+        out: dict[tuple[str, int], list[tuple[str, str, int]]] = {}
+        for s, doc in zip(spans, self.nlp.pipe(texts, batch_size=64), strict=True):
+            out[(s.unit_id, s.start)] = [(e.text, e.label_, e.start_char) for e in doc.ents]
+        return out
+
+    def _typed(self, span: Span, analysis: QuestionAnalysis, ents: dict[tuple[str, int], list[Any]]) -> bool:
+        t = analysis.answer_type
+        if t in VALUE_OF and VALUE_OF[t].search(span.display):
+            return True
+        labels = LABELS.get(t, set())
+        return any(lab in labels for _, lab, _ in ents.get((span.unit_id, span.start), []))
+
+    def _score(self, span: Span, qwords: frozenset[str], analysis: QuestionAnalysis,
+               ents: dict[tuple[str, int], list[Any]]) -> _Scored:
+        words = terms(span.display).words
+        title = terms(span.title).words - words
+        hit = len(qwords & words) + 0.5 * len(qwords & title)
+        overlap = hit / max(1, len(qwords))
+        typed = self._typed(span, analysis, ents)
+        prior = 1.0 / (1.0 + 0.25 * span.rank)
+        score = (overlap + (0.3 if typed and overlap > 0 else 0.0)) * prior
+        return _Scored(span, score, words | title, typed)
+
+    def _chain(self, scored: list[_Scored], qwords: frozenset[str], analysis: QuestionAnalysis) -> list[Span]:
+        chosen = [scored[0]]
+        covered = set(scored[0].words & qwords)
+        while len(chosen) < self.max_statements:
+            used_units = {c.span.unit_id for c in chosen}
+            used_titles = {stem(w) for c in chosen for w in c.span.title.split()} - STOP
+            chosen_words = set().union(*(c.words for c in chosen))
+            have_type = any(c.typed for c in chosen)
+            best: tuple[float, _Scored] | None = None
+            for s in scored:
+                if s.span.unit_id in used_units:
+                    continue
+                new = len((s.words & qwords) - covered) / max(1, len(qwords))
+                title_words = terms(s.span.title).words
+                link = bool(title_words) and title_words <= chosen_words  # a used span names this unit's topic
+                link = link or bool(used_titles and (terms(s.span.display).words & used_titles))
+                gain = new + (0.25 if link else 0.0) + (0.25 if s.typed and not have_type else 0.0)
+                gain *= 1.0 / (1.0 + 0.25 * s.span.rank)
+                if best is None or gain > best[0]:
+                    best = (gain, s)
+            if best is None or best[0] < self.min_gain:
+                break
+            chosen.append(best[1])
+            covered |= best[1].words & qwords
+        return [c.span for c in chosen]
+
+    def _compared_chain(self, scored: list[_Scored], analysis: QuestionAnalysis) -> list[Span]:
+        chain: list[Span] = []
+        for name in analysis.compared[:4]:
+            nw = terms(name).words
+            about = [s for s in scored if nw and nw <= terms(s.span.title + " " + s.span.display).words]
+            about.sort(key=lambda s: (-(s.typed), -s.score, s.span.rank))
+            if about and about[0].span not in chain:
+                chain.append(about[0].span)
+        return chain or [scored[0].span]
+
+    # -- bands -----------------------------------------------------------------------------------
+
+    def _band(self, scored: list[_Scored], analysis: QuestionAnalysis) -> tuple[list[Span], str | None] | None:
+        """A table row whose range holds a quantity stated elsewhere in the context: (chain, direct)."""
+        rows: list[tuple[_Scored, tuple[float | None, float | None, str]]] = []
+        for s in scored:
+            r = row_range(s.span.display) if s.span.kind == "row" else None
+            if r is not None:
+                rows.append((s, r))
+        if not rows:
+            return None
+        units = {r[2] for _, r in rows}
+        facts = [(s, q) for s in scored if s.span.kind != "row" and s.score > 0
+                 for q in quantities(s.span.display) if q[1] in units]
+        for fact, (value, unit, _) in facts:  # best-scored fact first
+            for row, (lo, hi, runit) in rows:
+                if runit != unit:
+                    continue
+                if (lo is None or value >= lo) and (hi is None or value <= hi):
+                    return [fact.span, row.span], self._row_value(row.span, analysis)
+        return None
+
+    @staticmethod
+    def _row_value(span: Span, analysis: QuestionAnalysis) -> str | None:
+        pattern = VALUE_OF.get(analysis.answer_type)
+        for cell in span.display.split("; "):
+            value = cell.split(": ", 1)[-1]
+            if pattern is not None and pattern.search(value) and row_range(value) is None:
+                return value
+        return None
+
+    # -- direct answers --------------------------------------------------------------------------
+
+    def _direct(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
+                ents: dict[tuple[str, int], list[Any]]) -> str | None:
+        if analysis.answer_type == "YES_NO":
+            return self._yes_no(question, analysis, chain)
+        qlow = question.lower()
+        labels = LABELS.get(analysis.answer_type, LABELS["ENTITY"])
+        order = list(reversed(chain)) if analysis.kind in {"bridge", "inference"} else chain
+        qwords = terms(question).words
+        for span in order:
+            cands: list[tuple[str, int]] = []
+            pattern = VALUE_OF.get(analysis.answer_type)
+            if pattern is not None and analysis.answer_type != "DATE":
+                cands += [(m.group(0).strip(), m.start()) for m in pattern.finditer(span.display)
+                          if analysis.answer_type != "NUMBER"]
+            cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels]
+            cands = [(c, at) for c, at in cands if c.lower() not in qlow and not (terms(c).words and terms(c).words <= qwords)]
+            if not cands:
+                continue
+            anchors = [m.start() for m in re.finditer(r"[\w'-]+", span.display)
+                       if stem(m.group(0)) in qwords and m.group(0).lower() not in STOP]
+            if not anchors:
+                return cands[0][0]
+            return min(cands, key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))[0]
+        return None
+
+    @staticmethod
+    def _yes_no(question: str, analysis: QuestionAnalysis, chain: list[Span]) -> str:
+        """Yes when every compared entity's (or the best) span holds the question's predicate words."""
+        mention_words = terms(" ".join(analysis.mentions)).words
+        predicate = terms(question).words - mention_words - {"both", "same", "either", "neither"}
+        if not predicate:
+            return "yes"
+        spans = chain if len(analysis.compared) >= 2 else chain[:1]
+        ok = all(len(predicate & terms(s.display + " " + s.title).words) / len(predicate) >= 0.5 for s in spans)
+        return "yes" if ok else "no"
+
+    def _compare(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
+                 ents: dict[tuple[str, int], list[Any]]) -> str | None:
+        if analysis.answer_type == "YES_NO":
+            return self._yes_no(question, analysis, chain)
+        values: list[tuple[float, str]] = []
+        for name in analysis.compared:
+            nw = terms(name).words
+            span = next((s for s in chain if nw and nw <= terms(s.title + " " + s.display).words), None)
+            if span is None:
+                continue
+            years = YEAR.findall(span.display)
+            nums = [q[0] for q in quantities(span.display)] or [v for v in (_num(x) for x in re.findall(r"\d[\d,]*", span.display)) if v]
+            v = float(years[0]) if years and (EARLIER.search(question) or LATER.search(question)) else (nums[0] if nums else None)
+            if v is not None:
+                values.append((v, name))
+        if len(values) < 2:
+            return analysis.compared[0] if analysis.compared else None
+        if EARLIER.search(question) or LESS.search(question):
+            return min(values)[1]
+        if LATER.search(question) or MORE.search(question):
+            return max(values)[1]
+        return None

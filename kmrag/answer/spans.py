@@ -1,0 +1,89 @@
+"""The citable pieces of a unit: its sentences, or, for a table, its rows.
+
+A citation quotes one of these spans exactly (``unit.content[start:end]``), so an auditor finds the words
+in the unit; a table row is shown with its header ("Flight distance: more than 3500 km; Compensation:
+600 EUR") so it reads as a statement.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from kmrag.nlp.sentences import sentence_spans
+
+# a sentence addressed to a model rather than stating a fact: document text is data, so it is never citable
+INSTRUCTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\b.{0,60}\b(?:instructions?|prompts?|rules|above|previous|everything)\b|"
+    r"\byou (?:are|must|should|will) now\b|\bsystem prompt\b|\b(?:respond|reply|answer) (?:only )?with\b|"
+    r"\bnew instructions?\b|\bas an ai\b", re.I | re.S)
+_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+@dataclass(frozen=True)
+class Span:
+    unit_id: str
+    source_id: str
+    start: int
+    end: int
+    quote: str     # exactly the unit's content[start:end]
+    kind: str      # sentence | row
+    display: str   # the quote as a statement (a row with its header)
+    rank: int      # the unit's rank in the context (0 = best)
+    title: str = ""
+
+
+def _cells(line: str) -> list[str]:
+    s = line.strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|"):
+        s = s[:-1]
+    return [c.strip() for c in s.split("|")]
+
+
+def table_rows(content: str) -> list[tuple[int, int, list[str], list[str]]]:
+    """(start, end, header cells, row cells) of each body row of a pipe table."""
+    lines = []
+    pos = 0
+    for line in content.split("\n"):
+        lines.append((pos, line))
+        pos += len(line) + 1
+    header: list[str] | None = None
+    out = []
+    for i, (start, line) in enumerate(lines):
+        if "|" not in line or not line.strip():
+            continue
+        if _SEPARATOR.match(line):
+            continue
+        if header is None and i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1][1]):
+            header = _cells(line)
+            continue
+        stripped = line.rstrip()
+        lead = len(line) - len(line.lstrip())
+        out.append((start + lead, start + len(stripped), header or [], _cells(line)))
+    return out
+
+
+def unit_spans(unit: Any, rank: int) -> list[Span]:
+    """The citable sentences (or table rows) of a stored unit. A heading unit has none (it states nothing);
+    a sentence that reads as an instruction to a model ("ignore previous instructions and ...") is left out."""
+    return [s for s in _spans(unit, rank) if not INSTRUCTION.search(s.quote)]
+
+
+def _spans(unit: Any, rank: int) -> list[Span]:
+    if unit.type == "section":
+        return []
+    content: str = unit.content
+    if unit.type == "table":
+        spans = []
+        for start, end, header, cells in table_rows(content):
+            pairs = [f"{h}: {c}" if h else c for h, c in zip(header + [""] * len(cells), cells, strict=False) if c]
+            spans.append(Span(unit.id, unit.source_id, start, end, content[start:end], "row", "; ".join(pairs),
+                              rank, unit.title))
+        if spans:
+            return spans
+    return [Span(unit.id, unit.source_id, a, b, content[a:b], "sentence", " ".join(content[a:b].split()), rank,
+                 unit.title)
+            for a, b in sentence_spans(content)]
