@@ -1,4 +1,4 @@
-"""kmrag command line: init | doctor | demo | ingest | jobs | delete | entities | eval | bench | services."""
+"""kmrag command line: init | doctor | demo | ingest | jobs | delete | entities | ask | audit | answers | eval | bench | services."""
 
 from __future__ import annotations
 
@@ -179,11 +179,69 @@ def cmd_repair(args: argparse.Namespace) -> int:
     return 0 if all(r.after is None or r.after["agree"] for r in reports) else 1
 
 
-NOT_FOUND = "Information not found in knowledge map"
-
-
 def cmd_ask(args: argparse.Namespace) -> int:
-    """Ask a question: the ranked units that answer it, the entities it was linked to, how they were found."""
+    """Ask a question: a grounded answer whose every statement cites a unit (``--units-only``: the ranked
+    units alone, as retrieval found them)."""
+    if args.units_only:
+        return _ask_units(args)
+    import time
+
+    from kmrag.answer.answerer import Answerer
+    from kmrag.answer.render import answer_text, trace_text
+    from kmrag.nlp.embed import get_embedder
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        answerer = Answerer(stores.units, stores.graph, get_embedder(settings), settings, generator=args.generator,
+                            strategy=args.strategy, k=args.k or 8, save=not args.no_save)
+        t = time.perf_counter()
+        answer = answerer.answer(settings.tenant, args.question)
+        ms = round((time.perf_counter() - t) * 1000, 1)
+        units = {u.id: u for u in stores.units.get_units(settings.tenant, [c.unit_id for c in answer.citations])}
+    neo4j = not settings.uses_embedded_graph
+    data = answer.model_dump(mode="json") | {"found": answer.found, "ms": ms}
+    if answer.found and neo4j:
+        from kmrag.answer.audit import browser_query
+
+        data["browser"] = browser_query(answer.tenant, answer.id)
+    if args.json and not args.trace:
+        data.pop("trace")
+    _emit(args, data, lambda _: answer_text(answer, ms, browser=neo4j, units=units)
+          + ("\n" + trace_text(answer.trace) if args.trace else ""))
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """Show each citation of a stored answer with its unit, source, version, span, and whether it still stands."""
+    from kmrag.answer.audit import audit
+    from kmrag.answer.render import audit_text
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        report = audit(stores.units, stores.graph, settings.tenant, args.answer_id)
+    _emit(args, report.model_dump(mode="json") | {"all_current": report.all_current},
+          lambda _: audit_text(report, browser=not settings.uses_embedded_graph))
+    return 0
+
+
+def cmd_answers(args: argparse.Namespace) -> int:
+    from kmrag.answer.render import answers_text
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        got = stores.units.list_answers(settings.tenant, limit=args.limit)
+    _emit(args, [a.model_dump(mode="json", exclude={"trace"}) for a in got], lambda _: answers_text(got))
+    return 0
+
+
+def _ask_units(args: argparse.Namespace) -> int:
+    from kmrag.answer.validate import NOT_FOUND
     from kmrag.nlp.embed import get_embedder
     from kmrag.retrieval.ask import ask
     from kmrag.stores import open_stores
@@ -192,7 +250,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     with open_stores(settings) as stores:
         stores.init_schema()
         result = ask(stores.units, stores.graph, get_embedder(settings), settings.tenant, args.question,
-                     strategy=args.strategy, k=args.k)
+                     strategy=args.strategy, k=args.k or 5)
 
     def human(r: Any) -> str:
         lines = [f"{r['question']}  (tenant {r['tenant']!r}, {r['strategy']}, {r['rounds']} round(s), {r['ms']} ms)"]
@@ -226,6 +284,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
         data.pop("trace")
     _emit(args, data, human)
     return 0
+
+
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -499,11 +559,21 @@ def build_parser() -> argparse.ArgumentParser:
     jobs.add_argument("action", nargs="?", choices=["list", "show"], default="list")
     jobs.add_argument("job_id", nargs="?")
     jobs.add_argument("--limit", type=int, default=50)
-    ask = add("ask", cmd_ask, "ask a question: the ranked units that answer it and how they were found")
+    ask = add("ask", cmd_ask, "ask a question: an answer whose every statement cites the unit it rests on")
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--strategy", default="multihop", help="multihop (default), hybrid, dense, bm25, graph")
-    ask.add_argument("-k", type=int, default=5, help="how many units (default 5)")
-    ask.add_argument("--trace", action="store_true", help="show every step of the retrieval controller")
+    ask.add_argument("--generator", choices=["auto", "extractive", "llm"], default=None,
+                     help="extractive (offline) or llm (KMRAG_LLM_*); default KMRAG_GENERATOR, else auto: "
+                          "llm when one is configured")
+    ask.add_argument("-k", type=int, default=None, help="units to answer from (default 8; --units-only: 5)")
+    ask.add_argument("--trace", action="store_true", help="show every step of the controllers")
+    ask.add_argument("--units-only", action="store_true", help="only the ranked units retrieval found, no answer")
+    ask.add_argument("--no-save", action="store_true", help="do not store the answer (it cannot be audited)")
+    aud = add("audit", cmd_audit, "audit a stored answer: each cited unit, its source and version, the "
+                                  "supporting span, and whether it was retired since")
+    aud.add_argument("answer_id", help="a_… as `kmrag ask` or `kmrag answers` print it")
+    ans = add("answers", cmd_answers, "list past answers, newest first")
+    ans.add_argument("--limit", type=int, default=20)
     src = add("sources", cmd_sources, "list the tenant's sources (their ids are what delete takes)")
     src.add_argument("match", nargs="?", help="only ids containing this text")
     dele = add("delete", cmd_delete, "remove sources from the knowledge map")

@@ -1,0 +1,107 @@
+"""How answers and audits read on a terminal (the CLI's faces; `--json` gives the models instead)."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from kmrag.answer.audit import AnswerAudit, browser_query
+from kmrag.schema import Answer
+
+WIDTH = 100
+
+
+def _wrap(text: str, indent: str) -> list[str]:
+    return textwrap.wrap(" ".join(text.split()), WIDTH, initial_indent=indent, subsequent_indent=indent) or [indent]
+
+
+def _where(source_id: str, section_path: list[str] | None = None) -> str:
+    return " › ".join([source_id.rsplit("/", 1)[-1], *(section_path or [])])
+
+
+def answer_text(answer: Answer, ms: float | None = None, browser: bool = False,
+                units: dict[str, Any] | None = None) -> str:
+    lines = [f"Q: {answer.question}"]
+    if not answer.found:
+        lines.append(answer.text)
+    else:
+        if answer.direct:
+            lines.append(f"Answer: {answer.direct}")
+        for s in answer.statements:
+            lines += _wrap(f"{s.text} " + " ".join(f"[{u}]" for u in s.unit_ids), "  ")
+        lines.append("Citations:")
+        for c in answer.citations:
+            u = (units or {}).get(c.unit_id)
+            where = _where(c.source_id, u.section_path if u is not None else None)
+            kind = " (table row)" if c.kind == "row" else ""
+            lines.append(f"  [{c.unit_id}] {where}{kind}")
+            lines += _wrap(f"“{c.quote}”", "      ")
+    meta = f"answer {answer.id}  ({answer.generator}, {answer.strategy}, confidence {answer.confidence:.2f}"
+    lines.append(meta + (f", {ms:.0f} ms)" if ms is not None else ")"))
+    if answer.found:
+        lines.append(f"audit it: kmrag audit {answer.id}" + (f" --tenant {answer.tenant}" if answer.tenant else ""))
+        if browser:
+            b = browser_query(answer.tenant, answer.id)
+            lines += ["its evidence in Neo4j Browser (set the parameters, then run the query):",
+                      f"  {b['params']}", f"  {b['query']}"]
+    return "\n".join(lines)
+
+
+def trace_text(trace: list[dict[str, Any]]) -> str:
+    lines = ["trace:"]
+    for s in trace:
+        rest = ", ".join(f"{k}={v}" for k, v in s.items() if k not in {"step", "controller", "notes"})
+        lines.append(f"  - {s.get('step')}: {rest}")
+        for c in s.get("controller", []):
+            lines.append(f"      {c.get('step')}: {c.get('decision', '')}")
+    return "\n".join(lines)
+
+
+def audit_text(a: AnswerAudit, browser: bool = False) -> str:
+    ans = a.answer
+    lines = [f"answer {ans.id}  (tenant {ans.tenant!r}, {ans.created_at:%Y-%m-%d %H:%M:%S %Z}, {ans.generator}, "
+             f"{ans.strategy}, confidence {ans.confidence:.2f})", f"Q: {ans.question}"]
+    if ans.direct:
+        lines.append(f"Answer: {ans.direct}")
+    lines += _wrap(ans.text, "  ")
+    if not a.citations:
+        lines.append("no citations: the answer was 'Information not found in knowledge map'")
+    for i, c in enumerate(a.citations, start=1):
+        state = {"current": "CURRENT", "retired": f"RETIRED {c.retired_at or ''}".strip(),
+                 "missing": "MISSING (purged)"}[c.status]
+        lines.append(f"[{i}] {c.unit_id}  {state}  cited by statement(s) {', '.join(str(s + 1) for s in c.statements)}")
+        if c.status == "missing":
+            lines.append(f"    the unit is no longer stored; the answer quoted: “{c.quote}”")
+            continue
+        lines.append(f"    source:  {c.source_uri or c.source_id}")
+        version = c.source_version[:12]
+        now = c.source_version_now
+        lines.append(f"    version: {version}" + ("" if now is None or now == c.source_version
+                                                   else f" (the source is now at {now[:12]})"))
+        lines.append(f"    section: {' › '.join(c.section_path) or '(top)'}   type: {c.type}   title: {c.title}")
+        span = f"{c.start}-{c.end}" if c.start is not None else "?"
+        lines.append(f"    supporting {'row' if c.kind == 'row' else 'span'} [{span}]"
+                     + ("" if c.quote_in_unit else " (NOT found in the unit as stored)") + ":")
+        lines += _wrap(f"“{c.quote}”", "      ")
+        lines.append("    unit text:")
+        lines += [f"      {line}" for line in c.content.splitlines()]
+        if c.status == "retired":
+            if c.replaced_by:
+                lines.append("    replaced by (current units of the same source, best match first):")
+                for r in c.replaced_by:
+                    lines.append(f"      {r['unit_id']}  {r['coverage']:.0%} of the quote"
+                                 + ("  (holds it verbatim)" if r["holds_quote"] else ""))
+                    lines += _wrap(r["snippet"], "        ")
+            else:
+                lines.append("    replaced by: nothing in the current version of the source says it")
+    if browser:
+        lines += ["evidence in Neo4j Browser (retired units have left the graph):",
+                  f"  {a.browser['params']}", f"  {a.browser['query']}"]
+    return "\n".join(lines)
+
+
+def answers_text(answers: list[Answer]) -> str:
+    if not answers:
+        return "no answers yet: kmrag ask \"…\""
+    return "\n".join(f"{a.id}  {a.created_at:%Y-%m-%d %H:%M}  {len(a.citations)} citation(s)  "
+                     f"{(a.direct or ('-' if a.found else 'not found'))[:30]:<30}  {a.question[:70]}" for a in answers)
