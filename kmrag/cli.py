@@ -98,8 +98,11 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 f"({names.get(r.subject_id, r.subject_id)}) -[{r.type}]-> ({names.get(r.object_id, r.object_id)})  "
                 f"from {', '.join(r.unit_ids)}" for r in rels[: args.show_relations]]
         if stores.graph.backend == "neo4j":
-            summary["browse"] = (f"Neo4j Browser: MATCH (s:Source {{tenant: '{settings.tenant}'}})<-[:PART_OF]-(u:Unit)"
-                                 "-[:MENTIONS]->(e:Entity) RETURN s, u, e LIMIT 100")
+            summary["browse"] = (f"Neo4j Browser: :param {{tenant: {settings.tenant!r}}}\n  MATCH (s:Source {{tenant: $tenant}})"
+                                 "<-[:PART_OF]-(u:Unit)-[:MENTIONS]->(e:Entity) RETURN s, u, e LIMIT 100")
+        demo_question = getattr(args, "demo_question", None)
+        if demo_question and job.status in ("completed", "completed_with_errors"):
+            summary["demo"] = _demo_answer(stores, settings, demo_question)
 
     def human(d: Any) -> str:
         lines = [_job_line(job)]
@@ -123,10 +126,30 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             lines.append("  " + r)
         if "browse" in d:
             lines.append(d["browse"])
+        if "demo" in d:
+            lines += ["", "Now a question that needs two units (the route's distance and the compensation band "
+                          "it falls in):", d["demo"]["text"], "", "The audit of that answer (`kmrag audit ID`):",
+                      d["demo"]["audit_text"]]
         return "\n".join(lines)
 
     _emit(args, summary, human)
     return 0 if job.status in ("completed", "completed_with_errors") else 1
+
+
+def _demo_answer(stores: Any, settings: Settings, question: str) -> dict[str, Any]:
+    """Ask the demo question on what was just ingested; the answer, its audit, as data and as text."""
+    from kmrag.answer.answerer import Answerer
+    from kmrag.answer.audit import audit
+    from kmrag.answer.render import answer_text, audit_text
+    from kmrag.nlp.embed import get_embedder
+
+    answer = Answerer(stores.units, stores.graph, get_embedder(settings), settings).answer(settings.tenant, question)
+    report = audit(stores.units, stores.graph, settings.tenant, answer.id)
+    neo4j = stores.graph.backend == "neo4j"
+    units = {c.unit_id: c for c in report.citations}
+    return {"answer": answer.model_dump(mode="json", exclude={"trace"}),
+            "audit": [c.model_dump(mode="json") for c in report.citations],
+            "text": answer_text(answer, browser=neo4j, units=units), "audit_text": audit_text(report)}
 
 
 def _note(message: str) -> None:
@@ -288,6 +311,9 @@ def _ask_units(args: argparse.Namespace) -> int:
 
 
 
+DEMO_QUESTION = "How much can I receive if I am denied boarding, for flights from Delhi to Munich?"
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """The main job: ingest the bundled corpus and show what was stored."""
     from kmrag.demo import corpus_path
@@ -301,6 +327,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     args.prune = False
     args.lock_wait = 3600.0
     args.show_relations = 12
+    args.demo_question = DEMO_QUESTION
     if not args.tenant:
         args.tenant = "demo"
     return cmd_ingest(args)

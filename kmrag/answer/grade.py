@@ -60,7 +60,7 @@ class OfflineGrader:
             named = [m for m in mentions if m in text.lower()]
             typed = bool(pattern and pattern.search(u.content))
             score = round(overlap + (0.3 if named else 0.0) + (0.2 if typed else 0.0), 4)
-            useful = (overlap >= MIN_UNIT_OVERLAP or bool(named)) and u.type != "section"
+            useful = (overlap >= MIN_UNIT_OVERLAP or bool(named) or (typed and overlap > 0)) and u.type != "section"
             why = f"{overlap:.0%} of the question's words" + (f", names {named[0]!r}" if named else "") + \
                 (f", holds a {analysis.answer_type.lower()}" if typed else "")
             out.append(UnitGrade(u.id, useful, score, why))
@@ -80,7 +80,9 @@ class OfflineGrader:
         said = " ".join(s.text for s in validated.statements) + " " + (validated.direct or "")
         qwords = terms(question).words - terms(" ".join(analysis.mentions)).words
         overlap = len(qwords & terms(said).words) / max(1, len(qwords))
-        addresses = on_topic and (validated.direct is not None or overlap >= 0.5)
+        # a question that expects a kind of value (an amount, a date, a person) is addressed by one
+        typed = analysis.answer_type not in {"ENTITY"}
+        addresses = on_topic and (validated.direct is not None or (not typed and overlap >= 0.5))
         why = (f"{validated.grounded_share:.0%} of the draft stood as written; "
                f"the evidence names {len(present)} of the question's {len(named)} entities; "
                + ("a direct answer was found" if validated.direct else f"{overlap:.0%} of the question's words answered"))

@@ -131,7 +131,9 @@ class QuestionAnalyser:
     def _answer_type(doc: Any, words: list[str]) -> str:
         text = " ".join(words)
         if re.search(r"\bhow (much|many)\b.*\b(cost|costs|paid|pay|owed|worth|compensation|price|fee|eur|euros?|"
-                     r"dollars?|pounds?)\b", text) or re.search(r"\bhow much (money|compensation)\b", text):
+                     r"dollars?|pounds?)\b", text) or re.search(r"\bhow much (money|compensation)\b", text) \
+                or re.search(r"\bhow much (?!time\b|longer\b|further\b)(?:\w+ ){0,4}(receive|get|be paid|paid|owed|claim|"
+                             r"earn|refund(ed)?|entitled)\b", text):
             return "MONEY"
         if re.search(r"\bhow (many|much)\b", text):
             return "NUMBER"
