@@ -538,7 +538,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         stores.init_schema()
         for ds in datasets:
             runs.append(run_eval(stores, ds, strategies, limit=args.limit, tenant=args.tenant, out_root=out_root,
-                                 data_root=args.data_root, progress=not args.json and sys.stderr.isatty()))
+                                 data_root=args.data_root, progress=not args.json and sys.stderr.isatty(),
+                                 answer=[g for a in (args.answer or []) for g in a.split(",") if g]))
     text = render_markdown(runs)
     if len(runs) > 1:
         combined = out_root / f"combined-{runs[-1].run_id}.md"
@@ -614,6 +615,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--file", help="evaluate any file in one of those formats")
     ev.add_argument("--strategy", default="bm25,dense,hybrid", help="comma-separated: bm25, dense, hybrid, graph")
     ev.add_argument("--limit", type=int, help="evaluate only the first N questions (the corpus stays whole)")
+    ev.add_argument("--answer", action="append", help="also answer with each strategy: extractive, llm, "
+                                                      "first-sentence (the baseline); comma-separated or repeated")
     ev.add_argument("--out", default="reports/eval", help="where runs are saved")
     ev.add_argument("--data-root", help="the shared data folder (default ../shared/data)")
     ents = add("entities", cmd_entities, "audit entity resolution: list merges, undo one")

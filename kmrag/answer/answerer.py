@@ -88,7 +88,7 @@ class Answerer:
             t = time.perf_counter()
             got = self.retriever.retrieve(tenant, query, depth)
             trace.append({"step": "retrieve", "attempt": attempt, "query": query, "strategy": self.strategy,
-                          "units": len(got.unit_ids), "rounds": got.rounds,
+                          "units": len(got.unit_ids), "unit_ids": got.unit_ids, "rounds": got.rounds,
                           "ms": round((time.perf_counter() - t) * 1000, 1),
                           "controller": [s for s in got.trace if s.get("step") in {"judge", "done"}]})
             stored = self.units.get_units(tenant, got.unit_ids, include_retired=False)
@@ -152,6 +152,7 @@ class Answerer:
                 draft = self.extractive.generate(q, analysis, context)
             v = validate(draft.text, context, known, direct=draft.direct)
             trace.append({"step": "generate", "attempt": attempt, "generator": self.generator_name,
+                          "context": context.ids,
                           "regenerated": bool(feedback), "sentences": v.raw_sentences, "kept": len(v.statements),
                           "issues": v.issues, "notes": draft.notes, "ms": round((time.perf_counter() - t) * 1000, 1)})
             return draft, v

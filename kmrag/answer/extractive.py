@@ -50,6 +50,8 @@ RANGES = [
     (re.compile(rf"\b(?:more than|over|above|at least|exceeding|beyond)\s+{_NUM}\s*{_UNIT}", re.I), "from"),
     (re.compile(rf"{_NUM}\s*{_UNIT}\s+or\s+more", re.I), "from"),
 ]
+# a place after a locative preposition ("born in Szeged"): the small NER model often mislabels such names
+PLACE_AFTER = re.compile(r"\b(?:in|at|near|from|to)\s+((?:[A-Z][\w'-]+)(?:\s+(?:[A-Z][\w'-]+|of|de|del|am|upon))*)")
 EARLIER = re.compile(r"\b(first|earlier|earliest|older|oldest|before|sooner|previously)\b", re.I)
 LATER = re.compile(r"\b(later|latest|last|younger|youngest|after|newer|newest|more recent|most recent)\b", re.I)
 MORE = re.compile(r"\b(more|most|larger|largest|bigger|biggest|longer|longest|higher|highest|taller|tallest|"
@@ -158,6 +160,8 @@ class ExtractiveGenerator:
         t = analysis.answer_type
         if t in VALUE_OF and VALUE_OF[t].search(span.display):
             return True
+        if t == "PLACE" and PLACE_AFTER.search(span.display):
+            return True
         labels = LABELS.get(t, set())
         return any(lab in labels for _, lab, _ in ents.get((span.unit_id, span.start), []))
 
@@ -256,6 +260,9 @@ class ExtractiveGenerator:
                 cands += [(m.group(0).strip(), m.start()) for m in pattern.finditer(span.display)
                           if analysis.answer_type != "NUMBER"]
             cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels]
+            if analysis.answer_type == "PLACE":
+                cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
+                          if not any(m.start(1) == at for _, at in cands)]
             cands = [(c, at) for c, at in cands if c.lower() not in qlow and not (terms(c).words and terms(c).words <= qwords)]
             if not cands:
                 continue

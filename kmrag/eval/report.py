@@ -19,21 +19,24 @@ def render_markdown(runs: Sequence[EvalRun]) -> str:
     for run in runs:
         out.append(f"### {run.dataset}: {run.questions} questions, corpus {run.corpus_passages} passages "
                    f"(tenant `{run.tenant}`, run `{run.run_id}`)\n")
-        out.append("| strategy | R@2 | R@5 | R@10 | all-R@5 | ans-in-ctx@5 | EM | F1 | cite valid | cite prec "
-                   "| p50 ms | p95 ms | rounds | errors |")
-        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        out.append("| strategy | R@2 | R@5 | R@10 | all-R@5 | ans-in-ctx@5 | EM | F1 | ans-in-ans | found | cite valid "
+                   "| cite prec | p50 ms | p95 ms | rounds | errors |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for s in run.summaries:
             out.append(f"| {s.strategy} | {_pct(s.recall['2'])} | {_pct(s.recall['5'])} | {_pct(s.recall['10'])} "
                        f"| {_pct(s.all_recall_5)} | {_pct(s.answer_in_context_5)} | {_pct(s.em)} | {_pct(s.f1)} "
-                       f"| {_pct(s.citation_validity)} | {_pct(s.citation_precision)} | {s.latency_p50_ms:.1f} "
+                       f"| {_pct(s.answer_in_answer)} | {_pct(s.found)} | {_pct(s.citation_validity)} | {_pct(s.citation_precision)} | {s.latency_p50_ms:.1f} "
                        f"| {s.latency_p95_ms:.1f} | {s.rounds_mean:.1f} | {s.errors} |")
         out.append(f"\nunreachable gold passages: {run.unreachable_gold} (empty text, not in the corpus or not "
                    "stored; each counts as a miss in recall)")
         if run.loader_problems:
             out.append(f"\n{len(run.loader_problems)} malformed records skipped, e.g. {run.loader_problems[0]}")
         out.append("")
-    out.append("Recall = passage recall@k against the gold supporting passages (HippoRAG protocol); EM/F1 and "
-               "citation columns fill in when a strategy generates answers.")
+    out.append("Recall = passage recall@k against the gold supporting passages (HippoRAG protocol). Rows "
+               "`strategy+generator` answer the questions (`--answer`): EM/F1 (SQuAD normalisation, max over "
+               "aliases) of the direct answer, ans-in-ans = a gold answer contained in the answer, found = share "
+               "not 'Information not found', cite valid = cited IDs that exist and were in the context with no "
+               "uncited sentence, cite prec = cited units that are gold passages; latency is per answer.")
     return "\n".join(out)
 
 

@@ -39,6 +39,17 @@ class QuestionResult(BaseModel):
     error: str | None = None
     unreachable_gold: int = Field(default=0, description="gold passages no strategy can retrieve (empty text, "
                                   "not in the corpus, not stored); they stay in the recall denominator as misses")
+    # answer rows (`--answer`): what was answered and how it scores
+    generator: str | None = None
+    prediction: str | None = None
+    answer_text: str | None = None
+    found: bool | None = None
+    em: float | None = None
+    f1: float | None = None
+    answer_in_answer: float | None = None
+    citation_validity: float | None = None
+    citation_precision: float | None = None
+    cited: list[str] = Field(default_factory=list)
 
 
 class StrategySummary(BaseModel):
@@ -56,6 +67,8 @@ class StrategySummary(BaseModel):
     f1: float | None = None
     citation_validity: float | None = None
     citation_precision: float | None = None
+    answer_in_answer: float | None = None
+    found: float | None = None
 
 
 class EvalRun(BaseModel):
@@ -92,13 +105,19 @@ def load_set(dataset: str, data_root: str | None = None) -> tuple[Path, str, lis
     return path, fmt, items, problems, passages
 
 
+ANSWER_GENERATORS = ("extractive", "llm", "first-sentence")
+
+
 def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int | None = None,
              tenant: str | None = None, out_root: Path = Path("reports/eval"), data_root: str | None = None,
-             k_max: int = 10, progress: bool = False) -> EvalRun:
+             k_max: int = 10, progress: bool = False, answer: Sequence[str] = ()) -> EvalRun:
     from kmrag.ingestion.pipeline import ingest
     from kmrag.nlp.embed import get_embedder
     from kmrag.retrieval.strategies import STRATEGIES, build_strategy
 
+    bad = [g for g in answer if g not in ANSWER_GENERATORS]
+    if bad:
+        raise ConfigError(f"unknown answer generator {bad[0]!r}: choose from {', '.join(ANSWER_GENERATORS)}")
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown or not strategies:
         raise ConfigError(f"unknown strategy {unknown[0]!r}: choose from {', '.join(STRATEGIES)}" if unknown
@@ -156,6 +175,11 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
             bar.close()
         results.extend(per)
         summaries.append(summarise(sname, per))
+        for gen in answer:
+            rows = answer_rows(stores, tenant, sname, gen, retriever, questions, resolved, key=f"{name} {sname}+{gen}",
+                               progress=progress)
+            results.extend(rows)
+            summaries.append(summarise(f"{sname}+{gen}", rows))
     run = EvalRun(run_id=run_id, dataset=name, path=str(path), tenant=tenant, corpus_passages=len(passages),
                   questions=len(questions), loader_problems=problems, unreachable_gold=sum(len(u) for _, u in resolved),
                   ingest=ingest_info, summaries=summaries,
@@ -164,10 +188,94 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     return run
 
 
+def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retriever: Any,
+                questions: Sequence[qa_corpora.QAItem], resolved: Sequence[tuple[list[str], list[str]]], key: str,
+                progress: bool = False) -> list[QuestionResult]:
+    """Answer every question with ``generator`` on top of ``strategy`` (answers not stored) and score them:
+    EM / F1 of the direct answer (else the answer text), answer-in-answer, citation validity (every cited ID
+    exists for the tenant and was in the generator's context, and no sentence of the shown text is
+    uncited) and citation precision (cited units that are gold supporting passages). ``first-sentence`` is
+    the baseline: the first sentence of the top unit, cited to it."""
+    from kmrag.answer.answerer import Answerer
+    from kmrag.answer.validate import NOT_FOUND, split_statements
+    from kmrag.nlp.embed import get_embedder
+    from kmrag.nlp.sentences import split_sentences
+
+    answerer = None
+    if generator != "first-sentence":
+        answerer = Answerer(stores.units, stores.graph, get_embedder(stores.settings), stores.settings,
+                            generator=generator, strategy=strategy, retriever=retriever, save=False)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(questions), desc=key, unit="q", leave=False)
+    out = []
+    for item, (gold, unreachable) in zip(questions, resolved, strict=True):
+        if bar is not None:
+            bar.update(1)
+        t = time.perf_counter()
+        error = None
+        try:
+            if answerer is None:
+                got = retriever.retrieve(tenant, item.question, 8)
+                unit_ids, ctx_ids, rounds = got.unit_ids, got.unit_ids[:1], got.rounds
+                top = stores.units.get_units(tenant, unit_ids[:1])
+                first = next(iter(split_sentences(top[0].content)), "") if top else ""
+                direct: str | None = first
+                text = f"{first} [{top[0].id}]" if first else NOT_FOUND
+                statements = [[top[0].id]] if first else []
+            else:
+                ans = answerer.answer(tenant, item.question)
+                retrieve = next(s for s in ans.trace if s["step"] == "retrieve")
+                unit_ids, rounds = retrieve["unit_ids"], retrieve["rounds"]
+                ctx_ids = list(dict.fromkeys(u for s in ans.trace if s["step"] == "generate" for u in s["context"]))
+                direct, text = ans.direct, ans.text
+                statements = [s.unit_ids for s in ans.statements]
+        except BadInput as e:
+            unit_ids, ctx_ids, rounds, direct, text, statements, error = [], [], 0, None, NOT_FOUND, [], str(e)
+        latency = (time.perf_counter() - t) * 1000
+        found = text != NOT_FOUND
+        cited = list(dict.fromkeys(u for ids in statements for u in ids))
+        units = stores.units.get_units(tenant, unit_ids)
+        ranked = M.dedupe(u.source_id for u in units)
+        cited_units = stores.units.get_units(tenant, cited)
+        validity = M.citation_validity(cited, ctx_ids, [u.id for u in cited_units])
+        if validity is not None and any(not ids for _, ids in split_statements(text)):
+            validity = 0.0  # a sentence shown without a citation
+        prediction = direct or (" ".join(s for s, _ in split_statements(text)) if found else "")
+        out.append(QuestionResult(
+            strategy=f"{strategy}+{generator}", qid=item.id, question=item.question, answers=item.answers, gold=gold,
+            ranked_passages=ranked[:10], unit_ids=unit_ids,
+            recall={str(k): M.recall_at_k(ranked, gold, k) for k in KS},
+            all_recall_5=M.all_recall_at_k(ranked, gold, 5),
+            answer_in_context_5=M.answer_in_context([u.content for u in units[:5]], item.answers),
+            latency_ms=round(latency, 2), rounds=rounds, error=error, unreachable_gold=len(unreachable),
+            generator=generator, prediction=prediction, answer_text=text, found=found,
+            em=M.exact_match(prediction, item.answers), f1=M.token_f1(prediction, item.answers),
+            answer_in_answer=M.answer_in_context([f"{direct or ''} {text if found else ''}"], item.answers),
+            citation_validity=validity,
+            citation_precision=M.citation_precision([u.source_id for u in cited_units], gold), cited=cited))
+    if bar is not None:
+        bar.close()
+    return out
+
+
 def summarise(strategy: str, per: Sequence[QuestionResult]) -> StrategySummary:
     n = len(per) or 1
     lat = [r.latency_ms for r in per]
-    return StrategySummary(
+    answered = [r for r in per if r.generator is not None]
+    if answered:
+        extra: dict[str, Any] = {
+            "em": M.mean(r.em for r in answered), "f1": M.mean(r.f1 for r in answered),
+            "answer_in_answer": M.mean(r.answer_in_answer for r in answered),
+            "citation_validity": M.mean(r.citation_validity for r in answered),
+            "citation_precision": M.mean(r.citation_precision for r in answered),
+            "found": M.mean(float(bool(r.found)) for r in answered)}
+        extra = {k: round(v, 4) if v is not None else None for k, v in extra.items()}
+    else:
+        extra = {}
+    return StrategySummary(**extra,
         strategy=strategy, questions=len(per),
         recall={str(k): round(sum(r.recall[str(k)] for r in per) / n, 4) for k in KS},
         all_recall_5=round(sum(r.all_recall_5 for r in per) / n, 4),

@@ -1,0 +1,76 @@
+"""The offline generator: the answer is the context's own sentences (or table rows), chained across units,
+with a direct answer of the type the question asks for."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.answer.context import Context
+from kmrag.answer.extractive import ExtractiveGenerator, quantities, row_range
+from kmrag.answer.validate import validate
+from kmrag.nlp.extract import SpacyExtractor
+from kmrag.retrieval.analysis import QuestionAnalyser
+from tests.unit.test_answer_validation import TABLE, T, unit
+
+pytestmark = pytest.mark.unit
+
+
+def answer(x: SpacyExtractor, question: str, units: list[tuple[str, str, str, str]]) -> tuple[str | None, list[str], str]:
+    ctx = Context.of(T, [unit("u_" + f"{i:016x}", content, type_=type_, title=title)
+                         for i, (content, type_, title, _) in enumerate(units)])
+    draft = ExtractiveGenerator(x.nlp).generate(question, QuestionAnalyser(x).analyse(question), ctx)
+    v = validate(draft.text, ctx, lambda ids: set(), direct=draft.direct)
+    assert not [i for i in v.issues if i["issue"] != "direct_dropped"], v.issues  # verbatim spans always stand
+    return v.direct, [c.quote for c in v.citations], v.text
+
+
+def test_ranges_and_quantities() -> None:
+    assert row_range("more than 3500 km") == (3500.0, None, "km")
+    assert row_range("between 1500 km and 3500 km") == (1500.0, 3500.0, "km")
+    assert row_range("1500 km or less") == (None, 1500.0, "km")
+    assert row_range("250 EUR") is None
+    assert quantities("is about 5,900 km.") == [(5900.0, "km", "5,900 km")]
+
+
+def test_the_band_a_stated_distance_falls_in_is_cited_by_its_row(x: SpacyExtractor) -> None:
+    direct, quotes, text = answer(x, "How much compensation can I get if I am denied boarding from Delhi to Munich?", [
+        ("Lufthansa operates a daily flight from Delhi to Munich. The great-circle distance between Delhi and "
+         "Munich is about 5,900 km.", "paragraph", "Delhi to Munich", ""),
+        ("The amount of compensation depends on the great-circle distance of the flight.", "paragraph", "Bands", ""),
+        (TABLE, "table", "Compensation bands", ""),
+    ])
+    assert direct == "600 EUR"
+    assert quotes == ["The great-circle distance between Delhi and Munich is about 5,900 km.",
+                      "| more than 3500 km | 600 EUR |"]
+    assert "250 EUR" not in text and "400 EUR" not in text
+
+
+def test_a_bridge_question_chains_two_units_and_answers_from_the_second(x: SpacyExtractor) -> None:
+    direct, quotes, _ = answer(x, "Where was the director of The Silent Harbour born?", [
+        ("The Silent Harbour is a 1961 drama film directed by Edmund Varga.", "paragraph", "The Silent Harbour", ""),
+        ("Edmund Varga was a Hungarian film director. He was born in Szeged.", "paragraph", "Edmund Varga", ""),
+        ("Vienna is the capital of Austria.", "paragraph", "Vienna", ""),
+    ])
+    assert len(quotes) == 2 and "directed by Edmund Varga" in quotes[0] and "born in Szeged" in " ".join(quotes)
+    assert direct == "Szeged"
+
+
+def test_a_comparison_answers_with_the_entity_that_wins(x: SpacyExtractor) -> None:
+    direct, quotes, _ = answer(x, "Which film came out first, Night Train to Lisbon or The Silent Harbour?", [
+        ("Night Train to Lisbon is a 2013 film directed by Bille August.", "paragraph", "Night Train to Lisbon", ""),
+        ("The Silent Harbour is a 1961 drama film directed by Edmund Varga.", "paragraph", "The Silent Harbour", ""),
+    ])
+    assert direct == "The Silent Harbour" and len(quotes) == 2
+
+
+def test_yes_no(x: SpacyExtractor) -> None:
+    units = [("Edmund Varga was a Hungarian film director.", "paragraph", "Edmund Varga", ""),
+             ("Bille August is a Danish film director.", "paragraph", "Bille August", "")]
+    assert answer(x, "Are Edmund Varga and Bille August both film directors?", units)[0] == "yes"
+    assert answer(x, "Are Edmund Varga and Bille August both painters?", units)[0] == "no"
+
+
+def test_no_shared_word_means_no_draft(x: SpacyExtractor) -> None:
+    direct, quotes, text = answer(x, "What is the boiling point of nitrogen?", [
+        ("Lufthansa operates a daily flight from Delhi to Munich.", "paragraph", "Routes", "")])
+    assert (direct, quotes, text) == (None, [], "Information not found in knowledge map")
