@@ -52,6 +52,38 @@ def test_eval_file_json_then_diff(tmp_path: Path) -> None:
         unknown = kmrag("eval", "--file", str(MINI), "--strategy", "magic", "--tenant", tenant,
                         "--out", str(tmp_path), env=env)
         assert unknown.returncode == 2 and "unknown strategy 'magic'" in unknown.stderr
+        bad_gen = kmrag("eval", "--file", str(MINI), "--answer", "oracle", "--tenant", tenant, env=env)
+        assert bad_gen.returncode == 2 and "unknown answer generator 'oracle'" in bad_gen.stderr
+    finally:
+        from kmrag.config import load_settings
+        from kmrag.stores import open_stores
+
+        with open_stores(load_settings(tenant=tenant)) as s:
+            s.graph.clear_tenant(tenant)
+            s.units.clear_tenant(tenant)
+
+
+def test_eval_answers_fill_the_answer_columns(tmp_path: Path) -> None:
+    if not os.environ.get("KMRAG_DATABASE_URL"):
+        pytest.fail("start the services first: eval \"$(services/up.sh)\"", pytrace=False)
+    tenant = "e2e_eval_ans_" + uuid.uuid4().hex[:8]
+    env = dict(os.environ)
+    try:
+        res = kmrag("eval", "--file", str(MINI), "--strategy", "hybrid", "--answer", "extractive,first-sentence",
+                    "--tenant", tenant, "--out", str(tmp_path), "--json", env=env)
+        assert res.returncode == 0, res.stderr
+        (run,) = json.loads(res.stdout)
+        rows = {s["strategy"]: s for s in run["summaries"]}
+        assert list(rows) == ["hybrid", "hybrid+extractive", "hybrid+first-sentence"]
+        assert rows["hybrid"]["em"] is None
+        for name in ("hybrid+extractive", "hybrid+first-sentence"):
+            assert rows[name]["citation_validity"] == 1.0 and rows[name]["em"] is not None
+            assert 0 <= rows[name]["citation_precision"] <= 1 and rows[name]["found"] == 1.0
+        out_dir = Path(run["out_dir"])
+        per = [json.loads(line) for line in (out_dir / "questions.jsonl").read_text().splitlines()]
+        answered = [r for r in per if r["generator"] == "extractive"]
+        assert len(answered) == 2 and all(r["cited"] and r["answer_text"] for r in answered)
+        assert "ans-in-ans" in (out_dir / "report.md").read_text()
     finally:
         from kmrag.config import load_settings
         from kmrag.stores import open_stores
