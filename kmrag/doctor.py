@@ -92,10 +92,25 @@ def _check_llm(settings: Settings) -> Check:
         return Check(name="LLM", ok=True, detail={"configured": False,
                                                  "note": "offline extractive answers; set KMRAG_LLM_BASE_URL/"
                                                          "KMRAG_LLM_API_KEY/KMRAG_LLM_MODEL to use an LLM"})
-    ok = importlib.util.find_spec("openai") is not None
-    return Check(name="LLM", ok=ok, detail={"configured": True, "base_url": settings.llm_base_url,
-                                            "model": settings.llm_model},
-                 fix=None if ok else "pip install 'kmrag[llm]'")
+    detail: dict[str, Any] = {"configured": True, "base_url": settings.llm_base_url, "model": settings.llm_model,
+                              "api": settings.llm_api, "generator": settings.generator}
+    if importlib.util.find_spec("openai") is None:
+        return Check(name="LLM", ok=False, detail=detail, fix="pip install 'kmrag[llm]'")
+    import openai
+
+    try:  # a cheap call that every OpenAI-compatible server answers
+        client = openai.OpenAI(base_url=settings.llm_base_url, api_key=settings.llm_api_key or "unused",
+                               timeout=min(10.0, settings.llm_timeout), max_retries=0)
+        models = [m.id for m in client.models.list()]
+    except Exception as e:  # noqa: BLE001 - any failure means the endpoint cannot be used
+        return Check(name="LLM", ok=False, detail=detail | {"error": f"{type(e).__name__}: {e}"[:300]},
+                     fix=f"start the server at {settings.llm_base_url or 'the OpenAI API'} or fix "
+                         "KMRAG_LLM_BASE_URL / KMRAG_LLM_API_KEY (or unset them for offline answers)")
+    detail["models"] = models[:10]
+    ok = not models or settings.llm_model in models
+    return Check(name="LLM", ok=ok, detail=detail,
+                 fix=None if ok else f"the server does not serve {settings.llm_model!r}: set KMRAG_LLM_MODEL to one "
+                                     f"of {', '.join(models[:5])}")
 
 
 def run_doctor(settings: Settings) -> DoctorReport:
