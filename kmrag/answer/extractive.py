@@ -58,6 +58,20 @@ MORE = re.compile(r"\b(more|most|larger|largest|bigger|biggest|longer|longest|hi
                   r"greater|greatest|further|farther)\b", re.I)
 LESS = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|shorter|shortest|lower|lowest)\b", re.I)
 YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
+LIFESPAN = re.compile(r"\b(lived (longer|shorter)|longer life|shorter life|died (younger|older)|"
+                      r"at an? (younger|older) age)\b", re.I)
+_RANGE_SPLIT = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*")
+DEATH = re.compile(r"\b(die|died|death|dead|pass(ed)? away|killed)\b", re.I)
+
+
+def _date_parts(text: str, at: int, question: str) -> list[tuple[str, int]]:
+    """A date range from the NER ("February 2, 1910 - February 10, 2000") as its ends: the question about a
+    death takes the last, any other the first; a single date stays whole."""
+    parts = [p for p in _RANGE_SPLIT.split(text) if YEAR.search(p)]
+    if len(parts) < 2:
+        return [(text, at)]
+    ordered = list(reversed(parts)) if DEATH.search(question) else parts
+    return [(p.strip(" ()"), at + text.find(p)) for p in ordered]
 
 
 def _num(text: str) -> float | None:
@@ -263,6 +277,8 @@ class ExtractiveGenerator:
             if analysis.answer_type == "PLACE":
                 cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
                           if not any(m.start(1) == at for _, at in cands)]
+            if analysis.answer_type == "DATE":
+                cands = [part for c, at in cands for part in _date_parts(c, at, question)]
             cands = [(c, at) for c, at in cands if c.lower() not in qlow and not (terms(c).words and terms(c).words <= qwords)]
             if not cands:
                 continue
@@ -296,11 +312,16 @@ class ExtractiveGenerator:
                 continue
             years = YEAR.findall(span.display)
             nums = [q[0] for q in quantities(span.display)] or [v for v in (_num(x) for x in re.findall(r"\d[\d,]*", span.display)) if v]
-            v = float(years[0]) if years and (EARLIER.search(question) or LATER.search(question)) else (nums[0] if nums else None)
+            if LIFESPAN.search(question):  # "who lived longer": the years between birth and death
+                v = float(int(years[1]) - int(years[0])) if len(years) >= 2 else None
+            else:
+                v = float(years[0]) if years and (EARLIER.search(question) or LATER.search(question)) else (nums[0] if nums else None)
             if v is not None:
                 values.append((v, name))
         if len(values) < 2:
             return analysis.compared[0] if analysis.compared else None
+        if LIFESPAN.search(question):
+            return (min(values) if re.search(r"\b(shorter|younger|earlier|first)\b", question, re.I) else max(values))[1]
         if EARLIER.search(question) or LESS.search(question):
             return min(values)[1]
         if LATER.search(question) or MORE.search(question):
