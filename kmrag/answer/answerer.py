@@ -98,7 +98,8 @@ class Answerer:
                 if g.useful and u.id not in kept:
                     kept[u.id] = u
                     scores[u.id] = g.score + 1.0 / (1 + rank[u.id])  # the retrieval rank breaks near-ties
-            trace.append({"step": "grade_units", "attempt": attempt, "by": self.grader.name,
+            trace.append({"step": "grade_units", "attempt": attempt,
+                          "by": sorted({g.by for g in grades}) if grades else [self.grader.name],
                           "useful": [g.unit_id for g in grades if g.useful],
                           "not_useful": [{"id": g.unit_id, "why": g.why} for g in grades if not g.useful]})
             ordered = sorted(kept.values(), key=lambda u: -scores[u.id])[: self.k]

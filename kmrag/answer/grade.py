@@ -31,6 +31,7 @@ class UnitGrade:
     useful: bool
     score: float
     why: str
+    by: str = "offline"
 
 
 @dataclass
@@ -110,7 +111,7 @@ class LLMGrader(OfflineGrader):
             return offline
         chosen = {str(x) for x in ids}
         return [UnitGrade(g.unit_id, g.unit_id in chosen, g.score,
-                          "the LLM judged it useful" if g.unit_id in chosen else "the LLM judged it not useful")
+                          "the LLM judged it useful" if g.unit_id in chosen else "the LLM judged it not useful", by="llm")
                 for g in offline]
 
     def grade_answer(self, question: str, analysis: QuestionAnalysis, validated: Validated,

@@ -69,11 +69,11 @@ class LLMClient:
         self.timeout = settings.llm_timeout
         self.usage = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
 
-    def complete(self, system: str, user: str, few_shot: str = "", max_tokens: int = 300) -> str:
+    def complete(self, system: str, user: str, few_shot: str = "", max_tokens: int = 200) -> str:
         try:
             if self.api == "completions":
                 resp = self.client.completions.create(model=self.model, prompt=few_shot + user, max_tokens=max_tokens,
-                                                      temperature=0, stop=["\n\nUnits:", "\nQuestion:", "\n\n\n"])
+                                                      temperature=0, stop=["\n\nUnits:", "\nQuestion:", "\n\n\n", ">>>", "<<<"])
                 text = resp.choices[0].text if resp.choices else ""
             else:
                 resp = self.client.chat.completions.create(
