@@ -15,6 +15,20 @@ port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null && exec 3>&- 3<&- ; }
 
 pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
+# stop_pid PIDFILE SECONDS NAME: TERM the process, KILL it after SECONDS, forget the pid file
+stop_pid() {
+  local pidfile=$1 secs=$2 name=$3
+  if pid_alive "$pidfile"; then
+    local pid; pid="$(cat "$pidfile")"
+    kill "$pid"
+    wait_for "$secs" "$name stop" bash -c "! kill -0 $pid 2>/dev/null" || { kill -9 "$pid" 2>/dev/null || true; }
+    info "stopped"
+  else
+    info "not running"
+  fi
+  rm -f "$pidfile"
+}
+
 # wait_for SECONDS DESCRIPTION COMMAND...: poll until COMMAND succeeds or time runs out
 wait_for() {
   local secs=$1 what=$2; shift 2

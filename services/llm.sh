@@ -93,17 +93,7 @@ start() {
   uri
 }
 
-stop() {
-  if pid_alive "$PIDFILE"; then
-    local pid; pid="$(cat "$PIDFILE")"
-    kill "$pid"
-    wait_for 30 "llm stop" bash -c "! kill -0 $pid 2>/dev/null" || { kill -9 "$pid" 2>/dev/null || true; }
-    info "stopped"
-  else
-    info "not running"
-  fi
-  rm -f "$PIDFILE"
-}
+stop() { stop_pid "$PIDFILE" 30 llm; }
 
 status() {
   if pid_alive "$PIDFILE" && ready; then echo "running $(uri) model $(model)"; else echo "stopped"; return 1; fi

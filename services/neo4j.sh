@@ -95,17 +95,7 @@ start() {
   uri
 }
 
-stop() {
-  if pid_alive "$PIDFILE"; then
-    local pid; pid="$(cat "$PIDFILE")"
-    kill "$pid"
-    wait_for 60 "neo4j stop" bash -c "! kill -0 $pid 2>/dev/null" || { kill -9 "$pid" 2>/dev/null || true; }
-    info "stopped"
-  else
-    info "not running"
-  fi
-  rm -f "$PIDFILE"
-}
+stop() { stop_pid "$PIDFILE" 60 neo4j; }
 
 status() {
   if pid_alive "$PIDFILE" && ready; then echo "running $(uri) http://127.0.0.1:$HTTP_PORT/browser/"; else echo "stopped"; return 1; fi

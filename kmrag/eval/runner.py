@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,17 @@ from kmrag.stores import Stores
 KS = (1, 2, 3, 5, 10)
 
 
-class QuestionResult(BaseModel):
+class AnswerScores(BaseModel):
+    """What an answer row adds: EM / F1, answer-in-answer, citation validity and precision (None: a retrieval row)."""
+
+    em: float | None = None
+    f1: float | None = None
+    answer_in_answer: float | None = None
+    citation_validity: float | None = None
+    citation_precision: float | None = None
+
+
+class QuestionResult(AnswerScores):
     strategy: str
     qid: str
     question: str
@@ -44,15 +54,10 @@ class QuestionResult(BaseModel):
     prediction: str | None = None
     answer_text: str | None = None
     found: bool | None = None
-    em: float | None = None
-    f1: float | None = None
-    answer_in_answer: float | None = None
-    citation_validity: float | None = None
-    citation_precision: float | None = None
     cited: list[str] = Field(default_factory=list)
 
 
-class StrategySummary(BaseModel):
+class StrategySummary(AnswerScores):
     strategy: str
     questions: int
     recall: dict[str, float]
@@ -63,11 +68,6 @@ class StrategySummary(BaseModel):
     rounds_mean: float
     errors: int
     unreachable_gold: int = 0
-    em: float | None = None
-    f1: float | None = None
-    citation_validity: float | None = None
-    citation_precision: float | None = None
-    answer_in_answer: float | None = None
     found: float | None = None
 
 
@@ -146,14 +146,7 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     for sname in strategies:
         retriever = build_strategy(sname, stores.units, embedder, exact=True, graph=stores.graph)
         per: list[QuestionResult] = []
-        bar = None
-        if progress:
-            from tqdm import tqdm
-
-            bar = tqdm(total=len(questions), desc=f"{name} {sname}", unit="q", leave=False)
-        for item, (gold, unreachable) in zip(questions, resolved, strict=True):
-            if bar is not None:
-                bar.update(1)
+        for item, (gold, unreachable) in _each(questions, resolved, f"{name} {sname}", progress):
             t = time.perf_counter()
             error = None
             try:
@@ -162,17 +155,9 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
             except BadInput as e:
                 unit_ids, rounds, error = [], 0, str(e)
             latency = (time.perf_counter() - t) * 1000
-            units = stores.units.get_units(tenant, unit_ids)
-            ranked = M.dedupe(u.source_id for u in units)
             per.append(QuestionResult(
-                strategy=sname, qid=item.id, question=item.question, answers=item.answers, gold=gold,
-                ranked_passages=ranked[:k_max], unit_ids=unit_ids,
-                recall={str(k): M.recall_at_k(ranked, gold, k) for k in KS},
-                all_recall_5=M.all_recall_at_k(ranked, gold, 5),
-                answer_in_context_5=M.answer_in_context([u.content for u in units[:5]], item.answers),
+                strategy=sname, **_retrieval_scores(stores, tenant, item, gold, unit_ids, k_max),
                 latency_ms=round(latency, 2), rounds=rounds, error=error, unreachable_gold=len(unreachable)))
-        if bar is not None:
-            bar.close()
         results.extend(per)
         summaries.append(summarise(sname, per))
         for gen in answer:
@@ -186,6 +171,35 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
                   out_dir=str(out_dir), created_at=datetime.now(UTC).isoformat())
     save_run(run, results, out_dir)
     return run
+
+
+def _each(questions: Sequence[qa_corpora.QAItem], resolved: Sequence[tuple[list[str], list[str]]], desc: str,
+          progress: bool) -> Iterator[tuple[qa_corpora.QAItem, tuple[list[str], list[str]]]]:
+    """The questions with their resolved gold, behind a progress bar on a terminal."""
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(questions), desc=desc, unit="q", leave=False)
+    try:
+        for pair in zip(questions, resolved, strict=True):
+            if bar is not None:
+                bar.update(1)
+            yield pair
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _retrieval_scores(stores: Stores, tenant: str, item: qa_corpora.QAItem, gold: list[str], unit_ids: list[str],
+                      k_max: int) -> dict[str, Any]:
+    units = stores.units.get_units(tenant, unit_ids)
+    ranked = M.dedupe(u.source_id for u in units)
+    return {"qid": item.id, "question": item.question, "answers": item.answers, "gold": gold,
+            "ranked_passages": ranked[:k_max], "unit_ids": unit_ids,
+            "recall": {str(k): M.recall_at_k(ranked, gold, k) for k in KS},
+            "all_recall_5": M.all_recall_at_k(ranked, gold, 5),
+            "answer_in_context_5": M.answer_in_context([u.content for u in units[:5]], item.answers)}
 
 
 def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retriever: Any,
@@ -205,15 +219,8 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
     if generator != "first-sentence":
         answerer = Answerer(stores.units, stores.graph, get_embedder(stores.settings), stores.settings,
                             generator=generator, strategy=strategy, retriever=retriever, save=False)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(questions), desc=key, unit="q", leave=False)
     out = []
-    for item, (gold, unreachable) in zip(questions, resolved, strict=True):
-        if bar is not None:
-            bar.update(1)
+    for item, (gold, unreachable) in _each(questions, resolved, key, progress):
         t = time.perf_counter()
         error = None
         try:
@@ -237,27 +244,19 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
         latency = (time.perf_counter() - t) * 1000
         found = text != NOT_FOUND
         cited = list(dict.fromkeys(u for ids in statements for u in ids))
-        units = stores.units.get_units(tenant, unit_ids)
-        ranked = M.dedupe(u.source_id for u in units)
         cited_units = stores.units.get_units(tenant, cited)
         validity = M.citation_validity(cited, ctx_ids, [u.id for u in cited_units])
         if validity is not None and any(not ids for _, ids in split_statements(text)):
             validity = 0.0  # a sentence shown without a citation
         prediction = direct or (" ".join(s for s, _ in split_statements(text)) if found else "")
         out.append(QuestionResult(
-            strategy=f"{strategy}+{generator}", qid=item.id, question=item.question, answers=item.answers, gold=gold,
-            ranked_passages=ranked[:10], unit_ids=unit_ids,
-            recall={str(k): M.recall_at_k(ranked, gold, k) for k in KS},
-            all_recall_5=M.all_recall_at_k(ranked, gold, 5),
-            answer_in_context_5=M.answer_in_context([u.content for u in units[:5]], item.answers),
+            strategy=f"{strategy}+{generator}", **_retrieval_scores(stores, tenant, item, gold, unit_ids, 10),
             latency_ms=round(latency, 2), rounds=rounds, error=error, unreachable_gold=len(unreachable),
             generator=generator, prediction=prediction, answer_text=text, found=found,
             em=M.exact_match(prediction, item.answers), f1=M.token_f1(prediction, item.answers),
             answer_in_answer=M.answer_in_context([f"{direct or ''} {text if found else ''}"], item.answers),
             citation_validity=validity,
             citation_precision=M.citation_precision([u.source_id for u in cited_units], gold), cited=cited))
-    if bar is not None:
-        bar.close()
     return out
 
 
