@@ -177,7 +177,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
         b = r["before"]
         bm25 = (("would recount" if r["dry_run"] else "recounted") + " the BM25 statistics, which disagreed with "
                 "the units") if r.get("bm25_rebuilt") else ""
-        if b["agree"] and not r["aliases_removed"]:
+        if b["agree"] and not r["aliases_removed"] and not r.get("answers_relinked"):
             if bm25:
                 return f"tenant {r['tenant']!r}: the graph and PostgreSQL agree ({b['units']} units); {bm25}"
             return f"tenant {r['tenant']!r}: the graph and PostgreSQL agree ({b['units']} units); nothing to repair"
@@ -190,6 +190,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
                      f"{r['aliases_removed']} undone aliases")
         if bm25:
             lines.append(bm25)
+        if r.get("answers_relinked"):
+            lines.append(f"{'would write' if r['dry_run'] else 'wrote'} the graph view (:Answer)-[:CITES] of "
+                         f"{r['answers_relinked']} stored answers again")
         if r.get("after"):
             lines.append(f"now: stores agree: {r['after']['agree']} ({r['after']['units']} units)")
         return "\n".join(lines)
@@ -198,7 +201,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
     _emit(args, data if args.all_tenants else data[0],
           lambda d: "\n".join(human(r) for r in (d if isinstance(d, list) else [d])) or "no tenants")
     if args.dry_run:  # for scripts: 1 when there is something to repair
-        return 1 if any(not r.before["agree"] or r.aliases_removed or r.bm25_rebuilt for r in reports) else 0
+        return 1 if any(not r.before["agree"] or r.aliases_removed or r.bm25_rebuilt or r.answers_relinked
+                         for r in reports) else 0
     return 0 if all(r.after is None or r.after["agree"] for r in reports) else 1
 
 
@@ -222,6 +226,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
         t = time.perf_counter()
         answer = answerer.answer(settings.tenant, args.question)
         ms = round((time.perf_counter() - t) * 1000, 1)
+        for step in answer.trace:
+            if step.get("warning"):
+                _note(step["warning"])
         units = {u.id: u for u in stores.units.get_units(settings.tenant, [c.unit_id for c in answer.citations])}
     neo4j = not settings.uses_embedded_graph
     data = answer.model_dump(mode="json") | {"found": answer.found, "ms": ms}

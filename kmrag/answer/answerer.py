@@ -136,8 +136,12 @@ class Answerer:
                         statements=validated.statements, citations=validated.citations, confidence=confidence,
                         generator=self.generator_name, strategy=self.strategy, trace=trace)
         if self.save:
-            self.units.save_answer(answer)
-            self.graph.write_answer(answer)
+            self.units.save_answer(answer)  # PostgreSQL holds the record the audit reads
+            try:
+                self.graph.write_answer(answer)
+            except Exception as e:  # noqa: BLE001 - the answer stands and is auditable; only its graph view is missing
+                answer.trace.append({"step": "store", "warning": f"the answer is stored in PostgreSQL, but its "
+                                     f"(:Answer)-[:CITES] view could not be written to the graph: {e}"})
         return answer
 
     def _generate(self, q: str, analysis: QuestionAnalysis, context: Context, trace: list[dict[str, Any]],

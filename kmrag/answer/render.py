@@ -94,6 +94,10 @@ def audit_text(a: AnswerAudit, browser: bool = False) -> str:
                     lines += _wrap(r["snippet"], "        ")
             else:
                 lines.append("    replaced by: nothing in the current version of the source says it")
+    current = sorted({c.unit_id for c in a.citations if c.status == "current"})
+    if current and sorted(a.graph_cites) != current:
+        lines.append(f"graph view: the (:Answer) node CITES {len(a.graph_cites)} of the {len(current)} current units "
+                     "(its write to the graph failed or the graph was rebuilt; PostgreSQL holds the record above)")
     if browser:
         lines += ["evidence in Neo4j Browser (retired units have left the graph):",
                   f"  {a.browser['params']}", f"  {a.browser['query']}"]

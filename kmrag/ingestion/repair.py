@@ -11,6 +11,8 @@ two stores' writes, a failed job's leftovers) repair
   relations by running the same extraction and resolution an ingest runs (no embedding, no files
   needed), followed by the tenant's entity consolidation;
 - puts back undone entity merges that an interrupted `kmrag entities unmerge` left in the graph;
+- writes again the (:Answer)-[:CITES]->(:Unit) view of stored answers whose current cited units the
+  graph does not show (a rebuilt graph, a failed write after the answer was stored);
 
 and then compares again. Re-running it when nothing disagrees does nothing.
 """
@@ -28,7 +30,7 @@ from kmrag.ingestion.pipeline import IngestionJob, PlannedSource
 from kmrag.ingestion.units import structure_from_units
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import Extractor
-from kmrag.schema import Source
+from kmrag.schema import Answer, Source
 from kmrag.stores import Stores
 from kmrag.units.lock import tenant_lock
 
@@ -44,6 +46,7 @@ class RepairReport(BaseModel):
     job: dict[str, Any] | None = None
     entity_names: dict[str, int] = Field(default_factory=dict)  # vocabulary sync when no job ran
     bm25_rebuilt: bool = False  # the BM25 statistics disagreed with a fresh count of the active units
+    answers_relinked: int = 0  # stored answers whose CITES edges to current units were missing from the graph
     after: dict[str, Any] | None = None
 
 
@@ -62,6 +65,7 @@ def repair(stores: Stores, tenant: str, embedder: Embedder, extractor: Extractor
         report.graph_units_removed = len(graph_only)
         report.bm25_rebuilt = not _bm25_agrees(stores, tenant)
         if dry_run:
+            report.answers_relinked = len(_answers_to_relink(stores, tenant, graph_units=rebuild))
             return report
         if report.bm25_rebuilt:  # kept with every unit write; a drift from outside is counted afresh
             stores.units.rebuild_bm25_stats(tenant)
@@ -79,8 +83,33 @@ def repair(stores: Stores, tenant: str, embedder: Embedder, extractor: Extractor
             report.job = result.job.model_dump(mode="json")
         else:  # a job does this at its end; without one, the name vocabulary still follows the graph
             report.entity_names = sync_entity_names(stores, embedder, tenant)
+        relink = _answers_to_relink(stores, tenant)
+        for answer in relink:
+            stores.graph.write_answer(answer)
+        report.answers_relinked = len(relink)
         report.after = compare_stores(stores, tenant).summary(limit=1000)
     return report
+
+
+def _answers_to_relink(stores: Stores, tenant: str, graph_units: list[str] | None = None,
+                       page: int = 500) -> list[Answer]:
+    """Stored answers whose current cited units the graph's (:Answer) node does not all CITES. Before a
+    rebuild (``graph_units``: the sources about to be rebuilt), answers citing those sources count too."""
+    out: list[Answer] = []
+    offset = 0
+    while True:
+        answers = stores.units.list_answers(tenant, limit=page, offset=offset)
+        for a in answers:
+            ids = sorted({c.unit_id for c in a.citations})
+            if not ids:
+                continue
+            current = {u.id for u in stores.units.get_units(tenant, ids, include_retired=False)}
+            rebuilt = graph_units is not None and any(c.source_id in graph_units for c in a.citations)
+            if current and (rebuilt or set(stores.graph.answer_citations(tenant, a.id)) != current):
+                out.append(a)
+        if len(answers) < page:
+            return out
+        offset += page
 
 
 def _bm25_agrees(stores: Stores, tenant: str) -> bool:

@@ -153,3 +153,41 @@ def test_only_this_tenants_units_in_the_context_can_be_cited(stores: Stores, ten
     assert ("out_of_context_id", ceo.id) in issues
     assert [s.unit_ids for s in v.statements] == [[distance.id]]  # re-cited; the CEO sentence has no support here
     assert any(i["issue"] == "dropped" for i in v.issues)
+
+
+def test_an_answer_whose_graph_write_failed_is_kept_and_repair_writes_its_graph_view(
+        stores: Stores, tenant: str, extractor: SpacyExtractor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kmrag.answer.render import audit_text
+    from kmrag.ingestion.repair import repair
+
+    ingest(stores, tenant, extractor, corpus(tmp_path))
+
+    def down(answer: Any) -> None:
+        raise ConnectionError("graph unreachable")
+
+    monkeypatch.setattr(stores.graph, "write_answer", down)  # the write between the stores fails
+    ans = answerer(stores).answer(tenant, SEED)
+    monkeypatch.undo()
+    assert ans.direct == "600 EUR" and "graph unreachable" in ans.trace[-1]["warning"]
+    report = audit(stores.units, stores.graph, tenant, ans.id)  # auditable from PostgreSQL
+    assert report.all_current and report.graph_cites == []
+    assert "graph view: the (:Answer) node CITES 0 of the 2 current units" in audit_text(report)
+
+    dry = repair(stores, tenant, get_embedder(stores.settings), extractor, dry_run=True)
+    assert dry.answers_relinked == 1 and stores.graph.answer_citations(tenant, ans.id) == []
+    done = repair(stores, tenant, get_embedder(stores.settings), extractor)
+    assert done.answers_relinked == 1
+    assert stores.graph.answer_citations(tenant, ans.id) == sorted(c.unit_id for c in ans.citations)
+    assert repair(stores, tenant, get_embedder(stores.settings), extractor).answers_relinked == 0
+
+
+def test_audits_and_answers_stay_in_their_tenant(stores: Stores, tenant: str, extractor: SpacyExtractor,
+                                                 tmp_path: Path) -> None:
+    from kmrag.errors import BadInput
+
+    ingest(stores, tenant, extractor, corpus(tmp_path))
+    ans = answerer(stores).answer(tenant, SEED)
+    with pytest.raises(BadInput, match="no answer"):
+        audit(stores.units, stores.graph, tenant + "_other", ans.id)
+    assert stores.units.list_answers(tenant + "_other") == []
+    assert stores.graph.answer_citations(tenant + "_other", ans.id) == []
