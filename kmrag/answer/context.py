@@ -49,7 +49,12 @@ class Context:
         blocks = []
         for u in self.units:
             text = u.content if len(u.content) <= max_chars else u.content[:max_chars] + " …"
-            text = text.replace("<<<", "‹‹‹").replace(">>>", "›››")
-            head = f"{u.id} ({u.title})" if u.title else u.id
-            blocks.append(f"<<<UNIT {head}\n{text}\n>>>")
+            title = fence_safe(" ".join(u.title.split()))  # one line: a title cannot open or close a block
+            head = f"{u.id} ({title})" if title else u.id
+            blocks.append(f"<<<UNIT {head}\n{fence_safe(text)}\n>>>")
         return "\n".join(blocks)
+
+
+def fence_safe(text: str) -> str:
+    """Unit text as fenced data: the fence characters inside it are neutralised."""
+    return text.replace("<<<", "‹‹‹").replace(">>>", "›››")

@@ -27,7 +27,10 @@ having can could will would shall should may might must not no nor also very jus
 what when where why how all any both each few more most other some such own same too s t what's
 """.split())
 
-_WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][\w'-]*|\d[\d,.]*\d|\d")
+# a word of any script (text the check cannot read would pass unchecked); a character of a script written
+# without spaces (Chinese, Japanese, Korean) counts on its own, as in character-level QA scoring
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_WORD = re.compile(rf"[{_CJK}]|[^\W\d_{_CJK}](?:[^\W{_CJK}]|['-])*|\d[\d,.]*\d|\d")
 
 
 def stem(word: str) -> str:

@@ -27,9 +27,20 @@ from kmrag.schema import Citation, Statement
 
 NOT_FOUND = "Information not found in knowledge map"
 
-# a bracket group that is meant as a citation: IDs (well-formed or not) or numbers, separated by , ; or space
-_MARKER = re.compile(r"\[\s*((?:[A-Za-z]{1,3}[_-][\w-]*|\d{1,3})(?:\s*[,;]?\s*(?:[A-Za-z]{1,3}[_-][\w-]*|\d{1,3}))*)\s*\]")
-_ID = re.compile(r"[A-Za-z]{1,3}[_-][\w-]*|\d{1,3}")
+# a bracket group that is meant as a citation: IDs (well-formed or not) or numbers, separated by , ; or space,
+# maybe after a label ("[source: u_…]"); in other brackets ("(u_…)", "【u_…】") only unit IDs; and a bare unit ID
+# anywhere. All are lifted out of the sentence, so no ID-like text is ever shown that was not checked.
+_LABEL = r"(?:(?:sources?|units?|ids?|refs?|references?|citations?|see|cf\.?)\s*[:#]?\s*)?"
+_ANY_ID = r"(?:[A-Za-z]{1,3}[_-][\w-]*|\d{1,3})"
+_UNIT_ID = r"u_[0-9a-f]{6,}\w*"
+_MARKER = re.compile(
+    rf"\[\s*{_LABEL}({_ANY_ID}(?:\s*[,;]?\s*{_ANY_ID})*)\s*\]"
+    rf"|[(（【〔［{{〈《]\s*{_LABEL}({_UNIT_ID}(?:\s*[,;/]?\s*(?:and\s+)?{_UNIT_ID})*)\s*[)）】〕］}}〉》]"
+    rf"|(?<![\w-])({_UNIT_ID})", re.I)
+_ID = re.compile(rf"{_UNIT_ID}|[A-Za-z]{{1,3}}[_-][\w-]*|\d{{1,3}}", re.I)
+# where an answer written as a list or in lines breaks: a blank line, a new list item, a line that ends a sentence
+_BLOCK = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*•+]|\d{1,3}[.)])\s)|(?<=[.!?…\]】)）])[ \t]*\n")
+_BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,3}[.)])\s+")
 _VALID_ID = re.compile(r"^u_[0-9a-f]{16}$")
 
 
@@ -65,7 +76,22 @@ class Validated:
 
 def split_statements(text: str) -> list[tuple[str, list[str]]]:
     """(sentence, cited IDs as written) pairs: markers are lifted out of the text and given to the sentence
-    they close (a marker between two sentences belongs to the one before)."""
+    they close (a marker between two sentences belongs to the one before). A list item or a line that ends a
+    sentence is a statement of its own; a marker alone on a line belongs to the statement before it."""
+    out: list[tuple[str, list[str]]] = []
+    for block in _BLOCK.split(text):
+        pairs, orphans = _split_block(_BULLET.sub("", block, count=1))
+        if orphans and out:
+            out[-1] = (out[-1][0], list(dict.fromkeys(out[-1][1] + orphans)))
+        out += pairs
+    return out
+
+
+def _unit_id(x: str) -> str:
+    return x.lower() if _VALID_ID.match(x.lower()) else x  # "[U_0123…]" is the unit u_0123…
+
+
+def _split_block(text: str) -> tuple[list[tuple[str, list[str]]], list[str]]:
     plain: list[str] = []
     markers: list[tuple[int, list[str]]] = []
     pos = 0
@@ -74,11 +100,14 @@ def split_statements(text: str) -> list[tuple[str, list[str]]]:
         chunk = text[pos:m.start()]
         plain.append(chunk)
         length += len(chunk)
-        markers.append((length, _ID.findall(m.group(1))))
+        group = next(g for g in m.groups() if g is not None)
+        markers.append((length, [_unit_id(x) for x in _ID.findall(group)]))
         pos = m.end()
     plain.append(text[pos:])
     flat = "".join(plain)
     spans = sentence_spans(flat)
+    if not spans:
+        return [], [x for _, got in markers for x in got]
     owned: dict[int, list[str]] = {}
     for at, got in markers:  # the last sentence that starts before the marker
         owner = max((i for i, (a, _) in enumerate(spans) if a < at), default=0)
@@ -89,7 +118,7 @@ def split_statements(text: str) -> list[tuple[str, list[str]]]:
         sentence = " ".join(flat[a:b].split())
         sentence = re.sub(r"\s+([.,;:!?])", r"\1", sentence)
         out.append((sentence, list(dict.fromkeys(ids))))
-    return out
+    return out, []
 
 
 def _evidence(span: Span) -> str:
