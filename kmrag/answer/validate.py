@@ -187,7 +187,8 @@ def validate(text: str, context: Context, known: Callable[[list[str]], set[str]]
         quotes = [c.quote for c in out.citations] + [_evidence(s) for u in {c.unit_id for c in out.citations}
                                                      for s in context.spans[u]]
         low = direct.lower().strip()
-        if low in {"yes", "no"} or any(low in q.lower() for q in quotes) or support(direct, quotes).ok:
+        whole = re.compile(rf"(?<!\w){re.escape(low)}(?!\w)")  # "50" is not in "250 EUR"
+        if low in {"yes", "no"} or any(whole.search(q.lower()) for q in quotes) or support(direct, quotes).ok:
             out.direct = direct.strip()
         else:
             out.issues.append({"issue": "direct_dropped", "text": direct[:200], "why": "not in the cited units"})
