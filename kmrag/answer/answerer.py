@@ -139,6 +139,7 @@ class Answerer:
             self.units.save_answer(answer)  # PostgreSQL holds the record the audit reads
             try:
                 self.graph.write_answer(answer)
+                self.graph.flush()  # an embedded graph holding unflushed changes would keep its view frozen
             except Exception as e:  # noqa: BLE001 - the answer stands and is auditable; only its graph view is missing
                 answer.trace.append({"step": "store", "warning": f"the answer is stored in PostgreSQL, but its "
                                      f"(:Answer)-[:CITES] view could not be written to the graph: {e}"})
