@@ -107,6 +107,24 @@ def citation_validity(cited: Sequence[str], context_ids: Iterable[str], existing
     return sum(1 for c in cited if c in ctx and c in exist) / len(cited)
 
 
+# measured on the answer as shown, apart from the validator: any ID-like text however written, and the
+# well-formed markers "[u_…]" that close a statement
+_SHOWN_ID = re.compile(r"(?i)(?<![\w-])u_[0-9a-z]+")
+_MARKER_RUN = re.compile(r"(?:\s*\[u_[0-9a-f]{16}\])+")
+
+
+def shown_citations(text: str) -> tuple[list[str], bool]:
+    """(every ID-like string in the shown text, in order; whether some sentence is shown without a marker).
+    A statement is text followed by one or more ``[u_…]`` markers; text after the last marker, or a chunk
+    between markers holding more than one sentence, is uncited. Independent of the validator's parser."""
+    from kmrag.nlp.sentences import sentence_spans
+
+    ids = _SHOWN_ID.findall(text or "")
+    chunks = _MARKER_RUN.split(text or "")
+    uncited = bool(chunks[-1].strip()) or any(len(sentence_spans(c)) != 1 for c in chunks[:-1])
+    return ids, uncited
+
+
 def citation_precision(cited: Sequence[str], gold_ids: Iterable[str]) -> float | None:
     """Share of cited units that are gold (None: no citations)."""
     if not cited:

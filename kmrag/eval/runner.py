@@ -232,6 +232,7 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
                 direct: str | None = first
                 text = f"{first} [{top[0].id}]" if first else NOT_FOUND
                 statements = [[top[0].id]] if first else []
+                citations: list[Any] = []
             else:
                 ans = answerer.answer(tenant, item.question)
                 retrieve = next(s for s in ans.trace if s["step"] == "retrieve")
@@ -239,15 +240,25 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
                 ctx_ids = list(dict.fromkeys(u for s in ans.trace if s["step"] == "generate" for u in s["context"]))
                 direct, text = ans.direct, ans.text
                 statements = [s.unit_ids for s in ans.statements]
+                citations = ans.citations
         except BadInput as e:
             unit_ids, ctx_ids, rounds, direct, text, statements, error = [], [], 0, None, NOT_FOUND, [], str(e)
+            citations = []
         latency = (time.perf_counter() - t) * 1000
         found = text != NOT_FOUND
-        cited = list(dict.fromkeys(u for ids in statements for u in ids))
+        # validity on the answer as shown, not on what the validator reports: every ID-like string in the text
+        # must be a unit of the tenant that was in the generator's context, every sentence must carry a marker,
+        # and every quote must be the unit's own text at its span
+        shown, uncited = M.shown_citations(text if found else "")
+        cited = list(dict.fromkeys(shown))
         cited_units = stores.units.get_units(tenant, cited)
-        validity = M.citation_validity(cited, ctx_ids, [u.id for u in cited_units])
-        if validity is not None and any(not ids for _, ids in split_statements(text)):
-            validity = 0.0  # a sentence shown without a citation
+        validity = M.citation_validity(shown, ctx_ids, [u.id for u in cited_units])
+        stored = {u.id: u for u in stores.units.get_units(tenant, [c.unit_id for c in citations])}
+        wrong_quote = any(c.unit_id not in stored or c.start is None or
+                          stored[c.unit_id].content[c.start:c.end] != c.quote for c in citations)
+        unshown = not {u for ids in statements for u in ids} <= set(cited)
+        if validity is not None and (uncited or wrong_quote or unshown):
+            validity = 0.0  # a sentence shown without a citation, a quote not in its unit, a citation not shown
         prediction = direct or (" ".join(s for s, _ in split_statements(text)) if found else "")
         out.append(QuestionResult(
             strategy=f"{strategy}+{generator}", **_retrieval_scores(stores, tenant, item, gold, unit_ids, 10),

@@ -102,3 +102,17 @@ def test_resolve_gold_dedupes_and_keeps_order():
     gold, unreachable = resolve_gold(["k2", "k1", "k2", "kx", "kx"], {"k1": "a", "k2": "b"})
     assert gold == ["b", "a", "unreachable:kx"] and unreachable == ["unreachable:kx"]
     assert resolve_gold([], {"k1": "a"}) == ([], [])
+
+
+def test_shown_citations_reads_the_answer_as_shown_apart_from_the_validator() -> None:
+    from kmrag.eval.metrics import shown_citations
+
+    a, b = "u_" + "a" * 16, "u_" + "b" * 16
+    assert shown_citations(f"Paris is in France. [{a}] Rome is in Italy. [{a}] [{b}]") == ([a, a, b], False)
+    assert shown_citations(f"Paris is in France. [{a}] Rome is in Italy.") == ([a], True)  # the last is uncited
+    assert shown_citations(f"Paris is in France. Rome is in Italy. [{a}]") == ([a], True)  # two sentences, one marker
+    # an ID however written counts (and then must be valid): nothing ID-like escapes the measure
+    assert shown_citations(f"Paris (u_{'e' * 16}) is in France. [{a}]") == (["u_" + "e" * 16, a], False)
+    assert shown_citations(f"Paris is in France. [U_{'A' * 16}]") == (["U_" + "A" * 16], True)
+    assert shown_citations("Information not found in knowledge map") == ([], True)
+    assert shown_citations("") == ([], False)
