@@ -166,6 +166,14 @@ def validate(text: str, context: Context, known: Callable[[list[str]], set[str]]
             sup = support(sentence, [_evidence(s) for s in chosen], [s.title for s in chosen]) if chosen else None
             if sup is None or not sup.ok:
                 chosen = []
+            elif len(chosen) > 1:  # a co-cited unit whose quote adds nothing is not shown as support
+                for s in sorted(chosen, key=lambda s: support(sentence, [_evidence(s)], [s.title]).coverage):
+                    rest = [x for x in chosen if x is not s]
+                    left = support(sentence, [_evidence(x) for x in rest], [x.title for x in rest])
+                    if left.ok and left.coverage >= sup.coverage:
+                        chosen = rest
+                        out.issues.append({"sentence": n, "issue": "citation_removed", "id": s.unit_id,
+                                           "why": "its quote adds nothing the other cited units do not say"})
         if not chosen:
             span, sup = best_span(sentence, context.all_spans())
             if span is not None and sup is not None and sup.ok:

@@ -163,3 +163,21 @@ def test_limits_of_the_lexical_support_check(ctx: Context, draft: str) -> None:
 def test_limits_a_yes_no_direct_answer_is_not_checked(ctx: Context) -> None:
     v = validate(f"Lufthansa operates a daily flight from Delhi to Munich [{A}].", ctx, known, direct="no")
     assert v.direct is None
+
+
+@pytest.mark.parametrize("draft, kept, removed", [
+    (f"Lufthansa operates a daily flight from Delhi to Munich [{A}, {C}].", A, C),  # C shares only "Lufthansa"
+    (f"Lufthansa operates a daily flight from Delhi to Munich [{C}, {A}].", A, C),
+    (f"The band for more than 3500 km is 600 EUR [{B}, {A}].", B, A),  # A's distance is not this band
+])
+def test_a_co_cited_unit_whose_quote_adds_nothing_is_not_shown_as_support(ctx: Context, draft: str, kept: str,
+                                                                            removed: str) -> None:
+    v = validate(draft, ctx, known)
+    assert [s.unit_ids for s in v.statements] == [[kept]] and [c.unit_id for c in v.citations] == [kept]
+    assert ("citation_removed", removed) in [(i["issue"], i.get("id")) for i in v.issues]
+
+
+def test_units_that_each_hold_part_of_a_statement_are_all_cited(ctx: Context) -> None:
+    v = validate(f"Carsten Spohr is the chief executive of Lufthansa, which flies daily from Delhi to Munich, "
+                 f"about 5,900 km [{A}, {C}].", ctx, known)
+    assert v.found and sorted(v.statements[0].unit_ids) == sorted([A, C])
