@@ -191,6 +191,7 @@ def validate(text: str, context: Context, known: Callable[[list[str]], set[str]]
         for s in chosen:
             cited.setdefault((s.unit_id, s.start), _citation(s))
     out.citations = list(cited.values())
+    direct = " ".join(_MARKER.sub(" ", direct or "").split())  # "600 EUR (u_…)": the ID is no part of the answer
     if direct and out.statements:
         quotes = [c.quote for c in out.citations] + [_evidence(s) for u in {c.unit_id for c in out.citations}
                                                      for s in context.spans[u]]

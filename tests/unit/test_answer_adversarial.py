@@ -181,3 +181,9 @@ def test_units_that_each_hold_part_of_a_statement_are_all_cited(ctx: Context) ->
     v = validate(f"Carsten Spohr is the chief executive of Lufthansa, which flies daily from Delhi to Munich, "
                  f"about 5,900 km [{A}, {C}].", ctx, known)
     assert v.found and sorted(v.statements[0].unit_ids) == sorted([A, C])
+
+
+@pytest.mark.parametrize("direct", [f"600 EUR ({B})", f"600 EUR 【{B}】", f"600 EUR [source: {B}]"])
+def test_a_citation_written_into_the_direct_answer_is_lifted_out(ctx: Context, direct: str) -> None:
+    v = validate(f"For more than 3500 km the compensation is 600 EUR [{B}].", ctx, known, direct=direct)
+    assert v.direct == "600 EUR"
