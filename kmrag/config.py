@@ -38,6 +38,7 @@ class Settings(BaseModel):
     llm_model: str | None = None
     llm_api: str = "chat"  # chat | completions (a base model served without a chat template)
     llm_timeout: float = 60.0  # seconds per LLM call
+    llm_context_chars: int = 6000  # unit text given to the LLM per answer (the best units that fit)
     generator: str = "auto"  # auto (llm when configured, else extractive) | extractive | llm
 
     @field_validator("tenant")

@@ -150,15 +150,18 @@ class Answerer:
         def known(ids: list[str]) -> set[str]:
             return {u.id for u in self.units.get_units(context.tenant, ids)}
 
+        # an LLM sees the best units that fit its budget; only what it saw can be cited
+        shown = context.within(self.settings.llm_context_chars) if self.llm is not None else context
+
         def run(feedback: str = "") -> tuple[Draft, Validated]:
             t = time.perf_counter()
             if self.llm is not None:
-                draft = self.llm.generate(q, analysis, context, feedback)
+                draft = self.llm.generate(q, analysis, shown, feedback)
             else:
                 draft = self.extractive.generate(q, analysis, context)
-            v = validate(draft.text, context, known, direct=draft.direct)
+            v = validate(draft.text, shown, known, direct=draft.direct)
             trace.append({"step": "generate", "attempt": attempt, "generator": self.generator_name,
-                          "context": context.ids,
+                          "context": shown.ids, "left_out": len(context.units) - len(shown.units),
                           "regenerated": bool(feedback), "sentences": v.raw_sentences, "kept": len(v.statements),
                           "issues": v.issues, "notes": draft.notes, "ms": round((time.perf_counter() - t) * 1000, 1)})
             return draft, v

@@ -86,8 +86,7 @@ def audit(units: PgUnitStore, graph: GraphStore, tenant: str, answer_id: str) ->
             unit_id=u.id, statements=by_statement.get(u.id, []), quote=c.quote, start=c.start, end=c.end, kind=c.kind,
             type=u.type, title=u.title, section_path=u.section_path, source_id=u.source_id,
             source_uri=h.get("source_uri"), source_version=u.source_version, source_version_now=h.get("source_version_now"),
-            content=u.content, quote_in_unit=(c.start is not None and u.content[c.start:c.end] == c.quote)
-            or c.quote in u.content,
+            content=u.content, quote_in_unit=c.start is not None and u.content[c.start:c.end] == c.quote,
             status="retired" if u.retired else "current",
             retired_at=h["retired_at"].isoformat() if h.get("retired_at") else None)
         if u.retired:

@@ -44,6 +44,21 @@ class Context:
     def __bool__(self) -> bool:
         return bool(self.units)
 
+    def within(self, budget: int, max_chars: int = MAX_UNIT_CHARS) -> Context:
+        """The best units whose shown text fits ``budget`` characters in all (the first always, cut to
+        ``max_chars``), for a model with a bounded context window; a span past the cut is not citable,
+        since the model never saw it."""
+        out = Context(tenant=self.tenant)
+        used = 0
+        for u in self.units:
+            shown = min(len(u.content), max_chars)
+            if out.units and used + shown > budget:
+                break
+            used += shown
+            out.units.append(u)
+            out.spans[u.id] = [s for s in self.spans[u.id] if s.end <= shown]
+        return out
+
     def render(self, max_chars: int = MAX_UNIT_CHARS) -> str:
         """Each unit as a fenced block under its ID (fence characters inside a unit are neutralised)."""
         blocks = []

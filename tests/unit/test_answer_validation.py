@@ -140,3 +140,14 @@ def test_heading_units_state_nothing() -> None:
 ])
 def test_llm_replies_are_read_leniently(reply: str, direct: str | None, body: str) -> None:
     assert parse_reply(reply) == (direct, body)
+
+
+def test_an_llm_sees_the_best_units_that_fit_and_only_they_can_be_cited() -> None:
+    long = "Munich is in Bavaria. " * 150  # 3,300 characters
+    ctx = Context.of(T, [unit(A, "Paris is the capital of France."), unit(B, long), unit(C, "Rome is in Italy.")])
+    shown = ctx.within(budget=2040, max_chars=2000)
+    assert shown.ids == [A, B]  # C does not fit after B's 2,000 shown characters
+    assert max(s.end for s in shown.spans[B]) <= 2000 < max(s.end for s in ctx.spans[B])
+    v = validate(f"Rome is in Italy [{C}].", shown, known)
+    assert not v.found and {i["issue"] for i in v.issues} >= {"invented_id", "dropped"}
+    assert ctx.within(budget=10).ids == [A]  # the best unit always
