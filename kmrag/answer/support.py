@@ -6,9 +6,13 @@
 - and at least ``MIN_COVERAGE`` of the statement's **content words** (stemmed, stop words dropped)
   must occur in them.
 
+- and the statement must not negate what the spans affirm, or affirm what they negate ("not", "never",
+  "no longer" on one side only).
+
 A verbatim sentence has coverage 1.0; a paraphrase keeps most content words; an invented claim misses a
-number, a name or most words. This is not entailment (a negation slips through), so the quotes are
-always shown for a person to check.
+number, a name or most words. This is not entailment (a wrong verb, an appended clause or a swapped
+row value slip through: tests/unit/test_answer_adversarial.py lists them), so the quotes are always
+shown for a person to check.
 """
 
 from __future__ import annotations
@@ -74,24 +78,36 @@ def terms(text: str) -> Terms:
     return Terms(frozenset(words), frozenset(numbers), frozenset(names))
 
 
+NEGATION = re.compile(r"\b(?:not|no|never|nor|none|neither|nobody|nothing|without|cannot)\b|n't\b|\bno longer\b",
+                      re.I)
+
+
+def negated(text: str) -> bool:
+    return bool(NEGATION.search(text.replace("’", "'")))
+
+
 @dataclass(frozen=True)
 class Support:
     coverage: float
     missing_numbers: tuple[str, ...]
     missing_names: tuple[str, ...]
+    polarity_differs: bool = False  # one side says "not" / "never" / "no longer", the other does not
 
     @property
     def ok(self) -> bool:
-        return self.coverage >= MIN_COVERAGE and not self.missing_numbers and not self.missing_names
+        return (self.coverage >= MIN_COVERAGE and not self.missing_numbers and not self.missing_names
+                and not self.polarity_differs)
 
     @property
     def score(self) -> float:
-        return self.coverage - 0.5 * len(self.missing_numbers) - 0.25 * len(self.missing_names)
+        return (self.coverage - 0.5 * len(self.missing_numbers) - 0.25 * len(self.missing_names)
+                - 0.5 * self.polarity_differs)
 
 
 def support(statement: str, evidence: Iterable[str], titles: Iterable[str] = ()) -> Support:
     """How well ``evidence`` (the cited spans) supports ``statement``."""
     st = terms(statement)
+    evidence = list(evidence)
     ev = terms(" ".join(evidence))
     tt = terms(" ".join(titles))
     have_words = ev.words | tt.words
@@ -100,4 +116,4 @@ def support(statement: str, evidence: Iterable[str], titles: Iterable[str] = ())
     covered = len(st.words & have_words) + len(st.numbers & ev.numbers)
     coverage = covered / (len(st.words) + len(st.numbers))
     return Support(round(coverage, 4), tuple(sorted(st.numbers - ev.numbers)),
-                   tuple(sorted(st.names - have_words)))
+                   tuple(sorted(st.names - have_words)), negated(statement) != any(negated(e) for e in evidence))
