@@ -60,6 +60,9 @@ LESS = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|shorter|shortest
 YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
 LIFESPAN = re.compile(r"\b(lived (longer|shorter)|longer life|shorter life|died (younger|older)|"
                       r"at an? (younger|older) age)\b", re.I)
+YEAR_ASKED = re.compile(r"\b(what|which|in what|in which) year\b|\byear (of|was|did|when)\b", re.I)
+QUALIFIER = re.compile(r"^(?:about|around|approximately|nearly|almost|over|more than|less than|under|some|roughly|"
+                       r"at least|up to)\s+", re.I)
 _RANGE_SPLIT = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*")
 DEATH = re.compile(r"\b(die|died|death|dead|pass(ed)? away|killed)\b", re.I)
 
@@ -279,6 +282,10 @@ class ExtractiveGenerator:
                           if not any(m.start(1) == at for _, at in cands)]
             if analysis.answer_type == "DATE":
                 cands = [part for c, at in cands for part in _date_parts(c, at, question)]
+                if YEAR_ASKED.search(question):  # "in what year": the year alone
+                    cands = [(y.group(0), at + y.start()) for c, at in cands if (y := YEAR.search(c))]
+            if analysis.answer_type == "NUMBER":  # "over 26,000" -> "26,000"
+                cands = [(QUALIFIER.sub("", c), at) for c, at in cands]
             cands = [(c, at) for c, at in cands if c.lower() not in qlow and not (terms(c).words and terms(c).words <= qwords)]
             if not cands:
                 continue

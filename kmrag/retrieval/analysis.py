@@ -158,7 +158,7 @@ class QuestionAnalyser:
         like "The Mask Of Fu Manchu"), else the mentions on both sides of "or" / "and"."""
         m = re.search(r"[,:;]\s*([^,:;]+?)\s+or\s+([^,:;?]+)\??\s*$", question)
         if m:
-            a, b = _trim(m.group(1)), _trim(m.group(2))
+            a, b = _trim(m.group(1)), m.group(2).strip().rstrip("?").strip()  # a title may start with a wh-word
             if a and b and len(a.split()) <= 8 and len(b.split()) <= 8:
                 return [a, b]
         m2 = re.search(r"\b(or|and)\b", question)

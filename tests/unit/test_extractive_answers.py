@@ -74,3 +74,11 @@ def test_no_shared_word_means_no_draft(x: SpacyExtractor) -> None:
     direct, quotes, text = answer(x, "What is the boiling point of nitrogen?", [
         ("Lufthansa operates a daily flight from Delhi to Munich.", "paragraph", "Routes", "")])
     assert (direct, quotes, text) == (None, [], "Information not found in knowledge map")
+
+
+def test_a_year_question_gets_the_year_and_a_count_loses_its_qualifier(x: SpacyExtractor) -> None:
+    founded = [("The University of Moscow was founded on January 25, 1755 by Ivan Shuvalov.", "paragraph",
+                "University of Moscow", "")]
+    assert answer(x, "In what year was the University of Moscow founded?", founded)[0] == "1755"
+    students = [("The University of Jena has over 18,000 students.", "paragraph", "University of Jena", "")]
+    assert answer(x, "How many students does the University of Jena have?", students)[0] == "18,000"

@@ -40,6 +40,8 @@ def test_compared_alternatives_keep_titles_the_parser_splits(analyser: QuestionA
     assert "The Mask Of Fu Manchu" in a.mentions
     b = analyser.analyse("Who was born earlier, Tomás Moro or Pierre Curie?")
     assert b.compared == ["Tomás Moro", "Pierre Curie"]
+    c = analyser.analyse("What film came out first, All the Marbles or What Ever Happened to Baby Jane?")
+    assert c.compared == ["All the Marbles", "What Ever Happened to Baby Jane"]  # a title may start with a wh-word
 
 
 @pytest.mark.parametrize(("question", "phrase", "anchor", "resolves", "answer", "outer"), [
