@@ -362,7 +362,8 @@ def cmd_jobs(args: argparse.Namespace) -> int:
 
 def _resolve_source_args(args_sources: Sequence[str], known: set[str]) -> list[tuple[str, list[str]]]:
     """Each argument -> the stored source ids it names: the id as given, the path it names (resolved,
-    whether or not the file is still there), or every record of a record file (``<file id>#...``)."""
+    whether or not the file is still there), every record of a record file (``<file id>#...``), or every
+    source under a folder or id prefix (``docs/`` or ``/data/docs``)."""
     from pathlib import Path
 
     out = []
@@ -372,8 +373,9 @@ def _resolve_source_args(args_sources: Sequence[str], known: set[str]) -> list[t
         if exact:
             out.append((arg, exact[:1]))
             continue
-        records = sorted(k for k in known for c in cands if k.startswith(c + "#"))
-        out.append((arg, records))
+        under = sorted({k for k in known for c in cands
+                        if k.startswith(c + "#") or (c.rstrip("/") and k.startswith(c.rstrip("/") + "/"))})
+        out.append((arg, under))
     return out
 
 
@@ -391,6 +393,10 @@ def cmd_delete(args: argparse.Namespace) -> int:
             if not sids:
                 out.append({"source": arg, "found": False, "graph_units_removed": 0, "unit_rows": 0,
                             "purged": bool(args.purge)})
+            if args.dry_run:
+                out += [{"source": sid, "found": True, "would_remove": True, "purged": bool(args.purge)}
+                        for sid in sids]
+                continue
             for sid in sids:
                 # PostgreSQL first: it is the authoritative store, and the graph can be rebuilt from it
                 p = stores.units.delete_source(settings.tenant, sid) if args.purge else \
@@ -403,10 +409,15 @@ def cmd_delete(args: argparse.Namespace) -> int:
                                      "run `kmrag repair` to remove it from the graph") from e
                 out.append({"source": sid, "found": True, "graph_units_removed": g, "unit_rows": p,
                             "purged": bool(args.purge)})
-        if any(x["found"] for x in out):
+        if any(x["found"] for x in out) and not args.dry_run:
             from kmrag.ingestion.entity_names import sync_entity_names
 
             sync_entity_names(stores, None, settings.tenant)  # names of entities that went with the sources
+    if args.dry_run:
+        _emit(args, out, lambda d: "\n".join(
+            f"{x['source']}: " + (("would be purged" if x["purged"] else "would be retired") if x["found"]
+                                  else "no such source (`kmrag sources` lists them)") for x in d))
+        return 0 if all(x["found"] for x in out) else 1
     _emit(args, out, lambda d: "\n".join(
         f"{x['source']}: " + (f"removed {x['graph_units_removed']} units from the graph, "
                               f"{'deleted' if x['purged'] else 'retired'} {x['unit_rows']} unit rows"
@@ -477,13 +488,41 @@ def _bench_query(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_entities(args: argparse.Namespace) -> int:
-    """Audit entity resolution: list merges; undo one (the alias becomes its own entity from then on)."""
+def cmd_units(args: argparse.Namespace) -> int:
+    from kmrag.browse import show_unit, unit_text
     from kmrag.stores import open_stores
 
     settings = _settings(args)
     with open_stores(settings) as stores:
         stores.init_schema()
+        data = show_unit(stores, settings.tenant, args.unit_id)
+    _emit(args, data, unit_text)
+    return 0
+
+
+def cmd_entities(args: argparse.Namespace) -> int:
+    """Search entity names, show one entity; audit entity resolution: list merges; undo one (the alias
+    becomes its own entity from then on)."""
+    from kmrag.browse import entity_text, search_entities, show_entity
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        if args.action in ("search", "show"):
+            if not args.text:
+                raise ConfigError(f"kmrag entities {args.action} needs "
+                                  + ("the text to look for" if args.action == "search" else "an entity id or name"))
+            if args.action == "show":
+                shown = show_entity(stores, settings.tenant, args.text)
+                _emit(args, shown, entity_text)
+                return 0
+            hits = search_entities(stores, settings.tenant, args.text, limit=args.limit)
+            _emit(args, hits, lambda hs: "\n".join(
+                f"{h['id']}  {h['name']!r:<40} {h['type']:<10} {h['units']} unit(s)"
+                + (f"  aliases: {', '.join(h['aliases'][:5])}" if h["aliases"] else "") for h in hs)
+                or f"no entity name contains {args.text!r}")
+            return 0 if hits else 1
         if args.action == "unmerge":
             if not (args.entity and args.alias):
                 raise ConfigError("kmrag entities unmerge needs --entity e_… and --alias TEXT")
@@ -609,6 +648,9 @@ def build_parser() -> argparse.ArgumentParser:
     aud.add_argument("answer_id", help="a_… as `kmrag ask` or `kmrag answers` print it")
     ans = add("answers", cmd_answers, "list past answers, newest first")
     ans.add_argument("--limit", type=int, default=20)
+    units_cmd = add("units", cmd_units, "show one stored unit: text, source and version, entities, neighbours")
+    units_cmd.add_argument("action", choices=["show"])
+    units_cmd.add_argument("unit_id", help="u_…")
     src = add("sources", cmd_sources, "list the tenant's sources (their ids are what delete takes)")
     src.add_argument("match", nargs="?", help="only ids containing this text")
     dele = add("delete", cmd_delete, "remove sources from the knowledge map")
@@ -616,6 +658,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "(even if the file is gone; a record file means all its records)")
     dele.add_argument("--purge", action="store_true", help="also delete unit rows (default: retire them, "
                                                            "so past answers stay auditable)")
+    dele.add_argument("--dry-run", action="store_true", help="only list the sources that would be removed")
     ev = add("eval", cmd_eval, "evaluate retrieval strategies on multi-hop QA sets; `kmrag eval diff A B`")
     ev.add_argument("target", nargs="*", help="empty, or: diff RUN_A RUN_B")
     ev.add_argument("--dataset", action="append", help="musique, hotpotqa, 2wiki (comma-separated or repeated)")
@@ -626,8 +669,11 @@ def build_parser() -> argparse.ArgumentParser:
                                                       "first-sentence (the baseline); comma-separated or repeated")
     ev.add_argument("--out", default="reports/eval", help="where runs are saved")
     ev.add_argument("--data-root", help="the shared data folder (default ../shared/data)")
-    ents = add("entities", cmd_entities, "audit entity resolution: list merges, undo one")
-    ents.add_argument("action", nargs="?", choices=["merges", "unmerge"], default="merges")
+    ents = add("entities", cmd_entities, "entities: search names, show one with its relations and units; "
+                                         "audit resolution (list merges, undo one)")
+    ents.add_argument("action", nargs="?", choices=["search", "show", "merges", "unmerge"], default="merges")
+    ents.add_argument("text", nargs="?", help="search: text in a name or alias; show: an entity id or exact name")
+    ents.add_argument("--limit", type=int, default=50, help="search: at most this many entities")
     ents.add_argument("--entity", help="entity id (e_…)")
     ents.add_argument("--alias", help="the merged surface form to split off")
     bench = add("bench", cmd_bench, "benchmarks: `kmrag bench ingest --dataset musique`, "
