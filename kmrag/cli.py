@@ -62,6 +62,19 @@ def cmd_services(args: argparse.Namespace) -> int:
     return 0
 
 
+def _job_text(j: Any) -> str:
+    """One job for a person: what it read, what it did per stage, how long, and each file that failed."""
+    lines = [_job_line(j), f"inputs: {', '.join(j.inputs)}"]
+    counts = {k: v for k, v in sorted(j.counts.items()) if v}
+    lines.append("counts: " + (", ".join(f"{k}={v}" for k, v in counts.items()) or "none"))
+    times = {k: v for k, v in j.timings.items() if isinstance(v, int | float) and v}
+    if times:
+        lines.append("seconds: " + ", ".join(f"{k}={v:.1f}" for k, v in times.items()))
+    lines.append(f"errors ({len(j.errors)}):" if j.errors else "errors: none")
+    lines += [f"  {e.path}: {e.reason}" for e in j.errors]
+    return "\n".join(lines)
+
+
 def _job_line(j: Any) -> str:
     c = j.counts
     more = "".join(f" {k}={c[f'documents_{k}']}" for k in ("resumed", "rebuilt", "removed") if c.get(f"documents_{k}"))
@@ -352,7 +365,7 @@ def cmd_jobs(args: argparse.Namespace) -> int:
             if not args.job_id:
                 raise ConfigError("kmrag jobs show needs a job id: kmrag jobs show j_…")
             job = js.get(settings.tenant, args.job_id)
-            _emit(args, job.model_dump(mode="json"), lambda d: json.dumps(d, indent=2, default=str))
+            _emit(args, job.model_dump(mode="json"), lambda _: _job_text(job))
             return 0
         jobs = js.list(settings.tenant, limit=args.limit)
         _emit(args, [j.model_dump(mode="json") for j in jobs],

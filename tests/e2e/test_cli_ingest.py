@@ -57,6 +57,8 @@ def test_ingest_jobs_delete_on_servers(tmp_path: Path) -> None:
         assert listed[0]["id"] == job["id"]
         shown = json.loads(kmrag("jobs", "show", job["id"], "--json", env=env).stdout)
         assert shown["counts"]["units_written"] == out["units"]["units"]
+        human = kmrag("jobs", "show", job["id"], env=env).stdout  # for a person, not JSON
+        assert human.startswith(job["id"]) and "inputs: " in human and "counts: " in human and "{" not in human
         assert kmrag("jobs", "show", "j_nope", env=env).returncode == 2
         gone = kmrag("delete", (corpus / "notes.txt").resolve().as_posix(), "--json", env=env)
         assert gone.returncode == 0 and json.loads(gone.stdout)[0]["graph_units_removed"] > 0
