@@ -736,6 +736,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except Exception as e:  # a bug, not bad input: say what and where; the traceback on request
+        import os
+        import traceback
+
+        if os.environ.get("KMRAG_DEBUG"):
+            raise
+        frame = traceback.extract_tb(e.__traceback__)[-1]
+        where = f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}"
+        message = (f"internal error {type(e).__name__}: {e} (at {where}); run again with KMRAG_DEBUG=1 for the "
+                   "traceback and report it")
+        if getattr(args, "json", False):
+            print(json.dumps({"error": "InternalError", "type": type(e).__name__, "message": message, "at": where}))
+        else:
+            print(f"kmrag: {message}", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

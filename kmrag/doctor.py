@@ -62,6 +62,10 @@ def _check_postgres(settings: Settings) -> Check:
         return Check(name="unit store (PostgreSQL+pgvector)", ok=False, detail={**detail, "error": str(e)},
                      fix="start PostgreSQL (services/postgres.sh start) and check KMRAG_DATABASE_URL, "
                          "or unset it for the embedded PostgreSQL")
+    fresh = not detail.get("tables")  # nothing created yet: the first ingest (or `kmrag init`) creates it
+    if fresh and detail.get("pgvector_available") != "missing":
+        detail["schema"] = "not created yet: the first `kmrag ingest` (or `kmrag init`) creates it"
+        return Check(name="unit store (PostgreSQL+pgvector)", ok=True, detail=detail)
     ok = detail.get("pgvector") not in (None, "not installed") and bool(detail.get("schema_ok"))
     fix = None
     if not ok:

@@ -47,3 +47,17 @@ def test_doctor_names_unreachable_services() -> None:
     assert checks["graph store"]["fix"]
     pg = checks["unit store (PostgreSQL+pgvector)"]
     assert not pg["ok"] and "***" in pg["detail"]["error"] and "y@" not in pg["detail"]["error"]
+
+
+def test_doctor_before_the_first_ingest_is_not_a_failure(tmp_path: object) -> None:
+    """A fresh embedded setup has no schema yet; the first ingest creates it, so that is not a problem."""
+    env = {k: v for k, v in os.environ.items() if k not in ("KMRAG_NEO4J_URI", "KMRAG_DATABASE_URL")}
+    env["KMRAG_DATA_DIR"] = str(tmp_path)
+    try:
+        res = subprocess.run([sys.executable, "-m", "kmrag.cli", "doctor", "--json"], capture_output=True, text=True,
+                             env=env, timeout=300)
+        assert res.returncode == 0, res.stdout + res.stderr
+        pg = {c["name"]: c for c in json.loads(res.stdout)["checks"]}["unit store (PostgreSQL+pgvector)"]
+        assert pg["ok"] and pg["detail"]["mode"] == "embedded" and "not created yet" in pg["detail"]["schema"]
+    finally:
+        subprocess.run([sys.executable, "-m", "kmrag.cli", "services", "stop"], env=env, timeout=120)

@@ -85,3 +85,24 @@ def test_unit_model_rejects_bad_input(over: dict[str, object], field: str, why: 
     errors = e.value.errors()
     assert [err["loc"] for err in errors] == [(field,)]  # rejected for this field, and only for it
     assert why in errors[0]["msg"]
+
+
+def test_an_unexpected_failure_is_reported_not_dumped(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    import json as _json
+
+    from kmrag import cli
+
+    def boom(args: object) -> int:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(cli, "cmd_answers", boom)
+    monkeypatch.delenv("KMRAG_DEBUG", raising=False)
+    assert cli.main(["answers", "--json"]) == 3
+    out = _json.loads(capsys.readouterr().out)
+    assert out["error"] == "InternalError" and out["type"] == "ZeroDivisionError" and "KMRAG_DEBUG=1" in out["message"]
+    assert cli.main(["answers"]) == 3
+    assert "internal error ZeroDivisionError" in capsys.readouterr().err
+    monkeypatch.setenv("KMRAG_DEBUG", "1")
+    with pytest.raises(ZeroDivisionError):
+        cli.main(["answers"])
