@@ -16,7 +16,6 @@ Correct by construction, and proven by tests/integration/test_ingestion_seams.py
 
 from __future__ import annotations
 
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
@@ -32,7 +31,7 @@ from kmrag.ingestion.consistency import Agreement, compare_stores, touched
 from kmrag.ingestion.embed_worker import embedding_executor, embedding_text, timed_embed
 from kmrag.ingestion.entity_names import sync_entity_names
 from kmrag.ingestion.parse import parse_document
-from kmrag.ingestion.progress import Progress
+from kmrag.ingestion.progress import Progress, progress_mode
 from kmrag.ingestion.relations import GraphRows, graph_rows
 from kmrag.ingestion.resolve import EntityResolver
 from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem, read_sources
@@ -97,7 +96,7 @@ class IngestionJob:
         self.extractor = extractor
         self.tenant = tenant
         self.options = options or SourceOptions()
-        self.progress = Progress(sys.stderr.isatty() if progress is None else progress)
+        self.progress = Progress(progress_mode(progress))
         self.batch_units = max(1, batch_units)
         self.force = force
         self.lock_wait_s = lock_wait_s
