@@ -1,5 +1,7 @@
 """Sentence boundaries without a model: fast enough for multi-megabyte novels, careful about
-abbreviations and initials so a split never falls mid-sentence."""
+abbreviations and initials so a split never falls mid-sentence; a sentence may start with a capital of
+any script (Latin, Cyrillic, Greek...), and Chinese or Japanese text splits on its own terminators
+(。！？；), which need no space after them."""
 
 from __future__ import annotations
 
@@ -12,7 +14,15 @@ _ABBREV = {
     "oct", "nov", "dec", "u.s", "u.k", "approx", "dept", "est", "al", "cf", "viz", "esq", "messrs", "mme", "mlle",
 }
 # a terminator, optional closing quotes/brackets, whitespace, then something that can start a sentence
-_BOUNDARY = re.compile(r"""([.!?…]+)(["'”’)\]]*)(\s+)(?=["'“‘(\[]?[A-Z0-9À-Ý_])""")
+# (checked in code: an upper-case letter of any script, a digit, an underscore, after an optional opening
+# quote or bracket); or a CJK terminator (。！？；), which needs no space after it
+_BOUNDARY = re.compile(r"""([.!?…]+)(["'”’)\]]*)(\s+)(?=\S)|([。！？；]+)([”’」』）】〉》"')\]]*)(\s*)(?=\S)""")
+_OPENERS = "\"'“‘([「『（【"
+
+
+def _starts_sentence(text: str, at: int) -> bool:
+    c = text[at + 1] if text[at] in _OPENERS and at + 1 < len(text) else text[at]
+    return c.isupper() or c.isdigit() or c == "_"
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -20,14 +30,19 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _BOUNDARY.finditer(text):
-        end = m.end(2)
-        word = re.search(r"([\w.]+)$", text[start:m.start(1)])
-        token = word.group(1).lower() if word else ""
-        if m.group(1) == "." and (token.rstrip(".") in _ABBREV or (len(token) == 1 and token.isalpha())):
-            continue  # "Dr. Smith", "M. D.", "J. R. R. Tolkien"
+        if m.group(4) is not None:  # CJK: the terminator ends the sentence wherever it stands
+            end, nxt = m.end(5), m.end(6)
+        else:
+            if not _starts_sentence(text, m.end(3)):
+                continue
+            end, nxt = m.end(2), m.end(3)
+            word = re.search(r"([\w.]+)$", text[start:m.start(1)])
+            token = word.group(1).lower() if word else ""
+            if m.group(1) == "." and (token.rstrip(".") in _ABBREV or (len(token) == 1 and token.isalpha())):
+                continue  # "Dr. Smith", "M. D.", "J. R. R. Tolkien"
         if text[start:end].strip():
             spans.append(_trim(text, start, end))
-        start = m.end(3)
+        start = nxt
     if text[start:].strip():
         spans.append(_trim(text, start, len(text)))
     return spans
