@@ -31,9 +31,9 @@ CREATE TABLE IF NOT EXISTS kmrag_units (
     metadata       jsonb       NOT NULL DEFAULT '{{}}'::jsonb,
     embedding      vector({dim}),
     mentions       integer,
-    tsv            tsvector GENERATED ALWAYS AS (
-                       setweight(to_tsvector('english', coalesce(title, '')), 'B') ||
-                       setweight(to_tsvector('english', content), 'A')) STORED,
+    search_title   text,
+    search_text    text,
+    tsv            tsvector GENERATED ALWAYS AS ({tsv}) STORED,
     created_at     timestamptz NOT NULL DEFAULT now(),
     retired_at     timestamptz,
     PRIMARY KEY (tenant, id)
@@ -41,6 +41,11 @@ CREATE TABLE IF NOT EXISTS kmrag_units (
 
 -- entities the unit mentions (as written to the graph): lets `kmrag repair` see a graph that lost them
 ALTER TABLE kmrag_units ADD COLUMN IF NOT EXISTS mentions integer;
+
+-- search keys of text without spaces (CJK runs segmented into words); NULL: the title / content itself.
+-- A database made before them gets its tsv column rebuilt on their expression by PgUnitStore.init_schema.
+ALTER TABLE kmrag_units ADD COLUMN IF NOT EXISTS search_title text;
+ALTER TABLE kmrag_units ADD COLUMN IF NOT EXISTS search_text text;
 
 CREATE INDEX IF NOT EXISTS kmrag_units_source_idx ON kmrag_units (tenant, source_id);
 CREATE INDEX IF NOT EXISTS kmrag_units_title_idx ON kmrag_units (tenant, lower(title));

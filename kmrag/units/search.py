@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from kmrag.nlp.cjk import search_key
 from kmrag.units import bm25
 from kmrag.units.base import PgBase
 
@@ -88,7 +89,7 @@ class UnitSearch(PgBase):
                 ORDER BY score DESC, u.id
                 LIMIT %(k)s
                 """,  # noqa: S608 - only this module's numeric constants are formatted in
-                {"q": query, "t": tenant, "k": int(k), "depth": depth, "rescore": max(BM25_RESCORE, 4 * int(k))},
+                {"q": search_key(query) or query, "t": tenant, "k": int(k), "depth": depth, "rescore": max(BM25_RESCORE, 4 * int(k))},
             ).fetchall()
         return [ScoredUnit(id=r[0], score=float(r[1])) for r in rows]
 
@@ -126,7 +127,7 @@ class UnitSearch(PgBase):
                 ORDER BY score DESC, cand.id
                 LIMIT %(k)s
                 """,  # noqa: S608 - only bm25's numeric constants are formatted in
-                {"q": query, "t": tenant, "k": int(k)},
+                {"q": search_key(query) or query, "t": tenant, "k": int(k)},
             ).fetchall()
         return [ScoredUnit(id=r[0], score=float(r[1])) for r in rows]
 

@@ -14,8 +14,9 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from kmrag.errors import SchemaError
+from kmrag.nlp.cjk import search_key
 from kmrag.schema import KnowledgeUnit, Source
-from kmrag.schema.ddl import SCHEMA_VERSION, postgres_statements
+from kmrag.schema.ddl import SCHEMA_VERSION, TSV_EXPR, postgres_statements
 from kmrag.units import bm25
 from kmrag.units.answers import AnswerRecords
 from kmrag.units.entity_names import EntityNames
@@ -69,6 +70,16 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
                 "ON CONFLICT (key) DO NOTHING",
                 (str(self.dim), SCHEMA_VERSION),
             )
+            expr = conn.execute(
+                "SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_attribute a "
+                "ON a.attrelid = d.adrelid AND a.attnum = d.adnum "
+                "WHERE d.adrelid = 'kmrag_units'::regclass AND a.attname = 'tsv'").fetchone()
+            if expr and "search_text" not in expr[0]:
+                # made before the search keys: the same tsvectors for every existing row (its keys are NULL),
+                # so the kept BM25 statistics stay right
+                conn.execute("ALTER TABLE kmrag_units DROP COLUMN tsv")
+                conn.execute(f"ALTER TABLE kmrag_units ADD COLUMN tsv tsvector GENERATED ALWAYS AS ({TSV_EXPR}) STORED")
+                conn.execute("CREATE INDEX IF NOT EXISTS kmrag_units_tsv_gin ON kmrag_units USING gin (tsv)")
             if bm25.unkept_tenants(conn):
                 # tenants written before BM25 statistics were kept: count their active units once, with unit
                 # writes held off meanwhile (every write keeps them from then on)
@@ -139,7 +150,8 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
                 if vec.shape != (self.dim,):
                     raise ValueError(f"unit {u.id}: embedding has shape {vec.shape}, expected ({self.dim},)")
             rows.append((u.tenant, u.id, u.source_id, u.source_version, u.type.value, u.title, list(u.section_path),
-                         u.ordinal, u.content, Jsonb(u.metadata), vec, mentions.get(u.id)))
+                         u.ordinal, u.content, Jsonb(u.metadata), vec, mentions.get(u.id), search_key(u.title),
+                         search_key(u.content)))
         if not rows:
             return 0
         by_tenant: dict[str, list[KnowledgeUnit]] = {}
@@ -150,17 +162,21 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
             # before the write, units that become active (new, changed, retired before) enter them after it
             enter: dict[str, list[str]] = {}
             for tenant, group in by_tenant.items():
-                old = {r[0]: (r[1], r[2]) for r in conn.execute(
-                    "SELECT id, title, content FROM kmrag_units WHERE tenant = %s AND id = ANY(%s) "
-                    "AND retired_at IS NULL ORDER BY id FOR UPDATE", (tenant, [u.id for u in group])).fetchall()}
-                changed = sorted({u.id for u in group if u.id in old and old[u.id] != (u.title, u.content)})
+                old = {r[0]: (r[1], r[2], r[3], r[4]) for r in conn.execute(
+                    "SELECT id, title, content, search_title, search_text FROM kmrag_units WHERE tenant = %s "
+                    "AND id = ANY(%s) AND retired_at IS NULL ORDER BY id FOR UPDATE",
+                    (tenant, [u.id for u in group])).fetchall()}
+                changed = sorted({u.id for u in group if u.id in old and old[u.id] != (
+                    u.title, u.content, search_key(u.title), search_key(u.content))})
                 if changed:
                     bm25.remove(conn, tenant, "ids", ids=changed)
                 enter[tenant] = sorted({u.id for u in group if u.id not in old} | set(changed))
             cur.executemany(
                 "INSERT INTO kmrag_units (tenant, id, source_id, source_version, type, title, section_path, ordinal, "
-                "content, metadata, embedding, mentions) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                "content, metadata, embedding, mentions, search_title, search_text) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
                 "ON CONFLICT (tenant, id) DO UPDATE SET source_id = EXCLUDED.source_id, "
+                "search_title = EXCLUDED.search_title, search_text = EXCLUDED.search_text, "
                 "source_version = EXCLUDED.source_version, type = EXCLUDED.type, title = EXCLUDED.title, "
                 "section_path = EXCLUDED.section_path, ordinal = EXCLUDED.ordinal, content = EXCLUDED.content, "
                 "metadata = EXCLUDED.metadata, embedding = COALESCE(EXCLUDED.embedding, kmrag_units.embedding), "
