@@ -578,7 +578,8 @@ def build_parser() -> argparse.ArgumentParser:
     ing.add_argument("--max-bytes", type=int, default=64 * 1024 * 1024, help="refuse larger files")
     ing.add_argument("--encoding", default=None,
                      help="text encoding of every file, overriding what is found (default, per file: a byte-order "
-                          "mark, then an HTML/XML declared charset, then UTF-8, then detection)")
+                          "mark, then an HTML file's declared charset (meta or <?xml encoding>), then UTF-8, then "
+                          "detection)")
     ing.add_argument("--title-field", help="JSON/JSONL/parquet field holding a record's title")
     ing.add_argument("--text-field", help="JSON/JSONL/parquet field holding a record's text")
     ing.add_argument("--source-prefix", help="source ids are PREFIX/<path under the folder given> "
