@@ -339,7 +339,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from kmrag.demo import corpus_path
 
     args.paths = [str(corpus_path())]
-    args.max_bytes, args.encoding = 64 * 1024 * 1024, "utf-8"
+    args.max_bytes, args.encoding = 64 * 1024 * 1024, None
     args.title_field = args.text_field = None
     args.source_prefix = "demo"
     args.source_base = None
@@ -628,7 +628,10 @@ def build_parser() -> argparse.ArgumentParser:
     ing = add("ingest", cmd_ingest, "ingest files and folders into the knowledge map")
     ing.add_argument("paths", nargs="+", help="files or folders (md, txt, html, pdf, json, jsonl, parquet)")
     ing.add_argument("--max-bytes", type=int, default=64 * 1024 * 1024, help="refuse larger files")
-    ing.add_argument("--encoding", default="utf-8", help="text encoding of the files")
+    ing.add_argument("--encoding", default=None,
+                     help="text encoding of every file, overriding what is found (default, per file: a byte-order "
+                          "mark, then an HTML file's declared charset (meta or <?xml encoding>), then UTF-8, then "
+                          "detection)")
     ing.add_argument("--title-field", help="JSON/JSONL/parquet field holding a record's title")
     ing.add_argument("--text-field", help="JSON/JSONL/parquet field holding a record's text")
     ing.add_argument("--source-prefix", help="source ids are PREFIX/<path under the folder given> "

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from kmrag.errors import BadInput
 from kmrag.ingestion import qa_corpora
+from kmrag.ingestion.encoding import decode_bytes
 from kmrag.schema.ids import content_hash
 
 Kind = Literal["markdown", "text", "html", "pdf", "record"]
@@ -30,7 +31,7 @@ DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 
 class SourceOptions(BaseModel):
     max_bytes: int = DEFAULT_MAX_BYTES
-    encoding: str = "utf-8"
+    encoding: str | None = None  # an override for every file; None: BOM > declared > UTF-8 > detected
     title_field: str | None = None  # JSON/JSONL/parquet records; None tries title, name, corpus_name
     text_field: str | None = None  # None tries text, content, body, context, paragraph_text
     source_prefix: str | None = None  # ids = PREFIX/<path relative to the folder given> (or the file name)
@@ -101,32 +102,6 @@ def discover(paths: Sequence[str | Path]) -> Iterator[tuple[Path, Path] | Source
             yield f, root
 
 
-def _decode(data: bytes, path: Path, encoding: str) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    elif data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        encoding = "utf-16"
-    try:
-        return data.decode(encoding)
-    except UnicodeDecodeError as e:
-        raise BadInput(
-            f"{path}: not valid {encoding} (byte 0x{data[e.start]:02x} at offset {e.start}); "
-            "convert it to UTF-8 or pass --encoding with the file's encoding"
-        ) from e
-    except LookupError as e:
-        raise BadInput(f"unknown encoding {encoding!r}") from e
-
-
-def _looks_binary(data: bytes) -> bool:
-    head = data[:8192]
-    if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return True
-    if not head:
-        return False
-    control = sum(1 for b in head if b < 9 or 13 < b < 32)
-    return control / len(head) > 0.10
-
-
 def read_sources(
     paths: Sequence[str | Path], options: SourceOptions | None = None
 ) -> Iterator[SourceDocument | SourceProblem]:
@@ -174,8 +149,6 @@ def _without_path(reason: str, path: Path) -> str:
 
 def check_options(paths: Sequence[str | Path], opts: SourceOptions) -> None:
     """Refuse options that could only fail (or mislead) file by file, before a job starts."""
-    import codecs
-
     if opts.source_prefix is not None and not opts.source_prefix.strip("/ "):
         raise BadInput("--source-prefix is empty: give a name such as kb, or leave it out")
     if opts.source_base:
@@ -186,9 +159,12 @@ def check_options(paths: Sequence[str | Path], opts: SourceOptions) -> None:
             if Path(p).exists() and not Path(p).resolve().is_relative_to(base.resolve()):
                 raise BadInput(f"{p} is not under --source-base {base}; choose a folder that holds every path given")
     try:
-        codecs.lookup(opts.encoding)
+        if opts.encoding:
+            b"a".decode(opts.encoding)  # LookupError too for codecs that are not text encodings (rot13, hex)
+    except UnicodeDecodeError:
+        pass  # a known text encoding (utf-16 needs two bytes)
     except LookupError as e:
-        raise BadInput(f"--encoding {opts.encoding}: unknown encoding (e.g. utf-8, latin-1, cp1252, utf-16)") from e
+        raise BadInput(f"--encoding {opts.encoding}: unknown text encoding (e.g. utf-8, latin-1, cp1252, utf-16)") from e
     missing = [str(p) for p in paths if not Path(p).exists()]
     if missing and len(missing) == len(paths):
         raise BadInput(f"no such file or folder: {', '.join(missing)}")
@@ -222,23 +198,20 @@ def _read_file(path: Path, sid: str, opts: SourceOptions) -> Iterator[SourceDocu
     if fmt == "parquet":
         yield from _read_parquet(path, sid, uri, opts)
         return
-    if _looks_binary(data):
-        raise BadInput(f"{path}: looks like a binary file, not {KIND_NAMES.get(fmt, fmt)}")
-    nul = data.find(b"\x00")
-    if nul >= 0 and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise BadInput(f"{path}: contains a NUL byte at offset {nul} (binary data, or UTF-16 without a byte-order "
-                       "mark?); convert it to UTF-8 text")
-    text = _decode(data, path, opts.encoding)
+    decoded = decode_bytes(data, path, fmt, KIND_NAMES.get(fmt, fmt), opts.encoding)
+    text = decoded.text
     if not text.strip():
         raise BadInput(f"{path}: contains only whitespace")
     if fmt in ("markdown", "text", "html"):
         kind: Kind = fmt  # type: ignore[assignment]
+        # the version is the decoded text's hash (for a UTF-8 file, its bytes' hash): a re-run with a
+        # corrected encoding is a new version, the same text read again is not
         yield SourceDocument(source_id=sid, uri=uri, kind=kind, title=clean_title(path.stem), text=text,
-                             version=content_hash(data))
+                             version=content_hash(text), metadata=decoded.metadata())
     elif fmt == "json":
-        yield from _read_json(path, sid, uri, text, opts)
+        yield from _read_json(path, sid, uri, text, opts, decoded.metadata())
     else:
-        yield from _read_jsonl(path, sid, uri, text, opts)
+        yield from _read_jsonl(path, sid, uri, text, opts, decoded.metadata())
 
 
 def _read_pdf(path: Path, sid: str, uri: str, data: bytes) -> SourceDocument:
@@ -288,7 +261,7 @@ def record_source_id(file_sid: str, title: str, text: str, rec_id: str | None = 
 
 
 def _records(path: Path, sid: str, uri: str, recs: list[tuple[int, Any]], opts: SourceOptions,
-             where: str) -> Iterator[SourceDocument | SourceProblem]:
+             where: str, meta: dict[str, Any] | None = None) -> Iterator[SourceDocument | SourceProblem]:
     """One source per record; a record whose id (or, without ids, whose title + text) repeats an
     earlier record of the file is reported with both positions and skipped: the first one is kept."""
     first_at: dict[str, int] = {}
@@ -317,10 +290,11 @@ def _records(path: Path, sid: str, uri: str, recs: list[tuple[int, Any]], opts: 
                                        "skipped this one (give records unique ids)")
             continue
         first_at[rsid] = i
-        yield record_document(rsid, uri, title, text, {"record": i}, file_sid=sid)
+        yield record_document(rsid, uri, title, text, {"record": i, **(meta or {})}, file_sid=sid)
 
 
-def _read_json(path: Path, sid: str, uri: str, text: str, opts: SourceOptions) -> Iterator[SourceDocument | SourceProblem]:
+def _read_json(path: Path, sid: str, uri: str, text: str, opts: SourceOptions,
+               meta: dict[str, Any]) -> Iterator[SourceDocument | SourceProblem]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -334,16 +308,17 @@ def _read_json(path: Path, sid: str, uri: str, text: str, opts: SourceOptions) -
             yield SourceProblem(path=str(path), reason=p)
         for psg in passages:
             yield record_document(record_source_id(sid, psg.title, psg.text), uri, psg.title, psg.text,
-                                  {"dataset_format": fmt, "passage_key": psg.key}, file_sid=sid)
+                                  {"dataset_format": fmt, "passage_key": psg.key, **meta}, file_sid=sid)
         return
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list):
         raise BadInput(f"{path}: expected a JSON object or array of records")
-    yield from _records(path, sid, uri, list(enumerate(data)), opts, "record")
+    yield from _records(path, sid, uri, list(enumerate(data)), opts, "record", meta)
 
 
-def _read_jsonl(path: Path, sid: str, uri: str, text: str, opts: SourceOptions) -> Iterator[SourceDocument | SourceProblem]:
+def _read_jsonl(path: Path, sid: str, uri: str, text: str, opts: SourceOptions,
+                meta: dict[str, Any]) -> Iterator[SourceDocument | SourceProblem]:
     recs: list[tuple[int, Any]] = []
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -352,7 +327,7 @@ def _read_jsonl(path: Path, sid: str, uri: str, text: str, opts: SourceOptions) 
             recs.append((n, json.loads(line)))
         except json.JSONDecodeError as e:
             yield SourceProblem(path=f"{path}:line {n}", reason=f"invalid JSON at column {e.colno}: {e.msg}")
-    yield from _records(path, sid, uri, recs, opts, "line")
+    yield from _records(path, sid, uri, recs, opts, "line", meta)
 
 
 def _read_parquet(path: Path, sid: str, uri: str, opts: SourceOptions) -> Iterator[SourceDocument | SourceProblem]:

@@ -175,7 +175,8 @@ def test_bad_files_reported_per_file_and_nothing_lost(stores: Stores, tenant: st
     bad.mkdir()
     (bad / "empty.md").write_bytes(b"")
     (bad / "binary.txt").write_bytes(bytes(range(256)) * 8)
-    (bad / "latin1.txt").write_bytes("Gr\u00fc\u00dfe aus K\u00f6ln".encode("latin-1"))
+    # a UTF-16 byte-order mark, then a lone surrogate (Latin-1 without a declaration is detected now)
+    (bad / "utf16.txt").write_bytes(b"\xff\xfe" + "Gr\u00fc\u00dfe aus K\u00f6ln".encode("utf-16-le") + b"\x00\xd8")
     (bad / "corrupt.pdf").write_bytes(b"%PDF-1.4\n1 0 obj garbage")
     (bad / "huge.txt").write_text("Enormous text. " * 2000)
     (bad / "records.jsonl").write_text('{"title": "Ok", "text": "Lisbon is the capital of Portugal."}\n{oops\n')
@@ -183,8 +184,8 @@ def test_bad_files_reported_per_file_and_nothing_lost(stores: Stores, tenant: st
     res = run(stores, tenant, extractor, bad, options=SourceOptions(max_bytes=20_000))
     assert res.job.status == "completed_with_errors"
     reasons = {Path(e.path.split(":")[0]).name: e.reason for e in res.job.errors}
-    assert set(reasons) == {"empty.md", "binary.txt", "latin1.txt", "corrupt.pdf", "huge.txt", "records.jsonl"}
-    assert "offset" in reasons["latin1.txt"] and "over the limit" in reasons["huge.txt"]
+    assert set(reasons) == {"empty.md", "binary.txt", "utf16.txt", "corrupt.pdf", "huge.txt", "records.jsonl"}
+    assert "offset" in reasons["utf16.txt"] and "over the limit" in reasons["huge.txt"]
     assert res.job.counts["documents_new"] == 2  # the good record and the good PDF
     after = snapshot(stores, tenant)
     assert set(before["pg"]) <= set(after["pg"])  # nothing stored earlier was lost or rewritten

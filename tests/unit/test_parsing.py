@@ -110,7 +110,6 @@ def test_pdf_text_layer_with_pages(tmp_path: Path):
         ("empty.md", b"", "empty file"),
         ("blank.txt", b"   \n\n  ", "only whitespace"),
         ("binary.txt", bytes(range(256)) * 4, "binary"),
-        ("latin1.txt", "caf\u00e9 cr\u00e8me".encode("latin-1"), "not valid utf-8"),
         ("broken.pdf", b"%PDF-1.4\n garbage", "pdf"),
         ("fake.pdf", b"hello", "not a pdf"),
         ("bad.json", b'{"title": "x", "text": ', "invalid json at line 1"),
