@@ -121,7 +121,7 @@ class LLMExtractor:
         label = label.upper() if label.upper() in LABELS else "THING"
         start = text.find(name)
         if looks_like_code(name, text[max(start - 1, 0):start] if start >= 0 else "",
-                           text[start + len(name):start + len(name) + 1] if start >= 0 else ""):
+                           text[start + len(name):start + len(name) + 2] if start >= 0 else ""):
             return None  # code, a path, a number or hex: not an entity (nor a triple end)
         return ExtractedEntity(name=name, label=label, start=max(start, 0), end=max(start, 0) + len(name))
 

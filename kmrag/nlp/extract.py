@@ -391,15 +391,16 @@ class SpacyExtractor:
 
 def _code(text: str, start: int, end: int, name: str) -> bool:
     """Whether the candidate at text[start:end] (cleaned to ``name``) is code, a path, a number or hex
-    (kmrag.nlp.names.looks_like_code, with the characters around it: `quoted` or called "f(")."""
+    (kmrag.nlp.names.looks_like_code, with the characters around it: `quoted` or called "f()", "f(x"),
+    or the same name is quoted or called anywhere else in the text."""
     raw = text[start:end]
-    if looks_like_code(name, text[max(start - 1, 0):start], text[end:end + 1]) or looks_like_code(raw):
+    if looks_like_code(name, text[max(start - 1, 0):start], text[end:end + 2]) or looks_like_code(raw):
         return True
     # called or quoted anywhere in the text: "BrotliCompress and ...: BrotliCompress() takes ..."
     if "(" not in text and "`" not in text:
         return False
     n = re.escape(name)
-    return bool(re.search(rf"(?<![\w.]){n}\(|`{n}(?![\w])|(?<![\w.]){n}`", text))
+    return bool(re.search(rf"(?<![\w.]){n}\((?:\)|[a-z_&*])|`{n}(?![\w])|(?<![\w.]){n}`", text))
 
 
 def date_predicate(kind: str, date: str) -> str:

@@ -51,18 +51,20 @@ def has_leading_article(name: str) -> bool:
 # - a character or sequence only code uses: \ ^ ` $ = { } < > | ; [ ] @ * ~ or :: -> => () && ||,
 #   a "(" right after a word ("f(x"), or a "#" that does not end a name ("#include"; "C#", "F#" are names);
 # - an identifier shape: snake_case, lowerCamelCase ("xsltGetDebuggerStatus"; not "iPhone", "macOS"),
-#   three or more humps ("BrotliDecoderDecompress", "XMLHttpRequest"; "GitHub", "JavaScript" are
-#   names), a dotted member ("fs.readFile", "os.path", "Buffer.from"; "Node.js", "ASP.NET", "U.S."
-#   are names);
+#   four or more humps in an ASCII word of 10+ letters ("BrotliEncoderCompressStream", "XMLHttpRequestUpload";
+#   "GitHub", "MyNetworkTV", "SpaceShipOne", "iHeartMedia" are names; "BrotliDecoderDecompress" is
+#   code only when called or quoted, below), a dotted member ("fs.readFile", "os.path", "Buffer.from";
+#   "Node.js", "ASP.NET", "U.S.", "c.1580s" are names);
 # - a URL ("https://", "www."), a path ("/usr/lib", "./x", "C:\", "a/b/c", "lib/index.js"; "HTTP/2",
 #   "TCP/IP" are names), a file name ("setup.py", "README.md", "index.js");
 # - an option flag ("--foo", "-v");
-# - a number: no letter at all ("2.27", "12,000"; a plausible year, 1000-2099, is not code), a
+# - a number: no letter at all ("2.27", "12,000"), a
 #   version ("v12.7.0", "2.27 days": a name that starts with a dotted number; "Python 3.8" is a name),
-#   hex ("0x1F", "CF:64", "9ee5485", "de ad be ef").
+#   hex ("0x1F", "CF:64", "9ee5485", "de ad be ef"). Years, year ranges ("1945–46", "2005/2006"),
+#   numeric dates ("19/6/2015") and radio frequencies ("97.7 FM") are not code.
 # The extractor also passes the characters around a candidate: one written `in backticks` or called
-# "Name(" is code whatever its shape ("BrotliCompress()"), and so is every mention of that name in the
-# same text (kmrag.nlp.extract: "BrotliCompress and BrotliDecompress: BrotliCompress() takes ...").
+# ("Name()", "Name(arg") is code whatever its shape ("BrotliCompress()"), and so is every mention of that
+# name in the same text (kmrag.nlp.extract: "BrotliCompress and BrotliDecompress: BrotliCompress() takes ...").
 
 _CODE_CHARS = re.compile(r"[\\^`$={}<>|;\[\]@*~]|::|->|=>|\w\(|\(\)|&&|\|\||#(?!$)")
 _SNAKE = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9_]|^_")
@@ -75,17 +77,19 @@ _FILE_EXT = re.compile(r"\.(?:py|pyc|c|h|cc|cpp|hpp|rs|go|ts|tsx|jsx|mjs|cjs|jso
                        r"diff|lua|rb|php|java|class|jar|sql)$", re.I)
 _JS_FILE = re.compile(r"(?:^|/)[a-z0-9_\-.]+\.js$")
 _FLAG = re.compile(r"^--?[A-Za-z]")
-_VERSION_START = re.compile(r"^v?\d+(?:\.\d+)+|^v\d+\b")
-_YEAR = re.compile(r"^(?:1\d{3}|20\d{2})$")
-_HEX = re.compile(r"\b0x[0-9a-f]+\b|^[0-9a-f]{2}(?:[:\s][0-9a-f]{2})+$|^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}$",
+_VERSION_START = re.compile(r"^v?\d+(?:\.\d+)+(?!\d|\s+[AF]M\b)|^v\d+\b")
+_YEAR = re.compile(r"^(?:1\d{3}|20\d{2})(?:\s*[–—/-]\s*(?:\d{1,2}|1\d{3}|20\d{2}))?$|^\d{1,2}([/.-])\d{1,2}\1\d{2,4}$")
+_HEX_PAIR = re.compile(r"^[0-9a-f]{2}$", re.I)
+_HEX = re.compile(r"\b0x[0-9a-f]+\b|^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}$",
                   re.I)
+_CALL = re.compile(r"\((?:\)|[a-z_&*])")  # "f()", "f(state, ...)"; not "Suzuki(1982)", "Apple (company)"
 _DOTTED_NAME_END = {"js", "io", "ai", "net", "com", "org"}
 
 
 def _dotted_member(token: str) -> bool:
     """'fs.readFile', 'os.path', 'Buffer.from', 'example.com' (not 'Node.js', 'ASP.NET', 'U.S.', 'Ph.D.')."""
     parts = token.split(".")
-    if re.match(r"v?\d", token) or len(parts) < 2 or not all(parts[:-1]) or not any(len(p) > 1 for p in parts):
+    if re.match(r"v?\d|c\.\d", token) or len(parts) < 2 or not all(parts[:-1]) or not any(len(p) > 1 for p in parts):
         return False
     words = [p for p in parts if p]
     if len(words) < 2 or all(len(p) <= 2 and p[:1].isupper() for p in words):
@@ -109,17 +113,20 @@ def _path(text: str) -> bool:
 def looks_like_code(text: str, before: str = "", after: str = "") -> bool:
     """Whether an entity candidate is code, a path, a number, a version or hex rather than a name (the
     rules are in the comment above). ``before``/``after``: the characters right around the candidate in
-    its text, when known (a backtick, or a "(" right after it, make it code)."""
+    its text, when known (a backtick, or a call right after it, "()" or "(x", make it code)."""
     t = text.strip()
     if not t:
         return False
-    if before.endswith("`") or after.startswith(("`", "(")):
-        return True
-    if _CODE_CHARS.search(t) or _URL.search(t) or _FLAG.match(t) or _path(t):
+    if before.endswith("`") or after.startswith("`") or _CALL.match(after):
         return True
     if not any(c.isalpha() for c in t):
         return not _YEAR.match(t)
+    if _CODE_CHARS.search(t) or _URL.search(t) or _FLAG.match(t) or _path(t):
+        return True
     if _VERSION_START.match(t) or _HEX.search(t):
+        return True
+    pairs = re.split(r":|\s+", t)  # a dump: "CF:64", "CF:64 DB", "DE AD BE EF" (not "AD 43")
+    if len(pairs) >= 2 and all(_HEX_PAIR.match(p) for p in pairs) and (":" in t or len(pairs) >= 3):
         return True
     for tok in t.split():
         if _SNAKE.search(tok) or _LOWER_CAMEL.search(tok) or _dotted_member(tok.rstrip(".")):
@@ -127,7 +134,8 @@ def looks_like_code(text: str, before: str = "", after: str = "") -> bool:
         if "/" not in tok and (_FILE_EXT.search(tok) or _JS_FILE.search(tok)):
             return True
         word = tok.strip(".,'’\"")
-        if word.isalpha() and not word.isupper() and not word.islower() and len(_HUMP.findall(word)) >= 3:
+        if (word.isascii() and word.isalpha() and not word.isupper() and not word.islower()
+                and len(word) >= 10 and len(_HUMP.findall(word)) >= 4):
             return True
     return False
 
@@ -168,8 +176,8 @@ _MEANINGFUL_MARKS = "+#"
 def name_words(name: str) -> list[str]:
     """'xsltGetDebuggerStatus' -> ['xslt', 'get', 'debugger', 'status']; 'HTTPS server' -> ['https', 'server']."""
     out: list[str] = []
-    for chunk in re.split(r"[^A-Za-z0-9]+", name):
-        out += _HUMP.findall(chunk) if not (chunk.isupper() or chunk.islower()) else [chunk]
+    for chunk in re.split(r"[\W_]+", name):
+        out += _HUMP.findall(chunk) if chunk.isascii() and not (chunk.isupper() or chunk.islower()) else [chunk]
     return [w.casefold() for w in out if w]
 
 

@@ -41,7 +41,7 @@ def test_precision_on_the_labelled_technical_sample(x: SpacyExtractor) -> None:
     assert res["relations"] == {"correct": 17, "partly": 4}
 
 
-CODE = ["xsltGetDebuggerStatus", "BrotliDecoderDecompress", "XMLHttpRequest", "fs.readFile", "os.path", "Buffer.from",
+CODE = ["xsltGetDebuggerStatus", "BrotliEncoderCompressStream", "XMLHttpRequestUpload", "fs.readFile", "os.path", "Buffer.from",
         "https://x.org/a", "www.python.org", "/usr/lib", "./x", "C:\\", "C:\\Program Files", "^C", "a/b/c",
         "lib/index.js", "setup.py", "README.md", "index.js", "--force", "-v", "2.27", "12,000", "v12.7.0", "2.27 days",
         "0x1F", "CF:64", "9ee5485", "DE AD BE EF", "#include", "a = b", "std::vector", "p->next", "<div>", "{x}",
@@ -49,7 +49,8 @@ CODE = ["xsltGetDebuggerStatus", "BrotliDecoderDecompress", "XMLHttpRequest", "f
 NAMES = ["C++", "C#", "F#", "Node.js", "Git", "HTTP/2", "TCP/IP", "GitHub", "JavaScript", "iPhone", "macOS", "ASP.NET",
          "U.S.", "Ph.D.", "Python 3.8", "Git 2.27", "Node.js v12.7.0", "1938", "July 29, 1938", "29 July 1938",
          "Johannes Schindelin", "HTTPS", "AT&T", "Procter & Gamble", "PostgreSQL", "Notepad++", "YouTube", "V8",
-         "St. Louis", "Amazon.com", "the 1990s", "UTF-8"]
+         "St. Louis", "Amazon.com", "the 1990s", "UTF-8", "MyNetworkTV", "SpaceShipOne", "iHeartMedia",
+         "Tufts OpenCourseWare", "HonFREng", "1945–46", "2005/2006", "19/6/2015", "97.7 FM", "AD 43", "KiTTiE", "c.1580s"]
 
 
 @pytest.mark.parametrize("text", CODE)
@@ -64,7 +65,9 @@ def test_real_names_are_not_code(text: str) -> None:
 
 def test_a_called_or_quoted_name_is_code() -> None:
     assert looks_like_code("BrotliCompress", after="()") and looks_like_code("BrotliCompress", before="`")
+    assert looks_like_code("BrotliEncoderSetParameter", after="(s")
     assert not looks_like_code("BrotliCompress") and not looks_like_code("Apple", after=" (")
+    assert not looks_like_code("Suzuki", after="(1")  # "TVS Suzuki(1982-2001)": a missing space, not a call
 
 
 def test_the_extractor_drops_code_everywhere_in_a_text(x: SpacyExtractor) -> None:
