@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from kmrag.nlp.cjk import search_key
+from kmrag.schema.search_keys import search_key
 from kmrag.units import bm25
 from kmrag.units.base import PgBase
 

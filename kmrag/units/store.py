@@ -14,9 +14,9 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from kmrag.errors import SchemaError
-from kmrag.nlp.cjk import search_key
 from kmrag.schema import KnowledgeUnit, Source
 from kmrag.schema.ddl import SCHEMA_VERSION, TSV_EXPR, postgres_statements
+from kmrag.schema.search_keys import search_key
 from kmrag.units import bm25
 from kmrag.units.answers import AnswerRecords
 from kmrag.units.entity_names import EntityNames
