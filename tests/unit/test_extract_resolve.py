@@ -215,3 +215,10 @@ def test_spacy_batches_are_bounded_by_characters_and_results_unchanged(x):
                            ordinal=i, content=t) for i, t in enumerate(texts)]
     tiny = SpacyExtractor(batch_chars=10)  # one unit per spaCy batch
     assert [e.model_dump() for e in tiny.extract(units)] == [e.model_dump() for e in x.extract(units)]
+
+
+def test_no_entity_from_text_the_english_model_cannot_read(x: SpacyExtractor) -> None:
+    ex = x.extract_text("传统RAG是“一问一查一答”：单跳检索无法回答需要多步推理的问题。Marie Curie was born in Warsaw.")
+    names = {e.name for e in ex.entities}
+    assert "Warsaw" in names
+    assert not any(any("\u4e00" <= c <= "\u9fff" for c in n) for n in names)
