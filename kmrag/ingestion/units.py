@@ -24,6 +24,7 @@ SENTENCE_MAX_CHARS = 2 * MAX_UNIT_CHARS  # a longer "sentence" (no terminator) i
 TABLE_MAX_CHARS = 8000  # bigger tables are split by rows, each part repeating the header
 UNIT_MAX_CHARS = TABLE_MAX_CHARS  # no unit of any kind is longer (bounded NLP time and memory)
 CODE_MAX_CHARS = 2000  # a code block is kept whole up to this, longer ones are cut between lines
+FRAGMENT_CHARS = 40  # a shorter plain paragraph ("Done.", "Example:") joins its neighbour paragraph
 
 _RULE = re.compile(r"\b(must|shall|is required to|are required to|is prohibited|are prohibited|may not|"
                    r"is mandatory|are mandatory|is not permitted|are not permitted)\b", re.I)
@@ -86,6 +87,45 @@ def _split_table(text: str) -> list[str]:
     return parts
 
 
+def _fragment(b: Block) -> bool:
+    return b.kind == "paragraph" and len(b.text) < FRAGMENT_CHARS and classify(b.text, b)[0] is UnitType.PARAGRAPH
+
+
+def _joinable(a: Block, b: Block) -> bool:
+    return (a.kind == b.kind == "paragraph" and a.page == b.page
+            and len(a.text) + len(b.text) + 1 <= MAX_UNIT_CHARS)
+
+
+def _join(a: Block, b: Block) -> Block:
+    return a.model_copy(update={"text": f"{a.text} {b.text}", "end": b.end})
+
+
+def merge_fragments(blocks: Sequence[Block]) -> list[Block]:
+    """A tiny plain paragraph (under FRAGMENT_CHARS, not a rule, definition or step) joins the paragraph
+    next to it in the same section, so that every unit is a citable thought: the one before it, or, for
+    a lead-in ("For example:") or the first paragraph of a section, the one after it (when that one is
+    not a definition or step, whose type reads from its start). Headings, lists, tables and code are
+    never joined, and nothing joins across them."""
+    out: list[Block] = []
+    for b in blocks:
+        prev = out[-1] if out else None
+        if prev is not None and _joinable(prev, b):
+            if _fragment(b) and not b.text.rstrip().endswith(":") and not _fragment(prev):
+                out[-1] = _join(prev, b)
+                continue
+            if _fragment(prev) and classify(b.text, b)[0] in (UnitType.PARAGRAPH, UnitType.RULE):
+                joined = _join(prev, b)
+                if classify(joined.text, joined)[0] is classify(b.text, b)[0]:  # not "For example: ..." a definition
+                    out[-1] = joined
+                    continue
+        if prev is not None and _fragment(prev) and len(out) >= 2 and _joinable(out[-2], prev):
+            out[-2:] = [_join(out[-2], prev)]  # a fragment nothing follows: back to the one before
+        out.append(b)
+    if len(out) >= 2 and _fragment(out[-1]) and _joinable(out[-2], out[-1]):
+        out[-2:] = [_join(out[-2], out[-1])]
+    return out
+
+
 def _code_parts(text: str, limit: int) -> list[tuple[int, int]]:
     """Spans of whole lines of at most ``limit`` chars (a longer line is cut at whitespace); a blank line
     is the preferred cut once a part is half full."""
@@ -143,6 +183,7 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
     seen: Counter[str] = Counter()
     defined: dict[str, str] = {}
     doc_title = doc.title
+    blocks = merge_fragments(blocks)
 
     def add(text: str, utype: UnitType, title: str, block: Block, start: int, end: int,
             extra: dict[str, object] | None = None) -> str | None:

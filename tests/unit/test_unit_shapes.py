@@ -146,3 +146,23 @@ def test_numbered_title_lines_in_plain_text_are_sections_and_step_lists_stay_ste
     steps = [c for t, c in units if t is UnitType.STEP]
     assert steps == ["Keep your boarding pass.", "Show your passport at the gate.", "Open the app", "Tap Settings",
                      "Tap Save"]
+
+
+def test_tiny_fragments_join_their_neighbour_paragraph_in_the_section():
+    md = ("# A\n\nDone.\n\nThe installer writes its configuration to the home directory.\n\n"
+          "The tool reads the configuration when it starts.\n\nSee below.\n\n"
+          "For example:\n\nThe tool is run from a terminal with its options.\n\n"
+          "Usage:\n\n```\ntool --help\n```\n\n# B\n\nTiny one.\n\n- a list item that is not a paragraph\n\n"
+          "You must pay.\n\nThe fee is paid at the desk of the airline.\n")
+    units = typed(md)
+    paras = [c for t, c in units if t is UnitType.PARAGRAPH]
+    assert paras == [
+        "Done. The installer writes its configuration to the home directory.",
+        "The tool reads the configuration when it starts. See below. For example:",  # "For example: The tool ..."
+        "The tool is run from a terminal with its options. Usage:",  # would read as a glossary definition
+        "Tiny one.",  # alone: a list follows, a heading precedes
+        "- a list item that is not a paragraph",
+        "The fee is paid at the desk of the airline.",
+    ]
+    assert (UnitType.RULE, "You must pay.") in units  # a rule is never a fragment
+    assert (UnitType.CODE, "```\ntool --help\n```") in units
