@@ -166,3 +166,15 @@ def test_tiny_fragments_join_their_neighbour_paragraph_in_the_section():
     ]
     assert (UnitType.RULE, "You must pay.") in units  # a rule is never a fragment
     assert (UnitType.CODE, "```\ntool --help\n```") in units
+
+
+def test_markup_look_alikes_are_kept():
+    md = ("---\n# Title after a rule\n\nThe text of the document follows the title here.\n\n---\n\n"
+          "Write `<!-- note -->` to leave a comment in the page source.\n\n"
+          "An unclosed <!-- in prose is just text in this paragraph.\n\n"
+          "- an item of a list\n\n    its second paragraph, indented\n\n    and its third one, indented too\n")
+    doc, p = parsed(md)
+    text = "\n".join(u.content for u in p.units)
+    assert "front_matter" not in doc.metadata and "Title after a rule" in text
+    assert "`<!-- note -->`" in text and "An unclosed <!-- in prose" in text
+    assert all(u.type is not UnitType.CODE for u in p.units)

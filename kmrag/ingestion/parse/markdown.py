@@ -16,7 +16,7 @@ _SETEXT = re.compile(r"^(=+|-+)\s*$")
 _LIST = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.S)
+_COMMENT = re.compile(r"<!--(.*?)-->", re.S)
 _FRONT = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S)
 _KEY = re.compile(r"^([A-Za-z_][\w.-]*)\s*:(?:\s+(.*?))?\s*$")
 _INDENTED = re.compile(r"^(?: {4}|\t)")
@@ -63,7 +63,8 @@ def strip_markup(text: str) -> tuple[str, dict[str, object], list[tuple[int, dic
     m = _FRONT.match(text)
     if m:
         front = yaml_fields(m.group(1))
-        text = _blank(text, 0, m.end())
+        if front:  # else a thematic break, not front matter
+            text = _blank(text, 0, m.end())
     fenced: list[tuple[int, int]] = []
     pos, opened = 0, -1
     for line in text.splitlines(keepends=True):
@@ -79,6 +80,9 @@ def strip_markup(text: str) -> tuple[str, dict[str, object], list[tuple[int, dic
     yaml_blocks: list[tuple[int, dict[str, object]]] = []
     for c in list(_COMMENT.finditer(text)):
         if any(a <= c.start() < b for a, b in fenced):
+            continue
+        line_start = text.rfind("\n", 0, c.start()) + 1
+        if text.count("`", line_start, c.start()) % 2:  # inside inline code: `<!-- -->` is text
             continue
         body = c.group(1)
         if body.lstrip().startswith("YAML") and body.lstrip()[4:5] in ("\n", "\r"):
@@ -114,6 +118,7 @@ def parse_markdown(text: str, page: int | None = None, base: int = 0, indented_c
             para.clear()
 
     i = 0
+    in_list = False  # since a list item, up to the next unindented line: indented text is the item's
     while i < len(lines):
         pos, line = lines[i]
         if not line.strip():
@@ -130,7 +135,9 @@ def parse_markdown(text: str, page: int | None = None, base: int = 0, indented_c
             blocks.append(Block(kind="code", text=body, start=base + pos, end=base + end, page=page))
             i = j + 1
             continue
-        if indented_code and not para and _INDENTED.match(line) and (not blocks or blocks[-1].kind != "list_item"):
+        if not line[:1].isspace() and not _LIST.match(line):
+            in_list = False
+        if indented_code and not para and not in_list and _INDENTED.match(line):
             j, last = i, i
             while j < len(lines) and (_INDENTED.match(lines[j][1]) or not lines[j][1].strip()):
                 if lines[j][1].strip():
@@ -178,6 +185,7 @@ def parse_markdown(text: str, page: int | None = None, base: int = 0, indented_c
                 item.append(lines[j][1].strip())
                 end = lines[j][0] + len(lines[j][1])
                 j += 1
+            in_list = True
             blocks.append(Block(kind="list_item", text=" ".join(item), level=depth,
                                 ordered=m.group(2)[0].isdigit(), start=base + pos, end=base + end, page=page))
             i = j
