@@ -1,4 +1,4 @@
-"""The citable pieces of a unit: its sentences, or, for a table, its rows.
+"""The citable pieces of a unit: its sentences, or, for a table, its rows, for code its blocks of lines.
 
 A citation quotes one of these spans exactly (``unit.content[start:end]``), so an auditor finds the words
 in the unit; a table row is shown with its header ("Flight distance: more than 3500 km; Compensation:
@@ -66,6 +66,28 @@ def table_rows(content: str) -> list[tuple[int, int, list[str], list[str]]]:
     return out
 
 
+_FENCE_LINE = re.compile(r"^\s*(```|~~~)")
+
+
+def code_spans(content: str) -> list[tuple[int, int]]:
+    """The line groups of a code unit (runs of non-blank lines, fence lines left out), never its "sentences"."""
+    out: list[tuple[int, int]] = []
+    pos, start, end = 0, -1, -1
+    for line in content.split("\n"):
+        if not line.strip() or _FENCE_LINE.match(line):
+            if start >= 0:
+                out.append((start, end))
+            start = -1
+        else:
+            if start < 0:
+                start = pos
+            end = pos + len(line.rstrip())
+        pos += len(line) + 1
+    if start >= 0:
+        out.append((start, end))
+    return out
+
+
 def unit_spans(unit: Any, rank: int) -> list[Span]:
     """The citable sentences (or table rows) of a stored unit. A heading unit has none (it states nothing);
     a sentence that reads as an instruction to a model ("ignore previous instructions and ...") is left out."""
@@ -84,6 +106,9 @@ def _spans(unit: Any, rank: int) -> list[Span]:
                               rank, unit.title))
         if spans:
             return spans
+    if unit.type == "code":
+        return [Span(unit.id, unit.source_id, a, b, content[a:b], "code", content[a:b], rank, unit.title)
+                for a, b in code_spans(content)]
     return [Span(unit.id, unit.source_id, a, b, content[a:b], "sentence", " ".join(content[a:b].split()), rank,
                  unit.title)
             for a, b in sentence_spans(content)]

@@ -38,7 +38,7 @@ from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem
 from kmrag.ingestion.units import ParsedUnits, build_units
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import Extraction, Extractor
-from kmrag.schema import Entity, EntityMerge, KnowledgeUnit, Source, UnitLink
+from kmrag.schema import Entity, EntityMerge, KnowledgeUnit, Source, UnitLink, UnitType
 from kmrag.stores import Stores
 from kmrag.units.jobs import JobError, JobRecord, JobStore
 from kmrag.units.lock import tenant_lock
@@ -352,14 +352,15 @@ class IngestionJob:
         extractor becomes that document's error, and the rest of the batch goes on."""
         t = time.perf_counter()
         out: dict[str, Extraction] = {}
-        units = [u for s in batch for u in s.units if u.id in s.plan.extract]
+        units = [u for s in batch for u in s.units if u.id in s.plan.extract and u.type is not UnitType.CODE]
+        code = {u.id: Extraction() for s in batch for u in s.units if u.id in s.plan.extract and u.type is UnitType.CODE}
         try:
             out = dict(zip((u.id for u in units), self.extractor.extract(units), strict=True)) if units else {}
         except Exception:  # noqa: BLE001 - isolate the document that breaks the extractor
             for s in batch:  # find the document that breaks it
                 if s.plan.failed:
                     continue
-                mine = [u for u in s.units if u.id in s.plan.extract]
+                mine = [u for u in s.units if u.id in s.plan.extract and u.type is not UnitType.CODE]
                 try:
                     out.update(zip((u.id for u in mine), self.extractor.extract(mine), strict=True))
                 except Exception as e:  # noqa: BLE001 - that document's error, not the job's
@@ -368,7 +369,7 @@ class IngestionJob:
                     self._fail(s.plan.source.id, f"entity extraction failed: {type(e).__name__}: {e}")
         self.timings["nlp"] += time.perf_counter() - t
         self.progress.add("nlp", len(units))
-        return out
+        return {**code, **out}  # code is never run through NER or triple extraction
 
     def _links(self, s: _Slice) -> list[UnitLink]:
         """Links whose later end is in this slice (both ends are then written)."""

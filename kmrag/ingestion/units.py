@@ -23,6 +23,8 @@ MAX_UNIT_CHARS = 1200  # longer text is packed into sentence groups of about thi
 SENTENCE_MAX_CHARS = 2 * MAX_UNIT_CHARS  # a longer "sentence" (no terminator) is cut at whitespace
 TABLE_MAX_CHARS = 8000  # bigger tables are split by rows, each part repeating the header
 UNIT_MAX_CHARS = TABLE_MAX_CHARS  # no unit of any kind is longer (bounded NLP time and memory)
+CODE_MAX_CHARS = 2000  # a code block is kept whole up to this, longer ones are cut between lines
+FRAGMENT_CHARS = 40  # a shorter plain paragraph ("Done.", "Example:") joins its neighbour paragraph
 
 _RULE = re.compile(r"\b(must|shall|is required to|are required to|is prohibited|are prohibited|may not|"
                    r"is mandatory|are mandatory|is not permitted|are not permitted)\b", re.I)
@@ -48,11 +50,13 @@ def classify(text: str, block: Block) -> tuple[UnitType, str | None]:
     """The unit type of a block's text, and the defined term for definitions."""
     if block.kind == "table":
         return UnitType.TABLE, None
+    if block.kind == "code":
+        return UnitType.CODE, None
     if block.kind == "definition":
         return UnitType.DEFINITION, block.term
     if block.kind == "list_item" and block.ordered:
         return UnitType.STEP, None
-    if _STEP.match(text) and block.kind != "code":
+    if _STEP.match(text):
         return UnitType.STEP, None
     m = _DEFINITION.match(text)
     if m:
@@ -83,14 +87,82 @@ def _split_table(text: str) -> list[str]:
     return parts
 
 
+def _fragment(b: Block) -> bool:
+    return b.kind == "paragraph" and len(b.text) < FRAGMENT_CHARS and classify(b.text, b)[0] is UnitType.PARAGRAPH
+
+
+def _joinable(a: Block, b: Block) -> bool:
+    return (a.kind == b.kind == "paragraph" and a.page == b.page
+            and len(a.text) + len(b.text) + 1 <= MAX_UNIT_CHARS)
+
+
+def _join(a: Block, b: Block) -> Block:
+    return a.model_copy(update={"text": f"{a.text} {b.text}", "end": b.end})
+
+
+def merge_fragments(blocks: Sequence[Block]) -> list[Block]:
+    """A tiny plain paragraph (under FRAGMENT_CHARS, not a rule, definition or step) joins the paragraph
+    next to it in the same section, so that every unit is a citable thought: the one before it, or, for
+    a lead-in ("For example:") or the first paragraph of a section, the one after it (when that one is
+    not a definition or step, whose type reads from its start). Headings, lists, tables and code are
+    never joined, and nothing joins across them."""
+    out: list[Block] = []
+    for b in blocks:
+        prev = out[-1] if out else None
+        if prev is not None and _joinable(prev, b):
+            if _fragment(b) and not b.text.rstrip().endswith(":") and not _fragment(prev):
+                out[-1] = _join(prev, b)
+                continue
+            if _fragment(prev) and classify(b.text, b)[0] in (UnitType.PARAGRAPH, UnitType.RULE):
+                joined = _join(prev, b)
+                if classify(joined.text, joined)[0] is classify(b.text, b)[0]:  # not "For example: ..." a definition
+                    out[-1] = joined
+                    continue
+        if prev is not None and _fragment(prev) and len(out) >= 2 and _joinable(out[-2], prev):
+            out[-2:] = [_join(out[-2], prev)]  # a fragment nothing follows: back to the one before
+        out.append(b)
+    if len(out) >= 2 and _fragment(out[-1]) and _joinable(out[-2], out[-1]):
+        out[-2:] = [_join(out[-2], out[-1])]
+    return out
+
+
+def _code_parts(text: str, limit: int) -> list[tuple[int, int]]:
+    """Spans of whole lines of at most ``limit`` chars (a longer line is cut at whitespace); a blank line
+    is the preferred cut once a part is half full."""
+    out: list[tuple[int, int]] = []
+    start = pos = 0
+    blank_cut = -1
+    for line in text.splitlines(keepends=True):
+        if pos > start and pos + len(line.rstrip("\n")) - start > limit:
+            cut = blank_cut if blank_cut - start >= limit // 2 else pos
+            out.append((start, cut))
+            start = cut
+            blank_cut = -1
+        if not line.strip() and pos > start:
+            blank_cut = pos
+        pos += len(line)
+    if pos > start:
+        out.append((start, pos))
+    parts: list[tuple[int, int]] = []
+    for a, b in out:
+        b = a + len(text[a:b].rstrip())
+        if text[a:b].strip():
+            parts.extend((a + x, a + y) for x, y in split_bounded(text[a:b], limit)) if b - a > limit \
+                else parts.append((a, b))
+    return parts
+
+
 def _pieces(block: Block, source_text: str) -> list[tuple[str, int, int]]:
     """The block's text cut on sentence boundaries into unit-sized pieces, with char spans."""
     if block.kind == "table":
         return [(t, block.start, block.end) for t in _split_table(block.text)]
+    if block.kind == "code":  # whole up to CODE_MAX_CHARS, else cut between lines
+        if len(block.text) <= CODE_MAX_CHARS:
+            return [(block.text, block.start, block.end)]
+        return [(block.text[a:b], block.start + a, block.start + b)
+                for a, b in _code_parts(block.text, CODE_MAX_CHARS)]
     if len(block.text) <= MAX_UNIT_CHARS:
         return [(block.text, block.start, block.end)]
-    if block.kind == "code":  # cut between lines, never longer than a unit
-        return [(block.text[a:b], block.start + a, block.start + b) for a, b in split_bounded(block.text, MAX_UNIT_CHARS)]
     raw = source_text[block.start : block.end]
     if normalise_content(raw) != normalise_content(block.text):
         raw = block.text  # html: spans index the visible text
@@ -111,6 +183,7 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
     seen: Counter[str] = Counter()
     defined: dict[str, str] = {}
     doc_title = doc.title
+    blocks = merge_fragments(blocks)
 
     def add(text: str, utype: UnitType, title: str, block: Block, start: int, end: int,
             extra: dict[str, object] | None = None) -> str | None:
@@ -121,7 +194,7 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
                 first = first or uid
             return first
         norm = normalise_content(text)
-        if not norm or not unit_text(text):
+        if not norm or not unit_text(text, code=utype is UnitType.CODE):
             return None
         occ = seen[norm]
         seen[norm] += 1
@@ -133,7 +206,7 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
         meta.update(extra or {})
         units.append(KnowledgeUnit(id=uid, tenant=tenant, source_id=doc.source_id, source_version=doc.version,
                                    type=utype, title=clean_title(title), section_path=path, ordinal=len(units),
-                                   content=unit_text(text),
+                                   content=unit_text(text, code=utype is UnitType.CODE),
                                    metadata=meta))
         parents.append(section_stack[-1][1] if section_stack else None)
         return uid
@@ -146,7 +219,7 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
                 section_stack.pop()
             m = _SECTION_NUM.match(b.text)
             uid = add(b.text, UnitType.SECTION, b.text, b, b.start, b.end,
-                      {"level": b.level, **({"number": m.group(1)} if m else {})})
+                      {"level": b.level, **({"number": m.group(1)} if m else {}), **({"yaml": b.meta} if b.meta else {})})
             if uid:
                 if m:
                     numbers.setdefault(m.group(1).lower(), uid)

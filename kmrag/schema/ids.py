@@ -26,11 +26,15 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _SPACES = re.compile(r"[^\S\n]+")
 
 
-def unit_text(text: str) -> str:
+def unit_text(text: str, code: bool = False) -> str:
     """The one text a unit is stored with, in every store: the source's characters as written
     (no compatibility folding), control characters removed, runs of spaces collapsed, line breaks
-    kept only where they carry structure (tables, lists, code), blank lines dropped, trimmed."""
+    kept only where they carry structure (tables, lists, code), blank lines dropped, trimmed. Code
+    keeps its lines as written (indentation and spacing are its syntax), only trailing space and
+    the blank lines around it dropped."""
     text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    if code:
+        return "\n".join(ln.rstrip() for ln in text.expandtabs(4).split("\n")).strip("\n")
     lines = [ln.strip() for ln in _SPACES.sub(" ", text).split("\n")]
     return "\n".join(ln for ln in lines if ln)
 

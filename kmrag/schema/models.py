@@ -22,6 +22,7 @@ class UnitType(StrEnum):
     DEFINITION = "definition"
     STEP = "step"
     RULE = "rule"
+    CODE = "code"  # a code block (fenced, indented, <pre>): cited by its lines, never run through NER
 
 
 class UnitLinkKind(StrEnum):

@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS kmrag_units (
     id             text        NOT NULL,
     source_id      text        NOT NULL,
     source_version text        NOT NULL,
-    type           text        NOT NULL CHECK (type IN ('section','paragraph','table','definition','step','rule')),
+    type           text        NOT NULL CHECK (type IN ('section','paragraph','table','definition','step','rule','code')),
     title          text        NOT NULL DEFAULT '',
     section_path   text[]      NOT NULL DEFAULT '{{}}',
     ordinal        integer     NOT NULL,
@@ -46,6 +46,13 @@ ALTER TABLE kmrag_units ADD COLUMN IF NOT EXISTS mentions integer;
 -- A database made before them gets its tsv column rebuilt on their expression by PgUnitStore.init_schema.
 ALTER TABLE kmrag_units ADD COLUMN IF NOT EXISTS search_title text;
 ALTER TABLE kmrag_units ADD COLUMN IF NOT EXISTS search_text text;
+
+-- the 'code' unit type: a table created before it has the old CHECK (PostgreSQL named it
+-- kmrag_units_type_check), replaced by one that admits it, under the same name, whatever was there.
+-- NOT VALID: the rows already stored passed the stricter old check, so no table scan on every init
+ALTER TABLE kmrag_units DROP CONSTRAINT IF EXISTS kmrag_units_type_check;
+ALTER TABLE kmrag_units ADD CONSTRAINT kmrag_units_type_check
+    CHECK (type IN ('section','paragraph','table','definition','step','rule','code')) NOT VALID;
 
 CREATE INDEX IF NOT EXISTS kmrag_units_source_idx ON kmrag_units (tenant, source_id);
 CREATE INDEX IF NOT EXISTS kmrag_units_title_idx ON kmrag_units (tenant, lower(title));

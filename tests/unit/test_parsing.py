@@ -48,7 +48,7 @@ def test_ids_stable_across_runs_and_order_independent_of_other_sources():
 
 
 def test_duplicate_paragraphs_get_distinct_ids():
-    r = units_of("Same text here.\n\nSame text here.\n")
+    r = units_of("The same text is written here, twice over.\n\nThe same text is written here, twice over.\n")
     assert len({u.id for u in r.units}) == 2
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kmrag.ingestion.parse.blocks import Block
 from kmrag.ingestion.parse.html import parse_html
-from kmrag.ingestion.parse.markdown import parse_markdown
+from kmrag.ingestion.parse.markdown import parse_markdown, strip_markup
 from kmrag.ingestion.parse.text import parse_text
 from kmrag.ingestion.sources import SourceDocument
 
@@ -12,7 +12,19 @@ from kmrag.ingestion.sources import SourceDocument
 def parse_document(doc: SourceDocument) -> tuple[list[Block], str]:
     """Blocks of a document and the text their char spans index into."""
     if doc.kind == "markdown":
-        return parse_markdown(doc.text), doc.text
+        # comments and front matter blanked (same offsets); front matter is the source's metadata,
+        # a `<!-- YAML -->` block the metadata of the section it sits in
+        text, front, yaml_blocks = strip_markup(doc.text)
+        if front:
+            doc.metadata["front_matter"] = front
+        md_blocks = parse_markdown(text, indented_code=True)
+        for at, fields in yaml_blocks:
+            heading = next((b for b in reversed(md_blocks) if b.kind == "heading" and b.start <= at), None)
+            if heading is not None:
+                heading.meta = {**(heading.meta or {}), **fields}
+            else:
+                doc.metadata.setdefault("yaml", {}).update(fields)
+        return md_blocks, text
     if doc.kind == "html":
         return parse_html(doc.text)
     if doc.kind == "pdf" and doc.pages is not None:

@@ -18,3 +18,4 @@ class Block(BaseModel):
     start: int = 0  # char span in the source's text
     end: int = 0
     page: int | None = None
+    meta: dict[str, object] | None = None  # a heading's section metadata (a Markdown `<!-- YAML -->` block)

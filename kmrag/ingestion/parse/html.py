@@ -1,5 +1,5 @@
 """HTML to blocks with the standard library's parser: headings, paragraphs, lists (ordered items
-become steps), tables kept whole with their header row, <dl> definitions. Scripts and styles are
+become steps), tables kept whole with their header row, <dl> definitions, <pre> code with its lines. Scripts and styles are
 dropped; text is data, never markup to execute."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ class _Parser(HTMLParser):
         self.dt: str | None = None
         self.mode: str | None = None  # dt | dd
         self.pos = 0
+        self.pre = 0  # inside <pre>: code, its lines and spacing kept
 
     def _emit(self, kind: str, text: str, **kw: object) -> None:
         text = " ".join(text.split())
@@ -41,6 +42,13 @@ class _Parser(HTMLParser):
     def _flush(self) -> None:
         text = "".join(self.buf)
         self.buf = []
+        if self.pre and self.heading is None and self.mode is None:
+            code = "\n".join(ln.rstrip() for ln in text.expandtabs(4).split("\n")).strip("\n")
+            if code.strip():
+                start = self.pos
+                self.pos += len(code) + 2
+                self.blocks.append(Block(kind="code", text=code, start=start, end=start + len(code)))
+            return
         if self.mode == "dt":
             self.dt = " ".join(text.split())
             return
@@ -84,7 +92,10 @@ class _Parser(HTMLParser):
         elif tag in ("dt", "dd"):
             self._flush()
             self.mode = tag
-        elif tag == "pre" or tag in _BLOCKISH:
+        elif tag == "pre":
+            self._flush()
+            self.pre += 1
+        elif tag in _BLOCKISH and not self.pre:
             self._flush()
 
     def handle_endtag(self, tag: str) -> None:
@@ -128,7 +139,10 @@ class _Parser(HTMLParser):
         elif tag == "dl":
             self._flush()
             self.dt = None
-        elif tag == "pre" or tag in _BLOCKISH:
+        elif tag == "pre":
+            self._flush()
+            self.pre = max(0, self.pre - 1)
+        elif tag in _BLOCKISH and not self.pre:
             self._flush()
 
     def handle_data(self, data: str) -> None:

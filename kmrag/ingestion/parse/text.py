@@ -1,5 +1,9 @@
 """Plain text to blocks: blank-line paragraphs, headings by shape (numbered, chapter, short title
-lines), list items; text without any line structure is left to sentence packing downstream."""
+lines), list items; text without any line structure is left to sentence packing downstream.
+
+A numbered line that reads as a title ("7. Answer Synthesis Function", "2.1 Iterative retrieval": on a
+line of its own, short, capitalised, no final period, followed by a paragraph, not next to another
+numbered item) is a section heading, not a step; a list of numbered items stays steps."""
 
 from __future__ import annotations
 
@@ -30,10 +34,49 @@ def _heading_level(text: str) -> int | None:
     return None
 
 
+def _numbered_title(line: str) -> int | None:
+    """The heading level of a numbered title line ("7. Answer Synthesis", "2.1 Iterative retrieval")."""
+    t = line.strip()
+    m = _NUMBERED.match(t)
+    if not m or len(t) > 90 or len(t.split()) > 12 or t[-1] in ".!?:;,":
+        return None
+    return min(6, m.group(1).count(".") + 1)
+
+
+def _split_numbered_titles(text: str, blocks: list[Block], base: int) -> list[Block]:
+    """A paragraph whose first line is a multi-level numbered title ("2.1 Iterative retrieval") and whose
+    other lines are its text: a heading and a paragraph."""
+    out: list[Block] = []
+    for b in blocks:
+        raw = text[b.start - base : b.end - base]
+        first, _, rest = raw.partition("\n")
+        if (b.kind == "paragraph" and rest.strip() and re.match(r"^\s*\d+\.\d+", first)
+                and _numbered_title(first) is not None):
+            level = _numbered_title(first) or 1
+            cut = b.start + len(first) + 1
+            out.append(b.model_copy(update={"kind": "heading", "level": level, "text": first.strip(),
+                                            "end": b.start + len(first.rstrip())}))
+            lead = len(rest) - len(rest.lstrip())
+            out.append(b.model_copy(update={"text": " ".join(ln.strip() for ln in rest.split("\n")).strip(),
+                                            "start": cut + lead}))
+            continue
+        out.append(b)
+    return out
+
+
 def parse_text(text: str, page: int | None = None, base: int = 0) -> list[Block]:
-    blocks = parse_markdown(text, page=page, base=base)
+    blocks = _split_numbered_titles(text, parse_markdown(text, page=page, base=base), base)
     out: list[Block] = []
     for i, b in enumerate(blocks):
+        prev = blocks[i - 1] if i else None
+        nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+        if b.kind == "list_item" and b.ordered and b.level == 0:
+            raw = text[b.start - base : b.end - base]
+            level = None if "\n" in raw.strip() else _numbered_title(raw)
+            if (level is not None and nxt is not None and nxt.kind == "paragraph"
+                    and not (prev is not None and prev.kind == "list_item" and prev.ordered)):
+                out.append(b.model_copy(update={"kind": "heading", "level": level, "text": raw.strip()}))
+                continue
         if b.kind == "paragraph":
             level = _heading_level(text[b.start - base : b.end - base])
             followed = i + 1 < len(blocks) and blocks[i + 1].kind != "heading"
