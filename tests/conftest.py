@@ -62,3 +62,14 @@ def unit_store(pg_pool: Any, tenant: str) -> Iterator[Any]:
     store = PgUnitStore(pg_pool, 384)
     yield store
     store.clear_tenant(tenant)
+
+
+KINDS = ("unit", "contract", "integration", "e2e")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test carries one of the kinds the test command selects: an unmarked test would never run in CI."""
+    unmarked = [i.nodeid for i in items if not any(i.get_closest_marker(k) for k in KINDS)]
+    if unmarked:
+        raise pytest.UsageError(f"tests without a unit/contract/integration/e2e marker (CI would skip them): "
+                                f"{', '.join(unmarked[:5])}{' …' if len(unmarked) > 5 else ''}")

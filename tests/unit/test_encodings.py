@@ -10,6 +10,8 @@ from kmrag.ingestion.parse import parse_document
 from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem, read_sources
 from kmrag.schema.ids import content_hash
 
+pytestmark = pytest.mark.unit
+
 GERMAN = "Grüße aus München: der Bär läuft über die Brücke.\n"
 FRENCH = "Le café est très chaud. L’élève a mangé une crêpe – « très bon » dit-il. Où est l’hôtel ?\n"
 
