@@ -12,7 +12,10 @@ import re
 from kmrag.ingestion.parse.blocks import Block
 from kmrag.ingestion.parse.markdown import parse_markdown
 
-_NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+[A-Z][^.!?]{0,80}$")
+_NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+[A-Z\u4e00-\u9fff][^.!?。！？]{0,80}$")
+# Chinese ordinal headings: "一、单跳检索的局限性" (level 1), "（一）迭代检索" (level 2)
+_CJK_ORDINAL = re.compile(r"^(?:([一二三四五六七八九十百]+)、|[（(]([一二三四五六七八九十百]+)[）)])\s*\S[^。！？]{0,40}$")
+_END_PUNCT = ".!?:;,\"'。！？：；，、"
 _CHAPTER = re.compile(r"^(chapter|part|book|section|appendix)\s+([0-9IVXLC]+|[A-Z][a-z]+)\b.{0,80}$", re.I)
 
 
@@ -21,14 +24,20 @@ def _heading_level(text: str) -> int | None:
     if "\n" in t or len(t) > 90 or not t:
         return None
     m = _NUMBERED.match(t)
-    if m:
+    if m and t[-1] not in _END_PUNCT:
         return min(6, m.group(1).count(".") + 1)
+    c = _CJK_ORDINAL.match(t)
+    if c:
+        return 1 if c.group(1) else 2
     if _CHAPTER.match(t):
         return 1
     words = t.split()
-    if t.isupper() and 1 <= len(words) <= 10 and any(c.isalpha() for c in t):
+    letters = [ch for ch in t if ch.isalpha()]
+    cased = [ch for ch in letters if ch.isupper() or ch.islower()]  # Chinese letters have no case
+    if (t.isupper() and 1 <= len(words) <= 10 and letters and len(cased) >= 0.8 * len(letters)
+            and t[-1] not in _END_PUNCT):
         return 1
-    if (len(words) <= 8 and t[-1] not in ".!?:;,\"'" and t[0].isupper()
+    if (len(words) <= 8 and t[-1] not in _END_PUNCT and t[0].isupper()
             and sum(w[0].isupper() for w in words if w[0].isalpha()) >= max(1, len(words) // 2)):
         return 2
     return None
@@ -38,7 +47,7 @@ def _numbered_title(line: str) -> int | None:
     """The heading level of a numbered title line ("7. Answer Synthesis", "2.1 Iterative retrieval")."""
     t = line.strip()
     m = _NUMBERED.match(t)
-    if not m or len(t) > 90 or len(t.split()) > 12 or t[-1] in ".!?:;,":
+    if not m or len(t) > 90 or len(t.split()) > 12 or t[-1] in _END_PUNCT:
         return None
     return min(6, m.group(1).count(".") + 1)
 
