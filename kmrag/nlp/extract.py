@@ -93,6 +93,21 @@ class Extractor(Protocol):
     def extract(self, units: Sequence[KnowledgeUnit]) -> list[Extraction]: ...
 
 
+_TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+def table_key_text(content: str) -> str:
+    """What entities of a pipe table come from: its header and its key (first) column, one per line. The
+    other cells are values of those keys (a 10,000-row table made one entity per cell)."""
+    rows = [ln for ln in content.split("\n") if "|" in ln and not _TABLE_SEP.match(ln)]
+    cells = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in rows]
+    if not cells:
+        return content
+    header, body = cells[0], cells[1:]
+    lines = [". ".join(c for c in header if c)] + [r[0] for r in body if r and r[0]]
+    return ".\n".join(lines) + "."
+
+
 @functools.lru_cache(maxsize=2)
 def load_spacy(model: str = SPACY_MODEL) -> Any:
     """The spaCy pipeline, loaded once per process from its installed package."""
@@ -118,7 +133,7 @@ class SpacyExtractor:
         self.batch_chars = batch_chars
 
     def extract(self, units: Sequence[KnowledgeUnit]) -> list[Extraction]:
-        texts = [u.content if u.type is not UnitType.TABLE else u.content.replace("|", " , ") for u in units]
+        texts = [u.content if u.type is not UnitType.TABLE else table_key_text(u.content) for u in units]
         out: list[Extraction] = []
         for lo, hi in self._groups(texts):
             for unit, doc in zip(units[lo:hi], self.nlp.pipe(texts[lo:hi], batch_size=self.batch_size), strict=True):

@@ -222,3 +222,18 @@ def test_no_entity_from_text_the_english_model_cannot_read(x: SpacyExtractor) ->
     names = {e.name for e in ex.entities}
     assert "Warsaw" in names
     assert not any(any("\u4e00" <= c <= "\u9fff" for c in n) for n in names)
+
+
+def test_a_table_gives_entities_from_its_header_and_key_column_only(x: SpacyExtractor) -> None:
+    from kmrag.nlp.extract import table_key_text
+    from kmrag.schema import KnowledgeUnit
+
+    table = ("| Country | Capital | Currency |\n|---|---|---|\n| France | Paris | Euro |\n"
+             "| Germany | Berlin | Euro |\n| Japan | Tokyo | Yen |")
+    assert table_key_text(table) == "Country. Capital. Currency.\nFrance.\nGermany.\nJapan."
+    unit = KnowledgeUnit(id="u_" + "1" * 16, tenant="t", source_id="s", source_version="v", type="table",
+                         ordinal=0, content=table)
+    (ex,) = x.extract([unit])
+    names = {e.name for e in ex.entities}
+    assert {"France", "Germany", "Japan"} <= names
+    assert not names & {"Paris", "Berlin", "Tokyo", "Euro", "Yen"} and not ex.triples
