@@ -142,6 +142,7 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
         if embeddings is not None and len(embeddings) != len(units):
             raise ValueError("one embedding per unit is required")
         mentions = mentions or {}
+        keys = {u.id: (search_key(u.title), search_key(u.content)) for u in units}  # segmented once per write
         rows = []
         for i, u in enumerate(units):
             vec = None
@@ -150,8 +151,7 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
                 if vec.shape != (self.dim,):
                     raise ValueError(f"unit {u.id}: embedding has shape {vec.shape}, expected ({self.dim},)")
             rows.append((u.tenant, u.id, u.source_id, u.source_version, u.type.value, u.title, list(u.section_path),
-                         u.ordinal, u.content, Jsonb(u.metadata), vec, mentions.get(u.id), search_key(u.title),
-                         search_key(u.content)))
+                         u.ordinal, u.content, Jsonb(u.metadata), vec, mentions.get(u.id), *keys[u.id]))
         if not rows:
             return 0
         by_tenant: dict[str, list[KnowledgeUnit]] = {}
@@ -167,7 +167,7 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
                     "AND id = ANY(%s) AND retired_at IS NULL ORDER BY id FOR UPDATE",
                     (tenant, [u.id for u in group])).fetchall()}
                 changed = sorted({u.id for u in group if u.id in old and old[u.id] != (
-                    u.title, u.content, search_key(u.title), search_key(u.content))})
+                    u.title, u.content, *keys[u.id])})
                 if changed:
                     bm25.remove(conn, tenant, "ids", ids=changed)
                 enter[tenant] = sorted({u.id for u in group if u.id not in old} | set(changed))
