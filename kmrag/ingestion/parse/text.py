@@ -3,13 +3,15 @@ lines), list items; text without any line structure is left to sentence packing 
 
 A numbered line that reads as a title ("7. Answer Synthesis Function", "2.1 Iterative retrieval": on a
 line of its own, short, capitalised, no final period, followed by a paragraph, not next to another
-numbered item) is a section heading, not a step; a list of numbered items stays steps."""
+numbered item) is a section heading, not a step; a list of numbered items stays steps. Program text
+pasted without fences is a `code` block (kmrag.ingestion.parse.code_lines)."""
 
 from __future__ import annotations
 
 import re
 
 from kmrag.ingestion.parse.blocks import Block
+from kmrag.ingestion.parse.code_lines import code_regions
 from kmrag.ingestion.parse.markdown import parse_markdown
 
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+[A-Z\u4e00-\u9fff][^.!?。！？]{0,80}$")
@@ -73,8 +75,20 @@ def _split_numbered_titles(text: str, blocks: list[Block], base: int) -> list[Bl
     return out
 
 
+def _blocks(text: str, page: int | None, base: int) -> list[Block]:
+    """Markdown-ish blocks of the prose between the code regions; the regions as `code` blocks."""
+    out: list[Block] = []
+    at = 0
+    for start, end in code_regions(text):
+        out.extend(parse_markdown(text[at:start], page=page, base=base + at))
+        out.append(Block(kind="code", text=text[start:end], start=base + start, end=base + end, page=page))
+        at = end
+    out.extend(parse_markdown(text[at:], page=page, base=base + at))
+    return out
+
+
 def parse_text(text: str, page: int | None = None, base: int = 0) -> list[Block]:
-    blocks = _split_numbered_titles(text, parse_markdown(text, page=page, base=base), base)
+    blocks = _split_numbered_titles(text, _blocks(text, page, base), base)
     out: list[Block] = []
     for i, b in enumerate(blocks):
         prev = blocks[i - 1] if i else None
