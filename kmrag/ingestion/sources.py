@@ -18,11 +18,12 @@ from kmrag.ingestion import qa_corpora
 from kmrag.ingestion.encoding import decode_bytes
 from kmrag.schema.ids import content_hash
 
-Kind = Literal["markdown", "text", "html", "pdf", "record"]
+Kind = Literal["markdown", "text", "html", "pdf", "record", "rst"]
 
-KIND_NAMES = {"markdown": "Markdown", "text": "plain text", "html": "HTML", "json": "JSON", "jsonl": "JSON lines"}
+KIND_NAMES = {"markdown": "Markdown", "text": "plain text", "html": "HTML", "json": "JSON", "jsonl": "JSON lines",
+              "rst": "reStructuredText"}
 EXTENSIONS: dict[str, str] = {
-    ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text", ".rst": "text",
+    ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text", ".rst": "rst",
     ".html": "html", ".htm": "html", ".pdf": "pdf", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
     ".parquet": "parquet",
 }
@@ -202,7 +203,7 @@ def _read_file(path: Path, sid: str, opts: SourceOptions) -> Iterator[SourceDocu
     text = decoded.text
     if not text.strip():
         raise BadInput(f"{path}: contains only whitespace")
-    if fmt in ("markdown", "text", "html"):
+    if fmt in ("markdown", "text", "html", "rst"):
         kind: Kind = fmt  # type: ignore[assignment]
         # the version is the decoded text's hash (for a UTF-8 file, its bytes' hash): a re-run with a
         # corrected encoding is a new version, the same text read again is not

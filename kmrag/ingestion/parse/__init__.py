@@ -5,8 +5,9 @@ from __future__ import annotations
 from kmrag.ingestion.parse.blocks import Block
 from kmrag.ingestion.parse.html import parse_html
 from kmrag.ingestion.parse.markdown import parse_markdown, strip_markup
+from kmrag.ingestion.parse.rst import parse_rst
 from kmrag.ingestion.parse.text import parse_text
-from kmrag.ingestion.sources import SourceDocument
+from kmrag.ingestion.sources import SourceDocument, clean_title
 
 
 def parse_document(doc: SourceDocument) -> tuple[list[Block], str]:
@@ -25,6 +26,18 @@ def parse_document(doc: SourceDocument) -> tuple[list[Block], str]:
             else:
                 doc.metadata.setdefault("yaml", {}).update(fields)
         return md_blocks, text
+    if doc.kind == "rst":
+        try:
+            rst_blocks, fields, title = parse_rst(doc.text)
+        except Exception:  # noqa: BLE001 - docutils failing on malformed rst: the text is still read as text
+            doc.metadata["rst_fallback"] = True
+            return parse_text(doc.text), doc.text
+        if fields:
+            doc.metadata["front_matter"] = fields
+        if title:
+            doc.metadata.setdefault("file_title", doc.title)
+            doc.title = clean_title(title)
+        return rst_blocks, doc.text
     if doc.kind == "html":
         return parse_html(doc.text)
     if doc.kind == "pdf" and doc.pages is not None:
@@ -39,4 +52,4 @@ def parse_document(doc: SourceDocument) -> tuple[list[Block], str]:
     return parse_text(doc.text), doc.text
 
 
-__all__ = ["Block", "parse_document", "parse_html", "parse_markdown", "parse_text"]
+__all__ = ["Block", "parse_document", "parse_html", "parse_markdown", "parse_rst", "parse_text"]
