@@ -182,8 +182,11 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
     titles: dict[str, str] = {}
     seen: Counter[str] = Counter()
     defined: dict[str, str] = {}
-    doc_title = doc.title
-    blocks = merge_fragments(blocks)
+    doc_title = doc.title.replace("\x00", "")
+    # a NUL character is never text (PostgreSQL cannot store one): whatever a parser left, it goes
+    blocks = merge_fragments([b.model_copy(update={"text": b.text.replace("\x00", ""),
+                                                   "term": b.term.replace("\x00", "") if b.term else b.term})
+                              if "\x00" in b.text or (b.term and "\x00" in b.term) else b for b in blocks])
 
     def add(text: str, utype: UnitType, title: str, block: Block, start: int, end: int,
             extra: dict[str, object] | None = None) -> str | None:

@@ -252,3 +252,32 @@ def test_rst_files_are_read_as_rst_and_trial_page_units(tmp_path: Path):
     for junk in ("tab::", "toctree", "upgrading", ":hidden:", "_installing", "https://www.python.org", ".. "):
         assert junk not in text, junk
     assert "virtual environment" in text and "does not access the internet" in text
+
+
+def test_backslash_escapes_leave_no_nul_characters():
+    # docutils keeps an escape as a NUL in its text nodes; PostgreSQL cannot store one (a trial job
+    # failed on an awscli page's definition term)
+    _, parsed = units_of("Title\n=====\n\nRun ``aws`` with back\\\\slash and \\*stars\\*.\n\n"
+                         "    aws inspector2 list-members \\\n        --only-associated\n")
+    units = parsed.units
+    assert units and not any(_has_nul(u.model_dump()) for u in units)
+    assert "back\\slash and *stars*" in " ".join(u.content for u in units)
+
+
+def test_no_unit_holds_a_nul_whatever_a_parser_left():
+    from kmrag.ingestion.parse import Block
+
+    doc = SourceDocument(source_id="n.txt", uri="file:///n.txt", kind="text", title="T\x00", text="x", version="v")
+    blocks = [Block(kind="definition", text="a\x00b: the term a\x00b is defined here at length.", term="a\x00b")]
+    units = build_units(doc, blocks, "x", "t").units
+    assert units and not any(_has_nul(u.model_dump()) for u in units)
+
+
+def _has_nul(value: object) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(_has_nul(v) for v in value)
+    return False

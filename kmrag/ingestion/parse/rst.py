@@ -84,7 +84,7 @@ def _inline(node: Any) -> str:
     from docutils import nodes
 
     if isinstance(node, nodes.Text):
-        return str(node)
+        return node.astext()  # not str(node): docutils keeps a backslash escape as a NUL character
     if isinstance(node, nodes.problematic):
         return role_text(node.astext())
     if isinstance(node, nodes.line_block):
