@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from kmrag.errors import InvalidIdentifier
 from kmrag.ingestion.resolve import EntityResolver
 from kmrag.nlp.extract import ExtractedEntity, Extraction
+from kmrag.nlp.names import looks_like_code
 from kmrag.schema import KnowledgeUnit, Mention, MentionKind, Relation, relation_id, relationship_type
 
 
@@ -33,7 +34,7 @@ def graph_rows(tenant: str, resolver: EntityResolver, units: Sequence[KnowledgeU
     for u, ex in zip(units, extractions, strict=True):
         for alias, full in ex.aliases:
             resolver.add_alias(alias, full)
-        if u.id in defined:
+        if u.id in defined and not looks_like_code(defined[u.id]):  # a defined API name stays the unit's term
             mention(u.id, resolver.resolve(ExtractedEntity(name=defined[u.id], label="CONCEPT"), u.source_id),
                     MentionKind.DEFINES)
         for ent in ex.entities:

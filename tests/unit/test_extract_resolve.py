@@ -237,3 +237,17 @@ def test_a_table_gives_entities_from_its_header_and_key_column_only(x: SpacyExtr
     names = {e.name for e in ex.entities}
     assert {"France", "Germany", "Japan"} <= names
     assert not names & {"Paris", "Berlin", "Tokyo", "Euro", "Yen"} and not ex.triples
+
+
+def test_a_defined_term_that_looks_like_code_is_not_an_entity() -> None:
+    from kmrag.ingestion.relations import graph_rows
+    from kmrag.nlp.extract import Extraction
+    from kmrag.schema import KnowledgeUnit, MentionKind
+
+    terms = {"u_" + "1" * 16: "CPACK_RESOURCE_FILE_LICENSE_NOPATH", "u_" + "2" * 16: "stripFiles",
+             "u_" + "3" * 16: "Backpressure"}
+    units = [KnowledgeUnit(id=uid, tenant="t", source_id="s", source_version="v", type="definition", ordinal=i,
+                           content=f"{term}: what it means, at some length.") for i, (uid, term) in enumerate(terms.items())]
+    rows = graph_rows("t", EntityResolver("t"), units, [Extraction() for _ in units], terms)
+    defines = [m.unit_id for m in rows.mentions if m.kind is MentionKind.DEFINES]
+    assert defines == ["u_" + "3" * 16]  # the API names stay the units' terms, not entities

@@ -219,3 +219,24 @@ def test_parquet_rows_that_share_an_id_are_reported_and_the_first_kept(tmp_path:
     probs = [g for g in got if isinstance(g, SourceProblem)]
     assert [d.title for d in docs] == ["Oslo", "Bern"]
     assert [(p.path.rsplit(":", 1)[1], "duplicate record id 5" in p.reason) for p in probs] == [("row 2", True)]
+
+
+def test_html_layout_tables_are_read_as_the_blocks_they_hold_and_data_tables_stay_tables() -> None:
+    from kmrag.ingestion.parse.html import parse_html
+
+    page = ("<table width='100%'><tr><td><h1>The XSLT C library</h1><h2>API index</h2></td></tr></table>"
+            "<table><tr><td><table><tr><td><b>Main Menu</b></td></tr><tr><td><ul><li><a>Home</a></li>"
+            "<li><a>Documentation</a></li></ul></td></tr></table></td>"
+            "<td><p>libxslt is the XSLT C library developed for the GNOME project.</p>"
+            "<table><tr><th>Function</th><th>Since</th></tr><tr><td>xsltApplyStylesheet</td><td>1.0</td></tr></table>"
+            "<dl><dt>label</dt><dd><a>CHECK_STOPPED</a><br/><a>xsltNewLocale</a><br/></dd></dl>"
+            "</td></tr></table>")
+    blocks, _ = parse_html(page)
+    kinds = [(b.kind, b.text) for b in blocks]
+    assert ("heading", "The XSLT C library") in kinds and ("heading", "API index") in kinds
+    assert ("list_item", "Home") in kinds and ("list_item", "Documentation") in kinds
+    assert ("paragraph", "libxslt is the XSLT C library developed for the GNOME project.") in kinds
+    tables = [b.text for b in blocks if b.kind == "table"]
+    assert tables == ["| Function | Since |\n|---|---|\n| xsltApplyStylesheet | 1.0 |"]  # only the data table
+    assert [b.text for b in blocks if b.kind == "definition"] == ["label: CHECK_STOPPED xsltNewLocale"]
+    assert max(len(b.text) for b in blocks) < 80  # no page-long 'table' row

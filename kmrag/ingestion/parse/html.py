@@ -1,6 +1,10 @@
 """HTML to blocks with the standard library's parser: headings, paragraphs, lists (ordered items
 become steps), tables kept whole with their header row, <dl> definitions, <pre> code with its lines. Scripts and styles are
-dropped; text is data, never markup to execute."""
+dropped; text is data, never markup to execute.
+
+A table is data when it has two or more columns and holds no headings, lists, code or other tables;
+otherwise it is page layout (old documentation sites put whole pages in nested tables) and its cells
+are read as the blocks they hold."""
 
 from __future__ import annotations
 
@@ -14,6 +18,18 @@ _BLOCKISH = {"p", "div", "section", "article", "main", "header", "footer", "bloc
              "aside", "nav", "form", "br", "hr", "body", "html"}
 
 
+_LAYOUT = {"h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "pre", "dl", "table"}
+
+
+class _Table:
+    def __init__(self, blocks: int, pos: int) -> None:
+        self.rows: list[list[str]] = []
+        self.row: list[str] | None = None
+        self.cell: list[str] | None = None
+        self.blocks, self.pos = blocks, pos  # where its blocks start, if it turns out to be data
+        self.layout = False
+
+
 class _Parser(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -23,9 +39,7 @@ class _Parser(HTMLParser):
         self.lists: list[bool] = []  # stack: ordered?
         self.in_li = 0
         self.heading: int | None = None
-        self.table: list[list[str]] | None = None
-        self.row: list[str] | None = None
-        self.cell: list[str] | None = None
+        self.tables: list[_Table] = []  # the open tables, innermost last
         self.dt: str | None = None
         self.mode: str | None = None  # dt | dd
         self.pos = 0
@@ -53,6 +67,8 @@ class _Parser(HTMLParser):
             self.dt = " ".join(text.split())
             return
         if self.mode == "dd":
+            if not text.strip():
+                return
             if self.dt:
                 self._emit("definition", f"{self.dt}: {' '.join(text.split())}", term=self.dt)
             else:
@@ -71,11 +87,15 @@ class _Parser(HTMLParser):
             return
         if self.skip:
             return
-        if self.table is not None:
+        if self.tables and tag in _LAYOUT:
+            self.tables[-1].layout = True
+        if tag in ("tr", "td", "th") and self.tables:
+            self._flush()
+            t = self.tables[-1]
             if tag == "tr":
-                self.row = []
-            elif tag in ("td", "th"):
-                self.cell = []
+                t.row = []
+            else:
+                t.cell = []
             return
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             self._flush()
@@ -88,13 +108,15 @@ class _Parser(HTMLParser):
             self.in_li += 1
         elif tag == "table":
             self._flush()
-            self.table = []
+            self.tables.append(_Table(len(self.blocks), self.pos))
         elif tag in ("dt", "dd"):
             self._flush()
             self.mode = tag
         elif tag == "pre":
             self._flush()
             self.pre += 1
+        elif tag == "br" and (self.mode == "dd" or self.in_li):
+            self.buf.append(" ")  # a line break inside a definition or an item: still the same one
         elif tag in _BLOCKISH and not self.pre:
             self._flush()
 
@@ -104,24 +126,9 @@ class _Parser(HTMLParser):
             return
         if self.skip:
             return
-        if self.table is not None:
-            if tag in ("td", "th") and self.cell is not None and self.row is not None:
-                self.row.append(" ".join("".join(self.cell).split()).replace("|", "/"))
-                self.cell = None
-            elif tag == "tr" and self.row is not None:
-                if any(self.row):
-                    self.table.append(self.row)
-                self.row = None
-            elif tag == "table":
-                rows = self.table
-                self.table = None
-                if rows:
-                    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-                    lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
-                    start = self.pos
-                    body = "\n".join(lines)
-                    self.pos += len(body) + 2
-                    self.blocks.append(Block(kind="table", text=body, start=start, end=start + len(body)))
+        if self.tables and tag in ("td", "th", "tr", "table"):
+            self._flush()
+            self._end_table_part(tag)
             return
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             self._flush()
@@ -142,17 +149,44 @@ class _Parser(HTMLParser):
         elif tag == "pre":
             self._flush()
             self.pre = max(0, self.pre - 1)
-        elif tag in _BLOCKISH and not self.pre:
+        elif tag in _BLOCKISH and tag != "br" and not self.pre:  # <br/> did its work as a start tag
             self._flush()
 
     def handle_data(self, data: str) -> None:
         if self.skip:
             return
-        if self.table is not None:
-            if self.cell is not None:
-                self.cell.append(data)
-            return
+        if self.tables and self.tables[-1].cell is not None:
+            self.tables[-1].cell.append(data)
         self.buf.append(data)
+
+    def _end_table_part(self, tag: str) -> None:
+        t = self.tables[-1]
+        if tag in ("td", "th") and t.cell is not None:
+            if t.row is None:
+                t.row = []
+            t.row.append(" ".join("".join(t.cell).split()).replace("|", "/"))
+            t.cell = None
+        elif tag == "tr" and t.row is not None:
+            if any(t.row):
+                t.rows.append(t.row)
+            t.row = None
+        elif tag == "table":
+            self.tables.pop()
+            if self.tables:
+                self.tables[-1].layout = True
+            rows = t.rows
+            if t.layout or not rows or max(len(r) for r in rows) < 2:
+                return  # layout: the blocks its cells held stay
+            del self.blocks[t.blocks:]
+            self.pos = t.pos
+            width = max(len(r) for r in rows)
+            rows = [r + [""] * (width - len(r)) for r in rows]
+            lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
+            lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+            body = "\n".join(lines)
+            start = self.pos
+            self.pos += len(body) + 2
+            self.blocks.append(Block(kind="table", text=body, start=start, end=start + len(body)))
 
 
 def parse_html(text: str) -> tuple[list[Block], str]:
