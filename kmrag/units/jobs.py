@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from kmrag.errors import KmragError
+from kmrag.errors import NotFound
 
 JOB_COLUMNS = "id, inputs, status, counts, errors, timings, created_at, updated_at, finished_at"
 
@@ -34,7 +34,7 @@ class JobRecord(BaseModel):
     finished_at: datetime | None = None
 
 
-class JobNotFound(KmragError):
+class JobNotFound(NotFound):
     pass
 
 
