@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from kmrag.errors import BadInput
+from kmrag.errors import BadInput, NotFound
 from kmrag.ingestion import qa_corpora
 from kmrag.ingestion.encoding import decode_bytes
 from kmrag.schema.ids import content_hash
@@ -167,7 +167,7 @@ def check_options(paths: Sequence[str | Path], opts: SourceOptions) -> None:
         raise BadInput(f"--encoding {opts.encoding}: unknown text encoding (e.g. utf-8, latin-1, cp1252, utf-16)") from e
     missing = [str(p) for p in paths if not Path(p).exists()]
     if missing and len(missing) == len(paths):
-        raise BadInput(f"no such file or folder: {', '.join(missing)}")
+        raise NotFound(f"no such file or folder: {', '.join(missing)}; nothing to ingest")
 
 
 TITLE_MAX_CHARS = 300
