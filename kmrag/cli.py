@@ -104,14 +104,30 @@ def _job_text(j: Any) -> str:
         lines.append("seconds: " + ", ".join(f"{k}={v:.1f}" for k, v in times.items()))
     lines.append(f"errors ({len(j.errors)}):" if j.errors else "errors: none")
     lines += [f"  {e.path}: {e.reason}" for e in j.errors]
+    if j.skipped:
+        lines.append(f"skipped ({len(j.skipped)}): {_skip_summary(j.skipped)}")
+        lines += [f"  {e.path}: {e.reason}" for e in j.skipped]
     return "\n".join(lines)
+
+
+SKIP_KINDS = ("hidden", "unsupported type", "broken symlink", "symlink loop", "symlink to a folder already read",
+              "cannot list the folder", "not a regular file", "cannot read")
+
+
+def _skip_summary(skipped: Sequence[Any]) -> str:
+    """``3 hidden, 2 unsupported type, 1 symlink loop``: the kinds of paths passed over, most first."""
+    from collections import Counter
+
+    kinds = Counter(next((k for k in SKIP_KINDS if e.reason.startswith(k)), "other") for e in skipped)
+    return ", ".join(f"{n} {k}" for k, n in kinds.most_common())
 
 
 def _job_line(j: Any) -> str:
     c = j.counts
     more = "".join(f" {k}={c[f'documents_{k}']}" for k in ("resumed", "rebuilt", "removed") if c.get(f"documents_{k}"))
     return (f"{j.id}  {j.status:<22} docs new={c.get('documents_new', 0)} updated={c.get('documents_updated', 0)} "
-            f"unchanged={c.get('documents_unchanged', 0)} failed={c.get('documents_failed', 0)}{more}  "
+            f"unchanged={c.get('documents_unchanged', 0)} failed={c.get('documents_failed', 0)}{more}"
+            f"{f' skipped={n}' if (n := c.get('paths_skipped')) else ''}  "
             f"units written={c.get('units_written', 0)} retired={c.get('units_retired', 0)}  "
             f"{j.timings.get('total', 0):.1f}s  {', '.join(j.inputs)[:60]}")
 
@@ -155,6 +171,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             lines.append(f"  error: {e.path}: {e.reason}")
         if len(job.errors) > 50:
             lines.append(f"  ... {len(job.errors) - 50} more errors: kmrag jobs show {job.id}")
+        if job.skipped:
+            lines.append(f"  skipped {len(job.skipped)} paths: {_skip_summary(job.skipped)}")
+        for e in job.skipped[:20]:
+            lines.append(f"  skipped: {e.path}: {e.reason}")
+        if len(job.skipped) > 20:
+            lines.append(f"  ... {len(job.skipped) - 20} more skipped: kmrag jobs show {job.id}")
         g = d["graph"]
         lines.append(f"stored for tenant {settings.tenant!r}: {d['units']['units']} units "
                      f"{d['units']['units_by_type']}, {g['entities']} entities, {g['relations']} relations, "

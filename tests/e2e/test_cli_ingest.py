@@ -51,7 +51,7 @@ def test_ingest_jobs_delete_on_servers(tmp_path: Path) -> None:
         out = data_of(res)
         job = out["job"]
         assert job["status"] == "completed_with_errors" and job["counts"]["documents_new"] == 3
-        assert job["errors"] == [{"path": str(corpus / "empty.md"), "reason": "empty file"}]
+        assert job["errors"] == [{"path": str(corpus / "empty.md"), "reason": "empty file (0 bytes)"}]
         assert "MATCH (s:Source" in out["browse"]
         listed = data_of(kmrag("jobs", "--json", env=env))
         assert listed[0]["id"] == job["id"]
