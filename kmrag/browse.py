@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kmrag.errors import BadInput
+from kmrag.errors import BadInput, NotFound
 from kmrag.stores import Stores
 
 SNIPPET = 160
@@ -38,7 +38,7 @@ def show_entity(stores: Stores, tenant: str, ref: str, max_units: int = 20) -> d
     """One entity by ID or exact name (or alias): its relations both ways and the units that mention it."""
     found = stores.graph.get_entities(tenant, [ref]) if ref.startswith("e_") else stores.graph.find_entities(tenant, [ref])
     if not found:
-        raise BadInput(f"no entity {ref!r} in tenant {tenant!r}: `kmrag entities search TEXT` finds names")
+        raise NotFound(f"no entity {ref!r} in tenant {tenant!r}: `kmrag entities search TEXT` finds names")
     e = found[0]
     rels = stores.graph.relations(tenant, e.id)
     others = {x.id: x.name for x in stores.graph.get_entities(
@@ -59,7 +59,7 @@ def show_unit(stores: Stores, tenant: str, unit_id: str) -> dict[str, Any]:
     """One unit: full text, type, source and version, section path, retirement, entities, neighbours, relations."""
     got = stores.units.get_units(tenant, [unit_id], include_retired=True)
     if not got:
-        raise BadInput(f"no unit {unit_id!r} in tenant {tenant!r}: `kmrag ask --units-only` or "
+        raise NotFound(f"no unit {unit_id!r} in tenant {tenant!r}: `kmrag ask --units-only` or "
                        "`kmrag entities show` list unit IDs")
     u = got[0]
     history = stores.units.unit_history(tenant, [u.id]).get(u.id, {})

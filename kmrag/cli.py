@@ -6,17 +6,48 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from kmrag.config import Settings, load_settings
-from kmrag.errors import ConfigError, KmragError
+from kmrag.errors import ConfigError, KmragError, NotFound
+
+Failure = tuple[str, str]  # (type, message) for the --json envelope of a command that exits non-zero
 
 
-def _emit(args: argparse.Namespace, data: Any, human: Callable[[Any], str]) -> None:
-    if getattr(args, "json", False):
-        print(json.dumps(data, indent=2, default=str, ensure_ascii=False))
-    else:
-        print(human(data))
+def _emit(args: argparse.Namespace, data: Any, human: Callable[[Any], str], failure: Failure | None = None) -> None:
+    """Hand the command's result to ``main``, which prints it once the exit status is known: with
+    ``--json`` the envelope ``{"ok", "command", "data"[, "error"]}``, else ``human(data)``. ``failure``
+    names what went wrong when the command then exits non-zero (a source not found, a job that failed)."""
+    args._result = (data, human, failure)
+
+
+def command_name(args: argparse.Namespace) -> str:
+    """The command as a person types it: ``ingest``, ``entities search``, ``jobs show``, ``eval diff``."""
+    cmd = str(getattr(args, "command", "") or "")
+    action = {"jobs": "action", "entities": "action", "units": "action", "bench": "what", "services": "action"}.get(cmd)
+    if action and getattr(args, action, None):
+        return f"{cmd} {getattr(args, action)}"
+    if cmd == "eval" and getattr(args, "target", None) and args.target[0] == "diff":
+        return "eval diff"
+    return cmd
+
+
+def envelope(command: str, exit_code: int, data: Any = None, error: dict[str, Any] | None = None,
+             has_data: bool = True) -> dict[str, Any]:
+    """The one shape of every ``--json`` output: ``ok`` (exit status 0), ``command``, ``data`` (what the
+    command found or did; absent when it raised before producing any) and, when not ok, ``error``
+    (``type``, ``message``, ``exit_code`` and, for an internal error, ``at``)."""
+    out: dict[str, Any] = {"ok": exit_code == 0 and error is None, "command": command}
+    if has_data:
+        out["data"] = data
+    if error is not None or exit_code != 0:
+        out["error"] = {"type": "Failed", "message": f"exit status {exit_code}", **(error or {}),
+                        "exit_code": exit_code}
+    return out
+
+
+def _print_json(obj: Any) -> None:
+    print(json.dumps(obj, indent=2, default=str, ensure_ascii=False))
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -49,7 +80,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         lines.append("all good" if report.ok else "problems found")
         return "\n".join(lines)
 
-    _emit(args, report.model_dump(), human)
+    failed = [c.name for c in report.checks if not c.ok]
+    _emit(args, report.model_dump(), human, ("ChecksFailed", "failed checks: " + ", ".join(failed)))
     return 0 if report.ok else 1
 
 
@@ -72,14 +104,30 @@ def _job_text(j: Any) -> str:
         lines.append("seconds: " + ", ".join(f"{k}={v:.1f}" for k, v in times.items()))
     lines.append(f"errors ({len(j.errors)}):" if j.errors else "errors: none")
     lines += [f"  {e.path}: {e.reason}" for e in j.errors]
+    if j.skipped:
+        lines.append(f"skipped ({len(j.skipped)}): {_skip_summary(j.skipped)}")
+        lines += [f"  {e.path}: {e.reason}" for e in j.skipped]
     return "\n".join(lines)
+
+
+SKIP_KINDS = ("hidden", "unsupported type", "broken symlink", "symlink loop", "symlink to a folder already read",
+              "cannot list the folder", "not a regular file", "cannot read")
+
+
+def _skip_summary(skipped: Sequence[Any]) -> str:
+    """``3 hidden, 2 unsupported type, 1 symlink loop``: the kinds of paths passed over, most first."""
+    from collections import Counter
+
+    kinds = Counter(next((k for k in SKIP_KINDS if e.reason.startswith(k)), "other") for e in skipped)
+    return ", ".join(f"{n} {k}" for k, n in kinds.most_common())
 
 
 def _job_line(j: Any) -> str:
     c = j.counts
     more = "".join(f" {k}={c[f'documents_{k}']}" for k in ("resumed", "rebuilt", "removed") if c.get(f"documents_{k}"))
     return (f"{j.id}  {j.status:<22} docs new={c.get('documents_new', 0)} updated={c.get('documents_updated', 0)} "
-            f"unchanged={c.get('documents_unchanged', 0)} failed={c.get('documents_failed', 0)}{more}  "
+            f"unchanged={c.get('documents_unchanged', 0)} failed={c.get('documents_failed', 0)}{more}"
+            f"{f' skipped={n}' if (n := c.get('paths_skipped')) else ''}  "
             f"units written={c.get('units_written', 0)} retired={c.get('units_retired', 0)}  "
             f"{j.timings.get('total', 0):.1f}s  {', '.join(j.inputs)[:60]}")
 
@@ -123,6 +171,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             lines.append(f"  error: {e.path}: {e.reason}")
         if len(job.errors) > 50:
             lines.append(f"  ... {len(job.errors) - 50} more errors: kmrag jobs show {job.id}")
+        if job.skipped:
+            lines.append(f"  skipped {len(job.skipped)} paths: {_skip_summary(job.skipped)}")
+        for e in job.skipped[:20]:
+            lines.append(f"  skipped: {e.path}: {e.reason}")
+        if len(job.skipped) > 20:
+            lines.append(f"  ... {len(job.skipped) - 20} more skipped: kmrag jobs show {job.id}")
         g = d["graph"]
         lines.append(f"stored for tenant {settings.tenant!r}: {d['units']['units']} units "
                      f"{d['units']['units_by_type']}, {g['entities']} entities, {g['relations']} relations, "
@@ -145,7 +199,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                       d["demo"]["audit_text"]]
         return "\n".join(lines)
 
-    _emit(args, summary, human)
+    first = f"; first error: {job.errors[0].path}: {job.errors[0].reason}" if job.errors else ""
+    _emit(args, summary, human, ("JobFailed", f"job {job.id} {job.status}{first}"))
     return 0 if job.status in ("completed", "completed_with_errors") else 1
 
 
@@ -212,7 +267,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
     data = [r.model_dump(mode="json") for r in reports]
     _emit(args, data if args.all_tenants else data[0],
-          lambda d: "\n".join(human(r) for r in (d if isinstance(d, list) else [d])) or "no tenants")
+          lambda d: "\n".join(human(r) for r in (d if isinstance(d, list) else [d])) or "no tenants",
+          ("RepairNeeded", "the stores disagree: `kmrag repair` rebuilds the graph from PostgreSQL") if args.dry_run
+          else ("StoresDisagree", "the graph and PostgreSQL still disagree after the repair"))
     if args.dry_run:  # for scripts: 1 when there is something to repair
         return 1 if any(not r.before["agree"] or r.aliases_removed or r.bm25_rebuilt or r.answers_relinked
                          for r in reports) else 0
@@ -426,15 +483,17 @@ def cmd_delete(args: argparse.Namespace) -> int:
             from kmrag.ingestion.entity_names import sync_entity_names
 
             sync_entity_names(stores, None, settings.tenant)  # names of entities that went with the sources
+    missing = ("NotFound", "no such source: " + ", ".join(str(x["source"]) for x in out if not x["found"])
+               + " (`kmrag sources` lists them)")
     if args.dry_run:
         _emit(args, out, lambda d: "\n".join(
             f"{x['source']}: " + (("would be purged" if x["purged"] else "would be retired") if x["found"]
-                                  else "no such source (`kmrag sources` lists them)") for x in d))
+                                  else "no such source (`kmrag sources` lists them)") for x in d), missing)
         return 0 if all(x["found"] for x in out) else 1
     _emit(args, out, lambda d: "\n".join(
         f"{x['source']}: " + (f"removed {x['graph_units_removed']} units from the graph, "
                               f"{'deleted' if x['purged'] else 'retired'} {x['unit_rows']} unit rows"
-                              if x["found"] else "no such source (`kmrag sources` lists them)") for x in d))
+                              if x["found"] else "no such source (`kmrag sources` lists them)") for x in d), missing)
     return 0 if all(x["found"] for x in out) else 1
 
 
@@ -452,8 +511,9 @@ def cmd_sources(args: argparse.Namespace) -> int:
             if not args.match or args.match in sid]
     _emit(args, rows, lambda rs: "\n".join(
         f"{r['source']}  {r['units']} units{'' if r['complete'] else '  (incomplete: re-run its ingest)'}"
-        for r in rs) or "no sources")
-    return 0
+        for r in rs) or (f"no source id contains {args.match!r}" if args.match else "no sources"),
+        ("NotFound", f"no source id of tenant {settings.tenant!r} contains {args.match!r}"))
+    return 1 if args.match and not rows else 0  # nothing found, as `entities search`
 
 
 def _ints(text: str | None, what: str) -> list[int]:
@@ -534,7 +594,7 @@ def cmd_entities(args: argparse.Namespace) -> int:
             _emit(args, hits, lambda hs: "\n".join(
                 f"{h['id']}  {h['name']!r:<40} {h['type']:<10} {h['units']} unit(s)"
                 + (f"  aliases: {', '.join(h['aliases'][:5])}" if h["aliases"] else "") for h in hs)
-                or f"no entity name contains {args.text!r}")
+                or f"no entity name contains {args.text!r}", ("NotFound", f"no entity name contains {args.text!r}"))
             return 0 if hits else 1
         if args.action == "unmerge":
             if not (args.entity and args.alias):
@@ -609,8 +669,23 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, whose usage errors come as the --json envelope when --json was given."""
+
+    json_wanted = False
+
+    def error(self, message: str) -> NoReturn:
+        if _Parser.json_wanted:
+            command = self.prog.removeprefix("kmrag").strip()
+            _print_json(envelope(command, 2, error={"type": "UsageError", "message": f"{message} "
+                                                    f"(usage: {self.format_usage().strip().removeprefix('usage: ')})"},
+                                 has_data=False))
+            self.exit(2)
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="kmrag", description="Knowledge-graph-augmented RAG with cited knowledge units")
+    p = _Parser(prog="kmrag", description="Knowledge-graph-augmented RAG with cited knowledge units")
     sub = p.add_subparsers(dest="command", required=True)
 
     def add(name: str, fn: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
@@ -718,21 +793,44 @@ def _terminate(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt  # SIGTERM ends a job like Ctrl-C: recorded as interrupted, resumable
 
 
+def _error_exit(e: BaseException) -> int:
+    return 1 if isinstance(e, NotFound) else 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     import signal
 
+    argv = list(sys.argv[1:] if argv is None else argv)
+    _Parser.json_wanted = "--json" in argv
     args = build_parser().parse_args(argv)
+    as_json = bool(getattr(args, "json", False))
+    command = command_name(args)
     signal.signal(signal.SIGTERM, _terminate)
     try:
-        return int(args.fn(args))
+        rc = int(args.fn(args))
+        result = getattr(args, "_result", None)
+        if result is not None:
+            data, human, failure = result
+            if as_json:
+                err = {"type": failure[0], "message": failure[1]} if failure and rc else None
+                _print_json(envelope(command, rc, data, err))
+            else:
+                print(human(data))
+        elif as_json:
+            _print_json(envelope(command, rc, has_data=False))
+        return rc
     except KmragError as e:
-        if getattr(args, "json", False):
-            print(json.dumps({"error": type(e).__name__, "message": str(e)}))
+        rc = _error_exit(e)
+        if as_json:
+            _print_json(envelope(command, rc, error={"type": type(e).__name__, "message": str(e)}, has_data=False))
         else:
             print(f"kmrag: error: {e}", file=sys.stderr)
-        return 2
+        return rc
     except KeyboardInterrupt:
         print("kmrag: interrupted", file=sys.stderr)
+        if as_json:
+            _print_json(envelope(command, 130, error={"type": "Interrupted", "message": "interrupted"},
+                                 has_data=False))
         return 130
     except BrokenPipeError:  # `kmrag ... | head`: the reader left; say nothing more
         import os
@@ -749,8 +847,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}"
         message = (f"internal error {type(e).__name__}: {e} (at {where}); run again with KMRAG_DEBUG=1 for the "
                    "traceback and report it")
-        if getattr(args, "json", False):
-            print(json.dumps({"error": "InternalError", "type": type(e).__name__, "message": message, "at": where}))
+        if as_json:
+            _print_json(envelope(command, 3, error={"type": type(e).__name__, "message": message, "internal": True,
+                                                    "at": where}, has_data=False))
         else:
             print(f"kmrag: {message}", file=sys.stderr)
         return 3

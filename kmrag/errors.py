@@ -31,6 +31,10 @@ class BadInput(KmragError):
     """A document, record or question cannot be used; the message names it and why."""
 
 
+class NotFound(BadInput):
+    """What was asked for (a unit, entity, answer, job, source, path) does not exist; exit status 1."""
+
+
 class ModelNotInstalled(KmragError):
     """An NLP or embedding model package is not installed."""
 

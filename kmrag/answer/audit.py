@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from kmrag.answer.support import support
-from kmrag.errors import BadInput
+from kmrag.errors import NotFound
 from kmrag.graph.base import GraphStore
 from kmrag.schema import Answer
 from kmrag.units.store import PgUnitStore
@@ -64,7 +64,7 @@ def browser_query(tenant: str, answer_id: str) -> dict[str, Any]:
 def audit(units: PgUnitStore, graph: GraphStore, tenant: str, answer_id: str) -> AnswerAudit:
     answer = units.get_answer(tenant, answer_id)
     if answer is None:
-        raise BadInput(f"no answer {answer_id!r} in tenant {tenant!r}: `kmrag answers` lists the stored ones")
+        raise NotFound(f"no answer {answer_id!r} in tenant {tenant!r}: `kmrag answers` lists the stored ones")
     ids = list(dict.fromkeys(c.unit_id for c in answer.citations))
     stored = {u.id: u for u in units.get_units(tenant, ids, include_retired=True)}
     history = units.unit_history(tenant, ids)

@@ -34,7 +34,7 @@ from kmrag.ingestion.parse import parse_document
 from kmrag.ingestion.progress import Progress, progress_mode
 from kmrag.ingestion.relations import GraphRows, graph_rows
 from kmrag.ingestion.resolve import EntityResolver
-from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem, read_sources
+from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem, SourceSkip, read_sources
 from kmrag.ingestion.units import ParsedUnits, build_units
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import Extraction, Extractor
@@ -104,6 +104,7 @@ class IngestionJob:
         self.timings: dict[str, float] = defaultdict(float)
         self.counts: dict[str, int] = defaultdict(int)
         self.errors: list[JobError] = []
+        self.skipped: list[JobError] = []
         self._pool: Executor | None = None
         self._touched: list[str] = []
         self._failed: set[str] = set()
@@ -236,6 +237,7 @@ class IngestionJob:
             self.counts[f"llm_{k}"] = int(v)
         job.counts = dict(self.counts)
         job.errors = list(self.errors)
+        job.skipped = list(self.skipped)
         job.timings = {k: round(v, 3) for k, v in self.timings.items()}
         self.jobs.save(job, finished=finished)
 
@@ -253,9 +255,16 @@ class IngestionJob:
         kept: set[str] = set()  # ids of files with a problem: what is stored of them stays
         record_files: set[str] = set()
         t = time.perf_counter()
-        for item in read_sources(paths, self.options):
+        for item in read_sources(paths, self.options, on_found=self.progress.found):
             self.timings["read"] += time.perf_counter() - t
+            if isinstance(item, SourceSkip):
+                self.counts["paths_skipped"] += 1
+                self.skipped.append(JobError(path=item.path, reason=item.reason))
+                t = time.perf_counter()
+                continue
             self.counts["documents_seen"] += 1
+            if isinstance(item, SourceDocument) and item.file_source_id:
+                self.progress.record(item.file_source_id)  # a record file's records: more documents than files
             if isinstance(item, SourceProblem):
                 if item.source_id:
                     kept.add(item.source_id)
@@ -271,6 +280,11 @@ class IngestionJob:
             else:
                 p = self._plan_document(item, rebuild=self.force or item.source_id in diverged,
                                         completed=versions.get(item.source_id) is not None)
+                if isinstance(p, PlannedSource):  # the units each stage will see, as they become known
+                    self.progress.expect("nlp", sum(1 for u in p.parsed.units
+                                                    if u.id in p.extract and u.type is not UnitType.CODE))
+                    self.progress.expect("embed", len(p.embed))
+                    self.progress.expect("write", len(p.parsed.units))
                 if p is not None:
                     yield p
             t = time.perf_counter()

@@ -6,14 +6,16 @@ SourceProblem naming the file (and record) and the reason; a bad file never stop
 
 from __future__ import annotations
 
+import errno
 import json
-from collections.abc import Iterator, Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from kmrag.errors import BadInput
+from kmrag.errors import BadInput, NotFound
 from kmrag.ingestion import qa_corpora
 from kmrag.ingestion.encoding import decode_bytes
 from kmrag.schema.ids import content_hash
@@ -84,41 +86,123 @@ def source_id_for(path: Path, root: Path, opts: SourceOptions | None = None) -> 
     return resolved.as_posix()
 
 
-def discover(paths: Sequence[str | Path]) -> Iterator[tuple[Path, Path] | SourceProblem]:
-    """Yield (file, the root it was found under) for every file under the paths, sorted for a stable order."""
+class SourceSkip(BaseModel):
+    """A path under a folder that was not read on purpose, and why: hidden, an unsupported type, a broken
+    symlink, a symlink loop, a folder that cannot be listed. Counted and reported, never a failure."""
+
+    path: str
+    reason: str
+
+
+def discover(paths: Sequence[str | Path]) -> Iterator[tuple[Path, Path] | SourceProblem | SourceSkip]:
+    """Yield (file, the root it was found under) for every file under the paths, sorted for a stable order,
+    and a SourceSkip for every path under a folder that is passed over."""
     for raw in paths:
         root = Path(raw)
         if not root.exists():
-            yield SourceProblem(path=str(raw), reason="no such file or folder")
+            why = f"broken symlink (points to {os.readlink(root)})" if root.is_symlink() else "no such file or folder"
+            yield SourceProblem(path=str(raw), reason=why)
             continue
         if root.is_file():
             yield root, root
             continue
-        for f in sorted(p for p in root.rglob("*") if p.is_file()):
-            rel = f.relative_to(root).as_posix()
-            if any(part.startswith(".") for part in Path(rel).parts):
-                continue  # hidden files and folders (.git, .DS_Store)
-            if f.suffix.lower() not in EXTENSIONS:
-                continue  # other kinds of file in a folder are not documents (named alone, they are an error)
-            yield f, root
+        for item in walk(root):
+            yield item if isinstance(item, SourceSkip) else (item, root)
+
+
+def walk(root: Path) -> Iterator[Path | SourceSkip]:
+    """The document files under a folder, depth first in name order. Symlinked folders are followed
+    unless they lead back to a folder being walked (a loop) or to one already walked; hidden entries
+    (``.git``, ``.DS_Store``), files of unsupported types, broken symlinks, other kinds of file and
+    folders that cannot be listed are passed over, each as a SourceSkip with its reason."""
+    done: set[tuple[int, int]] = set()
+
+    def key(p: Path) -> tuple[int, int]:
+        st = p.stat()
+        return st.st_dev, st.st_ino
+
+    def visit(folder: Path, ancestors: dict[tuple[int, int], Path]) -> Iterator[Path | SourceSkip]:
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as e:
+            yield SourceSkip(path=str(folder), reason=f"cannot list the folder: {e.strerror or e}")
+            return
+        for entry in entries:
+            p = Path(folder, entry.name)
+            try:
+                link = entry.is_symlink()
+                is_dir = entry.is_dir()  # follows a symlink
+                is_file = entry.is_file()
+            except OSError as e:  # ELOOP: a symlink to itself or through a cycle of symlinks
+                yield SourceSkip(path=str(p), reason=f"{'symlink loop' if e.errno == errno.ELOOP else 'cannot read'}: "
+                                                     f"{e.strerror or e}")
+                continue
+            if entry.name.startswith("."):
+                yield SourceSkip(path=str(p), reason=f"hidden {'folder' if is_dir else 'file'}")
+                continue
+            if link and not (is_dir or is_file):
+                try:
+                    p.stat()
+                except FileNotFoundError:
+                    yield SourceSkip(path=str(p), reason=f"broken symlink (points to {os.readlink(p)})")
+                    continue
+                except OSError as e:
+                    yield SourceSkip(path=str(p), reason=f"{'symlink loop' if e.errno == errno.ELOOP else 'cannot read'}"
+                                                         f": {e.strerror or e}")
+                    continue
+            if is_dir:
+                try:
+                    k = key(p)
+                except OSError as e:
+                    yield SourceSkip(path=str(p), reason=f"cannot read: {e.strerror or e}")
+                    continue
+                if k in ancestors:
+                    yield SourceSkip(path=str(p), reason=f"symlink loop (points to {ancestors[k]}, which holds it)")
+                elif k in done:
+                    yield SourceSkip(path=str(p), reason="symlink to a folder already read")
+                else:
+                    done.add(k)
+                    yield from visit(p, {**ancestors, k: p})
+                continue
+            if not is_file:
+                yield SourceSkip(path=str(p), reason="not a regular file")
+            elif p.suffix.lower() not in EXTENSIONS:
+                yield SourceSkip(path=str(p), reason=f"unsupported type {p.suffix.lower() or '(no extension)'}")
+            else:
+                yield p
+
+    try:
+        top = key(root)
+    except OSError as e:
+        yield SourceSkip(path=str(root), reason=f"cannot read: {e.strerror or e}")
+        return
+    done.add(top)
+    yield from visit(root, {top: root})
 
 
 def read_sources(
-    paths: Sequence[str | Path], options: SourceOptions | None = None
-) -> Iterator[SourceDocument | SourceProblem]:
+    paths: Sequence[str | Path], options: SourceOptions | None = None,
+    on_found: Callable[[int], None] | None = None,
+) -> Iterator[SourceDocument | SourceProblem | SourceSkip]:
     """Every document under the paths, once: a file named twice is read once; two different files
-    (or records) that would get the same source id are reported, never merged or overwritten."""
+    (or records) that would get the same source id are reported, never merged or overwritten.
+    The paths are walked first: ``on_found`` is told how many files there are to read before the first
+    is read (a record file then gives one document per record)."""
     opts = options or SourceOptions()
     files: dict[str, Path] = {}  # source id -> the file that has it
-    for item in discover(paths):
-        if isinstance(item, SourceProblem):
+    found = list(discover(paths))
+    if on_found is not None:
+        on_found(sum(1 for item in found if isinstance(item, tuple)))
+    for item in found:
+        if isinstance(item, SourceProblem | SourceSkip):
             yield item
             continue
         path, root = item
         try:
             sid = source_id_for(path, root, opts)
         except BadInput as e:
-            yield SourceProblem(path=str(path), reason=str(e))
+            yield SourceProblem(path=str(path), reason=_without_path(str(e), path))
             continue
         first = files.get(sid)
         if first is not None:
@@ -144,8 +228,11 @@ def read_sources(
 
 
 def _without_path(reason: str, path: Path) -> str:
-    """The problem already names the file: the reason need not say it again."""
-    return reason[len(f"{path}: "):] if reason.startswith(f"{path}: ") else reason
+    """The problem already names the file: the reason need not say it again (however it was spelled)."""
+    for spelling in dict.fromkeys([str(path), path.as_posix(), str(path.resolve()), path.name]):
+        if reason.startswith(f"{spelling}: "):
+            return reason[len(spelling) + 2:]
+    return reason
 
 
 def check_options(paths: Sequence[str | Path], opts: SourceOptions) -> None:
@@ -168,7 +255,7 @@ def check_options(paths: Sequence[str | Path], opts: SourceOptions) -> None:
         raise BadInput(f"--encoding {opts.encoding}: unknown text encoding (e.g. utf-8, latin-1, cp1252, utf-16)") from e
     missing = [str(p) for p in paths if not Path(p).exists()]
     if missing and len(missing) == len(paths):
-        raise BadInput(f"no such file or folder: {', '.join(missing)}")
+        raise NotFound(f"no such file or folder: {', '.join(missing)}; nothing to ingest")
 
 
 TITLE_MAX_CHARS = 300
@@ -187,7 +274,7 @@ def _read_file(path: Path, sid: str, opts: SourceOptions) -> Iterator[SourceDocu
                        f"{', '.join(sorted(EXTENSIONS))}")
     size = path.stat().st_size
     if size == 0:
-        raise BadInput(f"{path}: empty file")
+        raise BadInput(f"{path}: empty file (0 bytes)")
     if size > opts.max_bytes:
         raise BadInput(f"{path}: {size:,} bytes is over the limit of {opts.max_bytes:,}; raise --max-bytes "
                        "or split the file")

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from kmrag.errors import KmragError
+from kmrag.errors import NotFound
 
 JOB_COLUMNS = "id, inputs, status, counts, errors, timings, created_at, updated_at, finished_at"
 
@@ -28,13 +28,14 @@ class JobRecord(BaseModel):
     status: str  # running | completed | completed_with_errors | failed | interrupted
     counts: dict[str, int] = Field(default_factory=dict)
     errors: list[JobError] = Field(default_factory=list)
+    skipped: list[JobError] = Field(default_factory=list)  # paths passed over on purpose (hidden, unsupported, ...)
     timings: dict[str, float] = Field(default_factory=dict)
     created_at: datetime | None = None
     updated_at: datetime | None = None
     finished_at: datetime | None = None
 
 
-class JobNotFound(KmragError):
+class JobNotFound(NotFound):
     pass
 
 
@@ -69,7 +70,8 @@ class JobStore:
             conn.execute(
                 "UPDATE kmrag_jobs SET status = %s, counts = %s, errors = %s, timings = %s, updated_at = now(), "
                 "finished_at = CASE WHEN %s THEN now() ELSE NULL END WHERE tenant = %s AND id = %s",
-                (job.status, Jsonb(job.counts), Jsonb([e.model_dump() for e in job.errors]),
+                (job.status, Jsonb(job.counts), Jsonb([e.model_dump() for e in job.errors]
+                                                          + [{**e.model_dump(), "skipped": True} for e in job.skipped]),
                  Jsonb({**job.timings, "_owner": _owner()}), finished, job.tenant, job.id),
             )
 
@@ -105,5 +107,7 @@ class JobStore:
             except PermissionError:
                 pass
         return JobRecord(id=r[0], tenant=tenant, inputs=r[1] or [], status=status, counts=r[3] or {},
-                         errors=[JobError(**e) for e in (r[4] or [])], timings=timings, created_at=r[6],
+                         errors=[JobError(**e) for e in (r[4] or []) if not e.get("skipped")],
+                         skipped=[JobError(path=e["path"], reason=e["reason"]) for e in (r[4] or []) if e.get("skipped")],
+                         timings=timings, created_at=r[6],
                          updated_at=r[7], finished_at=r[8])

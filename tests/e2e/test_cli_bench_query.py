@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import uuid
 from pathlib import Path
 
 import pytest
 
-from tests.fixtures.cli import kmrag, server_env
+from tests.fixtures.cli import data_of, kmrag, server_env
 
 pytestmark = pytest.mark.e2e
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "mini_musique.json"
@@ -23,7 +22,7 @@ def test_bench_query_json_shape_per_strategy_concurrency_and_size() -> None:
         res = kmrag("bench", "query", "--dataset", str(MINI), "--tenant", tenant, "--strategy",
                     "bm25-exhaustive,bm25,dense,hybrid,graph,multihop", "--concurrency", "1,2", "--json", env=env)
         assert res.returncode == 0, res.stderr
-        r = json.loads(res.stdout)
+        r = data_of(res)
         assert r["tenant"] == tenant and r["queries"] == 2 and r["units"] == 5 and r["exact_dense"] is False
         rows = r["results"]
         assert [(x["strategy"], x["concurrency"]) for x in rows] == \
@@ -35,7 +34,7 @@ def test_bench_query_json_shape_per_strategy_concurrency_and_size() -> None:
         curve = kmrag("bench", "query", "--dataset", str(MINI), "--tenant", tenant, "--strategy", "bm25,dense",
                       "--queries", "1", "--concurrency", "1", "--units", "3,7", "--json", env=env)
         assert curve.returncode == 0, curve.stderr
-        c = json.loads(curve.stdout)
+        c = data_of(curve)
         assert c["queries"] == 1 and "results" not in c
         assert [(p["units"], p["tenant"]) for p in c["curve"]] == list(zip((3, 7), replicas, strict=True))
         assert all([x["strategy"] for x in p["results"]] == ["bm25", "dense"] for p in c["curve"])

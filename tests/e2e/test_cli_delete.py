@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.cli import data_of
 from tests.fixtures.docs import write_corpus
 
 pytestmark = pytest.mark.e2e
@@ -33,7 +33,7 @@ def test_delete_then_purge_finds_the_retired_rows(tmp_path: Path) -> None:
     try:
         res = kmrag("ingest", str(corpus), "--json", env=env)
         assert res.returncode == 0, res.stderr
-        assert json.loads(res.stdout)["job"]["counts"]["documents_new"] == 3
+        assert data_of(res)["job"]["counts"]["documents_new"] == 3
         # the source-id scheme is not pinned here: find the notes file's id among the stored sources
         with open_stores(load_settings(tenant=tenant)) as s:
             sids = s.units.source_ids(tenant)
@@ -44,7 +44,7 @@ def test_delete_then_purge_finds_the_retired_rows(tmp_path: Path) -> None:
 
         retired = kmrag("delete", sid, "--json", env=env)
         assert retired.returncode == 0, retired.stdout + retired.stderr
-        (r,) = json.loads(retired.stdout)
+        (r,) = data_of(retired)
         assert r == {"source": sid, "found": True, "graph_units_removed": len(units), "unit_rows": len(units),
                      "purged": False}
         with open_stores(load_settings(tenant=tenant)) as s:
@@ -54,7 +54,7 @@ def test_delete_then_purge_finds_the_retired_rows(tmp_path: Path) -> None:
 
         purged = kmrag("delete", sid, "--purge", "--json", env=env)
         assert purged.returncode == 0, purged.stdout + purged.stderr
-        (p,) = json.loads(purged.stdout)
+        (p,) = data_of(purged)
         assert p == {"source": sid, "found": True, "graph_units_removed": 0, "unit_rows": len(units),
                      "purged": True}
         with open_stores(load_settings(tenant=tenant)) as s:
@@ -81,12 +81,12 @@ def test_delete_by_path_after_the_file_is_gone_and_a_whole_record_file(tmp_path:
     (corpus / "recs.jsonl").write_text('{"id": 1, "text": "Oslo is in Norway."}\n{"id": 2, "text": "Lima is in Peru."}\n')
     try:
         assert kmrag("ingest", str(corpus), env=env).returncode == 0
-        listed = json.loads(kmrag("sources", "--json", env=env).stdout)
+        listed = data_of(kmrag("sources", "--json", env=env))
         assert len(listed) == 5 and all(r["complete"] for r in listed)
         (corpus / "notes.txt").unlink()
         gone = kmrag("delete", str(corpus / "notes.txt"), "--json", env=env)  # the file is gone, its path names it
-        assert gone.returncode == 0 and json.loads(gone.stdout)[0]["found"]
-        recs = json.loads(kmrag("delete", str(corpus / "recs.jsonl"), "--json", env=env).stdout)
+        assert gone.returncode == 0 and data_of(gone)[0]["found"]
+        recs = data_of(kmrag("delete", str(corpus / "recs.jsonl"), "--json", env=env))
         assert sorted(r["source"].rsplit("#", 1)[1] for r in recs) == ["1", "2"]
         left = kmrag("sources", env=env).stdout
         assert "guide.md" in left and "notes.txt" not in left and "recs.jsonl" not in left

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 
 import pytest
+
+from tests.fixtures.cli import data_of
 
 pytestmark = pytest.mark.e2e
 
@@ -24,11 +25,11 @@ def test_init_then_doctor_reports_servers_and_versions() -> None:
     assert init.returncode == 0, init.stdout + init.stderr
     assert init.stdout.startswith("schema ready") and "'backend': 'neo4j'" in init.stdout
     assert "'pgvector':" in init.stdout
-    init_json = json.loads(run("init", "--json").stdout)
+    init_json = data_of(run("init", "--json"))
     assert init_json["schema"]["schema_ok"] is True and "kmrag_units" in init_json["schema"]["tables"]
     res = run("doctor", "--json")
     assert res.returncode == 0, res.stdout + res.stderr
-    report = json.loads(res.stdout)
+    report = data_of(res)
     checks = {c["name"]: c for c in report["checks"]}
     graph = checks["graph store"]["detail"]
     pg = checks["unit store (PostgreSQL+pgvector)"]["detail"]
@@ -41,8 +42,8 @@ def test_doctor_names_unreachable_services() -> None:
     res = run("doctor", "--json", env={"KMRAG_NEO4J_URI": "bolt://127.0.0.1:1",
                                        "KMRAG_DATABASE_URL": "postgresql://x:y@127.0.0.1:1/db"})
     assert res.returncode == 1, res.stdout + res.stderr
-    assert json.loads(res.stdout)["ok"] is False
-    checks = {c["name"]: c for c in json.loads(res.stdout)["checks"]}
+    assert data_of(res)["ok"] is False
+    checks = {c["name"]: c for c in data_of(res)["checks"]}
     assert not checks["graph store"]["ok"] and "not reachable" in checks["graph store"]["detail"]["error"]
     assert checks["graph store"]["fix"]
     pg = checks["unit store (PostgreSQL+pgvector)"]
@@ -57,7 +58,7 @@ def test_doctor_before_the_first_ingest_is_not_a_failure(tmp_path: object) -> No
         res = subprocess.run([sys.executable, "-m", "kmrag.cli", "doctor", "--json"], capture_output=True, text=True,
                              env=env, timeout=300)
         assert res.returncode == 0, res.stdout + res.stderr
-        pg = {c["name"]: c for c in json.loads(res.stdout)["checks"]}["unit store (PostgreSQL+pgvector)"]
+        pg = {c["name"]: c for c in data_of(res)["checks"]}["unit store (PostgreSQL+pgvector)"]
         assert pg["ok"] and pg["detail"]["mode"] == "embedded" and "not created yet" in pg["detail"]["schema"]
     finally:
         subprocess.run([sys.executable, "-m", "kmrag.cli", "services", "stop"], env=env, timeout=120)

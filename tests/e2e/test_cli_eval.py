@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.cli import data_of
+
 pytestmark = pytest.mark.e2e
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "mini_musique.json"
 
@@ -29,7 +31,7 @@ def test_eval_file_json_then_diff(tmp_path: Path) -> None:
         res = kmrag("eval", "--file", str(MINI), "--strategy", "bm25,dense", "--tenant", tenant,
                     "--out", str(tmp_path), "--json", env=env)
         assert res.returncode == 0, res.stderr
-        (run,) = json.loads(res.stdout)
+        (run,) = data_of(res)
         assert [s["strategy"] for s in run["summaries"]] == ["bm25", "dense"] and run["questions"] == 2
         assert run["unreachable_gold"] == 0 and all(s["unreachable_gold"] == 0 for s in run["summaries"])
         assert run["corpus_passages"] == 5 and all(s["recall"]["10"] == 1.0 for s in run["summaries"])
@@ -41,7 +43,7 @@ def test_eval_file_json_then_diff(tmp_path: Path) -> None:
         runs = sorted(p for p in tmp_path.iterdir() if p.is_dir())
         diff = kmrag("eval", "diff", str(runs[0]), str(runs[1]), "--json", env=env)
         assert diff.returncode == 0, diff.stderr
-        d = json.loads(diff.stdout)
+        d = data_of(diff)
         assert d["metric"] == "recall@5" and d["a"] == runs[0].name and d["b"] == runs[1].name
         assert {n: (st["better"], st["worse"], st["same"]) for n, st in d["strategies"].items()} == \
             {"bm25": (0, 0, 2), "dense": (0, 0, 2)}
@@ -72,7 +74,7 @@ def test_eval_answers_fill_the_answer_columns(tmp_path: Path) -> None:
         res = kmrag("eval", "--file", str(MINI), "--strategy", "hybrid", "--answer", "extractive,first-sentence",
                     "--tenant", tenant, "--out", str(tmp_path), "--json", env=env)
         assert res.returncode == 0, res.stderr
-        (run,) = json.loads(res.stdout)
+        (run,) = data_of(res)
         rows = {s["strategy"]: s for s in run["summaries"]}
         assert list(rows) == ["hybrid", "hybrid+extractive", "hybrid+first-sentence"]
         assert rows["hybrid"]["em"] is None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.cli import data_of
 from tests.fixtures.docs import write_corpus
 
 pytestmark = pytest.mark.e2e
@@ -34,7 +34,7 @@ def test_demo_on_embedded_default(embedded_env: dict[str, str]) -> None:
     assert res.returncode == 0, res.stderr
     assert "stores agree: True" in res.stdout and "-[CAPITAL_OF]->" in res.stdout
     again = kmrag("demo", "--json", env=embedded_env)
-    data = json.loads(again.stdout)
+    data = data_of(again)
     assert data["job"]["counts"]["documents_unchanged"] == 3 and data["units"]["units"] > 10
     assert data["graph"]["relations"] > 0 and data["agreement"]["agree"]
 
@@ -48,20 +48,20 @@ def test_ingest_jobs_delete_on_servers(tmp_path: Path) -> None:
     try:
         res = kmrag("ingest", str(corpus), "--json", env=env)
         assert res.returncode == 0, res.stderr
-        out = json.loads(res.stdout)
+        out = data_of(res)
         job = out["job"]
         assert job["status"] == "completed_with_errors" and job["counts"]["documents_new"] == 3
-        assert job["errors"] == [{"path": str(corpus / "empty.md"), "reason": "empty file"}]
+        assert job["errors"] == [{"path": str(corpus / "empty.md"), "reason": "empty file (0 bytes)"}]
         assert "MATCH (s:Source" in out["browse"]
-        listed = json.loads(kmrag("jobs", "--json", env=env).stdout)
+        listed = data_of(kmrag("jobs", "--json", env=env))
         assert listed[0]["id"] == job["id"]
-        shown = json.loads(kmrag("jobs", "show", job["id"], "--json", env=env).stdout)
+        shown = data_of(kmrag("jobs", "show", job["id"], "--json", env=env))
         assert shown["counts"]["units_written"] == out["units"]["units"]
         human = kmrag("jobs", "show", job["id"], env=env).stdout  # for a person, not JSON
         assert human.startswith(job["id"]) and "inputs: " in human and "counts: " in human and "{" not in human
-        assert kmrag("jobs", "show", "j_nope", env=env).returncode == 2
+        assert kmrag("jobs", "show", "j_nope", env=env).returncode == 1  # nothing found
         gone = kmrag("delete", (corpus / "notes.txt").resolve().as_posix(), "--json", env=env)
-        assert gone.returncode == 0 and json.loads(gone.stdout)[0]["graph_units_removed"] > 0
+        assert gone.returncode == 0 and data_of(gone)[0]["graph_units_removed"] > 0
         assert kmrag("delete", (corpus / "never.txt").resolve().as_posix(), env=env).returncode == 1
         human = kmrag("ingest", str(corpus), env=env)
         assert "updated=0" in human.stdout and "new=1" in human.stdout  # only the deleted file comes back
@@ -83,18 +83,18 @@ def test_entity_merges_audit_and_unmerge_then_purge(tmp_path: Path) -> None:
     (corpus / "eu.md").write_text("The European Union (EU) is a union of states. The EU has a parliament.\n")
     try:
         assert kmrag("ingest", str(corpus), env=env).returncode == 0
-        merges = json.loads(kmrag("entities", "merges", "--json", env=env).stdout)
+        merges = data_of(kmrag("entities", "merges", "--json", env=env))
         eu = next(m for m in merges if m["alias"] == "EU")
         assert eu["entity_name"] == "European Union" and eu["method"] in ("alias", "acronym") and not eu["undone_at"]
         res = kmrag("entities", "unmerge", "--entity", eu["entity_id"], "--alias", "EU", "--json", env=env)
-        assert res.returncode == 0 and json.loads(res.stdout)["alias_removed"] is True
-        again = json.loads(kmrag("entities", "--json", env=env).stdout)
+        assert res.returncode == 0 and data_of(res)["alias_removed"] is True
+        again = data_of(kmrag("entities", "--json", env=env))
         assert next(m for m in again if m["alias"] == "EU")["undone_at"]
         twice = kmrag("entities", "unmerge", "--entity", eu["entity_id"], "--alias", "EU", env=env)
         assert twice.returncode == 2 and "already undone" in twice.stderr
         # re-ingesting the changed source resolves "EU" to its own entity now
         (corpus / "eu.md").write_text("The EU has a parliament. The European Union (EU) is a union of states.\n")
-        out = json.loads(kmrag("ingest", str(corpus), "--json", env=env).stdout)
+        out = data_of(kmrag("ingest", str(corpus), "--json", env=env))
         assert out["job"]["counts"]["documents_updated"] == 1
         from kmrag.config import load_settings
         from kmrag.stores import open_stores
@@ -102,7 +102,7 @@ def test_entity_merges_audit_and_unmerge_then_purge(tmp_path: Path) -> None:
         with open_stores(load_settings(tenant=env["KMRAG_TENANT"])) as s:
             names = {e.name: e for e in s.graph.all_entities(env["KMRAG_TENANT"])}
             assert "EU" in names and "EU" not in names["European Union"].aliases
-        purged = json.loads(kmrag("delete", (corpus / "eu.md").resolve().as_posix(), "--purge", "--json", env=env).stdout)
+        purged = data_of(kmrag("delete", (corpus / "eu.md").resolve().as_posix(), "--purge", "--json", env=env))
         assert purged[0]["purged"] and purged[0]["unit_rows"] > 0
         with open_stores(load_settings(tenant=env["KMRAG_TENANT"])) as s:
             assert s.units.unit_ids(env["KMRAG_TENANT"], include_retired=True) == set()

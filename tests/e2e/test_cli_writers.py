@@ -3,7 +3,6 @@ of an ingest, and `kmrag repair` after the graph lost its data — on both graph
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import time
@@ -11,7 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.cli import clear_tenant, embedded_graph_env, kmrag, kmrag_popen, server_env
+from tests.fixtures.cli import (
+    clear_tenant,
+    data_of,
+    embedded_graph_env,
+    error_of,
+    kmrag,
+    kmrag_popen,
+    server_env,
+)
 from tests.fixtures.docs import write_corpus
 
 pytestmark = pytest.mark.e2e
@@ -40,12 +47,12 @@ def test_two_ingests_into_one_tenant_at_once_lose_nothing(env: dict[str, str], t
     outs = [p.communicate(timeout=600) for p in procs]
     for p, (out, err) in zip(procs, outs, strict=True):
         assert p.returncode == 0, err
-        assert json.loads(out)["job"]["status"] == "completed"
-    again = json.loads(kmrag("ingest", str(a), str(b), "--json", env=env).stdout)
+        assert data_of(out)["job"]["status"] == "completed"
+    again = data_of(kmrag("ingest", str(a), str(b), "--json", env=env))
     assert again["job"]["counts"]["documents_unchanged"] == 5 and again["agreement"]["tenant_agrees"]
     fresh = {**env, "KMRAG_TENANT": env["KMRAG_TENANT"] + "_seq"}
     try:
-        one = json.loads(kmrag("ingest", str(a), str(b), "--json", env=fresh).stdout)
+        one = data_of(kmrag("ingest", str(a), str(b), "--json", env=fresh))
         assert again["graph"] == one["graph"] and again["units"] == one["units"]
     finally:
         clear_tenant(fresh)
@@ -64,14 +71,14 @@ def test_a_second_writer_waits_or_says_who_is_writing(tmp_path: Path) -> None:
             with tenant_lock(s.pool, env["KMRAG_TENANT"]):
                 busy = kmrag("ingest", str(corpus), "--lock-wait", "1", "--json", env=env)
                 assert busy.returncode == 2
-                err = json.loads(busy.stdout)
-                assert err["error"] == "TenantBusy" and "--lock-wait" in err["message"]
+                err = error_of(busy)
+                assert err["type"] == "TenantBusy" and "--lock-wait" in err["message"]
                 waiting = kmrag_popen("ingest", str(corpus), "--lock-wait", "120", "--json", env=env)
                 time.sleep(15)  # the second writer loads its models, then waits for the lock
                 assert waiting.poll() is None
             out, err_text = waiting.communicate(timeout=600)
         assert waiting.returncode == 0 and "waiting for it to finish" in err_text
-        assert json.loads(out)["job"]["counts"]["documents_new"] == 3
+        assert data_of(out)["job"]["counts"]["documents_new"] == 3
     finally:
         clear_tenant(env)
 
@@ -133,7 +140,7 @@ def test_kill_9_of_an_ingest_leaves_no_embedding_worker(tmp_path: Path) -> None:
 
 def test_repair_after_the_graph_lost_its_data(env: dict[str, str], tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "corpus")
-    first = json.loads(kmrag("ingest", str(corpus), "--json", env=env).stdout)
+    first = data_of(kmrag("ingest", str(corpus), "--json", env=env))
     if "KMRAG_NEO4J_URI" in env:  # a Neo4j tenant wiped with Cypher
         from kmrag.graph.neo4j_store import connect
 
@@ -146,16 +153,16 @@ def test_repair_after_the_graph_lost_its_data(env: dict[str, str], tmp_path: Pat
         assert files
         for f in files:
             f.unlink()
-    everyone = json.loads(kmrag("repair", "--all-tenants", "--dry-run", "--json", env=env).stdout)
+    everyone = data_of(kmrag("repair", "--all-tenants", "--dry-run", "--json", env=env))
     mine = [r for r in everyone if r["tenant"] == env["KMRAG_TENANT"]]
     assert len(mine) == 1 and len(mine[0]["rebuilt"]) == 3
     dry = kmrag("repair", "--dry-run", env=env)
     assert dry.returncode == 1 and "3 sources disagreed" in dry.stdout and "would rebuild 3 sources" in dry.stdout
     fixed = kmrag("repair", "--json", env=env)
     assert fixed.returncode == 0, fixed.stderr
-    report = json.loads(fixed.stdout)
+    report = data_of(fixed)
     assert report["after"]["agree"] and len(report["rebuilt"]) == 3
-    after = json.loads(kmrag("ingest", str(corpus), "--json", env=env).stdout)
+    after = data_of(kmrag("ingest", str(corpus), "--json", env=env))
     assert after["job"]["counts"]["documents_unchanged"] == 3
     assert after["graph"] == first["graph"] and after["units"] == first["units"]
     assert "nothing to repair" in kmrag("repair", env=env).stdout

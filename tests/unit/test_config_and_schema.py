@@ -100,7 +100,10 @@ def test_an_unexpected_failure_is_reported_not_dumped(monkeypatch: pytest.Monkey
     monkeypatch.delenv("KMRAG_DEBUG", raising=False)
     assert cli.main(["answers", "--json"]) == 3
     out = _json.loads(capsys.readouterr().out)
-    assert out["error"] == "InternalError" and out["type"] == "ZeroDivisionError" and "KMRAG_DEBUG=1" in out["message"]
+    assert out["ok"] is False and out["command"] == "answers" and "data" not in out
+    err = out["error"]
+    assert err["type"] == "ZeroDivisionError" and err["internal"] is True and err["exit_code"] == 3
+    assert "KMRAG_DEBUG=1" in err["message"] and err["at"].startswith("test_config_and_schema.py:")
     assert cli.main(["answers"]) == 3
     assert "internal error ZeroDivisionError" in capsys.readouterr().err
     monkeypatch.setenv("KMRAG_DEBUG", "1")

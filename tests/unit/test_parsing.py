@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from kmrag.ingestion.parse import parse_document, parse_html, parse_markdown, parse_text
-from kmrag.ingestion.sources import SourceDocument, SourceProblem, read_sources
+from kmrag.ingestion.sources import SourceDocument, SourceProblem, SourceSkip, read_sources
 from kmrag.ingestion.units import MAX_UNIT_CHARS, build_units
 from kmrag.nlp.sentences import pack_sentences, split_sentences
 from kmrag.schema import UnitType
@@ -161,8 +161,10 @@ def test_folder_walk_is_sorted_and_skips_hidden(tmp_path: Path):
     (tmp_path / "a.md").write_text("A text.")
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "x.md").write_text("hidden")
-    got = [d.source_id for d in read_sources([tmp_path])]  # type: ignore[union-attr]
-    assert got == [(tmp_path / "a.md").resolve().as_posix(), (tmp_path / "b.md").resolve().as_posix()]
+    got = list(read_sources([tmp_path]))
+    assert [d.source_id for d in got if isinstance(d, SourceDocument)] == [
+        (tmp_path / "a.md").resolve().as_posix(), (tmp_path / "b.md").resolve().as_posix()]
+    assert [(g.path, g.reason) for g in got if isinstance(g, SourceSkip)] == [(str(tmp_path / ".git"), "hidden folder")]
 
 
 def test_a_file_that_breaks_its_reader_is_that_files_problem(tmp_path: Path):
