@@ -200,8 +200,11 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         return "\n".join(lines)
 
     first = f"; first error: {job.errors[0].path}: {job.errors[0].reason}" if job.errors else ""
-    _emit(args, summary, human, ("JobFailed", f"job {job.id} {job.status}{first}"))
-    return 0 if job.status in ("completed", "completed_with_errors") else 1
+    if job.status == "completed_with_errors":  # the rest is stored, but an input failed: say so in the status
+        _emit(args, summary, human, ("InputsFailed", f"job {job.id}: {len(job.errors)} input(s) failed{first}"))
+    else:
+        _emit(args, summary, human, ("JobFailed", f"job {job.id} {job.status}{first}"))
+    return 0 if job.status == "completed" else 1
 
 
 def _demo_answer(stores: Any, settings: Settings, question: str) -> dict[str, Any]:

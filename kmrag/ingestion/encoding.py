@@ -84,9 +84,9 @@ def _control_share(chars: str | bytes) -> float:
 def _check_not_binary_bytes(data: bytes, path: Path, kind_name: str) -> None:
     head = data[:BINARY_SCAN]
     if b"\x00" in head:
-        raise BadInput(f"{path}: not text (binary content: NUL bytes), so not {kind_name}")
+        raise BadInput(f"{path}: binary content (NUL bytes), not {kind_name}")
     if (share := _control_share(head)) > 0.10:
-        raise BadInput(f"{path}: not text (binary content: {share:.0%} control bytes), so not {kind_name}")
+        raise BadInput(f"{path}: binary content ({share:.0%} control bytes), not {kind_name}")
     nul = data.find(b"\x00")
     if nul >= 0:
         raise BadInput(f"{path}: contains a NUL byte at offset {nul} (binary data, or UTF-16 without a byte-order "
@@ -95,8 +95,8 @@ def _check_not_binary_bytes(data: bytes, path: Path, kind_name: str) -> None:
 
 def _check_not_binary_text(text: str, path: Path, kind_name: str, encoding: str) -> None:
     if _control_share(text[:BINARY_SCAN]) > 0.10:
-        raise BadInput(f"{path}: not text (binary content: {_control_share(text[:BINARY_SCAN]):.0%} control "
-                       f"characters read as {encoding}), so not {kind_name}")
+        raise BadInput(f"{path}: binary content ({_control_share(text[:BINARY_SCAN]):.0%} control "
+                       f"characters when read as {encoding}), not {kind_name}")
     nul = text.find("\x00")
     if nul >= 0:
         raise BadInput(f"{path}: contains a NUL character at position {nul} (read as {encoding}); "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.cli import clear_tenant, kmrag, kmrag_json, server_env
+from tests.fixtures.cli import clear_tenant, data_of, error_of, kmrag, kmrag_json, server_env
 
 pytestmark = pytest.mark.e2e
 
@@ -30,10 +30,12 @@ def test_every_skip_and_error_is_reported(tmp_path: Path) -> None:
              str(corpus / "data.xyz"): "unsupported type .xyz",
              str(corpus / ".git"): "hidden folder"}
     errors = {str(corpus / "notes.txt"): "empty file (0 bytes)",
-              str(corpus / "image.txt"): "not text (binary content: NUL bytes), so not plain text"}
+              str(corpus / "image.txt"): "binary content (NUL bytes), not plain text"}
     try:
-        data = kmrag_json("ingest", str(corpus), env=env)
-        job = data["job"]
+        res = kmrag("ingest", str(corpus), "--json", env=env)
+        assert res.returncode == 1, res.stderr  # an input failed: not all good
+        assert error_of(res)["type"] == "InputsFailed"
+        job = data_of(res)["job"]
         assert job["status"] == "completed_with_errors" and job["counts"]["documents_new"] == 1
         assert job["counts"]["paths_skipped"] == 4 and job["counts"]["documents_failed"] == 2
         assert {e["path"]: e["reason"] for e in job["skipped"]} == skips
@@ -42,7 +44,7 @@ def test_every_skip_and_error_is_reported(tmp_path: Path) -> None:
         assert shown["skipped"] == job["skipped"] and shown["errors"] == job["errors"]
 
         human = kmrag("ingest", str(corpus), "--force", env=env)
-        assert human.returncode == 0, human.stderr
+        assert human.returncode == 1, human.stderr
         out = human.stdout
         assert " skipped=4 " in out.splitlines()[0]
         assert "skipped 4 paths: 1 " in out and "1 symlink loop" in out and "1 hidden" in out
