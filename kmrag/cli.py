@@ -10,6 +10,7 @@ from typing import Any
 
 from kmrag.config import Settings, load_settings
 from kmrag.errors import ConfigError, KmragError
+from kmrag.schema.sanitize import TENANT_RE, valid_tenant
 
 
 def _emit(args: argparse.Namespace, data: Any, human: Callable[[Any], str]) -> None:
@@ -182,6 +183,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
         stores.init_schema()
         tenants = stores.units.tenants() if args.all_tenants else [settings.tenant]
         for tenant in tenants:
+            if not valid_tenant(tenant):  # written before tenant names were checked
+                _note(f"skipped tenant {tenant!r}: not a valid tenant name ({TENANT_RE.pattern})")
+                continue
             reports.append(repair(stores, tenant, get_embedder(settings), get_extractor(settings),
                                   dry_run=args.dry_run, progress=None if not args.json else False,
                                   lock_wait_s=args.lock_wait))

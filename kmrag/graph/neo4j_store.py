@@ -14,7 +14,7 @@ from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, SourceSt
 from kmrag.graph.paths import check_fanout
 from kmrag.schema import Answer, Entity, KnowledgeUnit, Mention, Relation, Source, UnitLink
 from kmrag.schema.ids import canonical_entity_name, relation_id
-from kmrag.schema.sanitize import check_identifier
+from kmrag.schema.sanitize import check_identifier, tenant_checked
 
 BATCH = 1000
 R = TypeVar("R")
@@ -46,6 +46,7 @@ def connect(uri: str, user: str, password: str | None) -> Any:
     return driver
 
 
+@tenant_checked
 class Neo4jGraphStore:
     backend = "neo4j"
 

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from kmrag.errors import KmragError
+from kmrag.schema.sanitize import tenant_checked
 
 JOB_COLUMNS = "id, inputs, status, counts, errors, timings, created_at, updated_at, finished_at"
 
@@ -46,6 +47,7 @@ def _owner() -> dict[str, Any]:
     return {"host": socket.gethostname(), "pid": os.getpid()}
 
 
+@tenant_checked
 class JobStore:
     def __init__(self, pool: Any) -> None:
         self._pool = pool
