@@ -10,14 +10,16 @@ from typing import Any
 
 from kmrag.config import Settings, load_settings
 from kmrag.errors import ConfigError, KmragError
+from kmrag.schema.redact import redact, redact_data
 from kmrag.schema.sanitize import TENANT_RE, valid_tenant
 
 
 def _emit(args: argparse.Namespace, data: Any, human: Callable[[Any], str]) -> None:
+    # known passwords and keys never reach the output (document text is shown as written otherwise)
     if getattr(args, "json", False):
-        print(json.dumps(data, indent=2, default=str, ensure_ascii=False))
+        print(json.dumps(redact_data(json.loads(json.dumps(data, default=str))), indent=2, ensure_ascii=False))
     else:
-        print(human(data))
+        print(redact(human(data), patterns=False))
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -167,7 +169,7 @@ def _demo_answer(stores: Any, settings: Settings, question: str) -> dict[str, An
 
 
 def _note(message: str) -> None:
-    print(f"kmrag: {message}", file=sys.stderr)
+    print(redact(f"kmrag: {message}"), file=sys.stderr)
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
@@ -731,9 +733,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.fn(args))
     except KmragError as e:
         if getattr(args, "json", False):
-            print(json.dumps({"error": type(e).__name__, "message": str(e)}))
+            print(json.dumps({"error": type(e).__name__, "message": redact(str(e))}))
         else:
-            print(f"kmrag: error: {e}", file=sys.stderr)
+            print(redact(f"kmrag: error: {e}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("kmrag: interrupted", file=sys.stderr)
@@ -751,8 +753,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         frame = traceback.extract_tb(e.__traceback__)[-1]
         where = f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}"
-        message = (f"internal error {type(e).__name__}: {e} (at {where}); run again with KMRAG_DEBUG=1 for the "
-                   "traceback and report it")
+        message = redact(f"internal error {type(e).__name__}: {e} (at {where}); run again with KMRAG_DEBUG=1 for "
+                         "the traceback and report it")
         if getattr(args, "json", False):
             print(json.dumps({"error": "InternalError", "type": type(e).__name__, "message": message, "at": where}))
         else:

@@ -113,9 +113,13 @@ def load_settings(
     values.update(_from_env(environ))
     values.update({k: v for k, v in overrides.items() if v is not None})
     try:
-        return Settings(**values)
+        settings = Settings(**values)
     except ValidationError as e:
         problems = "; ".join(
             f"{ENV_PREFIX}{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in e.errors()
         )
         raise ConfigError(f"invalid settings: {problems}") from e
+    from kmrag.schema.redact import register_settings
+
+    register_settings(settings)  # every message and output of this process hides its passwords and keys
+    return settings
