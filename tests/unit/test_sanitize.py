@@ -158,3 +158,19 @@ def test_every_store_method_taking_a_tenant_checks_it(tmp_path):
                     getattr(store, name)(*args, **(kw[0] if kw else {}))
                 tried += 1
     assert tried >= 8
+
+
+@pytest.mark.parametrize("bad", [
+    "IS`]->() DETACH DELETE n //", "'; DROP TABLE kmrag_units; --", "MATCH (n) DETACH DELETE n", "} RETURN 1 //",
+    "$tenant", "`$x`", "a\x00b", "x\nMATCH (n) DELETE n", "is ` capital", "ｉｓ ｃａｐｉｔａｌ", "x" * 500 + "`",
+    "\u202eevil", "is\\u0060of", "{tenant: 'other'}",
+])
+def test_hostile_predicates_become_plain_identifiers_or_are_refused(bad):
+    from kmrag.schema.sanitize import IDENTIFIER_RE, MAX_LEN
+
+    try:
+        ident = relationship_type(bad)
+    except InvalidIdentifier:
+        return
+    assert IDENTIFIER_RE.fullmatch(ident) and len(ident) <= MAX_LEN
+    assert relationship_type(bad) == ident  # the same predicate, the same type
