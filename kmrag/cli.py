@@ -10,6 +10,8 @@ from typing import Any, NoReturn
 
 from kmrag.config import Settings, load_settings
 from kmrag.errors import ConfigError, KmragError, NotFound
+from kmrag.schema.redact import redact, redact_data
+from kmrag.schema.sanitize import TENANT_RE, valid_tenant
 
 Failure = tuple[str, str]  # (type, message) for the --json envelope of a command that exits non-zero
 
@@ -47,7 +49,8 @@ def envelope(command: str, exit_code: int, data: Any = None, error: dict[str, An
 
 
 def _print_json(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, default=str, ensure_ascii=False))
+    # known passwords and keys never reach the output (document text is shown as written otherwise)
+    print(json.dumps(redact_data(json.loads(json.dumps(obj, default=str))), indent=2, ensure_ascii=False))
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -224,7 +227,7 @@ def _demo_answer(stores: Any, settings: Settings, question: str) -> dict[str, An
 
 
 def _note(message: str) -> None:
-    print(f"kmrag: {message}", file=sys.stderr)
+    print(redact(f"kmrag: {message}"), file=sys.stderr)
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
@@ -240,6 +243,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
         stores.init_schema()
         tenants = stores.units.tenants() if args.all_tenants else [settings.tenant]
         for tenant in tenants:
+            if not valid_tenant(tenant):  # written before tenant names were checked
+                _note(f"skipped tenant {tenant!r}: not a valid tenant name ({TENANT_RE.pattern})")
+                continue
             reports.append(repair(stores, tenant, get_embedder(settings), get_extractor(settings),
                                   dry_run=args.dry_run, progress=None if not args.json else False,
                                   lock_wait_s=args.lock_wait))
@@ -818,16 +824,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 err = {"type": failure[0], "message": failure[1]} if failure and rc else None
                 _print_json(envelope(command, rc, data, err))
             else:
-                print(human(data))
+                print(redact(human(data), patterns=False))
         elif as_json:
             _print_json(envelope(command, rc, has_data=False))
         return rc
     except KmragError as e:
         rc = _error_exit(e)
         if as_json:
-            _print_json(envelope(command, rc, error={"type": type(e).__name__, "message": str(e)}, has_data=False))
+            _print_json(envelope(command, rc, error={"type": type(e).__name__, "message": redact(str(e))}, has_data=False))
         else:
-            print(f"kmrag: error: {e}", file=sys.stderr)
+            print(redact(f"kmrag: error: {e}"), file=sys.stderr)
         return rc
     except KeyboardInterrupt:
         print("kmrag: interrupted", file=sys.stderr)
@@ -848,8 +854,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         frame = traceback.extract_tb(e.__traceback__)[-1]
         where = f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}"
-        message = (f"internal error {type(e).__name__}: {e} (at {where}); run again with KMRAG_DEBUG=1 for the "
-                   "traceback and report it")
+        message = redact(f"internal error {type(e).__name__}: {e} (at {where}); run again with KMRAG_DEBUG=1 for "
+                         "the traceback and report it")
         if as_json:
             _print_json(envelope(command, 3, error={"type": type(e).__name__, "message": message, "internal": True,
                                                     "at": where}, has_data=False))

@@ -13,7 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from kmrag.errors import ConfigError
+from kmrag.errors import ConfigError, InvalidIdentifier
+from kmrag.schema.sanitize import check_tenant
 
 ENV_PREFIX = "KMRAG_"
 
@@ -44,10 +45,10 @@ class Settings(BaseModel):
     @field_validator("tenant")
     @classmethod
     def _tenant_ok(cls, v: str) -> str:
-        v = v.strip()
-        if not v or len(v) > 64 or any(c.isspace() for c in v):
-            raise ValueError("tenant must be 1-64 characters without whitespace")
-        return v
+        try:
+            return check_tenant(v)
+        except InvalidIdentifier as e:
+            raise ValueError(str(e)) from None
 
     @field_validator("llm_api")
     @classmethod
@@ -112,9 +113,13 @@ def load_settings(
     values.update(_from_env(environ))
     values.update({k: v for k, v in overrides.items() if v is not None})
     try:
-        return Settings(**values)
+        settings = Settings(**values)
     except ValidationError as e:
         problems = "; ".join(
             f"{ENV_PREFIX}{'.'.join(str(p) for p in err['loc']).upper()}: {err['msg']}" for err in e.errors()
         )
         raise ConfigError(f"invalid settings: {problems}") from e
+    from kmrag.schema.redact import register_settings
+
+    register_settings(settings)  # every message and output of this process hides its passwords and keys
+    return settings

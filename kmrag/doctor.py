@@ -118,6 +118,11 @@ def _check_llm(settings: Settings) -> Check:
 
 
 def run_doctor(settings: Settings) -> DoctorReport:
+    from kmrag.schema.redact import redact_data, register_settings
+
+    register_settings(settings)
     checks = [_check_graph(settings), _check_postgres(settings), _check_spacy(), _check_embedder(settings),
               _check_llm(settings)]
+    # every URL, error and hint shown with its passwords and keys hidden
+    checks = [Check.model_validate(redact_data(c.model_dump(), patterns=True)) for c in checks]
     return DoctorReport(ok=all(c.ok for c in checks), checks=checks)

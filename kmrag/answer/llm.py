@@ -20,6 +20,7 @@ from kmrag.answer.extractive import Draft
 from kmrag.config import Settings
 from kmrag.errors import ConfigError, OptionalDependencyMissing, ServiceUnavailable
 from kmrag.retrieval.analysis import QuestionAnalysis
+from kmrag.schema.redact import redact
 
 SYSTEM = (
     "You answer a question using only the knowledge units given between <<<UNIT and >>> markers. "
@@ -84,7 +85,7 @@ class LLMClient:
             kind = type(e).__name__
             hint = (f"it did not answer within {self.timeout:g} s (KMRAG_LLM_TIMEOUT)" if "Timeout" in kind
                     else f"{kind}: {e}")
-            raise ServiceUnavailable(f"the LLM at {self.where} (model {self.model}) failed: {hint}") from e
+            raise ServiceUnavailable(redact(f"the LLM at {self.where} (model {self.model}) failed: {hint}")) from e
         self.usage["calls"] += 1
         usage = getattr(resp, "usage", None)
         if usage is not None:

@@ -30,7 +30,7 @@ from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, SourceSt
 from kmrag.graph.local_files import Cursor, Stamp, TenantFiles
 from kmrag.schema import Answer, Entity, KnowledgeUnit, Mention, Relation, Source, UnitLink
 from kmrag.schema.ids import canonical_entity_name, relation_id
-from kmrag.schema.sanitize import check_identifier
+from kmrag.schema.sanitize import check_identifier, tenant_checked
 
 LINK_KINDS = ("NEXT", "PARENT_SECTION", "REFERENCES")
 MENTION_KINDS = ("MENTIONS", "DEFINES")
@@ -54,6 +54,7 @@ class _Tenant:
     pending: list[str] = field(default_factory=list)  # operations (JSON lines) not yet in the log
 
 
+@tenant_checked
 class LocalGraphStore:
     backend = "embedded"
 

@@ -7,14 +7,15 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, TypeVar
 
-from kmrag.errors import OptionalDependencyMissing, ServiceUnavailable, StoreError
+from kmrag.errors import ConfigError, OptionalDependencyMissing, ServiceUnavailable, StoreError
 from kmrag.graph import neo4j_queries as q
 from kmrag.graph import paths
 from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, SourceStats, check_hops, chunks
 from kmrag.graph.paths import check_fanout
 from kmrag.schema import Answer, Entity, KnowledgeUnit, Mention, Relation, Source, UnitLink
 from kmrag.schema.ids import canonical_entity_name, relation_id
-from kmrag.schema.sanitize import check_identifier
+from kmrag.schema.redact import redact, url_secrets
+from kmrag.schema.sanitize import check_identifier, tenant_checked
 
 BATCH = 1000
 R = TypeVar("R")
@@ -29,23 +30,30 @@ def connect(uri: str, user: str, password: str | None) -> Any:
         from neo4j.exceptions import ServiceUnavailable as DriverUnavailable
     except ImportError as e:  # pragma: no cover - neo4j is a core dependency
         raise OptionalDependencyMissing("the neo4j driver is not installed: pip install neo4j") from e
-    driver = neo4j.GraphDatabase.driver(uri, auth=(user, password or ""))
+    from neo4j.exceptions import ConfigurationError
+
+    secrets = [password or "", *url_secrets(uri)]
+    try:
+        driver = neo4j.GraphDatabase.driver(uri, auth=(user, password or ""))
+    except (ConfigurationError, ValueError) as e:
+        raise ConfigError(redact(f"KMRAG_NEO4J_URI {uri!r} cannot be used: {e}. Give the user and password "
+                                 "in KMRAG_NEO4J_USER / KMRAG_NEO4J_PASSWORD, not in the URI", extra=secrets)) from e
     try:
         driver.verify_connectivity()
     except AuthError as e:
         driver.close()
-        raise ServiceUnavailable(
-            f"Neo4j at {uri} refused the credentials for user {user!r}: set KMRAG_NEO4J_USER / KMRAG_NEO4J_PASSWORD"
-        ) from e
+        raise ServiceUnavailable(redact(
+            f"Neo4j at {uri} refused the credentials for user {user!r}: set KMRAG_NEO4J_USER / KMRAG_NEO4J_PASSWORD",
+            extra=secrets)) from e
     except (DriverUnavailable, Neo4jError, OSError, ValueError) as e:
         driver.close()
-        raise ServiceUnavailable(
+        raise ServiceUnavailable(redact(
             f"Neo4j is not reachable at {uri}: {e}. Start it (services/neo4j.sh start, or docker compose up neo4j) "
-            "or unset KMRAG_NEO4J_URI to use the embedded graph store"
-        ) from e
+            "or unset KMRAG_NEO4J_URI to use the embedded graph store", extra=secrets)) from e
     return driver
 
 
+@tenant_checked
 class Neo4jGraphStore:
     backend = "neo4j"
 
@@ -83,9 +91,9 @@ class Neo4jGraphStore:
                 fn: Callable[..., R] = session.execute_write if write else session.execute_read
                 return fn(unit)
         except DriverUnavailable as e:
-            raise ServiceUnavailable(f"Neo4j became unreachable: {e}") from e
+            raise ServiceUnavailable(redact(f"Neo4j became unreachable: {e}")) from e
         except Neo4jError as e:
-            raise StoreError(f"Neo4j query failed ({e.code}): {e.message}") from e
+            raise StoreError(redact(f"Neo4j query failed ({e.code}): {e.message}")) from e
 
     def _batched(self, query: str, tenant: str, rows: list[dict[str, Any]]) -> None:
         for part in chunks(rows, BATCH):

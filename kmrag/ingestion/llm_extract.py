@@ -20,6 +20,7 @@ from kmrag.errors import OptionalDependencyMissing, ServiceUnavailable
 from kmrag.nlp.extract import ExtractedEntity, ExtractedTriple, Extraction, clean_name
 from kmrag.nlp.names import looks_like_code
 from kmrag.schema import KnowledgeUnit
+from kmrag.schema.redact import redact
 
 SYSTEM = (
     "You extract a knowledge graph from one passage. Return only JSON of the form "
@@ -106,7 +107,7 @@ class LLMExtractor:
             resp = self.client.chat.completions.create(model=self.model, messages=messages, temperature=0,
                                                        response_format={"type": "json_object"})
         except Exception as e:  # noqa: BLE001 - openai raises many kinds; all mean the endpoint failed
-            raise ServiceUnavailable(f"LLM endpoint failed during extraction: {e}") from e
+            raise ServiceUnavailable(redact(f"LLM endpoint failed during extraction: {e}")) from e
         self.usage["calls"] += 1
         if getattr(resp, "usage", None):
             self.usage["prompt_tokens"] += int(resp.usage.prompt_tokens or 0)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 
 from kmrag.errors import ModelNotInstalled, OptionalDependencyMissing, ServiceUnavailable
+from kmrag.schema.redact import redact
 
 if TYPE_CHECKING:  # nlp imports only schema (and the error root) at run time
     from kmrag.config import Settings
@@ -138,7 +139,7 @@ class OpenAIEmbedder:
                 resp = self._client.embeddings.create(model=self.name, input=list(texts[start : start + self.batch_size]),
                                                       dimensions=self.dim)
             except openai.APIError as e:
-                raise ServiceUnavailable(f"embedding endpoint failed: {e}") from e
+                raise ServiceUnavailable(redact(f"embedding endpoint failed: {e}")) from e
             vecs.extend(d.embedding for d in resp.data)
         arr = np.asarray(vecs, dtype=np.float32)
         arr /= np.clip(np.linalg.norm(arr, axis=1, keepdims=True), 1e-12, None)

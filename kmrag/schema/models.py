@@ -8,7 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from kmrag.errors import InvalidIdentifier
 from kmrag.schema.ids import UNIT_ID_RE
+from kmrag.schema.sanitize import check_tenant
 
 
 def utcnow() -> datetime:
@@ -38,6 +40,14 @@ class MentionKind(StrEnum):
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=False, extra="forbid")
+
+    @field_validator("tenant", check_fields=False)
+    @classmethod
+    def _tenant_ok(cls, v: str) -> str:
+        try:
+            return check_tenant(v)
+        except InvalidIdentifier as e:
+            raise ValueError(str(e)) from None
 
 
 class Source(_Model):

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from kmrag.errors import SchemaError, ServiceUnavailable, StoreError
+from kmrag.schema.redact import redact
 
 
 class PgBase:
@@ -23,10 +24,10 @@ class PgBase:
             with self._pool.connection() as conn:
                 yield conn
         except psycopg.OperationalError as e:
-            raise ServiceUnavailable(f"PostgreSQL became unreachable: {e}") from e
+            raise ServiceUnavailable(redact(f"PostgreSQL became unreachable: {e}")) from e
         except psycopg.errors.UndefinedTable as e:
             raise SchemaError(f"kmrag tables are missing: run `kmrag init` ({e})") from e
         except psycopg.Error as e:
-            raise StoreError(f"PostgreSQL statement failed: {e}") from e
+            raise StoreError(redact(f"PostgreSQL statement failed: {e}")) from e
 
     # -- schema -------------------------------------------------------------------------------

@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from kmrag.errors import NotFound
+from kmrag.schema.redact import redact, redact_data
+from kmrag.schema.sanitize import tenant_checked
 
 JOB_COLUMNS = "id, inputs, status, counts, errors, timings, created_at, updated_at, finished_at"
 
@@ -19,6 +21,11 @@ JOB_COLUMNS = "id, inputs, status, counts, errors, timings, created_at, updated_
 class JobError(BaseModel):
     path: str
     reason: str
+
+    @field_validator("path", "reason")
+    @classmethod
+    def _no_secrets(cls, v: str) -> str:
+        return redact(v)  # a URL's password, a key an endpoint echoed: never shown, never stored
 
 
 class JobRecord(BaseModel):
@@ -34,6 +41,11 @@ class JobRecord(BaseModel):
     updated_at: datetime | None = None
     finished_at: datetime | None = None
 
+    @field_validator("inputs")
+    @classmethod
+    def _no_secrets(cls, v: list[str]) -> list[str]:
+        return [redact(i) for i in v]
+
 
 class JobNotFound(NotFound):
     pass
@@ -47,6 +59,7 @@ def _owner() -> dict[str, Any]:
     return {"host": socket.gethostname(), "pid": os.getpid()}
 
 
+@tenant_checked
 class JobStore:
     def __init__(self, pool: Any) -> None:
         self._pool = pool
@@ -70,8 +83,9 @@ class JobStore:
             conn.execute(
                 "UPDATE kmrag_jobs SET status = %s, counts = %s, errors = %s, timings = %s, updated_at = now(), "
                 "finished_at = CASE WHEN %s THEN now() ELSE NULL END WHERE tenant = %s AND id = %s",
-                (job.status, Jsonb(job.counts), Jsonb([e.model_dump() for e in job.errors]
-                                                          + [{**e.model_dump(), "skipped": True} for e in job.skipped]),
+                (job.status, Jsonb(job.counts), Jsonb([redact_data(e.model_dump(), patterns=True) for e in job.errors]
+                                                      + [{**redact_data(e.model_dump(), patterns=True), "skipped": True}
+                                                         for e in job.skipped]),
                  Jsonb({**job.timings, "_owner": _owner()}), finished, job.tenant, job.id),
             )
 

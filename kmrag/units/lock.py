@@ -37,6 +37,10 @@ def tenant_lock(pool: Any, tenant: str, wait_s: float = 3600.0,
     """Hold the tenant's writer lock for the block."""
     import psycopg
 
+    from kmrag.schema.sanitize import check_tenant
+
+    check_tenant(tenant)
+
     conn = pool.getconn()
     locked = False
     try:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kmrag.errors import ServiceUnavailable
+from kmrag.schema.redact import url_secrets
 
 
 def _configure(conn: Any) -> None:
@@ -32,16 +34,16 @@ def open_pool(url: str, min_size: int = 1, max_size: int = 4) -> Any:
         with psycopg.connect(url, connect_timeout=10) as probe:
             probe.execute("SELECT 1")
     except psycopg.OperationalError as e:
-        raise ServiceUnavailable(
-            f"PostgreSQL is not reachable at {redact(url)}: {str(e).strip()}. Start it (services/postgres.sh start, "
-            "or docker compose up postgres) or unset KMRAG_DATABASE_URL to use the embedded PostgreSQL"
-        ) from e
+        raise ServiceUnavailable(redact(
+            f"PostgreSQL is not reachable at {url}: {str(e).strip()}. Start it (services/postgres.sh start, "
+            "or docker compose up postgres) or unset KMRAG_DATABASE_URL to use the embedded PostgreSQL",
+            extra=url_secrets(url))) from e
     return ConnectionPool(url, min_size=min_size, max_size=max_size, configure=_configure, open=True,
                           kwargs={"autocommit": False})
 
 
-def redact(url: str) -> str:
-    """A database URL with its password hidden, for messages."""
-    import re
+def redact(url: str, extra: Sequence[str] = ()) -> str:
+    """A database URL (or a message holding one) with its password hidden: :func:`kmrag.redact.redact`."""
+    from kmrag.schema import redact as r
 
-    return re.sub(r"(://[^:/@]+:)[^@]*@", r"\1***@", url)
+    return r.redact(url, extra=[*extra, *r.url_secrets(url)])

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from kmrag.errors import SchemaError
 from kmrag.schema import KnowledgeUnit, Source
 from kmrag.schema.ddl import SCHEMA_VERSION, TSV_EXPR, postgres_statements
+from kmrag.schema.sanitize import tenant_checked
 from kmrag.schema.search_keys import search_key
 from kmrag.units import bm25
 from kmrag.units.answers import AnswerRecords
@@ -50,6 +51,7 @@ def hash_seed(text: str) -> int:
     return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16)
 
 
+@tenant_checked
 class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
     backend = "postgres"
 

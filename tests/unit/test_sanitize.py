@@ -89,3 +89,88 @@ def test_partly_latin_predicates_keep_the_folded_form(predicate, expected):
 def test_empty_predicates_still_raise(empty):
     with pytest.raises(InvalidIdentifier):
         relationship_type(empty)
+
+
+# -- tenant names: one check, wherever a tenant enters ---------------------------------------------
+
+GOOD_TENANTS = ["default", "t", "t_0123456789ab", "e2e_0123abcd", "eval-hotpotqa", "bench_1a2b3c4d", "a.b-c_d",
+                "A" * 64, "7up"]
+BAD_TENANTS = ["", " ", "a b", " a", "a ", "a'b", 'a"b', "a/b", "a\\b", "a\x00b", "a..b", "..", ".a", "-a", "_a",
+               "A" * 65, "a\nb", "a`b", "a;b", "tenant'}) DETACH DELETE n //", "'; DROP TABLE kmrag_units; --",
+               "é", "a:b", "a$b"]
+
+
+@pytest.mark.parametrize("good", GOOD_TENANTS)
+def test_valid_tenants_pass_unchanged(good):
+    from kmrag.schema.sanitize import check_tenant
+
+    assert check_tenant(good) == good
+
+
+@pytest.mark.parametrize("bad", BAD_TENANTS)
+def test_hostile_tenants_are_refused_naming_the_tenant_and_pattern(bad):
+    from kmrag.schema.sanitize import TENANT_RE, check_tenant
+
+    with pytest.raises(InvalidIdentifier) as e:
+        check_tenant(bad)
+    assert repr(bad) in str(e.value) and TENANT_RE.pattern in str(e.value)
+
+
+@pytest.mark.parametrize("bad", ["a b", "a/b", "a..b", "x'y", "a\\b"])
+def test_settings_env_flag_and_models_refuse_a_bad_tenant(bad, tmp_path):
+    from kmrag.config import load_settings
+    from kmrag.errors import ConfigError
+    from kmrag.schema import Source
+    from kmrag.schema.sanitize import TENANT_RE
+
+    none = tmp_path / "none.toml"
+    with pytest.raises(ConfigError) as e:
+        load_settings(config_file=none, environ={"KMRAG_TENANT": bad})
+    assert "KMRAG_TENANT" in str(e.value) and TENANT_RE.pattern in str(e.value) and repr(bad) in str(e.value)
+    with pytest.raises(ConfigError):
+        load_settings(config_file=none, environ={}, tenant=bad)  # the --tenant flag
+    with pytest.raises(ValueError, match="not a valid tenant name"):
+        Source(id="s", tenant=bad, uri="s", version="v", content_hash="h")
+
+
+def test_every_store_method_taking_a_tenant_checks_it(tmp_path):
+    """No database is touched: the check runs before the method body (the pool here would fail on use)."""
+    import inspect
+
+    from kmrag.graph.local_store import LocalGraphStore
+    from kmrag.graph.neo4j_store import Neo4jGraphStore
+    from kmrag.units.jobs import JobStore
+    from kmrag.units.store import PgUnitStore
+
+    for cls in (LocalGraphStore, Neo4jGraphStore, PgUnitStore, JobStore):
+        methods = [n for n in dir(cls) if not n.startswith("_") and inspect.isfunction(getattr(cls, n))
+                   and "tenant" in inspect.signature(getattr(cls, n)).parameters]
+        assert methods and all(getattr(getattr(cls, n), "__tenant_checked__", False) for n in methods), cls
+    stores = [LocalGraphStore(tmp_path / "g"), Neo4jGraphStore(object()), PgUnitStore(object()), JobStore(object())]
+    calls = [("unit_ids", ("a/b",)), ("clear_tenant", ("x y",)), ("relations", ("a..b",)),
+             ("get_units", ("a'b", ["u_0"])), ("list", ("a b",)), ("relation_paths", (), {"tenant": "a/b",
+                                                                                        "entity_ids": ["e"]})]
+    tried = 0
+    for store in stores:
+        for name, args, *kw in calls:
+            if hasattr(store, name):
+                with pytest.raises(InvalidIdentifier, match="not a valid tenant name"):
+                    getattr(store, name)(*args, **(kw[0] if kw else {}))
+                tried += 1
+    assert tried >= 8
+
+
+@pytest.mark.parametrize("bad", [
+    "IS`]->() DETACH DELETE n //", "'; DROP TABLE kmrag_units; --", "MATCH (n) DETACH DELETE n", "} RETURN 1 //",
+    "$tenant", "`$x`", "a\x00b", "x\nMATCH (n) DELETE n", "is ` capital", "ｉｓ ｃａｐｉｔａｌ", "x" * 500 + "`",
+    "\u202eevil", "is\\u0060of", "{tenant: 'other'}",
+])
+def test_hostile_predicates_become_plain_identifiers_or_are_refused(bad):
+    from kmrag.schema.sanitize import IDENTIFIER_RE, MAX_LEN
+
+    try:
+        ident = relationship_type(bad)
+    except InvalidIdentifier:
+        return
+    assert IDENTIFIER_RE.fullmatch(ident) and len(ident) <= MAX_LEN
+    assert relationship_type(bad) == ident  # the same predicate, the same type
