@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from kmrag.schema.sanitize import TENANT_RE
-from tests.fixtures.cli import kmrag, server_env
+from tests.fixtures.cli import error_of, kmrag, server_env
 
 pytestmark = pytest.mark.e2e
 
@@ -21,5 +19,5 @@ def test_a_bad_tenant_is_refused_before_any_store_is_touched(bad: str) -> None:
         human = kmrag(*args, env=run_env, timeout=120)
         assert human.returncode == 2 and repr(bad) in human.stderr and TENANT_RE.pattern in human.stderr, human
         out = kmrag(*args, "--json", env=run_env, timeout=120)
-        envelope = json.loads(out.stdout)
-        assert out.returncode == 2 and envelope["error"] == "ConfigError" and repr(bad) in envelope["message"]
+        error = error_of(out)
+        assert out.returncode == 2 and error["type"] == "ConfigError" and repr(bad) in error["message"]
