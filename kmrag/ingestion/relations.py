@@ -22,6 +22,16 @@ class GraphRows:
     skipped: Counter[str] = field(default_factory=Counter)  # triples left out, by reason
 
 
+def _defines(term: str, content: str) -> bool:
+    """Whether a definition unit's term is an entity: not when the term is code (a defined API name stays
+    the unit's term) nor when its body is only code names (an API index entry, "label: CHECK_STOPPED")."""
+    if looks_like_code(term):
+        return False
+    body = content.split(":", 1)[1] if ":" in content else content
+    words = [w.strip(".,;()") for w in body.split()]
+    return not words or not all(w and looks_like_code(w) for w in words)
+
+
 def graph_rows(tenant: str, resolver: EntityResolver, units: Sequence[KnowledgeUnit],
                extractions: Sequence[Extraction], defined: dict[str, str]) -> GraphRows:
     out = GraphRows()
@@ -34,7 +44,7 @@ def graph_rows(tenant: str, resolver: EntityResolver, units: Sequence[KnowledgeU
     for u, ex in zip(units, extractions, strict=True):
         for alias, full in ex.aliases:
             resolver.add_alias(alias, full)
-        if u.id in defined and not looks_like_code(defined[u.id]):  # a defined API name stays the unit's term
+        if u.id in defined and _defines(defined[u.id], u.content):
             mention(u.id, resolver.resolve(ExtractedEntity(name=defined[u.id], label="CONCEPT"), u.source_id),
                     MentionKind.DEFINES)
         for ent in ex.entities:

@@ -245,9 +245,11 @@ def test_a_defined_term_that_looks_like_code_is_not_an_entity() -> None:
     from kmrag.schema import KnowledgeUnit, MentionKind
 
     terms = {"u_" + "1" * 16: "CPACK_RESOURCE_FILE_LICENSE_NOPATH", "u_" + "2" * 16: "stripFiles",
-             "u_" + "3" * 16: "Backpressure"}
+             "u_" + "3" * 16: "Backpressure", "u_" + "4" * 16: "language"}
+    bodies = {"language": "xsltNewLocale xsltTransformFunction"}  # an API index entry, not a definition
     units = [KnowledgeUnit(id=uid, tenant="t", source_id="s", source_version="v", type="definition", ordinal=i,
-                           content=f"{term}: what it means, at some length.") for i, (uid, term) in enumerate(terms.items())]
+                           content=f"{term}: {bodies.get(term, 'what it means, at some length.')}")
+             for i, (uid, term) in enumerate(terms.items())]
     rows = graph_rows("t", EntityResolver("t"), units, [Extraction() for _ in units], terms)
     defines = [m.unit_id for m in rows.mentions if m.kind is MentionKind.DEFINES]
     assert defines == ["u_" + "3" * 16]  # the API names stay the units' terms, not entities
