@@ -76,6 +76,9 @@ def figures(d: dict[str, Any]) -> dict[str, Any]:
         "median length": statistics.median(lengths) if lengths else 0,
         "p10 length": sorted(lengths)[len(lengths) // 10] if lengths else 0,
         "under 20 chars": sum(1 for n in lengths if n < 20),
+        "non-heading median length": statistics.median(body) if (body := [len(u["content"]) for u in units
+                                                                           if u["type"] != "section"]) else 0,
+        "non-heading under 20 chars": sum(1 for n in body if n < 20),
         "longest": max(lengths, default=0),
         "longest non-code": max((len(u["content"]) for u in prose), default=0),
         **{k: sum(1 for u in units if rx.search(u["content"])) for k, rx in JUNK.items()},
