@@ -13,8 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from kmrag.errors import ConfigError, InvalidIdentifier
-from kmrag.schema.sanitize import check_tenant
+from kmrag.errors import ConfigError
+from kmrag.schema.sanitize import tenant_field
 
 ENV_PREFIX = "KMRAG_"
 
@@ -45,10 +45,7 @@ class Settings(BaseModel):
     @field_validator("tenant")
     @classmethod
     def _tenant_ok(cls, v: str) -> str:
-        try:
-            return check_tenant(v)
-        except InvalidIdentifier as e:
-            raise ValueError(str(e)) from None
+        return tenant_field(v)
 
     @field_validator("llm_api")
     @classmethod

@@ -8,9 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from kmrag.errors import InvalidIdentifier
 from kmrag.schema.ids import UNIT_ID_RE
-from kmrag.schema.sanitize import check_tenant
+from kmrag.schema.sanitize import tenant_field
 
 
 def utcnow() -> datetime:
@@ -44,10 +43,7 @@ class _Model(BaseModel):
     @field_validator("tenant", check_fields=False)
     @classmethod
     def _tenant_ok(cls, v: str) -> str:
-        try:
-            return check_tenant(v)
-        except InvalidIdentifier as e:
-            raise ValueError(str(e)) from None
+        return tenant_field(v)
 
 
 class Source(_Model):

@@ -78,6 +78,14 @@ def check_tenant(tenant: object) -> str:
                             "(1-64 letters, digits, '_', '.', '-', starting with a letter or digit, no '..')")
 
 
+def tenant_field(tenant: str) -> str:
+    """:func:`check_tenant` for a pydantic field validator (which reports a ValueError as the field's error)."""
+    try:
+        return check_tenant(tenant)
+    except InvalidIdentifier as e:
+        raise ValueError(str(e)) from None
+
+
 def tenant_checked(cls: C) -> C:
     """Class decorator: every public method of ``cls`` (inherited ones included) with a ``tenant`` parameter
     checks it with :func:`check_tenant` before running, so no store call reads or writes under a name that
