@@ -85,5 +85,9 @@ LEAK_KEYS = ("pool_size", "requests_waiting", "pg_backends_this_process", "pg_so
 
 
 def leaks(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """The counts that differ between two snapshots (connections opened and not given back)."""
-    return [f"{k}: {before.get(k)} -> {after.get(k)}" for k in LEAK_KEYS if before.get(k) != after.get(k)]
+    """The counts that differ between two snapshots, and pooled connections not given back at the end."""
+    out = [f"{k}: {before.get(k)} -> {after.get(k)}" for k in LEAK_KEYS if before.get(k) != after.get(k)]
+    if after.get("pool_available") != after.get("pool_size"):
+        out.append(f"{after.get('pool_size', 0) - after.get('pool_available', 0)} pooled connection(s) still "
+                   "checked out")
+    return out

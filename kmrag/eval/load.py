@@ -155,14 +155,17 @@ def load_run(stores: Stores, embedder: Any, tenant: str, questions: Sequence[str
     """One timed run on a pool of ``pool_max`` connections (opened for it, closed after)."""
     from kmrag.units.store import PgUnitStore, open_pool
 
-    pool = open_pool(stores.database_url, min_size=1, max_size=pool_max)
+    # a fixed-size pool (every connection opened up front), so any connection not given back shows
+    pool = open_pool(stores.database_url, min_size=pool_max, max_size=pool_max)
     try:
         run_stores = replace(stores, units=PgUnitStore(pool, stores.settings.embedding_dim), pool=pool)
         ask_fn = _ask_fn(run_stores, embedder, tenant, k)
         if note:
             note(f"pool max {pool_max}, concurrency {concurrency}: warm-up")
         warm = _Tally()
-        _parallel_warmup(ask_fn, questions, strategies, concurrency, warm)
+        # as many threads as will use the graph driver at once (the ingest job is one more), so its pool
+        # holds every connection the run needs before the counts are taken
+        _parallel_warmup(ask_fn, questions, strategies, concurrency + (1 if ingest else 0), warm)
         before = connection_counts(pool, stores.database_url, stores.settings.neo4j_uri)
         versions_before = run_stores.units.source_versions(tenant) if ingest else {}
         tally = _Tally()
@@ -176,6 +179,7 @@ def load_run(stores: Stores, embedder: Any, tenant: str, questions: Sequence[str
         if th is not None:
             th.join()
         after = connection_counts(pool, stores.database_url, stores.settings.neo4j_uri)
+        versions_after = run_stores.units.source_versions(tenant) if ingest else {}
     finally:
         pool.close()
     closed = connection_counts(stores.pool, stores.database_url, stores.settings.neo4j_uri)
@@ -191,9 +195,7 @@ def load_run(stores: Stores, embedder: Any, tenant: str, questions: Sequence[str
         "mixed_results": tally.mixed, "mixed_example": tally.mixed_example,
     }
     if ingest:
-        row["ingest"] = {"path": ingest, **ingest_out, **_switches(versions_before,
-                                                                   run_stores.units.source_versions(tenant),
-                                                                   tally.seen)}
+        row["ingest"] = {"path": ingest, **ingest_out, **_switches(versions_before, versions_after, tally.seen)}
     return row
 
 
