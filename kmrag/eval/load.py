@@ -94,7 +94,8 @@ def run_clients(ask_fn: Callable[[str, str], Any], questions: Sequence[str], str
     def client() -> None:
         while time.perf_counter() < deadline:
             i = next(counter)
-            q, strategy = questions[i % len(questions)], strategies[i % len(strategies)]
+            # every question meets every strategy in turn (a shift per pass over the questions)
+            q, strategy = questions[i % len(questions)], strategies[(i + i // len(questions)) % len(strategies)]
             t = time.perf_counter()
             try:
                 res = ask_fn(q, strategy)
