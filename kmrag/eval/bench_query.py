@@ -201,7 +201,14 @@ def _load(stores: Stores, dataset: str | None, tenant: str | None, strategies: S
         raise ConfigError(f"--with-ingest: {with_ingest} does not exist")
     embedder = get_embedder(stores.settings)
     embedder.embed(["warm-up"])
-    questions, target = _corpus(stores, dataset, tenant, data_root, note)
+    # a load run queries what the tenant holds: the dataset is ingested only into an empty tenant (so that
+    # --with-ingest of a changed dataset file changes it during the run, not before)
+    if dataset and tenant and stores.units.counts(tenant)["units"]:
+        from kmrag.eval.runner import load_set
+
+        questions, target = [it.question for it in load_set(dataset, data_root)[2]], tenant
+    else:
+        questions, target = _corpus(stores, dataset, tenant, data_root, note)
     if not questions:
         questions = _questions_from_units(stores.units, target, queries or 100)
     questions = questions[:queries] if queries else questions

@@ -71,23 +71,43 @@ def pg_backends(database_url: str, local_ports: set[int] | None) -> dict[str, in
     return {"pg_backends_kmrag": len(rows), "pg_backends_this_process": mine}
 
 
-def connection_counts(pool: Any, database_url: str, neo4j_uri: str | None) -> dict[str, Any]:
+def bolt_pool(driver: Any) -> dict[str, int | None]:
+    """The Neo4j driver's own view: connections its pool holds, and those lent out now (from the driver's
+    internals, so None where a driver version lays them out differently)."""
+    try:
+        conns = [c for cs in driver._pool.connections.values() for c in cs]  # noqa: SLF001 - no public API
+        return {"bolt_pool_open": len(conns), "bolt_in_use": sum(1 for c in conns if c.in_use)}
+    except (AttributeError, TypeError):
+        return {"bolt_pool_open": None, "bolt_in_use": None}
+
+
+def connection_counts(pool: Any, database_url: str, neo4j_uri: str | None, driver: Any = None) -> dict[str, Any]:
     socks = own_sockets()
     pg_port, bolt_port = _port(database_url, 5432), _port(neo4j_uri, 7687)
     out: dict[str, Any] = {**pool_stats(pool),
                            **pg_backends(database_url, None if socks is None else {lp for lp, _ in socks})}
     out["pg_sockets"] = None if socks is None or pg_port is None else sum(1 for _, rp in socks if rp == pg_port)
     out["bolt_sockets"] = None if socks is None or bolt_port is None else sum(1 for _, rp in socks if rp == bolt_port)
+    out.update(bolt_pool(driver) if driver is not None else {"bolt_pool_open": None, "bolt_in_use": None})
     return out
 
 
-LEAK_KEYS = ("pool_size", "requests_waiting", "pg_backends_this_process", "pg_sockets", "bolt_sockets")
+# equal before and after a run, or a connection was opened and not given back
+LEAK_KEYS = ("pool_size", "requests_waiting", "pg_backends_this_process", "pg_sockets")
 
 
 def leaks(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """The counts that differ between two snapshots, and pooled connections not given back at the end."""
+    """Connections opened and not given back: PostgreSQL counts that differ between the two snapshots, pooled
+    connections still lent out at the end, and Bolt sockets outside the driver's pool or still in use. (The
+    driver's pool may grow to the number of threads that used it at once and keeps those connections idle:
+    growth alone is not a leak, and is reported beside.)"""
     out = [f"{k}: {before.get(k)} -> {after.get(k)}" for k in LEAK_KEYS if before.get(k) != after.get(k)]
     if after.get("pool_available") != after.get("pool_size"):
         out.append(f"{after.get('pool_size', 0) - after.get('pool_available', 0)} pooled connection(s) still "
                    "checked out")
+    if after.get("bolt_in_use"):
+        out.append(f"{after['bolt_in_use']} Bolt connection(s) still in use")
+    if None not in (after.get("bolt_sockets"), after.get("bolt_pool_open")) and \
+            after["bolt_sockets"] != after["bolt_pool_open"]:
+        out.append(f"{after['bolt_sockets']} Bolt sockets open, {after['bolt_pool_open']} in the driver's pool")
     return out

@@ -26,6 +26,7 @@ from kmrag.eval.connections import connection_counts, leaks
 from kmrag.stores import Stores
 
 WARMUP_ROUNDS = 6  # untimed queries per thread before the counts are taken (every connection opened)
+RECORD_SUFFIXES = (".json", ".jsonl", ".csv", ".parquet")
 INGEST_AT = 0.2  # the ingest job starts this far into the run, so the steady state is seen first
 
 
@@ -43,9 +44,11 @@ def mixed_versions(units: Iterable[VersionedUnit]) -> dict[str, list[str]]:
 
 
 def questions_from_files(path: str | Path, n: int = 50) -> list[str]:
-    """Questions that hit a file (or a folder's files): the first words of its paragraphs."""
+    """Questions that hit a file (or a folder's files): the first words of its paragraphs. None from record
+    files (JSON, JSONL, CSV, Parquet): the dataset's own questions hit those."""
     p = Path(path)
     files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
+    files = [f for f in files if f.suffix.lower() not in RECORD_SUFFIXES]
     out: list[str] = []
     for f in files:
         try:
@@ -158,6 +161,7 @@ def load_run(stores: Stores, embedder: Any, tenant: str, questions: Sequence[str
 
     # a fixed-size pool (every connection opened up front), so any connection not given back shows
     pool = open_pool(stores.database_url, min_size=pool_max, max_size=pool_max)
+    driver = getattr(stores.graph, "_driver", None)  # Neo4j's; None on the embedded graph store
     try:
         run_stores = replace(stores, units=PgUnitStore(pool, stores.settings.embedding_dim), pool=pool)
         ask_fn = _ask_fn(run_stores, embedder, tenant, k)
@@ -167,7 +171,7 @@ def load_run(stores: Stores, embedder: Any, tenant: str, questions: Sequence[str
         # as many threads as will use the graph driver at once (the ingest job is one more), so its pool
         # holds every connection the run needs before the counts are taken
         _parallel_warmup(ask_fn, questions, strategies, concurrency + (1 if ingest else 0), warm)
-        before = connection_counts(pool, stores.database_url, stores.settings.neo4j_uri)
+        before = connection_counts(pool, stores.database_url, stores.settings.neo4j_uri, driver)
         versions_before = run_stores.units.source_versions(tenant) if ingest else {}
         tally = _Tally()
         ingest_out: dict[str, Any] = {}
@@ -179,11 +183,11 @@ def load_run(stores: Stores, embedder: Any, tenant: str, questions: Sequence[str
         wall = run_clients(ask_fn, questions, strategies, concurrency, seconds, tally, record=bool(ingest))
         if th is not None:
             th.join()
-        after = connection_counts(pool, stores.database_url, stores.settings.neo4j_uri)
+        after = connection_counts(pool, stores.database_url, stores.settings.neo4j_uri, driver)
         versions_after = run_stores.units.source_versions(tenant) if ingest else {}
     finally:
         pool.close()
-    closed = connection_counts(stores.pool, stores.database_url, stores.settings.neo4j_uri)
+    closed = connection_counts(stores.pool, stores.database_url, stores.settings.neo4j_uri, driver)
     lat = [ms for _, ms in tally.latency]
     row: dict[str, Any] = {
         "pool_max": pool_max, "concurrency": concurrency, "seconds": seconds, **_figures(lat, wall),
@@ -261,6 +265,10 @@ def render_load(r: dict[str, Any]) -> str:
             lines.append(f"error {kind} x{e['count']} (pool max {x['pool_max']}): {e['example']}")
         if x["leaks"]:
             lines.append(f"LEAK (pool max {x['pool_max']}): " + "; ".join(x["leaks"]))
+        b, a = x["connections_before"], x["connections_after"]
+        if (a["bolt_sockets"] or 0) > (b["bolt_sockets"] or 0):
+            lines.append(f"Bolt pool grew {b['bolt_sockets']} -> {a['bolt_sockets']} (pool max {x['pool_max']}): the "
+                         "driver keeps a connection per thread that used it at once; none in use after")
         if x["mixed_example"]:
             lines.append(f"MIXED VERSIONS (pool max {x['pool_max']}): {x['mixed_example']}")
         if "ingest" in x:

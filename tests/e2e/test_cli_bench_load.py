@@ -34,7 +34,7 @@ def check_clean(row: dict) -> None:  # type: ignore[type-arg]
     # Stores' own; the server and this process's sockets agree
     assert b["pg_backends_this_process"] == b["pg_sockets"] >= row["pool_max"] + 1
     assert row["pg_backends_this_process_after_close"] == b["pg_backends_this_process"] - row["pool_max"]
-    assert b["bolt_sockets"] >= 1
+    assert b["bolt_sockets"] >= 1 and a["bolt_in_use"] == 0 and a["bolt_sockets"] == a["bolt_pool_open"]
     assert row["mixed_results"] == 0 and row["mixed_example"] is None
     assert row["queries"] > 0 and row["p95_ms"] >= row["p50_ms"] > 0
 
