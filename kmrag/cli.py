@@ -565,7 +565,8 @@ def _bench_query(args: argparse.Namespace) -> int:
         stores.init_schema()
         result = bench_query(stores, datasets[0] if datasets else None, args.tenant, strategies, args.queries,
                              concurrency, units, exact=args.exact, data_root=args.data_root,
-                             note=_note if progress else None)
+                             note=_note if progress else None, seconds=args.seconds,
+                             pool_max=_ints(args.pool_max, "--pool-max"), with_ingest=args.with_ingest)
     _emit(args, result, render_query)
     return 0
 
@@ -791,6 +792,14 @@ def build_parser() -> argparse.ArgumentParser:
                                        "bench-<corpus>-N, built or reused, latency per size")
     bench.add_argument("--exact", action="store_true", help="query: exact dense search (as `kmrag eval`) "
                                                             "instead of HNSW (as `kmrag ask`)")
+    bench.add_argument("--seconds", type=float, help="query: a sustained load run of this many seconds: "
+                                                      "--concurrency clients share one Stores; throughput, "
+                                                      "p50/p95, errors, connection counts before and after")
+    bench.add_argument("--pool-max", help="query --seconds: comma-separated PostgreSQL pool sizes to run at "
+                                          "(default KMRAG_PG_POOL_MAX)")
+    bench.add_argument("--with-ingest", metavar="PATH", help="query --seconds: ingest PATH (a changed version "
+                                                             "of a source in the tenant) during the run and "
+                                                             "check no result mixes two versions of a source")
     bench.add_argument("--data-root", help="the shared data folder (default ../shared/data)")
     bench.add_argument("--keep", action="store_true", help="keep the benchmark tenant afterwards")
     svc = add("services", cmd_services, "manage the embedded PostgreSQL")

@@ -29,6 +29,7 @@ class Settings(BaseModel):
     neo4j_database: str = "neo4j"
     # unit store: a PostgreSQL URL, otherwise the embedded PostgreSQL under data_dir
     database_url: str | None = None
+    pg_pool_max: int = 8  # PostgreSQL connections one process may hold; more concurrent requests queue
     embedding_dim: int = 384
     embedder: str = "local"  # local | openai
     extractor: str = "spacy"  # spacy | llm
@@ -59,6 +60,13 @@ class Settings(BaseModel):
     def _generator_ok(cls, v: str) -> str:
         if v not in {"auto", "extractive", "llm"}:
             raise ValueError("generator must be auto, extractive or llm")
+        return v
+
+    @field_validator("pg_pool_max")
+    @classmethod
+    def _pool_ok(cls, v: int) -> int:
+        if not 1 <= v <= 1000:
+            raise ValueError("pg_pool_max must be between 1 and 1000")
         return v
 
     @field_validator("embedding_dim")

@@ -57,7 +57,7 @@ def database_url(settings: Settings) -> str:
 
 def open_stores(settings: Settings) -> Stores:
     url = database_url(settings)
-    pool = open_pool(url)
+    pool = open_pool(url, max_size=settings.pg_pool_max)
     try:
         graph = open_graph(settings)
     except Exception:

@@ -10,6 +10,7 @@ reported with their ratio to the first strategy named, measured in the same proc
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -106,7 +107,9 @@ def _questions_from_units(units: Any, tenant: str, n: int) -> list[str]:
 def bench_query(stores: Stores, dataset: str | None = None, tenant: str | None = None,
                 strategies: Sequence[str] = DEFAULT_STRATEGIES, queries: int | None = None,
                 concurrency: Sequence[int] = (1, 8), units: Sequence[int] = (), exact: bool = False,
-                data_root: str | None = None, note: Callable[[str], None] | None = None) -> dict[str, Any]:
+                data_root: str | None = None, note: Callable[[str], None] | None = None,
+                seconds: float | None = None, pool_max: Sequence[int] = (), with_ingest: str | None = None,
+                ) -> dict[str, Any]:
     from kmrag.nlp.embed import get_embedder
     from kmrag.retrieval.strategies import STRATEGIES
     from kmrag.units.store import PgUnitStore, open_pool
@@ -125,6 +128,11 @@ def bench_query(stores: Stores, dataset: str | None = None, tenant: str | None =
                               f"there (choose from {', '.join(PG_ONLY)})")
         if any(n < 1 for n in units):
             raise ConfigError("--units takes positive sizes")
+    if seconds is not None:
+        return _load(stores, dataset, tenant, strategies, queries, concurrency, seconds, pool_max, with_ingest,
+                     data_root, note)
+    if with_ingest or pool_max:
+        raise ConfigError("--with-ingest and --pool-max go with --seconds (a sustained load run)")
     replicate_all = not dataset and not tenant
     if replicate_all:
         dataset = "hotpotqa"
@@ -169,6 +177,52 @@ def bench_query(stores: Stores, dataset: str | None = None, tenant: str | None =
         pool.close()
 
 
+def _load(stores: Stores, dataset: str | None, tenant: str | None, strategies: Sequence[str], queries: int | None,
+          concurrency: Sequence[int], seconds: float, pool_max: Sequence[int], with_ingest: str | None,
+          data_root: str | None, note: Callable[[str], None] | None) -> dict[str, Any]:
+    """`--seconds`: sustained load on the shared Stores (kmrag.eval.load), at each pool size asked."""
+    from pathlib import Path
+
+    from kmrag.eval.load import load_bench, questions_from_files
+    from kmrag.nlp.embed import get_embedder
+
+    if seconds <= 0:
+        raise ConfigError("--seconds must be positive")
+    if REFERENCE in strategies:
+        raise ConfigError(f"{REFERENCE} is a retrieval reference, not a query path: leave it out of a load run")
+    if not dataset and not tenant:
+        raise ConfigError("a load run (--seconds) needs --dataset or --tenant: the corpus to query")
+    pools = list(pool_max) or [stores.settings.pg_pool_max]
+    if any(p < 1 for p in pools):
+        raise ConfigError("--pool-max takes positive sizes")
+    if with_ingest and (len(pools) > 1 or len(concurrency) > 1):
+        raise ConfigError("--with-ingest runs one ingest job: give one --pool-max and one --concurrency")
+    if with_ingest and not Path(with_ingest).exists():
+        raise ConfigError(f"--with-ingest: {with_ingest} does not exist")
+    embedder = get_embedder(stores.settings)
+    embedder.embed(["warm-up"])
+    # a load run queries what the tenant holds: the dataset is ingested only into an empty tenant (so that
+    # --with-ingest of a changed dataset file changes it during the run, not before)
+    if dataset and tenant and stores.units.counts(tenant)["units"]:
+        from kmrag.eval.runner import load_set
+
+        questions, target = [it.question for it in load_set(dataset, data_root)[2]], tenant
+    else:
+        questions, target = _corpus(stores, dataset, tenant, data_root, note)
+    if not questions:
+        questions = _questions_from_units(stores.units, target, queries or 100)
+    questions = questions[:queries] if queries else questions
+    if with_ingest:  # questions that hit the source being changed, between the others
+        hit = questions_from_files(with_ingest)
+        questions = [q for pair in itertools.zip_longest(hit, questions) for q in pair if q] if hit else questions
+    out: dict[str, Any] = {"dataset": dataset, "tenant": target, "strategies": list(strategies),
+                           "queries": len(questions), "units": stores.units.counts(target)["units"],
+                           "graph_backend": stores.graph.backend, "embedder": getattr(embedder, "name", "?")}
+    out["load"] = load_bench(stores, embedder, target, questions, strategies, concurrency, seconds, pools,
+                             with_ingest, note)
+    return out
+
+
 def _corpus(stores: Stores, dataset: str | None, tenant: str | None, data_root: str | None,
             note: Callable[[str], None] | None) -> tuple[list[str], str]:
     """The questions (none when only a tenant is given) and the tenant to query."""
@@ -201,6 +255,11 @@ def _ensure_ingested(stores: Stores, dataset: str, data_root: str | None, note: 
 
 
 def render_query(r: dict[str, Any]) -> str:
+    if "load" in r:
+        from kmrag.eval.load import render_load
+
+        return render_load(r)
+
     def table(rows: list[dict[str, Any]]) -> list[str]:
         cs = sorted({row["concurrency"] for row in rows})
         first = rows[0]["strategy"] if rows else ""

@@ -418,24 +418,28 @@ class IngestionJob:
             self.between_writes(batch_no)
 
         t = time.perf_counter()
-        fresh = [u for s in batch for u in s.units if u.id in s.plan.embed]
-        units.write_units(fresh, [vectors[u.id] for u in fresh], rows.mentions_per_unit)
-        kept = [u for s in batch for u in s.units if u.id not in s.plan.embed]
-        if kept:  # text, positions, version and mention counts; the stored embeddings are kept
-            units.write_units(kept, None, rows.mentions_per_unit)
-        units.write_merges(self.resolver.merges, self.job.id)
-        self.resolver.merges.clear()
-        self.timings["write_pg"] += time.perf_counter() - t
-
-        t = time.perf_counter()
         lasts = [s for s in batch if s.last]
         retire = [uid for s in lasts for uid in s.plan.retire]
         if retire:
             graph.retire_units(self.tenant, retire)
             graph.flush()
-            units.retire(self.tenant, retire)
-        units.write_sources([s.plan.source for s in lasts if s.plan.mark_complete])  # last: marks them complete
         self.timings["write_retire"] += time.perf_counter() - t
+
+        t = time.perf_counter()
+        fresh = [u for s in batch for u in s.units if u.id in s.plan.embed]
+        kept = [u for s in batch for u in s.units if u.id not in s.plan.embed]
+        # one PostgreSQL transaction per batch: a source whose last units are in it switches version (new
+        # units in, old ones retired, its row's version last) at one instant for readers, never half
+        with units.transaction():
+            units.write_units(fresh, [vectors[u.id] for u in fresh], rows.mentions_per_unit)
+            if kept:  # text, positions, version and mention counts; the stored embeddings are kept
+                units.write_units(kept, None, rows.mentions_per_unit)
+            units.write_merges(self.resolver.merges, self.job.id)
+            if retire:
+                units.retire(self.tenant, retire)
+            units.write_sources([s.plan.source for s in lasts if s.plan.mark_complete])  # last: marks them complete
+        self.resolver.merges.clear()
+        self.timings["write_pg"] += time.perf_counter() - t
 
         self.counts["units_written"] += len(fresh)
         self.counts["units_kept"] += len(kept)

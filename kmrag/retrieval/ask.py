@@ -24,6 +24,7 @@ class RankedUnit(BaseModel):
     id: str
     type: str
     source_id: str
+    source_version: str
     title: str
     score: float
     snippet: str
@@ -52,7 +53,8 @@ def ask(units: PgUnitStore, graph: GraphStore, embedder: Embedder, tenant: str, 
         if u is None:
             continue
         text = " ".join(u.content.split())
-        ranked.append(RankedUnit(rank=i, id=uid, type=u.type, source_id=u.source_id, title=u.title,
+        ranked.append(RankedUnit(rank=i, id=uid, type=u.type, source_id=u.source_id,
+                                 source_version=u.source_version, title=u.title,
                                  score=round(score, 6),
                                  snippet=text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "…"))
     return AskResult(question=q, tenant=tenant, strategy=strategy, units=ranked, rounds=got.rounds,

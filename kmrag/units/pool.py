@@ -25,9 +25,15 @@ def _configure(conn: Any) -> None:
         conn.rollback()
 
 
-def open_pool(url: str, min_size: int = 1, max_size: int = 4) -> Any:
-    """The one connection pool a process uses. Fails fast, with what to do, if the server is down."""
+APPLICATION_NAME = "kmrag"  # what PostgreSQL shows for kmrag's connections (pg_stat_activity.application_name)
+DEFAULT_POOL_MAX = 8  # KMRAG_PG_POOL_MAX: connections one process may hold (threads beyond it queue)
+
+
+def open_pool(url: str, min_size: int = 1, max_size: int = DEFAULT_POOL_MAX) -> Any:
+    """The one connection pool a process uses. Fails fast, with what to do, if the server is down.
+    Its connections carry application_name 'kmrag' unless the URL names another, so the server can count them."""
     import psycopg
+    from psycopg.conninfo import conninfo_to_dict
     from psycopg_pool import ConnectionPool
 
     try:
@@ -38,8 +44,11 @@ def open_pool(url: str, min_size: int = 1, max_size: int = 4) -> Any:
             f"PostgreSQL is not reachable at {url}: {str(e).strip()}. Start it (services/postgres.sh start, "
             "or docker compose up postgres) or unset KMRAG_DATABASE_URL to use the embedded PostgreSQL",
             extra=url_secrets(url))) from e
-    return ConnectionPool(url, min_size=min_size, max_size=max_size, configure=_configure, open=True,
-                          kwargs={"autocommit": False})
+    kwargs: dict[str, Any] = {"autocommit": False}
+    if not conninfo_to_dict(url).get("application_name"):
+        kwargs["application_name"] = APPLICATION_NAME
+    return ConnectionPool(url, min_size=min(min_size, max_size), max_size=max_size, configure=_configure,
+                          open=True, kwargs=kwargs)
 
 
 def redact(url: str, extra: Sequence[str] = ()) -> str:

@@ -372,13 +372,17 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
             return {r[0] for r in rows}
 
     def get_units(self, tenant: str, unit_ids: Sequence[str], include_retired: bool = True) -> list[StoredUnit]:
-        """Units by ID, in the order asked; unknown IDs are left out."""
+        """Units by ID, in the order asked; unknown IDs are left out. Without ``include_retired``, only current
+        units: not retired, and of their source's current version. A source's new version is written unit by
+        unit but switched to in one transaction (its kmrag_sources row), so one call never returns units of
+        one source from two versions, even while that source is being re-ingested."""
         if not unit_ids:
             return []
         with self._conn() as conn:
             rows = conn.execute(
-                f"SELECT {UNIT_COLUMNS} FROM kmrag_units WHERE tenant = %s AND id = ANY(%s) "  # noqa: S608
-                "AND (%s OR retired_at IS NULL)",
+                f"SELECT {UNIT_COLUMNS} FROM kmrag_units u WHERE tenant = %s AND id = ANY(%s) "  # noqa: S608
+                "AND (%s OR (retired_at IS NULL AND NOT EXISTS (SELECT 1 FROM kmrag_sources s WHERE "
+                "s.tenant = u.tenant AND s.id = u.source_id AND s.version <> u.source_version)))",
                 (tenant, list(unit_ids), include_retired),
             ).fetchall()
         by_id = {r[0]: self._unit(tenant, r) for r in rows}
