@@ -20,9 +20,9 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -42,6 +42,7 @@ from kmrag.schema import Entity, EntityMerge, KnowledgeUnit, Source, UnitLink, U
 from kmrag.stores import Stores
 from kmrag.units.jobs import JobError, JobRecord, JobStore
 from kmrag.units.lock import tenant_lock
+from kmrag.units.retry import RetryingUnits, pg_retry
 
 BATCH_UNITS = 256
 STAGES = ("read", "parse", "nlp", "embed", "resolve", "write_graph", "write_pg")
@@ -91,7 +92,10 @@ class IngestionJob:
     def __init__(self, stores: Stores, embedder: Embedder, extractor: Extractor, tenant: str,
                  options: SourceOptions | None = None, progress: bool | None = None,
                  batch_units: int = BATCH_UNITS, force: bool = False, lock_wait_s: float = 3600.0) -> None:
-        self.stores = stores
+        # every unit-store call of the job is retried while PostgreSQL is briefly away (a restart)
+        settings = stores.settings
+        self.stores = replace(stores, units=cast(Any, RetryingUnits(stores.units, settings.pg_retries,
+                                                                    settings.pg_retry_backoff_s, self._pg_retried)))
         self.embedder = embedder
         self.extractor = extractor
         self.tenant = tenant
@@ -101,6 +105,7 @@ class IngestionJob:
         self.force = force
         self.lock_wait_s = lock_wait_s
         self.jobs = JobStore(stores.pool)
+        self.retries: dict[str, int] = defaultdict(int)
         self.timings: dict[str, float] = defaultdict(float)
         self.counts: dict[str, int] = defaultdict(int)
         self.errors: list[JobError] = []
@@ -136,7 +141,7 @@ class IngestionJob:
 
     def _locked(self, inputs: list[str], planner: Any) -> IngestResult:
         t_start = time.perf_counter()
-        job = self.jobs.create(self.tenant, inputs)
+        job = self._pg(lambda: self.jobs.create(self.tenant, inputs))
         self.job = job
         graph = self.stores.graph
         try:
@@ -231,13 +236,24 @@ class IngestionJob:
         if batch:
             self._process(batch, batch_no + 1)
 
+    def _pg_retried(self, attempt: int, e: BaseException) -> None:
+        self.retries["postgres"] += 1
+        self.progress.note(f"PostgreSQL is unreachable ({type(e).__name__}); retry {attempt} of "
+                           f"{self.stores.settings.pg_retries}")
+
+    def _pg(self, fn: Any) -> Any:
+        s = self.stores.settings
+        return pg_retry(fn, s.pg_retries, s.pg_retry_backoff_s, self._pg_retried)
+
     def _save(self, job: JobRecord, finished: bool = False) -> None:
         for k, v in getattr(self.extractor, "usage", {}).items():  # LLM extractor: tokens, retries
             self.counts[f"llm_{k}"] = int(v)
         job.counts = dict(self.counts)
         job.errors = list(self.errors)
         job.timings = {k: round(v, 3) for k, v in self.timings.items()}
-        self.jobs.save(job, finished=finished)
+        if self.retries:
+            job.counts.update({f"retries_{k}": n for k, n in self.retries.items()})
+        self._pg(lambda: self.jobs.save(job, finished=finished))
 
     def _fail(self, path: str, reason: str) -> None:
         self.counts["documents_failed"] += 1
