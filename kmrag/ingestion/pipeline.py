@@ -243,7 +243,7 @@ class IngestionJob:
 
     def _pg(self, fn: Any) -> Any:
         s = self.stores.settings
-        return pg_retry(fn, s.pg_retries, s.pg_retry_backoff_s, self._pg_retried)
+        return pg_retry(fn, s.pg_retries, s.pg_retry_backoff_s, self._pg_retried, pool=self.stores.pool)
 
     def _save(self, job: JobRecord, finished: bool = False) -> None:
         for k, v in getattr(self.extractor, "usage", {}).items():  # LLM extractor: tokens, retries

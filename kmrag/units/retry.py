@@ -18,10 +18,12 @@ MAX_PAUSE_S = 8.0
 
 
 def pg_retry(fn: Callable[[], R], retries: int, backoff_s: float,
-             on_retry: Callable[[int, BaseException], None] | None = None) -> R:
+             on_retry: Callable[[int, BaseException], None] | None = None, pool: Any = None) -> R:
     """``fn()``, run again up to ``retries`` times (pauses of ``backoff_s``, doubling, at most 8 s each)
-    while PostgreSQL is unreachable."""
+    while PostgreSQL is unreachable; ``pool`` names the server in the final error."""
     import psycopg
+
+    from kmrag.units.pool import unreachable
 
     t0 = time.monotonic()
     pause = backoff_s
@@ -33,7 +35,7 @@ def pg_retry(fn: Callable[[], R], retries: int, backoff_s: float,
             if isinstance(e, psycopg.errors.QueryCanceled):
                 raise  # a statement timeout: running it again would time out again
             if attempt >= retries:
-                msg = str(e) if isinstance(e, PostgresUnavailable) else f"PostgreSQL is unreachable: {e}"
+                msg = str(e) if isinstance(e, PostgresUnavailable) else str(unreachable(pool, e))
                 raise PostgresUnavailable(f"{msg} (gave up after {retries} retries over "
                                           f"{time.monotonic() - t0:.1f} s)") from e
             attempt += 1
