@@ -159,6 +159,33 @@ def test_neo4j_stopped_mid_job_fails_clearly_queries_fail_fast_and_a_rerun_compl
     assert_recovered(stores, tenant, extractor, corpus)
 
 
+def test_neo4j_restarted_mid_job_is_retried_by_the_driver_and_the_job_completes(
+        fault_services: FaultServices, tenant: str, extractor: Any, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    restarted: list[float] = []
+
+    def restart_neo4j(batch_no: int) -> None:
+        if batch_no == 1:  # down now, starting again meanwhile: the next batch's graph write meets the outage
+            fault_services.neo4j("stop")
+            restarted.append(time.monotonic())
+            threading.Thread(target=lambda: (fault_services.neo4j("start"), restarted.append(time.monotonic()))
+                             ).start()
+
+    settings = settings_for(fault_services, tenant, tmp_path, neo4j_write_retry_s=120.0)
+    with open_stores(settings) as s:
+        try:
+            res = job(s, tenant, extractor, corpus, after_batch=restart_neo4j)
+            assert res.job.status == "completed", res.job.errors
+            assert res.agreement["tenant_agrees"] and len(restarted) == 2
+            figure("neo4j-restart", outage_s=f"{restarted[1] - restarted[0]:.1f}", job_status=res.job.status)
+            assert_recovered(s, tenant, extractor, corpus)
+        finally:
+            fault_services.neo4j("start")
+            for t in (tenant, tenant + "_fresh"):
+                s.graph.clear_tenant(t)
+                s.units.clear_tenant(t)
+
+
 # -- PostgreSQL restarted in the middle of a job -------------------------------------------------
 
 def test_postgres_restarted_mid_job_is_retried_and_the_job_completes(
