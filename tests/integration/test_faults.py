@@ -337,3 +337,26 @@ def test_embedded_postgres_killed_while_idle_is_restarted_by_the_next_command(tm
         figure("embedded-pg-killed", next_cli_ask_s=f"{ask_s:.1f}", in_process_restart_s=f"{time.monotonic() - t0:.1f}")
     finally:
         stop_embedded(data)
+
+
+# -- a runaway query is cut off by the statement / transaction timeout ---------------------------
+
+def test_statement_and_transaction_timeouts_cut_off_a_runaway_query(fault_services: FaultServices,
+                                                                   tenant: str, tmp_path: Path) -> None:
+    from kmrag.errors import StoreError
+
+    settings = settings_for(fault_services, tenant, tmp_path, pg_statement_timeout_ms=300, neo4j_tx_timeout_s=0.5)
+    with open_stores(settings) as s:
+        with s.units._conn() as conn:  # noqa: SLF001 - a raw statement stands in for a runaway query
+            assert conn.execute("SHOW statement_timeout").fetchone()[0] == "300ms"
+        t0 = time.monotonic()
+        with pytest.raises(StoreError, match="KMRAG_PG_STATEMENT_TIMEOUT_MS"), s.units._conn() as conn:  # noqa: SLF001
+            conn.execute("SELECT pg_sleep(5)")
+        pg_s = time.monotonic() - t0
+        assert pg_s < 2 * 0.3 + 0.5
+        t0 = time.monotonic()
+        with pytest.raises(StoreError, match="KMRAG_NEO4J_TX_TIMEOUT_S"):
+            s.graph._read("UNWIND range(1, 1000000000) AS x WITH x WHERE x < 0 RETURN count(x) AS n")  # noqa: SLF001
+        neo4j_s = time.monotonic() - t0
+        assert neo4j_s < 10  # the server checks timeouts periodically; without one this runs for minutes
+        figure("timeouts", pg_statement_cut_s=f"{pg_s:.2f}", neo4j_tx_cut_s=f"{neo4j_s:.2f}")
