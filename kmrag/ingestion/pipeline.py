@@ -41,7 +41,7 @@ from kmrag.nlp.extract import Extraction, Extractor
 from kmrag.schema import Entity, EntityMerge, KnowledgeUnit, Source, UnitLink, UnitType
 from kmrag.stores import Stores
 from kmrag.units.jobs import JobError, JobRecord, JobStore
-from kmrag.units.lock import tenant_lock
+from kmrag.units.lock import HeldLock, tenant_lock
 from kmrag.units.retry import RetryingUnits, pg_retry
 
 BATCH_UNITS = 256
@@ -95,7 +95,9 @@ class IngestionJob:
         # every unit-store call of the job is retried while PostgreSQL is briefly away (a restart)
         settings = stores.settings
         self.stores = replace(stores, units=cast(Any, RetryingUnits(stores.units, settings.pg_retries,
-                                                                    settings.pg_retry_backoff_s, self._pg_retried)))
+                                                                    settings.pg_retry_backoff_s, self._pg_retried,
+                                                                    self._pg_recovered)))
+        self._lock: HeldLock | None = None
         self.embedder = embedder
         self.extractor = extractor
         self.tenant = tenant
@@ -132,7 +134,8 @@ class IngestionJob:
         try:
             if lock_held:
                 return self._locked(inputs, planner)
-            with tenant_lock(self.stores.pool, self.tenant, self.lock_wait_s, on_wait=self.progress.note):
+            with tenant_lock(self.stores.pool, self.tenant, self.lock_wait_s, on_wait=self.progress.note) as lock:
+                self._lock = lock
                 return self._locked(inputs, planner)
         finally:
             if self._pool is not None:
@@ -241,9 +244,16 @@ class IngestionJob:
         self.progress.note(f"PostgreSQL is unreachable ({type(e).__name__}); retry {attempt} of "
                            f"{self.stores.settings.pg_retries}")
 
+    def _pg_recovered(self) -> None:
+        """PostgreSQL answers again after an outage: a restart ended the session that held the writer lock."""
+        if self._lock is not None:
+            self._lock.ensure()
+            self.retries["writer_lock_retaken"] = self._lock.retaken
+
     def _pg(self, fn: Any) -> Any:
         s = self.stores.settings
-        return pg_retry(fn, s.pg_retries, s.pg_retry_backoff_s, self._pg_retried, pool=self.stores.pool)
+        return pg_retry(fn, s.pg_retries, s.pg_retry_backoff_s, self._pg_retried, pool=self.stores.pool,
+                        on_recovered=self._pg_recovered)
 
     def _save(self, job: JobRecord, finished: bool = False) -> None:
         for k, v in getattr(self.extractor, "usage", {}).items():  # LLM extractor: tokens, retries

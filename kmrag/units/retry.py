@@ -18,9 +18,11 @@ MAX_PAUSE_S = 8.0
 
 
 def pg_retry(fn: Callable[[], R], retries: int, backoff_s: float,
-             on_retry: Callable[[int, BaseException], None] | None = None, pool: Any = None) -> R:
+             on_retry: Callable[[int, BaseException], None] | None = None, pool: Any = None,
+             on_recovered: Callable[[], None] | None = None) -> R:
     """``fn()``, run again up to ``retries`` times (pauses of ``backoff_s``, doubling, at most 8 s each)
-    while PostgreSQL is unreachable; ``pool`` names the server in the final error."""
+    while PostgreSQL is unreachable; ``pool`` names the server in the final error; ``on_recovered`` is
+    called after a call succeeded that needed retries (PostgreSQL is back: its sessions were lost)."""
     import psycopg
 
     from kmrag.units.pool import unreachable
@@ -30,7 +32,10 @@ def pg_retry(fn: Callable[[], R], retries: int, backoff_s: float,
     attempt = 0
     while True:
         try:
-            return fn()
+            out = fn()
+            if attempt and on_recovered is not None:
+                on_recovered()
+            return out
         except (PostgresUnavailable, psycopg.OperationalError) as e:
             if isinstance(e, psycopg.errors.QueryCanceled):
                 raise  # a statement timeout: running it again would time out again
@@ -49,11 +54,13 @@ class RetryingUnits:
     """A unit store whose every method call is retried as :func:`pg_retry` does."""
 
     def __init__(self, inner: Any, retries: int, backoff_s: float,
-                 on_retry: Callable[[int, BaseException], None] | None = None) -> None:
+                 on_retry: Callable[[int, BaseException], None] | None = None,
+                 on_recovered: Callable[[], None] | None = None) -> None:
         self._inner = inner
         self._retries = retries
         self._backoff_s = backoff_s
         self._on_retry = on_retry
+        self._on_recovered = on_recovered
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self._inner, name)
@@ -62,6 +69,7 @@ class RetryingUnits:
 
         @functools.wraps(attr)
         def call(*args: Any, **kwargs: Any) -> Any:
-            return pg_retry(lambda: attr(*args, **kwargs), self._retries, self._backoff_s, self._on_retry)
+            return pg_retry(lambda: attr(*args, **kwargs), self._retries, self._backoff_s, self._on_retry,
+                            on_recovered=self._on_recovered)
 
         return call

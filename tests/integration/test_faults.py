@@ -193,7 +193,15 @@ def test_postgres_restarted_mid_job_is_retried_and_the_job_completes(
     corpus = write_corpus(tmp_path / "corpus")
     starter: list[threading.Thread] = []
 
+    locked_after: list[bool] = []
+
     def restart_postgres(batch_no: int) -> None:
+        if batch_no >= 2:  # the restart ended the session that held the writer lock: it is held again
+            import psycopg
+
+            with psycopg.connect(fault_services.database_url) as conn:
+                locked_after.append(conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                                                 "AND granted").fetchone()[0] == 1)
         if batch_no == 1:  # down now, back in 3 s: the job's next PostgreSQL call meets the outage
             fault_services.postgres("stop")
 
@@ -210,6 +218,7 @@ def test_postgres_restarted_mid_job_is_retried_and_the_job_completes(
     assert res.job.status == "completed", res.job.errors
     retries = res.job.counts.get("retries_postgres", 0)
     assert 1 <= retries <= stores.settings.pg_retries
+    assert res.job.counts.get("retries_writer_lock_retaken") == 1 and locked_after and all(locked_after)
     assert res.agreement["tenant_agrees"]
     figure("pg-restart", job_s=f"{time.monotonic() - t0:.1f}", retries_postgres=retries)
     assert_recovered(stores, tenant, extractor, corpus)
