@@ -196,13 +196,7 @@ def test_postgres_restarted_mid_job_is_retried_and_the_job_completes(
     locked_after: list[bool] = []
 
     def restart_postgres(batch_no: int) -> None:
-        if batch_no >= 2:  # the restart ended the session that held the writer lock: it is held again
-            import psycopg
-
-            with psycopg.connect(fault_services.database_url) as conn:
-                locked_after.append(conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
-                                                 "AND granted").fetchone()[0] == 1)
-        if batch_no == 1:  # down now, back in 3 s: the job's next PostgreSQL call meets the outage
+        if batch_no == 2:  # down now, back in 3 s: this batch's PostgreSQL write, next, meets the outage
             fault_services.postgres("stop")
 
             def later() -> None:
@@ -212,8 +206,16 @@ def test_postgres_restarted_mid_job_is_retried_and_the_job_completes(
             starter.append(threading.Thread(target=later))
             starter[0].start()
 
+    def lock_is_held(batch_no: int) -> None:
+        if batch_no >= 2:  # the restart ended the session that held the writer lock: it is held again
+            import psycopg
+
+            with psycopg.connect(fault_services.database_url) as conn:
+                locked_after.append(conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                                                 "AND granted").fetchone()[0] == 1)
+
     t0 = time.monotonic()
-    res = job(stores, tenant, extractor, corpus, after_batch=restart_postgres)
+    res = job(stores, tenant, extractor, corpus, between_writes=restart_postgres, after_batch=lock_is_held)
     starter[0].join()
     assert res.job.status == "completed", res.job.errors
     retries = res.job.counts.get("retries_postgres", 0)
