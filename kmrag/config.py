@@ -42,6 +42,15 @@ class Settings(BaseModel):
     llm_timeout: float = 60.0  # seconds per LLM call
     llm_context_chars: int = 6000  # unit text given to the LLM per answer (the best units that fit)
     generator: str = "auto"  # auto (llm when configured, else extractive) | extractive | llm
+    # outages: fail fast on queries, retry writes of an ingestion job with backoff, then name the service
+    pg_connect_timeout_s: float = 5.0  # connecting, and waiting for a pooled connection
+    pg_statement_timeout_ms: int = 60000  # per SQL statement; 0: none
+    pg_retries: int = 5  # retries of a job's PostgreSQL call after a lost connection (backoff doubles)
+    pg_retry_backoff_s: float = 0.5  # first pause between those retries
+    neo4j_connection_timeout_s: float = 5.0  # connecting, and waiting for a pooled connection
+    neo4j_tx_timeout_s: float = 60.0  # per Neo4j transaction (server-side); 0: the server's default
+    neo4j_write_retry_s: float = 30.0  # how long the driver retries a write transaction on transient errors
+    neo4j_read_retry_s: float = 3.0  # the same for reads: queries fail fast while Neo4j is down
 
     @field_validator("tenant")
     @classmethod
@@ -67,6 +76,15 @@ class Settings(BaseModel):
     def _pool_ok(cls, v: int) -> int:
         if not 1 <= v <= 1000:
             raise ValueError("pg_pool_max must be between 1 and 1000")
+        return v
+
+    @field_validator("pg_connect_timeout_s", "pg_retry_backoff_s", "neo4j_connection_timeout_s",
+                     "neo4j_tx_timeout_s", "neo4j_write_retry_s", "neo4j_read_retry_s", "pg_statement_timeout_ms",
+                     "pg_retries")
+    @classmethod
+    def _not_negative(cls, v: float) -> float:
+        if v < 0:
+            raise ValueError("must not be negative")
         return v
 
     @field_validator("embedding_dim")

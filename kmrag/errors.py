@@ -15,6 +15,14 @@ class ServiceUnavailable(KmragError):
     """A backing service (Neo4j, PostgreSQL, an LLM endpoint) cannot be reached."""
 
 
+class Neo4jUnavailable(ServiceUnavailable):
+    """Neo4j cannot be reached (refused, timed out, or went away mid-transaction)."""
+
+
+class PostgresUnavailable(ServiceUnavailable):
+    """PostgreSQL cannot be reached (refused, timed out, restarted under a connection)."""
+
+
 class SchemaError(KmragError):
     """The database schema is missing or does not match what kmrag expects."""
 

@@ -40,8 +40,11 @@ def open_graph(settings: Settings) -> GraphStore:
     if settings.neo4j_uri:
         from kmrag.graph.neo4j_store import Neo4jGraphStore, connect
 
-        driver = connect(settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password)
-        return Neo4jGraphStore(driver, settings.neo4j_database, owns_driver=True)
+        driver = connect(settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password,
+                         settings.neo4j_connection_timeout_s, settings.neo4j_write_retry_s)
+        return Neo4jGraphStore(driver, settings.neo4j_database, owns_driver=True,
+                               tx_timeout_s=settings.neo4j_tx_timeout_s, read_retry_s=settings.neo4j_read_retry_s,
+                               write_retry_s=settings.neo4j_write_retry_s)
     from kmrag.graph.local_store import LocalGraphStore
 
     return LocalGraphStore(settings.data_dir.expanduser() / "graph")
@@ -57,7 +60,8 @@ def database_url(settings: Settings) -> str:
 
 def open_stores(settings: Settings) -> Stores:
     url = database_url(settings)
-    pool = open_pool(url, max_size=settings.pg_pool_max)
+    pool = open_pool(url, max_size=settings.pg_pool_max, connect_timeout_s=settings.pg_connect_timeout_s,
+                     statement_timeout_ms=settings.pg_statement_timeout_ms)
     try:
         graph = open_graph(settings)
     except Exception:

@@ -3,7 +3,9 @@
 # assembled from Maven Central artifacts and run with the installed Java 17. No Docker.
 #   services/neo4j.sh start|stop|status|uri
 # Env: KMRAG_SERVICES_DIR (data, logs, jars), NEO4J_BOLT_PORT (7687), NEO4J_HTTP_PORT (7474),
-#      KMRAG_NEO4J_PASSWORD (initial password of user neo4j, default kmrag-dev-password), NEO4J_HEAP (1g)
+#      KMRAG_NEO4J_PASSWORD (initial password of user neo4j, default kmrag-dev-password), NEO4J_HEAP (1g),
+#      NEO4J_LIB (a folder of Neo4j jars that another services dir already fetched: reused, read-only;
+#      default $KMRAG_SERVICES_DIR/neo4j/lib, fetched there once)
 source "$(dirname "$0")/common.sh"
 
 BOLT_PORT="${NEO4J_BOLT_PORT:-7687}"
@@ -11,7 +13,7 @@ HTTP_PORT="${NEO4J_HTTP_PORT:-7474}"
 PASSWORD="${KMRAG_NEO4J_PASSWORD:-kmrag-dev-password}"
 HEAP="${NEO4J_HEAP:-1g}"
 HOME_DIR="$SERVICES_DIR/neo4j"
-LIB="$HOME_DIR/lib"
+LIB="${NEO4J_LIB:-$HOME_DIR/lib}"
 PIDFILE="$HOME_DIR/run/neo4j.pid"
 LOG="$HOME_DIR/logs/console.log"
 START_TIMEOUT="${NEO4J_START_TIMEOUT:-180}"
@@ -25,6 +27,7 @@ fetch_jars() {
   local want
   want="$(sed -n 's:.*<neo4j.version>\(.*\)</neo4j.version>.*:\1:p' "$SERVICES_SRC/neo4j/pom.xml")"
   if [ -f "$LIB/.complete-$want" ]; then return 0; fi
+  [ -z "${NEO4J_LIB:-}" ] || die "NEO4J_LIB=$NEO4J_LIB holds no complete Neo4j $want: unset it to fetch the jars"
   command -v mvn >/dev/null || die "Maven (mvn) is needed to fetch Neo4j from Maven Central: apt-get install maven"
   info "fetching Neo4j $want and Neo4j Browser from Maven Central into $LIB (once, ~140 MB)"
   rm -rf "$LIB"; mkdir -p "$LIB"

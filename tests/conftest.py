@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 # fixtures defined in tests/fixtures modules, available to every test
-pytest_plugins = ["tests.fixtures.local_llm"]
+pytest_plugins = ["tests.fixtures.local_llm", "tests.fixtures.fault_services"]
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"

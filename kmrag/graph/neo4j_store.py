@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, TypeVar
 
-from kmrag.errors import ConfigError, OptionalDependencyMissing, ServiceUnavailable, StoreError
+from kmrag.errors import (
+    ConfigError,
+    Neo4jUnavailable,
+    OptionalDependencyMissing,
+    ServiceUnavailable,
+    StoreError,
+)
 from kmrag.graph import neo4j_queries as q
 from kmrag.graph import paths
 from kmrag.graph.base import GraphCounts, Hop, Neighbour, RelationPath, SourceStats, check_hops, chunks
@@ -22,8 +29,15 @@ R = TypeVar("R")
 Run = Callable[..., list[dict[str, Any]]]  # run(query, **params) inside one transaction
 
 
-def connect(uri: str, user: str, password: str | None) -> Any:
-    """Create the one driver a process uses and check that the server answers."""
+WHAT_TO_DO = ("Start it (services/neo4j.sh start, or docker compose up neo4j) and run the command again; "
+              "an interrupted ingest resumes where it stopped")
+
+
+def connect(uri: str, user: str, password: str | None, connection_timeout_s: float = 5.0,
+            write_retry_s: float = 30.0) -> Any:
+    """Create the one driver a process uses and check that the server answers. Connecting and waiting
+    for a pooled connection are bounded by ``connection_timeout_s``; managed write transactions are
+    retried on transient errors for up to ``write_retry_s`` (reads choose their own, shorter, time)."""
     try:
         import neo4j
         from neo4j.exceptions import AuthError, Neo4jError
@@ -34,7 +48,9 @@ def connect(uri: str, user: str, password: str | None) -> Any:
 
     secrets = [password or "", *url_secrets(uri)]
     try:
-        driver = neo4j.GraphDatabase.driver(uri, auth=(user, password or ""))
+        driver = neo4j.GraphDatabase.driver(uri, auth=(user, password or ""), connection_timeout=connection_timeout_s,
+                                            connection_acquisition_timeout=2 * connection_timeout_s,
+                                            max_transaction_retry_time=write_retry_s)
     except (ConfigurationError, ValueError) as e:
         raise ConfigError(redact(f"KMRAG_NEO4J_URI {uri!r} cannot be used: {e}. Give the user and password "
                                  "in KMRAG_NEO4J_USER / KMRAG_NEO4J_PASSWORD, not in the URI", extra=secrets)) from e
@@ -47,7 +63,7 @@ def connect(uri: str, user: str, password: str | None) -> Any:
             extra=secrets)) from e
     except (DriverUnavailable, Neo4jError, OSError, ValueError) as e:
         driver.close()
-        raise ServiceUnavailable(redact(
+        raise Neo4jUnavailable(redact(
             f"Neo4j is not reachable at {uri}: {e}. Start it (services/neo4j.sh start, or docker compose up neo4j) "
             "or unset KMRAG_NEO4J_URI to use the embedded graph store", extra=secrets)) from e
     return driver
@@ -57,11 +73,16 @@ def connect(uri: str, user: str, password: str | None) -> Any:
 class Neo4jGraphStore:
     backend = "neo4j"
 
-    def __init__(self, driver: Any, database: str = "neo4j", owns_driver: bool = False) -> None:
-        """``driver`` is the process's one driver; the store closes it only if it owns it."""
+    def __init__(self, driver: Any, database: str = "neo4j", owns_driver: bool = False,
+                 tx_timeout_s: float = 60.0, read_retry_s: float = 3.0, write_retry_s: float = 30.0) -> None:
+        """``driver`` is the process's one driver; the store closes it only if it owns it. Every transaction
+        runs at most ``tx_timeout_s`` (0: the server's limit); managed transactions are retried on transient
+        errors for ``read_retry_s`` / ``write_retry_s``."""
         self._driver = driver
         self._database = database
         self._owns_driver = owns_driver
+        self._tx_timeout = tx_timeout_s or None
+        self._retry = {False: read_retry_s, True: write_retry_s}
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -77,23 +98,30 @@ class Neo4jGraphStore:
     def _tx(self, work: Callable[[Run], R], write: bool) -> R:
         """``work(run)`` in one managed transaction (retried whole on transient errors, so it only reads
         and writes through ``run``)."""
-        from neo4j.exceptions import Neo4jError
+        from neo4j import unit_of_work
+        from neo4j.exceptions import Neo4jError, SessionExpired
         from neo4j.exceptions import ServiceUnavailable as DriverUnavailable
 
+        @unit_of_work(timeout=self._tx_timeout)
         def unit(tx: Any) -> R:
             def run(query: str, **params: Any) -> list[dict[str, Any]]:
                 return [r.data() for r in tx.run(query, params)]
 
             return work(run)
 
+        t0 = time.monotonic()
         try:
-            with self._driver.session(database=self._database) as session:
+            with self._driver.session(database=self._database,
+                                      max_transaction_retry_time=self._retry[write]) as session:
                 fn: Callable[..., R] = session.execute_write if write else session.execute_read
                 return fn(unit)
-        except DriverUnavailable as e:
-            raise ServiceUnavailable(redact(f"Neo4j became unreachable: {e}")) from e
+        except (DriverUnavailable, SessionExpired, OSError) as e:
+            raise Neo4jUnavailable(redact(f"Neo4j is unreachable (gave up after {time.monotonic() - t0:.1f} s): {e}. "
+                                          + WHAT_TO_DO)) from e
         except Neo4jError as e:
-            raise StoreError(redact(f"Neo4j query failed ({e.code}): {e.message}")) from e
+            hint = (" (the transaction ran past KMRAG_NEO4J_TX_TIMEOUT_S: raise it, 0: the server's limit)"
+                    if "TimedOut" in str(e.code) or "Terminated" in str(e.code) else "")
+            raise StoreError(redact(f"Neo4j query failed ({e.code}): {e.message}{hint}")) from e
 
     def _batched(self, query: str, tenant: str, rows: list[dict[str, Any]]) -> None:
         for part in chunks(rows, BATCH):

@@ -20,9 +20,9 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -41,7 +41,8 @@ from kmrag.nlp.extract import Extraction, Extractor
 from kmrag.schema import Entity, EntityMerge, KnowledgeUnit, Source, UnitLink, UnitType
 from kmrag.stores import Stores
 from kmrag.units.jobs import JobError, JobRecord, JobStore
-from kmrag.units.lock import tenant_lock
+from kmrag.units.lock import HeldLock, tenant_lock
+from kmrag.units.retry import RetryingUnits, pg_retry
 
 BATCH_UNITS = 256
 STAGES = ("read", "parse", "nlp", "embed", "resolve", "write_graph", "write_pg")
@@ -91,7 +92,12 @@ class IngestionJob:
     def __init__(self, stores: Stores, embedder: Embedder, extractor: Extractor, tenant: str,
                  options: SourceOptions | None = None, progress: bool | None = None,
                  batch_units: int = BATCH_UNITS, force: bool = False, lock_wait_s: float = 3600.0) -> None:
-        self.stores = stores
+        # every unit-store call of the job is retried while PostgreSQL is briefly away (a restart)
+        settings = stores.settings
+        self.stores = replace(stores, units=cast(Any, RetryingUnits(stores.units, settings.pg_retries,
+                                                                    settings.pg_retry_backoff_s, self._pg_retried,
+                                                                    self._pg_recovered)))
+        self._lock: HeldLock | None = None
         self.embedder = embedder
         self.extractor = extractor
         self.tenant = tenant
@@ -101,6 +107,7 @@ class IngestionJob:
         self.force = force
         self.lock_wait_s = lock_wait_s
         self.jobs = JobStore(stores.pool)
+        self.retries: dict[str, int] = defaultdict(int)
         self.timings: dict[str, float] = defaultdict(float)
         self.counts: dict[str, int] = defaultdict(int)
         self.errors: list[JobError] = []
@@ -128,7 +135,8 @@ class IngestionJob:
         try:
             if lock_held:
                 return self._locked(inputs, planner)
-            with tenant_lock(self.stores.pool, self.tenant, self.lock_wait_s, on_wait=self.progress.note):
+            with tenant_lock(self.stores.pool, self.tenant, self.lock_wait_s, on_wait=self.progress.note) as lock:
+                self._lock = lock
                 return self._locked(inputs, planner)
         finally:
             if self._pool is not None:
@@ -137,7 +145,7 @@ class IngestionJob:
 
     def _locked(self, inputs: list[str], planner: Any) -> IngestResult:
         t_start = time.perf_counter()
-        job = self.jobs.create(self.tenant, inputs)
+        job = self._pg(lambda: self.jobs.create(self.tenant, inputs))
         self.job = job
         graph = self.stores.graph
         try:
@@ -232,6 +240,22 @@ class IngestionJob:
         if batch:
             self._process(batch, batch_no + 1)
 
+    def _pg_retried(self, attempt: int, e: BaseException) -> None:
+        self.retries["postgres"] += 1
+        self.progress.note(f"PostgreSQL is unreachable ({type(e).__name__}); retry {attempt} of "
+                           f"{self.stores.settings.pg_retries}")
+
+    def _pg_recovered(self) -> None:
+        """PostgreSQL answers again after an outage: a restart ended the session that held the writer lock."""
+        if self._lock is not None:
+            self._lock.ensure()
+            self.retries["writer_lock_retaken"] = self._lock.retaken
+
+    def _pg(self, fn: Any) -> Any:
+        s = self.stores.settings
+        return pg_retry(fn, s.pg_retries, s.pg_retry_backoff_s, self._pg_retried, pool=self.stores.pool,
+                        on_recovered=self._pg_recovered)
+
     def _save(self, job: JobRecord, finished: bool = False) -> None:
         for k, v in getattr(self.extractor, "usage", {}).items():  # LLM extractor: tokens, retries
             self.counts[f"llm_{k}"] = int(v)
@@ -239,7 +263,9 @@ class IngestionJob:
         job.errors = list(self.errors)
         job.skipped = list(self.skipped)
         job.timings = {k: round(v, 3) for k, v in self.timings.items()}
-        self.jobs.save(job, finished=finished)
+        if self.retries:
+            job.counts.update({f"retries_{k}": n for k, n in self.retries.items()})
+        self._pg(lambda: self.jobs.save(job, finished=finished))
 
     def _fail(self, path: str, reason: str) -> None:
         self.counts["documents_failed"] += 1

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from kmrag.errors import SchemaError, ServiceUnavailable, StoreError
+from kmrag.errors import SchemaError, StoreError
 from kmrag.schema.redact import redact
 
 
@@ -44,8 +44,13 @@ class PgBase:
                 return
             with self._pool.connection() as conn:
                 yield conn
+        except psycopg.errors.QueryCanceled as e:
+            raise StoreError(f"PostgreSQL statement was cancelled ({str(e).strip()}); a statement that runs past "
+                             "KMRAG_PG_STATEMENT_TIMEOUT_MS is cancelled: raise it (0: no limit)") from e
         except psycopg.OperationalError as e:
-            raise ServiceUnavailable(redact(f"PostgreSQL became unreachable: {e}")) from e
+            from kmrag.units.pool import unreachable
+
+            raise unreachable(self._pool, e) from e
         except psycopg.errors.UndefinedTable as e:
             raise SchemaError(f"kmrag tables are missing: run `kmrag init` ({e})") from e
         except psycopg.Error as e:

@@ -31,9 +31,48 @@ def _running_jobs(pool: Any, tenant: str) -> str:
     return ", ".join(f"job {j.id}" for j in running[:3])
 
 
+def _try_lock(conn: Any, tenant: str) -> bool:
+    locked = bool(conn.execute("SELECT pg_try_advisory_lock(hashtext(%s), hashtext(%s))",
+                               (LOCK_CLASS, tenant)).fetchone()[0])
+    conn.commit()
+    return locked
+
+
+class HeldLock:
+    """The tenant's writer lock while it is held. A PostgreSQL restart ends every session and with it
+    the lock: :meth:`ensure` (called once PostgreSQL answers again) takes it again on a new connection,
+    or stops the writer if another one took the tenant meanwhile."""
+
+    def __init__(self, pool: Any, tenant: str, conn: Any) -> None:
+        self.pool, self.tenant, self.conn = pool, tenant, conn
+        self.retaken = 0
+
+    def ensure(self) -> None:
+        import psycopg
+
+        try:
+            self.conn.execute("SELECT 1")
+            self.conn.commit()
+            return  # the session, and with it the lock, survived
+        except psycopg.Error:
+            pass
+        old, self.conn = self.conn, self.pool.getconn()
+        self.pool.putconn(old)  # broken: the pool discards it
+        try:
+            locked = _try_lock(self.conn, self.tenant)
+        except psycopg.Error as e:
+            self.conn.rollback()
+            raise KmragError(f"cannot take the writer lock of tenant {self.tenant!r} again: {e}") from e
+        if not locked:
+            raise TenantBusy(f"tenant {self.tenant!r} lost its writer lock when PostgreSQL restarted, and "
+                             f"{_running_jobs(self.pool, self.tenant)} took it; run this command again "
+                             "when that one has finished")
+        self.retaken += 1
+
+
 @contextmanager
 def tenant_lock(pool: Any, tenant: str, wait_s: float = 3600.0,
-                on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
+                on_wait: Callable[[str], None] | None = None) -> Iterator[HeldLock]:
     """Hold the tenant's writer lock for the block."""
     import psycopg
 
@@ -41,18 +80,16 @@ def tenant_lock(pool: Any, tenant: str, wait_s: float = 3600.0,
 
     check_tenant(tenant)
 
-    conn = pool.getconn()
+    held = HeldLock(pool, tenant, pool.getconn())
     locked = False
     try:
         deadline = time.monotonic() + max(0.0, wait_s)
         told = False
         while True:
             try:
-                locked = bool(conn.execute("SELECT pg_try_advisory_lock(hashtext(%s), hashtext(%s))",
-                                           (LOCK_CLASS, tenant)).fetchone()[0])
-                conn.commit()
+                locked = _try_lock(held.conn, tenant)
             except psycopg.Error as e:
-                conn.rollback()
+                held.conn.rollback()
                 if isinstance(e, psycopg.errors.UndefinedTable):
                     raise
                 raise KmragError(f"cannot take the writer lock of tenant {tenant!r}: {e}") from e
@@ -70,13 +107,13 @@ def tenant_lock(pool: Any, tenant: str, wait_s: float = 3600.0,
                         f"(up to {wait_s:.0f} s)")
                 told = True
             time.sleep(0.5)
-        yield
+        yield held
     finally:
         try:
             if locked:
-                conn.execute("SELECT pg_advisory_unlock(hashtext(%s), hashtext(%s))", (LOCK_CLASS, tenant))
-                conn.commit()
+                held.conn.execute("SELECT pg_advisory_unlock(hashtext(%s), hashtext(%s))", (LOCK_CLASS, tenant))
+                held.conn.commit()
         except psycopg.Error:
             pass
         finally:
-            pool.putconn(conn)
+            pool.putconn(held.conn)

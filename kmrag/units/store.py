@@ -58,6 +58,7 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
     def init_schema(self) -> None:
         with self._conn() as conn:
             # one initialiser at a time: concurrent CREATE ... IF NOT EXISTS can still collide
+            conn.execute("SET LOCAL statement_timeout = 0")  # index builds over existing rows may take long
             conn.execute("SELECT pg_advisory_xact_lock(hashtext('kmrag.init_schema'))")
             for stmt in postgres_statements(self.dim):
                 conn.execute(stmt)
@@ -246,6 +247,7 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
     def analyze(self) -> None:
         """Refresh planner statistics after a bulk load (otherwise the first searches can plan badly)."""
         with self._conn() as conn:
+            conn.execute("SET LOCAL statement_timeout = 0")  # maintenance, not a query
             conn.execute("ANALYZE kmrag_units")
             conn.execute("ANALYZE kmrag_bm25_terms")
             conn.execute("ANALYZE kmrag_bm25_postings")
@@ -259,6 +261,7 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
     def rebuild_bm25_stats(self, tenant: str) -> None:
         """Recount the tenant's BM25 statistics from its active units."""
         with self._conn() as conn:
+            conn.execute("SET LOCAL statement_timeout = 0")  # maintenance, not a query
             conn.execute("SELECT id FROM kmrag_units WHERE tenant = %s FOR SHARE", (tenant,))
             bm25.rebuild(conn, tenant)
 

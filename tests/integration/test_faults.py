@@ -1,0 +1,373 @@
+"""Faults (issue 11): Neo4j stopped in the middle of a job, PostgreSQL restarted in the middle of a job
+or gone for good, the process SIGKILLed between the two stores' writes of a batch, the embedded
+PostgreSQL's server killed while idle. Against a private Neo4j and PostgreSQL (tests/fixtures/
+fault_services.py) that these tests stop and start; the shared services are never touched.
+
+Each case proves: transient failures are retried; an outage that lasts ends the job with an error that
+names the service and says what to do (no traceback); queries during an outage fail within a bound;
+after recovery the same command completes, the stores agree (repair finds nothing to do), and the
+tenant holds exactly what one clean ingest gives (no duplicate units or entities)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+from kmrag.config import Settings, load_settings
+from kmrag.errors import Neo4jUnavailable, PostgresUnavailable
+from kmrag.ingestion.consistency import compare_stores
+from kmrag.ingestion.pipeline import IngestionJob
+from kmrag.ingestion.repair import repair
+from kmrag.nlp.embed import get_embedder
+from kmrag.nlp.extract import SpacyExtractor
+from kmrag.stores import Stores, open_stores
+from kmrag.units.jobs import JobStore
+from tests.fixtures.docs import write_corpus
+from tests.fixtures.fault_services import REPO, FaultServices
+
+pytestmark = [pytest.mark.integration, pytest.mark.faults]
+
+BATCH = 4  # units per batch: the corpus makes several batches
+
+
+@pytest.fixture(scope="module")
+def extractor() -> SpacyExtractor:
+    return SpacyExtractor()
+
+
+def settings_for(fs: FaultServices, tenant: str, tmp: Path, **kw: Any) -> Settings:
+    return load_settings(config_file=tmp / "none.toml", environ={}, tenant=tenant, neo4j_uri=fs.neo4j_uri,
+                         neo4j_password="kmrag-fault-password", database_url=fs.database_url, data_dir=tmp, **kw)
+
+
+@pytest.fixture
+def stores(fault_services: FaultServices, tenant: str, tmp_path: Path) -> Iterator[Stores]:
+    s = open_stores(settings_for(fault_services, tenant, tmp_path, neo4j_write_retry_s=3.0, neo4j_read_retry_s=1.0,
+                                 neo4j_connection_timeout_s=2.0, pg_connect_timeout_s=2.0, pg_retries=6,
+                                 pg_retry_backoff_s=0.5))
+    s.init_schema()
+    yield s
+    fault_services.neo4j("start")  # idempotent: a failed test must not leave the next one without servers
+    fault_services.postgres("start")
+    with open_stores(s.settings) as clean:
+        for t in (tenant, tenant + "_fresh"):
+            clean.graph.clear_tenant(t)
+            clean.units.clear_tenant(t)
+    try:
+        s.close()
+    except Exception:  # noqa: BLE001 - its connections may have died with a server
+        pass
+
+
+def job(stores: Stores, tenant: str, extractor: Any, *paths: Path, **hooks: Any) -> Any:
+    j = IngestionJob(stores, get_embedder(stores.settings), extractor, tenant, progress=False, batch_units=BATCH)
+    for name, fn in hooks.items():
+        setattr(j, name, fn)
+    return j.run(list(paths))
+
+
+def snapshot(stores: Stores, tenant: str) -> dict[str, Any]:
+    """What a tenant holds, as comparable values: a duplicate unit or entity changes it."""
+    entities = stores.graph.all_entities(tenant)
+    pg = stores.units.counts(tenant)
+    return {"graph": stores.graph.counts(tenant).model_dump(),
+            "entities": sorted((e.name, e.type) for e in entities),
+            "pg_units": pg["units"], "pg_retired": pg["retired_units"],
+            "unit_contents": sorted(u.content for u in stores.units.get_units(
+                tenant, sorted(stores.units.unit_ids(tenant)), include_retired=True))}
+
+
+def assert_recovered(stores: Stores, tenant: str, extractor: Any, corpus: Path) -> None:
+    """The stores agree, repair has nothing to do, and the tenant equals one clean ingest of the corpus."""
+    agreement = compare_stores(stores, tenant)
+    assert agreement.agree, agreement.summary()
+    dry = repair(stores, tenant, get_embedder(stores.settings), extractor, dry_run=True, progress=False)
+    assert dry.rebuilt == [] and dry.removed_from_graph == [] and dry.graph_units_removed == 0
+    fresh = tenant + "_fresh"
+    assert job(stores, fresh, extractor, corpus).job.status == "completed"
+    got, want = snapshot(stores, tenant), snapshot(stores, fresh)
+    assert len(got["entities"]) == len(set(got["entities"])), "duplicate entities"
+    assert got == want
+
+
+def figure(case: str, **values: Any) -> None:
+    print(f"\nFIGURE {case}: " + ", ".join(f"{k}={v}" for k, v in values.items()))
+
+
+def kmrag(*args: str, env: dict[str, str], fault: str = "", timeout: float = 300) -> tuple[Any, float]:
+    cmd = [sys.executable, "-m", "tests.fixtures.fault_runner", *args] if fault else \
+        [sys.executable, "-m", "kmrag.cli", *args]
+    env = {**env, "KMRAG_FAULT": fault, "KMRAG_FAULT_BATCH_UNITS": str(BATCH)}
+    t0 = time.monotonic()
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout, cwd=REPO)
+    return done, time.monotonic() - t0
+
+
+def cli_stores(env: dict[str, str], tmp: Path) -> Stores:
+    return open_stores(load_settings(config_file=tmp / "none.toml", environ=env))
+
+
+# -- Neo4j stopped in the middle of a job --------------------------------------------------------
+
+def test_neo4j_stopped_mid_job_fails_clearly_queries_fail_fast_and_a_rerun_completes(
+        fault_services: FaultServices, stores: Stores, tenant: str, extractor: Any, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    stopped: list[float] = []
+
+    def stop_neo4j(batch_no: int) -> None:
+        if batch_no == 1:
+            fault_services.neo4j("stop")
+            stopped.append(time.monotonic())
+
+    with pytest.raises(Neo4jUnavailable) as err:
+        job(stores, tenant, extractor, corpus, after_batch=stop_neo4j)
+    failed_after = time.monotonic() - stopped[0]
+    msg = str(err.value)
+    assert "Neo4j is unreachable" in msg and "services/neo4j.sh start" in msg and "run the command again" in msg
+    assert failed_after < 3 * stores.settings.neo4j_write_retry_s + 10  # retried for about the retry time, no hang
+    (record,) = JobStore(stores.pool).list(tenant)
+    assert record.status == "failed" and any("Neo4jUnavailable" in e.reason and "neo4j.sh start" in e.reason
+                                             for e in record.errors)
+
+    # queries while Neo4j is down: in a running process, and a fresh CLI process
+    t0 = time.monotonic()
+    with pytest.raises(Neo4jUnavailable, match="services/neo4j.sh start"):
+        stores.graph.counts(tenant)
+    read_s = time.monotonic() - t0
+    bound = 2 * (stores.settings.neo4j_read_retry_s + stores.settings.neo4j_connection_timeout_s)
+    assert read_s < bound
+    env = fault_services.kmrag_env(tenant, neo4j_connection_timeout_s="2")
+    done, cli_s = kmrag("ask", "What is the capital of France?", env=env)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "Neo4j is not reachable" in done.stderr and "services/neo4j.sh start" in done.stderr
+    figure("neo4j-down", job_failed_after_s=f"{failed_after:.1f}", read_failed_s=f"{read_s:.2f}",
+           cli_ask_failed_s=f"{cli_s:.1f}", message=msg[:160])
+
+    fault_services.neo4j("start")
+    again = job(stores, tenant, extractor, corpus)
+    assert again.job.status == "completed" and again.agreement["tenant_agrees"]
+    assert_recovered(stores, tenant, extractor, corpus)
+
+
+def test_neo4j_restarted_mid_job_is_retried_by_the_driver_and_the_job_completes(
+        fault_services: FaultServices, tenant: str, extractor: Any, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    restarted: list[float] = []
+
+    def restart_neo4j(batch_no: int) -> None:
+        if batch_no == 1:  # down now, starting again meanwhile: the next batch's graph write meets the outage
+            fault_services.neo4j("stop")
+            restarted.append(time.monotonic())
+            threading.Thread(target=lambda: (fault_services.neo4j("start"), restarted.append(time.monotonic()))
+                             ).start()
+
+    settings = settings_for(fault_services, tenant, tmp_path, neo4j_write_retry_s=120.0)
+    with open_stores(settings) as s:
+        try:
+            res = job(s, tenant, extractor, corpus, after_batch=restart_neo4j)
+            assert res.job.status == "completed", res.job.errors
+            assert res.agreement["tenant_agrees"] and len(restarted) == 2
+            figure("neo4j-restart", outage_s=f"{restarted[1] - restarted[0]:.1f}", job_status=res.job.status)
+            assert_recovered(s, tenant, extractor, corpus)
+        finally:
+            fault_services.neo4j("start")
+            for t in (tenant, tenant + "_fresh"):
+                s.graph.clear_tenant(t)
+                s.units.clear_tenant(t)
+
+
+# -- PostgreSQL restarted in the middle of a job -------------------------------------------------
+
+def test_postgres_restarted_mid_job_is_retried_and_the_job_completes(
+        fault_services: FaultServices, stores: Stores, tenant: str, extractor: Any, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    starter: list[threading.Thread] = []
+
+    locked_after: list[bool] = []
+
+    def restart_postgres(batch_no: int) -> None:
+        if batch_no == 2:  # down now, back in 3 s: this batch's PostgreSQL write, next, meets the outage
+            fault_services.postgres("stop")
+
+            def later() -> None:
+                time.sleep(3)
+                fault_services.postgres("start")
+
+            starter.append(threading.Thread(target=later))
+            starter[0].start()
+
+    def lock_is_held(batch_no: int) -> None:
+        if batch_no >= 2:  # the restart ended the session that held the writer lock: it is held again
+            import psycopg
+
+            with psycopg.connect(fault_services.database_url) as conn:
+                locked_after.append(conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                                                 "AND granted").fetchone()[0] == 1)
+
+    t0 = time.monotonic()
+    res = job(stores, tenant, extractor, corpus, between_writes=restart_postgres, after_batch=lock_is_held)
+    starter[0].join()
+    assert res.job.status == "completed", res.job.errors
+    retries = res.job.counts.get("retries_postgres", 0)
+    assert 1 <= retries <= stores.settings.pg_retries
+    assert res.job.counts.get("retries_writer_lock_retaken") == 1 and locked_after and all(locked_after)
+    assert res.agreement["tenant_agrees"]
+    figure("pg-restart", job_s=f"{time.monotonic() - t0:.1f}", retries_postgres=retries)
+    assert_recovered(stores, tenant, extractor, corpus)
+
+
+# -- PostgreSQL gone for good in the middle of a job (a CLI process) ------------------------------
+
+def test_postgres_outage_that_lasts_ends_the_job_clearly_and_a_rerun_completes(
+        fault_services: FaultServices, tenant: str, extractor: Any, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    env = fault_services.kmrag_env(tenant, pg_retries="2", pg_retry_backoff_s="0.2", pg_connect_timeout_s="2")
+    try:
+        done, took = kmrag("ingest", str(corpus), env=env, fault="stop-postgres-after:1")
+        assert done.returncode == 2, done.stderr[-3000:]
+        assert "Traceback" not in done.stderr
+        err = done.stderr.strip().splitlines()[-1]
+        assert err.startswith("kmrag: error: PostgreSQL is unreachable at postgresql://kmrag:***@127.0.0.1:")
+        assert "services/postgres.sh start" in err and "run the command again" in err
+        assert "gave up after 2 retries" in err
+
+        # queries while PostgreSQL is down: a fresh CLI process, and a pool opened before the outage
+        ask, ask_s = kmrag("ask", "What is the capital of France?", env=env)
+        assert ask.returncode == 2 and "Traceback" not in ask.stderr
+        assert "PostgreSQL is not reachable" in ask.stderr and "services/postgres.sh start" in ask.stderr
+        fault_services.postgres("start")
+        s = cli_stores(env, tmp_path)
+        fault_services.postgres("stop")
+        t0 = time.monotonic()
+        with pytest.raises(PostgresUnavailable, match="services/postgres.sh start"):
+            s.units.counts(tenant)
+        read_s = time.monotonic() - t0
+        try:
+            s.close()
+        except Exception:  # noqa: BLE001 - its server is down
+            pass
+        assert read_s < 2 * s.settings.pg_connect_timeout_s + 1
+        figure("pg-down", job_failed_s=f"{took:.1f}", cli_ask_failed_s=f"{ask_s:.1f}",
+               pooled_query_failed_s=f"{read_s:.2f}", message=err[:200])
+    finally:
+        fault_services.postgres("start")
+
+    with cli_stores(env, tmp_path) as s:
+        (record,) = JobStore(s.pool).list(tenant)
+        assert record.status == "interrupted"  # its process is gone: re-running the same inputs finishes it
+    again, _ = kmrag("ingest", str(corpus), "--json", env=env)
+    assert again.returncode == 0, again.stderr[-3000:]
+    with cli_stores(env, tmp_path) as s:
+        try:
+            assert_recovered(s, tenant, extractor, corpus)
+        finally:
+            for t in (tenant, tenant + "_fresh"):
+                s.graph.clear_tenant(t)
+                s.units.clear_tenant(t)
+
+
+# -- the process SIGKILLed between the two stores' writes of one batch ---------------------------
+
+def test_sigkill_between_the_two_stores_writes_then_the_rerun_completes(
+        fault_services: FaultServices, tenant: str, extractor: Any, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    env = fault_services.kmrag_env(tenant)
+    done, _ = kmrag("ingest", str(corpus), env=env, fault="kill-between-writes:2")
+    assert done.returncode == -signal.SIGKILL
+    with cli_stores(env, tmp_path) as s:
+        try:
+            before = compare_stores(s, tenant)
+            assert not before.agree and before.only_in_graph > 0  # batch 2 reached the graph only
+            (record,) = JobStore(s.pool).list(tenant)
+            assert record.status == "interrupted"
+            again, took = kmrag("ingest", str(corpus), "--json", env=env)
+            assert again.returncode == 0, again.stderr[-3000:]
+            (last, _) = JobStore(s.pool).list(tenant)
+            assert last.status == "completed"
+            figure("sigkill-between-writes", graph_only_units_before=before.only_in_graph,
+                   rerun_s=f"{took:.1f}", rerun_status=last.status)
+            assert_recovered(s, tenant, extractor, corpus)
+        finally:
+            for t in (tenant, tenant + "_fresh"):
+                s.graph.clear_tenant(t)
+                s.units.clear_tenant(t)
+
+
+# -- the embedded PostgreSQL's server killed while idle ------------------------------------------
+
+def _kill_postmaster(data_dir: Path) -> int:
+    pid = int((data_dir / "postgres" / "postmaster.pid").read_text().split()[0])
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                break
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(0.1)
+    return pid
+
+
+def test_embedded_postgres_killed_while_idle_is_restarted_by_the_next_command(tmp_path: Path) -> None:
+    from kmrag.units.embedded_pg import embedded_database_url, stop_embedded
+
+    data = tmp_path / "kmrag-data"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KMRAG_")}
+    env.update(KMRAG_DATA_DIR=str(data), KMRAG_TENANT="embedded", PYTHONPATH=str(REPO))
+    corpus = write_corpus(tmp_path / "corpus")
+    try:
+        first, _ = kmrag("ingest", str(corpus / "guide.md"), env=env)
+        assert first.returncode == 0, first.stderr[-3000:]
+        old = _kill_postmaster(data)
+        # the next command (a new process) finds the server dead and starts it again
+        ask, ask_s = kmrag("ask", "What is the capital of France?", "--json", env=env)
+        assert ask.returncode == 0, ask.stderr[-3000:]
+        assert "Paris" in ask.stdout
+        new = int((data / "postgres" / "postmaster.pid").read_text().split()[0])
+        assert new != old and psutil.pid_exists(new)
+        # a long-lived process whose server died recovers on its next call too
+        import psycopg
+
+        url = embedded_database_url(data)
+        _kill_postmaster(data)
+        t0 = time.monotonic()
+        url = embedded_database_url(data)
+        with psycopg.connect(url, connect_timeout=3) as conn:
+            assert conn.execute("SELECT count(*) FROM kmrag_units").fetchone()[0] > 0
+        figure("embedded-pg-killed", next_cli_ask_s=f"{ask_s:.1f}", in_process_restart_s=f"{time.monotonic() - t0:.1f}")
+    finally:
+        stop_embedded(data)
+
+
+# -- a runaway query is cut off by the statement / transaction timeout ---------------------------
+
+def test_statement_and_transaction_timeouts_cut_off_a_runaway_query(fault_services: FaultServices,
+                                                                   tenant: str, tmp_path: Path) -> None:
+    from kmrag.errors import StoreError
+
+    settings = settings_for(fault_services, tenant, tmp_path, pg_statement_timeout_ms=300, neo4j_tx_timeout_s=0.5)
+    with open_stores(settings) as s:
+        with s.units._conn() as conn:  # noqa: SLF001 - a raw statement stands in for a runaway query
+            assert conn.execute("SHOW statement_timeout").fetchone()[0] == "300ms"
+        t0 = time.monotonic()
+        with pytest.raises(StoreError, match="KMRAG_PG_STATEMENT_TIMEOUT_MS"), s.units._conn() as conn:  # noqa: SLF001
+            conn.execute("SELECT pg_sleep(5)")
+        pg_s = time.monotonic() - t0
+        assert pg_s < 2 * 0.3 + 0.5
+        t0 = time.monotonic()
+        with pytest.raises(StoreError, match="KMRAG_NEO4J_TX_TIMEOUT_S"):
+            s.graph._read("UNWIND range(1, 1000000000) AS x WITH x WHERE x < 0 RETURN count(x) AS n")  # noqa: SLF001
+        neo4j_s = time.monotonic() - t0
+        assert neo4j_s < 10  # the server checks timeouts periodically; without one this runs for minutes
+        figure("timeouts", pg_statement_cut_s=f"{pg_s:.2f}", neo4j_tx_cut_s=f"{neo4j_s:.2f}")
