@@ -41,6 +41,7 @@ class Settings(BaseModel):
     llm_timeout: float = 60.0  # seconds per LLM call
     llm_context_chars: int = 6000  # unit text given to the LLM per answer (the best units that fit)
     generator: str = "auto"  # auto (llm when configured, else extractive) | extractive | llm
+    max_question_chars: int = 2000  # longer questions are refused (after whitespace runs become one space)
 
     @field_validator("tenant")
     @classmethod
@@ -62,6 +63,13 @@ class Settings(BaseModel):
     def _generator_ok(cls, v: str) -> str:
         if v not in {"auto", "extractive", "llm"}:
             raise ValueError("generator must be auto, extractive or llm")
+        return v
+
+    @field_validator("max_question_chars")
+    @classmethod
+    def _question_limit_ok(cls, v: int) -> int:
+        if not 1 <= v <= 100_000:
+            raise ValueError("max_question_chars must be between 1 and 100000")
         return v
 
     @field_validator("embedding_dim")

@@ -218,6 +218,10 @@ def read_sources(
                 yield got
         except BadInput as e:
             yield SourceProblem(path=str(path), reason=_without_path(str(e), path), source_id=sid)
+        except FileNotFoundError:
+            yield SourceProblem(path=str(path), reason="it was there when the folders were listed but is gone now "
+                                                       "(deleted or moved while the job ran); what is stored of it is "
+                                                       "kept: ingest it again once it is back", source_id=sid)
         except OSError as e:
             yield SourceProblem(path=str(path), reason=f"cannot read: {e.strerror or e}", source_id=sid)
         except RecursionError:
