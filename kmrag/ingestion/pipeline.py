@@ -11,7 +11,9 @@ Correct by construction, and proven by tests/integration/test_ingestion_seams.py
   it; a source on which the stores disagree is rebuilt (``--force`` rebuilds any source);
 - every entity a batch refers to is (re)written with that batch, so retiring units in one batch can
   never leave a later batch's mentions and relations pointing at nothing;
-- a failure inside one document (parsing, NLP) is that document's error, never the job's.
+- a failure inside one document (parsing, NLP) is that document's error, never the job's; so is a
+  store refusing one document's rows (the batch is written again source by source, and what was
+  written of the refused source is removed: tests/integration/test_ingestion_bad_writes.py).
 """
 
 from __future__ import annotations
@@ -422,8 +424,8 @@ class IngestionJob:
 
     def _write_failed(self, plan: PlannedSource, error: Exception) -> None:
         """A source a store refused: its error names it; what this job wrote of it is removed (a new source
-        leaves nothing behind; a stored one keeps its PostgreSQL rows and the graph drops the units PostgreSQL
-        does not hold), so the stores agree and the next run tries it again."""
+        leaves nothing behind; a stored one keeps its PostgreSQL rows, and the graph drops the units PostgreSQL
+        does not hold and gets its completed version back), so the stores agree and the next run tries it again."""
         sid = plan.source.id
         plan.failed = True
         self._failed.add(sid)
@@ -438,6 +440,9 @@ class IngestionJob:
                 extra = sorted(graph.unit_ids(self.tenant, sid) - units.unit_ids(self.tenant, sid))
                 if extra:
                     graph.retire_units(self.tenant, extra)
+                stored = units.get_source(self.tenant, sid)
+                if stored is not None:  # the graph's Source node back at the version PostgreSQL completed
+                    graph.write_sources([stored])
             graph.flush()
             if plan.kind != "new" and units.unit_ids(self.tenant, sid) - graph.unit_ids(self.tenant, sid):
                 self.errors.append(JobError(path=sid, reason="its graph lost units PostgreSQL still holds: run "
