@@ -1,7 +1,8 @@
 """A store refusing one source's rows (issue 11): the source becomes its own error, the rest of the job
 is stored, what the tenant held before is untouched, and the stores agree. The refusal is PostgreSQL's
 own: a NUL character in a unit's metadata (``unsupported Unicode escape sequence``), put there after
-the units are built (build_units strips NUL from text, so real documents no longer carry one)."""
+the units are built (build_units strips NUL from text, so real documents no longer carry one).
+And a file that vanishes between the walk and the read (the job's ``after_walk`` test hook deletes it)."""
 
 from __future__ import annotations
 
@@ -124,3 +125,26 @@ def test_an_updated_source_postgresql_refuses_keeps_its_stored_version(
     assert after["units"] == before["units"]
     agreement = compare_stores(stores, tenant)
     assert agreement.agree, agreement.summary()["sources"]
+
+
+def test_a_file_that_vanishes_between_the_walk_and_the_read_is_named_and_its_stored_data_kept(
+        stores: Stores, tenant: str, extractor: Any, tmp_path: Path) -> None:
+    docs = corpus(tmp_path / "docs")
+    assert run(stores, tenant, extractor, docs).job.status == "completed"
+    before = snapshot(stores, tenant)
+    gone = docs / "a.md"
+    (docs / "c.md").write_text("# Gamma\n\nGamma Works makes valves in Lyon and pumps in Turin.\n")
+
+    res = run(stores, tenant, extractor, docs, after_walk=lambda n: gone.unlink())
+
+    assert res.job.status == "completed_with_errors", res.job
+    assert [(e.path, e.reason) for e in res.job.errors] == [(str(gone), (
+        "it was there when the folders were listed but is gone now (deleted or moved while the job ran); what is "
+        "stored of it is kept: ingest it again once it is back"))]
+    assert res.job.counts["documents_updated"] == 1  # c.md: the rest of the job goes on
+    after = snapshot(stores, tenant)
+    sid = gone.resolve().as_posix()
+    assert after["sources"][sid] == before["sources"][sid]
+    assert {k: v for k, v in after["units"].items() if v[0] == sid} == {k: v for k, v in before["units"].items()
+                                                                        if v[0] == sid}
+    assert compare_stores(stores, tenant).agree
