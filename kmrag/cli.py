@@ -359,7 +359,7 @@ def _ask_units(args: argparse.Namespace) -> int:
     with open_stores(settings) as stores:
         stores.init_schema()
         result = ask(stores.units, stores.graph, get_embedder(settings), settings.tenant, args.question,
-                     strategy=args.strategy, k=args.k or 5)
+                     strategy=args.strategy, k=args.k or 5, max_chars=settings.max_question_chars)
 
     def human(r: Any) -> str:
         lines = [f"{r['question']}  (tenant {r['tenant']!r}, {r['strategy']}, {r['rounds']} round(s), {r['ms']} ms)"]

@@ -51,6 +51,7 @@ class Settings(BaseModel):
     neo4j_tx_timeout_s: float = 60.0  # per Neo4j transaction (server-side); 0: the server's default
     neo4j_write_retry_s: float = 30.0  # how long the driver retries a write transaction on transient errors
     neo4j_read_retry_s: float = 3.0  # the same for reads: queries fail fast while Neo4j is down
+    max_question_chars: int = 2000  # longer questions are refused (after whitespace runs become one space)
 
     @field_validator("tenant")
     @classmethod
@@ -85,6 +86,13 @@ class Settings(BaseModel):
     def _not_negative(cls, v: float) -> float:
         if v < 0:
             raise ValueError("must not be negative")
+        return v
+
+    @field_validator("max_question_chars")
+    @classmethod
+    def _question_limit_ok(cls, v: int) -> int:
+        if not 1 <= v <= 100_000:
+            raise ValueError("max_question_chars must be between 1 and 100000")
         return v
 
     @field_validator("embedding_dim")

@@ -76,7 +76,7 @@ class Answerer:
     # -- the loop ---------------------------------------------------------------------------------
 
     def answer(self, tenant: str, question: str) -> Answer:
-        q = check_question(question)
+        q = check_question(question, self.settings.max_question_chars)
         t0 = time.perf_counter()
         analysis = self.analyser.analyse(q)
         trace: list[dict[str, Any]] = []

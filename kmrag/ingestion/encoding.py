@@ -8,7 +8,8 @@ Precedence (the first that applies wins):
    content="...; charset=...">`` or an ``<?xml ... encoding="..."?>`` declaration, found in the first
    ``DECLARED_SCAN_BYTES`` of the raw bytes (a declaration the bytes do not fit is ignored);
 4. ``utf-8`` — the bytes are valid UTF-8;
-5. ``detected`` — charset-normalizer's verdict (ties between equally good single-byte code pages go to
+5. ``detected`` — UTF-16 without a byte-order mark (a NUL as every other byte, decoding to clean text),
+   else charset-normalizer's verdict (ties between equally good single-byte code pages go to
    windows-1252, the most common legacy one).
 
 Binary data is refused before anything is guessed: NUL bytes without a byte-order mark (or a wide
@@ -133,6 +134,26 @@ def _detect(data: bytes, path: Path, kind_name: str) -> Decoded:
     return Decoded(text=text, encoding=codecs.lookup(encoding).name, how="detected")
 
 
+def _utf16_without_bom(data: bytes) -> Decoded | None:
+    """UTF-16 text saved without a byte-order mark (Windows tools do): mostly Latin text has a NUL as
+    every other byte, at odd offsets (little-endian) or even ones (big-endian), and decodes to text with
+    no NUL and few control characters. None for anything else (binary data stays refused)."""
+    head = data[:BINARY_SCAN]
+    if len(data) < 4 or len(data) % 2 or b"\x00" not in head:
+        return None
+    even, odd = head[0::2], head[1::2]
+    for codec, zeros, other in (("utf-16-le", odd, even), ("utf-16-be", even, odd)):
+        if zeros.count(0) >= 0.6 * len(zeros) and other.count(0) == 0:
+            try:
+                text = data.decode(codec)
+            except UnicodeDecodeError:
+                return None
+            if "\x00" in text or _control_share(text[:BINARY_SCAN]) > 0.02:
+                return None
+            return Decoded(text=text, encoding=codec, how="detected")
+    return None
+
+
 def decode_bytes(data: bytes, path: Path, kind: str, kind_name: str, override: str | None = None) -> Decoded:
     """A text file's bytes as text, with the encoding used and how it was chosen (see the module doc).
 
@@ -156,6 +177,9 @@ def decode_bytes(data: bytes, path: Path, kind: str, kind_name: str, override: s
                        len(mark))
         _check_not_binary_text(text, path, kind_name, codec)
         return Decoded(text=text, encoding="utf-8-sig" if codec == "utf-8" else codec, how="bom")
+    wide = _utf16_without_bom(data)
+    if wide is not None:
+        return wide
     _check_not_binary_bytes(data, path, kind_name)
     if kind == "html":
         declared = declared_charset(data)

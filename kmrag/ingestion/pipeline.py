@@ -11,7 +11,9 @@ Correct by construction, and proven by tests/integration/test_ingestion_seams.py
   it; a source on which the stores disagree is rebuilt (``--force`` rebuilds any source);
 - every entity a batch refers to is (re)written with that batch, so retiring units in one batch can
   never leave a later batch's mentions and relations pointing at nothing;
-- a failure inside one document (parsing, NLP) is that document's error, never the job's.
+- a failure inside one document (parsing, NLP) is that document's error, never the job's; so is a
+  store refusing one document's rows (the batch is written again source by source, and what was
+  written of the refused source is removed: tests/integration/test_ingestion_bad_writes.py).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from kmrag.errors import ConfigError
+from kmrag.errors import ConfigError, SchemaError, ServiceUnavailable
 from kmrag.ingestion.consistency import Agreement, compare_stores, touched
 from kmrag.ingestion.embed_worker import embedding_executor, embedding_text, timed_embed
 from kmrag.ingestion.entity_names import sync_entity_names
@@ -119,6 +121,7 @@ class IngestionJob:
         self._entities_before: set[str] = set()
         self.after_batch: Any = None  # test hook: called with the batch number after a batch is written
         self.between_writes: Any = None  # test hook: called with the batch number between the two stores' writes
+        self.after_walk: Any = None  # test hook: called with the number of files found, before the first is read
 
     # -- the job ------------------------------------------------------------------------------
 
@@ -281,7 +284,7 @@ class IngestionJob:
         kept: set[str] = set()  # ids of files with a problem: what is stored of them stays
         record_files: set[str] = set()
         t = time.perf_counter()
-        for item in read_sources(paths, self.options, on_found=self.progress.found):
+        for item in read_sources(paths, self.options, on_found=self._found):
             self.timings["read"] += time.perf_counter() - t
             if isinstance(item, SourceSkip):
                 self.counts["paths_skipped"] += 1
@@ -317,6 +320,11 @@ class IngestionJob:
         folders = [Path(p).resolve().as_uri() + "/" for p in paths if Path(p).is_dir()] if self.options.prune else []
         self._vanished = vanished(self.before.known, seen, kept, record_files - kept, folders,
                                   self.stores.units.source_uris(self.tenant) if folders else {})
+
+    def _found(self, n: int) -> None:
+        self.progress.found(n)
+        if self.after_walk:
+            self.after_walk(n)
 
     def _plan_document(self, doc: SourceDocument, rebuild: bool,
                        completed: bool) -> PlannedSource | SourceProblem | None:
@@ -417,6 +425,59 @@ class IngestionJob:
         return [lk for i in range(lo, hi + 1) for lk in s.plan.links_at.get(i, [])]
 
     def _write(self, batch: list[_Slice], batch_no: int, rows: GraphRows, vectors: dict[str, Any]) -> None:
+        """Write a batch; when a store rejects it (a value PostgreSQL or Neo4j refuses), write it again
+        source by source: the source that is refused becomes that source's error, its partial rows are
+        removed so the stores agree, and the rest of the batch is stored. An unreachable store, a missing
+        schema or an interrupt is the job's failure."""
+        try:
+            self._write_batch(batch, batch_no, rows, vectors)
+            return
+        except (ServiceUnavailable, SchemaError):
+            raise
+        except Exception as e:  # noqa: BLE001 - isolate the source a store refuses
+            if len({s.plan.source.id for s in batch}) == 1:
+                self._write_failed(batch[0].plan, e)
+                return
+        plans = {id(s.plan): s.plan for s in batch}  # in order, each source once
+        for plan in plans.values():
+            mine = [s for s in batch if s.plan is plan]
+            try:
+                self._write_batch(mine, batch_no, _rows_of(rows, {u.id for s in mine for u in s.units}), vectors)
+            except (ServiceUnavailable, SchemaError):
+                raise
+            except Exception as e:  # noqa: BLE001 - that source's error, not the job's
+                self._write_failed(plan, e)
+
+    def _write_failed(self, plan: PlannedSource, error: Exception) -> None:
+        """A source a store refused: its error names it; what this job wrote of it is removed (a new source
+        leaves nothing behind; a stored one keeps its PostgreSQL rows, and the graph drops the units PostgreSQL
+        does not hold and gets its completed version back), so the stores agree and the next run tries it again."""
+        sid = plan.source.id
+        plan.failed = True
+        self._failed.add(sid)
+        self._fail(sid, f"cannot store it: {type(error).__name__}: {error}"[:800]
+                   + " — the rest of the job goes on; fix the document (or report the message) and ingest it again")
+        graph, units = self.stores.graph, self.stores.units
+        try:
+            if plan.kind == "new":
+                graph.delete_source(self.tenant, sid)
+                units.delete_source(self.tenant, sid)
+            else:
+                extra = sorted(graph.unit_ids(self.tenant, sid) - units.unit_ids(self.tenant, sid))
+                if extra:
+                    graph.retire_units(self.tenant, extra)
+                stored = units.get_source(self.tenant, sid)
+                if stored is not None:  # the graph's Source node back at the version PostgreSQL completed
+                    graph.write_sources([stored])
+            graph.flush()
+            if plan.kind != "new" and units.unit_ids(self.tenant, sid) - graph.unit_ids(self.tenant, sid):
+                self.errors.append(JobError(path=sid, reason="its graph lost units PostgreSQL still holds: run "
+                                                             "`kmrag repair` to rebuild them from PostgreSQL"))
+        except Exception as e:  # noqa: BLE001 - the agreement check names the source then
+            self.errors.append(JobError(path=sid, reason=f"could not remove its partial rows: {type(e).__name__}: "
+                                                         f"{e} — run `kmrag repair`"))
+
+    def _write_batch(self, batch: list[_Slice], batch_no: int, rows: GraphRows, vectors: dict[str, Any]) -> None:
         graph, units = self.stores.graph, self.stores.units
         t = time.perf_counter()
         firsts = [s for s in batch if s.first]
@@ -515,6 +576,17 @@ class IngestionJob:
         self.counts["entities_merged"] += len(plan.steps)
         self.timings["consolidate"] += time.perf_counter() - t
         return None if plan.steps or add else current
+
+
+def _rows_of(rows: GraphRows, unit_ids: set[str]) -> GraphRows:
+    """The graph rows of some units of a batch: their mentions, the relations they give (with only
+    their provenance) and the entities those refer to."""
+    mentions = [m for m in rows.mentions if m.unit_id in unit_ids]
+    relations = [r.model_copy(update={"unit_ids": [u for u in r.unit_ids if u in unit_ids]})
+                 for r in rows.relations if any(u in unit_ids for u in r.unit_ids)]
+    refs = {m.entity_id for m in mentions} | {x for r in relations for x in (r.subject_id, r.object_id)}
+    return GraphRows(mentions=mentions, relations=relations, entity_ids=sorted(refs),
+                     mentions_per_unit={k: v for k, v in rows.mentions_per_unit.items() if k in unit_ids})
 
 
 def vanished(stored: set[str], seen: set[str], kept: set[str], record_files: set[str],

@@ -218,6 +218,10 @@ def read_sources(
                 yield got
         except BadInput as e:
             yield SourceProblem(path=str(path), reason=_without_path(str(e), path), source_id=sid)
+        except FileNotFoundError:
+            yield SourceProblem(path=str(path), reason="it was there when the folders were listed but is gone now "
+                                                       "(deleted or moved while the job ran); what is stored of it is "
+                                                       "kept: ingest it again once it is back", source_id=sid)
         except OSError as e:
             yield SourceProblem(path=str(path), reason=f"cannot read: {e.strerror or e}", source_id=sid)
         except RecursionError:
@@ -314,7 +318,7 @@ def _read_pdf(path: Path, sid: str, uri: str, data: bytes) -> SourceDocument:
         reader = PdfReader(io.BytesIO(data))
         pages = [(p.extract_text() or "") for p in reader.pages]
     except (PdfReadError, ValueError, KeyError, TypeError) as e:
-        raise BadInput(f"{path}: corrupt PDF: {e}") from e
+        raise BadInput(f"{path}: corrupt PDF ({e}): truncated or damaged; export or download it again") from e
     if not any(p.strip() for p in pages):
         raise BadInput(f"{path}: the PDF has no text layer (scanned images?); OCR it first")
     title = ""
@@ -386,7 +390,8 @@ def _read_json(path: Path, sid: str, uri: str, text: str, opts: SourceOptions,
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise BadInput(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from e
+        raise BadInput(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}; fix it (or write the "
+                       "records as JSON lines, where one bad record does not stop the others)") from e
     fmt = qa_corpora.detect_format(data)
     if fmt == "passages" and any(isinstance(r, dict) and ("id" in r or "_id" in r) for r in data):
         fmt = None  # records with ids: each record is its own source, named by its id
@@ -414,7 +419,8 @@ def _read_jsonl(path: Path, sid: str, uri: str, text: str, opts: SourceOptions,
         try:
             recs.append((n, json.loads(line)))
         except json.JSONDecodeError as e:
-            yield SourceProblem(path=f"{path}:line {n}", reason=f"invalid JSON at column {e.colno}: {e.msg}")
+            yield SourceProblem(path=f"{path}:line {n}", reason=f"invalid JSON at column {e.colno}: {e.msg}; the "
+                                                              "other lines are read: fix this one and ingest the file again")
     yield from _records(path, sid, uri, recs, opts, "line", meta)
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from kmrag.graph.base import GraphStore
 from kmrag.nlp.embed import Embedder
-from kmrag.retrieval.strategies import build_strategy, check_question
+from kmrag.retrieval.strategies import MAX_QUESTION_CHARS, build_strategy, check_question
 from kmrag.units.store import PgUnitStore
 
 SNIPPET_CHARS = 240
@@ -42,8 +42,8 @@ class AskResult(BaseModel):
 
 
 def ask(units: PgUnitStore, graph: GraphStore, embedder: Embedder, tenant: str, question: str,
-        strategy: str = "multihop", k: int = 5) -> AskResult:
-    q = check_question(question)
+        strategy: str = "multihop", k: int = 5, max_chars: int = MAX_QUESTION_CHARS) -> AskResult:
+    q = check_question(question, max_chars)
     t = time.perf_counter()
     got = build_strategy(strategy, units, embedder, graph=graph).retrieve(tenant, q, k)
     stored = {u.id: u for u in units.get_units(tenant, got.unit_ids, include_retired=False)}

@@ -98,7 +98,7 @@ class GraphRetriever:
         self.weight = weight
 
     def retrieve(self, tenant: str, question: str, k: int = 10) -> Retrieved:
-        q = check_question(question)
+        q = check_question(question, None)
         t = time.perf_counter()
         base = self.hybrid.retrieve(tenant, q, max(k, 50))
         seeds, link_trace = self.linker.link(tenant, q)

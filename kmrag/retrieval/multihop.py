@@ -119,7 +119,7 @@ class MultiHopRetriever:
     # -- the machine ------------------------------------------------------------------------------
 
     def retrieve(self, tenant: str, question: str, k: int = 10) -> Retrieved:
-        q = check_question(question)
+        q = check_question(question, None)
         t0 = time.perf_counter()
         st = self._analyse(tenant, q, k)
         self._first_round(tenant, st)

@@ -39,15 +39,19 @@ class Retriever(Protocol):
     def retrieve(self, tenant: str, question: str, k: int = 10) -> Retrieved: ...
 
 
-def check_question(question: Any) -> str:
-    """A question must be non-empty text of sensible length; the message says what is wrong."""
+def check_question(question: Any, max_chars: int | None = MAX_QUESTION_CHARS) -> str:
+    """A question must be non-empty text of sensible length; the message says what is wrong.
+
+    ``max_chars``: the limit (the ``max_question_chars`` setting, KMRAG_MAX_QUESTION_CHARS, at the entry
+    points: ``ask`` and ``Answerer.answer``); None: no limit (a retriever behind an entry point that checked)."""
     if not isinstance(question, str):
         raise BadInput(f"the question must be text, got {type(question).__name__}")
     q = " ".join(question.split())
     if not q:
         raise BadInput("the question is empty")
-    if len(q) > MAX_QUESTION_CHARS:
-        raise BadInput(f"the question is {len(q)} characters long; the limit is {MAX_QUESTION_CHARS}")
+    if max_chars is not None and len(q) > max_chars:
+        raise BadInput(f"the question is {len(q):,} characters long; the limit is {max_chars:,} characters "
+                       "(setting max_question_chars, KMRAG_MAX_QUESTION_CHARS): shorten the question or raise it")
     if not any(c.isalnum() for c in q):
         raise BadInput("the question has no letters or digits")
     return q
@@ -76,7 +80,7 @@ class FullTextRetriever:
 
     def retrieve(self, tenant: str, question: str, k: int = 10) -> Retrieved:
         t = time.perf_counter()
-        return _result(self.units.fulltext_search(tenant, check_question(question), k), "fulltext", t)
+        return _result(self.units.fulltext_search(tenant, check_question(question, None), k), "fulltext", t)
 
 
 class DenseRetriever:
@@ -87,7 +91,7 @@ class DenseRetriever:
 
     def retrieve(self, tenant: str, question: str, k: int = 10) -> Retrieved:
         t = time.perf_counter()
-        vec = self.embedder.embed([check_question(question)])[0]
+        vec = self.embedder.embed([check_question(question, None)])[0]
         return _result(self.units.dense_search(tenant, vec, k, exact=self.exact), "dense", t)
 
 

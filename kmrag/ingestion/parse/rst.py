@@ -325,9 +325,38 @@ def _locate(source: str, texts: list[tuple[str, str]]) -> list[tuple[int, int]]:
     return out
 
 
+MAX_NESTING = 100  # deeper indentation is not handed to docutils (see nesting_depth)
+
+
+class TooDeeplyNested(ValueError):
+    """The text is indented more levels deep than docutils can parse in bounded memory."""
+
+
+def nesting_depth(text: str) -> int:
+    """How many levels of indentation the text nests (each deeper indent of a non-blank line opens one).
+    docutils parses each nested block again from a copy of its lines: its memory grows with the square of
+    the depth (3,000 levels of block quotes took 2.8 GB), so deeper text is read as plain text instead."""
+    stack = [0]
+    deepest = 1
+    for line in text.splitlines():
+        body = line.lstrip(" \t")
+        if not body:
+            continue
+        width = len(line[: len(line) - len(body)].expandtabs(8))
+        while len(stack) > 1 and stack[-1] > width:
+            stack.pop()
+        if width > stack[-1]:
+            stack.append(width)
+            deepest = max(deepest, len(stack))
+    return deepest
+
+
 def parse_rst(text: str, page: int | None = None) -> tuple[list[Block], dict[str, object], str]:
     """Blocks of reStructuredText, the fields of its top field list, and its title (the first
-    section's, when the document starts with it; else ""). Raises whatever docutils raises."""
+    section's, when the document starts with it; else ""). Raises whatever docutils raises, and
+    TooDeeplyNested (before docutils sees it) for text nested more than MAX_NESTING levels."""
+    if (depth := nesting_depth(text)) > MAX_NESTING:
+        raise TooDeeplyNested(f"indentation nested {depth} levels deep (more than {MAX_NESTING})")
     tree = _doctree(text)
     fields = _top_fields(tree)
     w = _Walker()
