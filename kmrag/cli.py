@@ -1,4 +1,4 @@
-"""kmrag command line: init | doctor | demo | ingest | jobs | delete | entities | ask | audit | answers | eval | bench | services."""
+"""kmrag command line: init | doctor | demo | ingest | jobs | delete | entities | ask | audit | answers | eval | bench | serve | keys | services."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def _emit(args: argparse.Namespace, data: Any, human: Callable[[Any], str], fail
 def command_name(args: argparse.Namespace) -> str:
     """The command as a person types it: ``ingest``, ``entities search``, ``jobs show``, ``eval diff``."""
     cmd = str(getattr(args, "command", "") or "")
-    action = {"jobs": "action", "entities": "action", "units": "action", "bench": "what", "services": "action"}.get(cmd)
+    action = {"jobs": "action", "entities": "action", "units": "action", "bench": "what", "services": "action",
+              "keys": "action"}.get(cmd)
     if action and getattr(args, action, None):
         return f"{cmd} {getattr(args, action)}"
     if cmd == "eval" and getattr(args, "target", None) and args.target[0] == "diff":
@@ -793,9 +794,69 @@ def build_parser() -> argparse.ArgumentParser:
                                                             "instead of HNSW (as `kmrag ask`)")
     bench.add_argument("--data-root", help="the shared data folder (default ../shared/data)")
     bench.add_argument("--keep", action="store_true", help="keep the benchmark tenant afterwards")
+    srv = add("serve", cmd_serve, "serve the HTTP API (OpenAPI at /docs)")
+    srv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    srv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    srv.add_argument("--insecure-local", action="store_true",
+                     help="no API keys: one tenant (KMRAG_TENANT or --tenant), bound to 127.0.0.1/::1/localhost only")
+    srv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    keys = add("keys", cmd_keys, "API keys of the HTTP API: create (printed once), list, revoke")
+    keys.add_argument("action", choices=["create", "list", "revoke"])
+    keys.add_argument("key_id", nargs="?", help="revoke: the key's id, as `kmrag keys list` shows it")
+    keys.add_argument("--name", help="create: a name to know the key by")
     svc = add("services", cmd_services, "manage the embedded PostgreSQL")
     svc.add_argument("action", choices=["stop"])
     return p
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The HTTP API (kmrag.server): uvicorn serving the ASGI app until interrupted."""
+    from kmrag.server.config import check_bind, load_server_settings
+
+    server = load_server_settings(host=args.host, port=args.port, insecure_local=args.insecure_local)
+    check_bind(server.host, server.insecure_local)
+    settings = _settings(args)
+    import uvicorn
+
+    from kmrag.server.app import create_app
+
+    shown = f"[{server.host}]" if ":" in server.host else server.host
+    _note(f"serving the HTTP API on http://{shown}:{server.port}/ (OpenAPI: /docs); "
+          + (f"no API keys, tenant {settings.tenant!r} (--insecure-local)" if server.insecure_local
+             else "API keys required (`kmrag keys create --tenant T`)"))
+    uvicorn.run(create_app(settings, server), host=server.host, port=server.port, log_level=args.log_level,
+                access_log=args.log_level == "debug")
+    return 0
+
+
+def cmd_keys(args: argparse.Namespace) -> int:
+    """Tenant API keys of the HTTP API: create (the key is printed once), list, revoke."""
+    from kmrag.server.keys import KeyStore
+    from kmrag.stores import open_stores
+
+    if not args.tenant:
+        raise ConfigError(f"kmrag keys {args.action} needs --tenant T: a key belongs to one tenant")
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        keys = KeyStore(stores.pool)
+        if args.action == "create":
+            key, rec = keys.create(settings.tenant, args.name or "")
+            _emit(args, rec.model_dump(mode="json") | {"revoked": False, "key": key},
+                  lambda d: f"API key {d['id']} of tenant {d['tenant']!r} (shown once: keep it now):\n{key}")
+            return 0
+        if args.action == "revoke":
+            if not args.key_id:
+                raise ConfigError("kmrag keys revoke needs the key's id (`kmrag keys list --tenant T` shows them)")
+            rec = keys.revoke(settings.tenant, args.key_id)
+            _emit(args, rec.model_dump(mode="json") | {"revoked": True},
+                  lambda d: f"API key {d['id']} of tenant {d['tenant']!r} revoked at {d['revoked_at']}")
+            return 0
+        got = keys.list(settings.tenant)
+    _emit(args, [k.model_dump(mode="json") | {"revoked": k.revoked} for k in got], lambda ks: "\n".join(
+        f"{k['id']}  {k['name'] or '-':<20} created {k['created_at']}  last used {k['last_used_at'] or 'never'}"
+        + (f"  REVOKED {k['revoked_at']}" if k["revoked"] else "") for k in ks) or "no API keys")
+    return 0
 
 
 def _terminate(signum: int, frame: Any) -> None:

@@ -55,9 +55,11 @@ def database_url(settings: Settings) -> str:
     return embedded_database_url(settings.data_dir)
 
 
-def open_stores(settings: Settings) -> Stores:
+def open_stores(settings: Settings, pool_size: int | None = None) -> Stores:
+    """``pool_size``: a pool of exactly that many PostgreSQL connections (a server, serving many requests at
+    once); default: 1 to 4."""
     url = database_url(settings)
-    pool = open_pool(url)
+    pool = open_pool(url, min_size=pool_size, max_size=pool_size) if pool_size else open_pool(url)
     try:
         graph = open_graph(settings)
     except Exception:

@@ -90,7 +90,8 @@ class IngestResult:
 class IngestionJob:
     def __init__(self, stores: Stores, embedder: Embedder, extractor: Extractor, tenant: str,
                  options: SourceOptions | None = None, progress: bool | None = None,
-                 batch_units: int = BATCH_UNITS, force: bool = False, lock_wait_s: float = 3600.0) -> None:
+                 batch_units: int = BATCH_UNITS, force: bool = False, lock_wait_s: float = 3600.0,
+                 job_id: str | None = None) -> None:
         self.stores = stores
         self.embedder = embedder
         self.extractor = extractor
@@ -100,6 +101,7 @@ class IngestionJob:
         self.batch_units = max(1, batch_units)
         self.force = force
         self.lock_wait_s = lock_wait_s
+        self.job_id = job_id  # the job's id, chosen by the caller (the HTTP API answers with it before the job runs)
         self.jobs = JobStore(stores.pool)
         self.timings: dict[str, float] = defaultdict(float)
         self.counts: dict[str, int] = defaultdict(int)
@@ -137,7 +139,7 @@ class IngestionJob:
 
     def _locked(self, inputs: list[str], planner: Any) -> IngestResult:
         t_start = time.perf_counter()
-        job = self.jobs.create(self.tenant, inputs)
+        job = self.jobs.create(self.tenant, inputs, job_id=self.job_id)
         self.job = job
         graph = self.stores.graph
         try:
