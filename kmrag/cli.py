@@ -539,6 +539,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.what == "query":
         return _bench_query(args)
+    if args.what == "api":
+        return _bench_api(args)
     if not args.dataset:
         raise ConfigError("kmrag bench ingest needs --dataset (musique, hotpotqa, 2wiki, novel, medical or a file)")
     settings = _settings(args)
@@ -547,6 +549,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
         results = [bench_ingest(stores, ds, args.data_root, keep=args.keep) for ds in args.dataset]
     _emit(args, results, lambda rs: "\n\n".join(render_ingest(r) for r in rs))
     return 0
+
+
+def _bench_api(args: argparse.Namespace) -> int:
+    import os
+
+    from kmrag.eval.bench_api import bench_api, render_api
+
+    settings = _settings(args)
+    result = bench_api(settings.tenant, _ints(args.concurrency, "--concurrency") or [1, 8, 16],
+                       args.seconds if args.seconds is not None else 60.0, args.question or [], url=args.url,
+                       key=args.key or os.environ.get("KMRAG_API_KEY"), generator=args.generator or "extractive",
+                       strategy=args.strategy or "multihop", note=_note if not args.json else None)
+    _emit(args, result, render_api, ("RequestsFailed", "some requests failed: "
+                                     + "; ".join(e for lv in result["levels"] for e in lv["error_samples"])[:500]))
+    return 1 if any(lv["errors"] for lv in result["levels"]) else 0
 
 
 def _bench_query(args: argparse.Namespace) -> int:
@@ -778,15 +795,16 @@ def build_parser() -> argparse.ArgumentParser:
     ents.add_argument("--entity", help="entity id (e_…)")
     ents.add_argument("--alias", help="the merged surface form to split off")
     bench = add("bench", cmd_bench, "benchmarks: `kmrag bench ingest --dataset musique`, "
-                                    "`kmrag bench query --dataset hotpotqa`")
-    bench.add_argument("what", choices=["ingest", "query"])
+                                    "`kmrag bench query --dataset hotpotqa`, `kmrag bench api --concurrency 1,8,16`")
+    bench.add_argument("what", choices=["ingest", "query", "api"])
     bench.add_argument("--dataset", action="append", default=None,
                        help="musique | hotpotqa | 2wiki | novel | medical | a file path (ingest: repeatable; query: "
                             "one QA set, its questions and its eval tenant, default hotpotqa)")
     bench.add_argument("--strategy", help="query: comma-separated strategies (default bm25,dense,hybrid,graph,"
                                           "multihop; bm25-exhaustive is BM25 counted per query, for reference)")
     bench.add_argument("--queries", type=int, help="query: only the first N questions")
-    bench.add_argument("--concurrency", help="query: comma-separated thread counts (default 1,8)")
+    bench.add_argument("--concurrency", help="query: comma-separated thread counts (default 1,8); api: concurrent "
+                                             "clients per level (default 1,8,16)")
     bench.add_argument("--units", help="query: comma-separated tenant sizes (e.g. 5000,20000,100000): the corpus "
                                        "(default: the three QA sets) replicated under distinct source ids into tenants "
                                        "bench-<corpus>-N, built or reused, latency per size")
@@ -794,6 +812,13 @@ def build_parser() -> argparse.ArgumentParser:
                                                             "instead of HNSW (as `kmrag ask`)")
     bench.add_argument("--data-root", help="the shared data folder (default ../shared/data)")
     bench.add_argument("--keep", action="store_true", help="keep the benchmark tenant afterwards")
+    bench.add_argument("--url", help="api: the server to load (default: start `kmrag serve --insecure-local` for "
+                                     "the tenant on a free port)")
+    bench.add_argument("--key", help="api: the API key for --url (default KMRAG_API_KEY)")
+    bench.add_argument("--seconds", type=float, help="api: seconds per concurrency level (default 60)")
+    bench.add_argument("--question", action="append", help="api: a question to ask (repeatable; default: the demo's)")
+    bench.add_argument("--generator", choices=["extractive", "llm"], help="api: the answer generator (default "
+                                                                           "extractive)")
     srv = add("serve", cmd_serve, "serve the HTTP API (OpenAPI at /docs)")
     srv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     srv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
