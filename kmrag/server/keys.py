@@ -63,9 +63,6 @@ def parse_key(key: str) -> tuple[str, str]:
     return m.group("key_id"), m.group("secret")
 
 
-_COLUMNS = "key_id, tenant, name, created_at, last_used_at, revoked_at"
-
-
 @tenant_checked
 class KeyStore:
     def __init__(self, pool: Any) -> None:
@@ -76,22 +73,25 @@ class KeyStore:
         key, key_id, digest = new_key()
         with self._pool.connection() as conn:
             row = conn.execute(
-                f"INSERT INTO kmrag_api_keys (key_id, tenant, name, secret_hash) VALUES (%s, %s, %s, %s) "  # noqa: S608
-                f"RETURNING {_COLUMNS}", (key_id, tenant, (name or "")[:MAX_NAME], digest)).fetchone()
+                "INSERT INTO kmrag_api_keys (key_id, tenant, name, secret_hash) VALUES (%s, %s, %s, %s) "
+                "RETURNING key_id, tenant, name, created_at, last_used_at, revoked_at",
+                (key_id, tenant, (name or "")[:MAX_NAME], digest)).fetchone()
         return key, self._record(row)
 
     def list(self, tenant: str) -> list[ApiKey]:
         with self._pool.connection() as conn:
-            rows = conn.execute(f"SELECT {_COLUMNS} FROM kmrag_api_keys WHERE tenant = %s "  # noqa: S608 - constant
-                                "ORDER BY created_at, key_id", (tenant,)).fetchall()
+            rows = conn.execute("SELECT key_id, tenant, name, created_at, last_used_at, revoked_at "
+                                "FROM kmrag_api_keys WHERE tenant = %s ORDER BY created_at, key_id",
+                                (tenant,)).fetchall()
         return [self._record(r) for r in rows]
 
     def revoke(self, tenant: str, key_id: str) -> ApiKey:
         """Revoke a key of ``tenant`` (another tenant's key is not found); revoking twice keeps the first time."""
         with self._pool.connection() as conn:
             row = conn.execute(
-                f"UPDATE kmrag_api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE tenant = %s "  # noqa: S608
-                f"AND key_id = %s RETURNING {_COLUMNS}", (tenant, key_id)).fetchone()
+                "UPDATE kmrag_api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE tenant = %s "
+                "AND key_id = %s RETURNING key_id, tenant, name, created_at, last_used_at, revoked_at",
+                (tenant, key_id)).fetchone()
         if row is None:
             raise NotFound(f"no API key {key_id!r} in tenant {tenant!r}: `kmrag keys list --tenant {tenant}` lists them")
         return self._record(row)
