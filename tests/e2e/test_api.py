@@ -233,6 +233,24 @@ def test_health_503_and_insecure_local(tmp_path: Path) -> None:
         server.stop()
 
 
+def test_insecure_local_serves_its_tenant_and_ask_times_out(tmp_path: Path) -> None:
+    env = server_env("api_")
+    env.update(KMRAG_DATA_DIR=str(tmp_path / "data"), KMRAG_SERVER_ASK_TIMEOUT_S="0.01")
+    server = start_server(env, tmp_path / "logs", "--insecure-local")
+    try:
+        with server.client() as c:
+            r = c.post("/v1/ingest", files=[("files", ("notes.txt", NOTES_TXT.encode(), "text/plain"))])
+            assert r.status_code == 202, r.text
+            assert wait_job(c, r.json()["id"])["status"] == "completed"
+            assert [s["source"] for s in c.get("/v1/sources").json()] == ["notes.txt"]
+            body = assert_problem(c.post("/v1/ask", json={"question": "Where was Marie Curie born?"}), 504)
+            assert "KMRAG_SERVER_ASK_TIMEOUT_S" in body["detail"]
+        assert kmrag_json("sources", env=env)[0]["source"] == "notes.txt"  # the settings' tenant
+    finally:
+        server.stop()
+        clear_tenant(env)
+
+
 def test_health_reports_versions(api: dict[str, Any]) -> None:
     h = httpx.get(api["server"].url + "/v1/health").json()
     assert h["ok"] and h["graph"]["backend"] == "neo4j" and h["postgres"]["pgvector"]
