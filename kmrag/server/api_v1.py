@@ -137,6 +137,27 @@ async def ingest(request: Request, tenant: str = Tenant) -> JobAccepted:
     return JobAccepted(id=live.id, status=live.status, href=f"/v1/jobs/{live.id}")
 
 
+def _shown_job(state: ServerState, tenant: str, job: dict[str, Any]) -> dict[str, Any]:
+    """A job with the server's own folders left out of its paths: an upload's files by their names, paths
+    under the ingest root relative to it (as their source ids)."""
+    bases = [(str(state.settings.data_dir.expanduser() / "uploads" / tenant / job["id"]), "(upload)")]
+    if state.server.ingest_root is not None:
+        bases.append((str(state.server.ingest_root), "."))
+
+    def shown(path: str) -> str:
+        for base, whole in bases:
+            if path == base:
+                return whole
+            if path.startswith(base + "/"):
+                return path[len(base) + 1:]
+        return path
+
+    job["inputs"] = [shown(p) for p in job.get("inputs", [])]
+    for key in ("errors", "skipped"):
+        job[key] = [{**e, "path": shown(e["path"])} for e in job.get(key, [])]
+    return job
+
+
 @router.get("/jobs", tags=["ingestion"], summary="recent ingestion jobs, newest first")
 def list_jobs(request: Request, limit: int = Query(20, ge=1, le=500), tenant: str = Tenant) -> Any:
     from kmrag.units.jobs import JobStore
@@ -148,13 +169,14 @@ def list_jobs(request: Request, limit: int = Query(20, ge=1, le=500), tenant: st
     for j in jobs:
         live = state.jobs.live(tenant, j["id"])
         j["progress"] = live.progress() if live else None
-    return _out(queued + jobs)
+    return _out([_shown_job(state, tenant, j) for j in queued + jobs])
 
 
 @router.get("/jobs/{job_id}", tags=["ingestion"],
             summary="one job: status, progress per stage (documents, nlp, embed, write), counts, errors, skips")
 def get_job(job_id: str, request: Request, tenant: str = Tenant) -> Any:
-    return _out(_state(request).jobs.view(tenant, job_id))
+    state = _state(request)
+    return _out(_shown_job(state, tenant, state.jobs.view(tenant, job_id)))
 
 
 # -- asking -----------------------------------------------------------------------------------------------

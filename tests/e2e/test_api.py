@@ -72,6 +72,7 @@ def test_upload_job_ask_audit_unit_entities_delete(api: dict[str, Any]) -> None:
     assert job["status"] == "completed", job
     assert job["counts"]["documents_new"] == 2 and job["errors"] == [] and job["skipped"] == []
     assert job["progress"]["documents"] == {"done": 2, "total": 2}, job["progress"]
+    assert job["inputs"] == ["(upload)"] and api["job_b"]["inputs"] == ["kb/notes.txt"]
     assert job["progress"]["write"]["done"] == job["progress"]["write"]["total"] > 0
     listed = ca.get("/v1/jobs").json()
     assert [j["id"] for j in listed] == [job["id"]]
@@ -260,3 +261,18 @@ def test_health_reports_versions(api: dict[str, Any]) -> None:
     assert {"/v1/ask", "/v1/ask/stream", "/v1/ingest", "/v1/jobs/{job_id}", "/v1/answers/{answer_id}",
             "/v1/sources/{source_id}", "/v1/health"} <= set(spec["paths"])
     assert httpx.get(api["server"].url + "/docs").status_code == 200
+
+
+def test_job_lists_errors_and_skips_per_file(api: dict[str, Any]) -> None:
+    ca = api["ca"]
+    r = ca.post("/v1/ingest", files=[("files", ("empty.txt", b"", "text/plain")),
+                                     ("files", ("photo.xyz", b"\x89PNG", "application/octet-stream")),
+                                     ("files", ("../ok.md", b"# OK\n\nLisbon is the capital of Portugal.\n", "text/markdown"))])
+    assert r.status_code == 202 and r.json()["status"] in ("queued", "running"), r.text
+    job = wait_job(ca, r.json()["id"])
+    assert job["status"] == "completed_with_errors", job
+    assert [e["path"] for e in job["errors"]] == ["empty.txt"] and "empty" in job["errors"][0]["reason"]
+    assert [e["path"] for e in job["skipped"]] == ["photo.xyz"] and job["inputs"] == ["(upload)"]
+    assert str(api["tmp"]) not in json.dumps(job)  # the server's folders are not shown
+    assert job["counts"]["documents_new"] == 1 and job["counts"]["documents_failed"] == 1
+    assert "ok.md" in [s["source"] for s in ca.get("/v1/sources").json()]
