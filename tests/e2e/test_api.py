@@ -137,6 +137,14 @@ def test_problem_details(api: dict[str, Any]) -> None:
     assert_problem(ca.post("/v1/ingest", files=[("files", ("big.txt", big, "text/plain"))]), 413)
     assert_problem(ca.post("/v1/ingest", content=b"x", headers={"content-type": "text/plain"}), 415)
 
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit is counted as the body streams in
+        yield b'{"question": "'
+        for _ in range(MAX_BODY // 10_000 + 2):
+            yield b"a" * 10_000
+        yield b'"}'
+
+    assert_problem(ca.post("/v1/ask", content=chunks(), headers={"content-type": "application/json"}), 413)
+
 
 def test_paths_under_the_ingest_root_only(api: dict[str, Any]) -> None:
     ca, tmp = api["ca"], api["tmp"]
