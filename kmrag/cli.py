@@ -1,4 +1,4 @@
-"""kmrag command line: init | doctor | demo | ingest | jobs | delete | entities | ask | audit | answers | eval | bench | services."""
+"""kmrag command line: init | doctor | demo | ingest | jobs | delete | entities | ask | audit | answers | eval | bench | serve | keys | services."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def _emit(args: argparse.Namespace, data: Any, human: Callable[[Any], str], fail
 def command_name(args: argparse.Namespace) -> str:
     """The command as a person types it: ``ingest``, ``entities search``, ``jobs show``, ``eval diff``."""
     cmd = str(getattr(args, "command", "") or "")
-    action = {"jobs": "action", "entities": "action", "units": "action", "bench": "what", "services": "action"}.get(cmd)
+    action = {"jobs": "action", "entities": "action", "units": "action", "bench": "what", "services": "action",
+              "keys": "action"}.get(cmd)
     if action and getattr(args, action, None):
         return f"{cmd} {getattr(args, action)}"
     if cmd == "eval" and getattr(args, "target", None) and args.target[0] == "diff":
@@ -538,6 +539,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.what == "query":
         return _bench_query(args)
+    if args.what == "api":
+        return _bench_api(args)
     if not args.dataset:
         raise ConfigError("kmrag bench ingest needs --dataset (musique, hotpotqa, 2wiki, novel, medical or a file)")
     settings = _settings(args)
@@ -546,6 +549,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
         results = [bench_ingest(stores, ds, args.data_root, keep=args.keep) for ds in args.dataset]
     _emit(args, results, lambda rs: "\n\n".join(render_ingest(r) for r in rs))
     return 0
+
+
+def _bench_api(args: argparse.Namespace) -> int:
+    import os
+
+    from kmrag.eval.bench_api import bench_api, render_api
+
+    settings = _settings(args)
+    result = bench_api(settings.tenant, _ints(args.concurrency, "--concurrency") or [1, 8, 16],
+                       args.seconds if args.seconds is not None else 60.0, args.question or [], url=args.url,
+                       key=args.key or os.environ.get("KMRAG_API_KEY"), generator=args.generator or "extractive",
+                       strategy=args.strategy or "multihop", note=_note if not args.json else None)
+    _emit(args, result, render_api, ("RequestsFailed", "some requests failed: "
+                                     + "; ".join(e for lv in result["levels"] for e in lv["error_samples"])[:500]))
+    return 1 if any(lv["errors"] for lv in result["levels"]) else 0
 
 
 def _bench_query(args: argparse.Namespace) -> int:
@@ -778,15 +796,16 @@ def build_parser() -> argparse.ArgumentParser:
     ents.add_argument("--entity", help="entity id (e_…)")
     ents.add_argument("--alias", help="the merged surface form to split off")
     bench = add("bench", cmd_bench, "benchmarks: `kmrag bench ingest --dataset musique`, "
-                                    "`kmrag bench query --dataset hotpotqa`")
-    bench.add_argument("what", choices=["ingest", "query"])
+                                    "`kmrag bench query --dataset hotpotqa`, `kmrag bench api --concurrency 1,8,16`")
+    bench.add_argument("what", choices=["ingest", "query", "api"])
     bench.add_argument("--dataset", action="append", default=None,
                        help="musique | hotpotqa | 2wiki | novel | medical | a file path (ingest: repeatable; query: "
                             "one QA set, its questions and its eval tenant, default hotpotqa)")
     bench.add_argument("--strategy", help="query: comma-separated strategies (default bm25,dense,hybrid,graph,"
                                           "multihop; bm25-exhaustive is BM25 counted per query, for reference)")
     bench.add_argument("--queries", type=int, help="query: only the first N questions")
-    bench.add_argument("--concurrency", help="query: comma-separated thread counts (default 1,8)")
+    bench.add_argument("--concurrency", help="query: comma-separated thread counts (default 1,8); api: concurrent "
+                                             "clients per level (default 1,8,16)")
     bench.add_argument("--units", help="query: comma-separated tenant sizes (e.g. 5000,20000,100000): the corpus "
                                        "(default: the three QA sets) replicated under distinct source ids into tenants "
                                        "bench-<corpus>-N, built or reused, latency per size")
@@ -802,9 +821,76 @@ def build_parser() -> argparse.ArgumentParser:
                                                              "check no result mixes two versions of a source")
     bench.add_argument("--data-root", help="the shared data folder (default ../shared/data)")
     bench.add_argument("--keep", action="store_true", help="keep the benchmark tenant afterwards")
+    bench.add_argument("--url", help="api: the server to load (default: start `kmrag serve --insecure-local` for "
+                                     "the tenant on a free port)")
+    bench.add_argument("--key", help="api: the API key for --url (default KMRAG_API_KEY)")
+    bench.add_argument("--seconds", type=float, help="api: seconds per concurrency level (default 60)")
+    bench.add_argument("--question", action="append", help="api: a question to ask (repeatable; default: the demo's)")
+    bench.add_argument("--generator", choices=["extractive", "llm"], help="api: the answer generator (default "
+                                                                           "extractive)")
+    srv = add("serve", cmd_serve, "serve the HTTP API (OpenAPI at /docs)")
+    srv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    srv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    srv.add_argument("--insecure-local", action="store_true",
+                     help="no API keys: one tenant (KMRAG_TENANT or --tenant), bound to 127.0.0.1/::1/localhost only")
+    srv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    keys = add("keys", cmd_keys, "API keys of the HTTP API: create (printed once), list, revoke")
+    keys.add_argument("action", choices=["create", "list", "revoke"])
+    keys.add_argument("key_id", nargs="?", help="revoke: the key's id, as `kmrag keys list` shows it")
+    keys.add_argument("--name", help="create: a name to know the key by")
     svc = add("services", cmd_services, "manage the embedded PostgreSQL")
     svc.add_argument("action", choices=["stop"])
     return p
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The HTTP API (kmrag.server): uvicorn serving the ASGI app until interrupted."""
+    from kmrag.server.config import check_bind, load_server_settings
+
+    server = load_server_settings(host=args.host, port=args.port, insecure_local=args.insecure_local)
+    check_bind(server.host, server.insecure_local)
+    settings = _settings(args)
+    import uvicorn
+
+    from kmrag.server.app import create_app
+
+    shown = f"[{server.host}]" if ":" in server.host else server.host
+    _note(f"serving the HTTP API on http://{shown}:{server.port}/ (OpenAPI: /docs); "
+          + (f"no API keys, tenant {settings.tenant!r} (--insecure-local)" if server.insecure_local
+             else "API keys required (`kmrag keys create --tenant T`)"))
+    uvicorn.run(create_app(settings, server), host=server.host, port=server.port, log_level=args.log_level,
+                access_log=args.log_level == "debug")
+    return 0
+
+
+def cmd_keys(args: argparse.Namespace) -> int:
+    """Tenant API keys of the HTTP API: create (the key is printed once), list, revoke."""
+    from kmrag.server.keys import KeyStore
+    from kmrag.stores import open_stores
+
+    if not args.tenant:
+        raise ConfigError(f"kmrag keys {args.action} needs --tenant T: a key belongs to one tenant")
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        keys = KeyStore(stores.pool)
+        if args.action == "create":
+            key, rec = keys.create(settings.tenant, args.name or "")
+            _emit(args, rec.model_dump(mode="json") | {"revoked": False, "key": key},
+                  lambda d: f"API key {d['id']} of tenant {d['tenant']!r} (shown once: keep it now):\n{key}")
+            return 0
+        if args.action == "revoke":
+            if not args.key_id:
+                raise ConfigError("kmrag keys revoke needs the key's id (`kmrag keys list --tenant T` shows them)")
+            rec = keys.revoke(settings.tenant, args.key_id)
+            _emit(args, rec.model_dump(mode="json") | {"revoked": True},
+                  lambda d: f"API key {d['id']} of tenant {d['tenant']!r} revoked at {d['revoked_at']}")
+            return 0
+        got = keys.list(settings.tenant)
+    _emit(args, [k.model_dump(mode="json") | {"revoked": k.revoked} for k in got], lambda ks: "\n".join(
+        f"{k['id']}  {k['name'] or '-':<20} created {k['created_at']}  last used {k['last_used_at'] or 'never'}"
+        + (f"  REVOKED {k['revoked_at']}" if k["revoked"] else "") for k in ks) or "no API keys")
+    return 0
 
 
 def _terminate(signum: int, frame: Any) -> None:

@@ -58,9 +58,12 @@ def database_url(settings: Settings) -> str:
     return embedded_database_url(settings.data_dir)
 
 
-def open_stores(settings: Settings) -> Stores:
+def open_stores(settings: Settings, pool_size: int | None = None) -> Stores:
+    """``pool_size``: a pool of exactly that many PostgreSQL connections (a server, serving many requests at
+    once); default: 1 to KMRAG_PG_POOL_MAX (8)."""
     url = database_url(settings)
-    pool = open_pool(url, max_size=settings.pg_pool_max, connect_timeout_s=settings.pg_connect_timeout_s,
+    size = pool_size or settings.pg_pool_max
+    pool = open_pool(url, min_size=pool_size or 1, max_size=size, connect_timeout_s=settings.pg_connect_timeout_s,
                      statement_timeout_ms=settings.pg_statement_timeout_ms)
     try:
         graph = open_graph(settings)

@@ -32,6 +32,7 @@ from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis
 from kmrag.retrieval.multihop import broader_query
+from kmrag.retrieval.observe import TraceLog
 from kmrag.retrieval.strategies import Retriever, build_strategy, check_question
 from kmrag.schema import Answer, answer_id
 from kmrag.units.store import PgUnitStore
@@ -79,7 +80,7 @@ class Answerer:
         q = check_question(question, self.settings.max_question_chars)
         t0 = time.perf_counter()
         analysis = self.analyser.analyse(q)
-        trace: list[dict[str, Any]] = []
+        trace: list[dict[str, Any]] = TraceLog("answer")
         kept: dict[str, Any] = {}      # useful units across attempts, with their grade
         scores: dict[str, float] = {}
         best: tuple[tuple[int, int, int], Validated, Context, AnswerGrade] | None = None

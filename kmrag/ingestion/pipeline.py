@@ -93,7 +93,8 @@ class IngestResult:
 class IngestionJob:
     def __init__(self, stores: Stores, embedder: Embedder, extractor: Extractor, tenant: str,
                  options: SourceOptions | None = None, progress: bool | None = None,
-                 batch_units: int = BATCH_UNITS, force: bool = False, lock_wait_s: float = 3600.0) -> None:
+                 batch_units: int = BATCH_UNITS, force: bool = False, lock_wait_s: float = 3600.0,
+                 job_id: str | None = None) -> None:
         # every unit-store call of the job is retried while PostgreSQL is briefly away (a restart)
         settings = stores.settings
         self.stores = replace(stores, units=cast(Any, RetryingUnits(stores.units, settings.pg_retries,
@@ -108,6 +109,7 @@ class IngestionJob:
         self.batch_units = max(1, batch_units)
         self.force = force
         self.lock_wait_s = lock_wait_s
+        self.job_id = job_id  # the job's id, chosen by the caller (the HTTP API answers with it before the job runs)
         self.jobs = JobStore(stores.pool)
         self.retries: dict[str, int] = defaultdict(int)
         self.timings: dict[str, float] = defaultdict(float)
@@ -148,7 +150,7 @@ class IngestionJob:
 
     def _locked(self, inputs: list[str], planner: Any) -> IngestResult:
         t_start = time.perf_counter()
-        job = self._pg(lambda: self.jobs.create(self.tenant, inputs))
+        job = self._pg(lambda: self.jobs.create(self.tenant, inputs, job_id=self.job_id))
         self.job = job
         graph = self.stores.graph
         try:

@@ -37,6 +37,7 @@ from kmrag.nlp.extract import SpacyExtractor
 from kmrag.nlp.names import coarse_type, resolution_key
 from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis, SubQuestion
 from kmrag.retrieval.graph_retriever import EntityLinker
+from kmrag.retrieval.observe import TraceLog
 from kmrag.retrieval.ppr import personalised_pagerank
 from kmrag.retrieval.strategies import DenseRetriever, FullTextRetriever, Retrieved, check_question, rrf
 from kmrag.units.store import PgUnitStore
@@ -63,7 +64,7 @@ class _State:
     weights: list[float] = field(default_factory=list)
     followed: set[str] = field(default_factory=set)
     queries: set[str] = field(default_factory=set)
-    trace: list[dict[str, Any]] = field(default_factory=list)
+    trace: list[dict[str, Any]] = field(default_factory=lambda: TraceLog("retrieval"))
     rounds: int = 1
     depth: int = 50
     floor: float = 0.0

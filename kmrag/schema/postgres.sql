@@ -140,3 +140,16 @@ CREATE TABLE IF NOT EXISTS kmrag_bm25_postings (
     unit_id text   NOT NULL,
     PRIMARY KEY (term_id, impact, unit_id)
 );
+
+-- API keys of the HTTP API (`kmrag keys`): a key is kmrag_<key_id>_<secret>; only the SHA-256 of the
+-- secret is kept. A key reads and writes its tenant only; a revoked key stops working at once.
+CREATE TABLE IF NOT EXISTS kmrag_api_keys (
+    key_id       text        PRIMARY KEY,
+    tenant       text        NOT NULL,
+    name         text        NOT NULL DEFAULT '',
+    secret_hash  text        NOT NULL,
+    created_at   timestamptz NOT NULL DEFAULT now(),
+    last_used_at timestamptz,
+    revoked_at   timestamptz
+);
+CREATE INDEX IF NOT EXISTS kmrag_api_keys_tenant_idx ON kmrag_api_keys (tenant, created_at);

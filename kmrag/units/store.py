@@ -338,7 +338,7 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
         with self._conn() as conn:
             bm25.clear(conn, tenant)
             for table in ("kmrag_units", "kmrag_sources", "kmrag_jobs", "kmrag_answers", "kmrag_entity_merges",
-                          "kmrag_entity_names"):
+                          "kmrag_entity_names", "kmrag_api_keys"):
                 # table names are constants of this module, never input
                 conn.execute(f"DELETE FROM {table} WHERE tenant = %s", (tenant,))  # noqa: S608
 

@@ -1,0 +1,370 @@
+"""The routes of /v1. Every route but /v1/health needs an API key; the tenant comes from the key. Blocking
+store calls run in worker threads (sync routes run in the threadpool; questions in the server's own pool,
+under a time limit)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import ValidationError
+from starlette.datastructures import UploadFile
+
+import kmrag
+from kmrag.errors import KmragError, NotFound
+from kmrag.ingestion.sources import SourceOptions
+from kmrag.schema.redact import redact_data
+from kmrag.server.auth import request_tenant
+from kmrag.server.models import AskRequest, AskResponse, IngestPaths, JobAccepted
+from kmrag.server.paths import OutsideRoot, resolve_under, safe_filename
+from kmrag.server.problems import MEDIA_TYPE, Problem, problem_body, status_of
+from kmrag.server.state import ServerState
+from kmrag.units.jobs import new_job_id
+
+router = APIRouter(prefix="/v1")
+Tenant = Depends(request_tenant)
+DELETE_LOCK_WAIT_S = 30.0
+UPLOAD_CHUNK = 1024 * 1024
+
+
+def _state(request: Request) -> ServerState:
+    state: ServerState = request.app.state.kmrag
+    return state
+
+
+def _out(data: Any) -> Any:
+    """JSON-ready data with every known password and key hidden (document text otherwise as written)."""
+    return redact_data(json.loads(json.dumps(data, default=str)))
+
+
+# -- health -------------------------------------------------------------------------------------------
+
+def pool_stats(stores: Any) -> dict[str, Any]:
+    stats = dict(stores.pool.get_stats()) if hasattr(stores.pool, "get_stats") else {}
+    out = {k: stats.get(k) for k in ("pool_min", "pool_max", "pool_size", "pool_available", "requests_waiting")}
+    with stores.pool.connection() as conn:
+        out["server_connections"] = int(conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()").fetchone()[0])
+    return out
+
+
+@router.get("/health", tags=["health"], summary="stores reachable, versions; 200 or 503 (no key needed)")
+def health(request: Request) -> JSONResponse:
+    state = _state(request)
+    body: dict[str, Any] = {"ok": False, "kmrag": kmrag.__version__,
+                            "tenant_mode": "insecure-local" if state.server.insecure_local else "api-keys"}
+    try:
+        stores = state.stores()
+        body["graph"] = stores.graph.server_info()
+        body["postgres"] = stores.units.server_info()
+        body["pool"] = pool_stats(stores)
+    except Exception as e:  # noqa: BLE001 - whatever fails, the stores are not usable: 503
+        body = problem_body(503, f"the stores are not reachable: {e}", request.url.path, "service-unavailable",
+                            **body)
+        return JSONResponse(_out(body), status_code=503, media_type=MEDIA_TYPE)
+    body["ok"] = True
+    return JSONResponse(_out(body))
+
+
+# -- ingestion ------------------------------------------------------------------------------------------
+
+_INGEST_BODY = {"requestBody": {"required": True, "content": {
+    "multipart/form-data": {"schema": {"type": "object", "properties": {
+        "files": {"type": "array", "items": {"type": "string", "format": "binary"}}}, "required": ["files"]}},
+    "application/json": {"schema": IngestPaths.model_json_schema()}}}}
+
+
+def _save_uploads(folder: Path, uploads: list[UploadFile]) -> list[str]:
+    folder.mkdir(parents=True, exist_ok=True)
+    names: list[str] = []
+    for up in uploads:
+        name = safe_filename(up.filename, names)
+        names.append(name)
+        with open(folder / name, "wb") as f:
+            up.file.seek(0)
+            while chunk := up.file.read(UPLOAD_CHUNK):
+                f.write(chunk)
+    return names
+
+
+@router.post("/ingest", status_code=202, response_model=JobAccepted, tags=["ingestion"], openapi_extra=_INGEST_BODY,
+             summary="upload files (multipart, field `files`) or name paths under KMRAG_SERVER_INGEST_ROOT (JSON)")
+async def ingest(request: Request, tenant: str = Tenant) -> JobAccepted:
+    state = _state(request)
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    job_id = new_job_id()
+    force = False
+    if ctype == "multipart/form-data":
+        form = await request.form(max_files=1000)
+        try:
+            uploads = [v for _, v in form.multi_items() if isinstance(v, UploadFile)]
+            if not uploads:
+                raise RequestValidationError([{"loc": ("body", "files"), "msg": "no file uploaded",
+                                               "type": "missing"}])
+            folder = state.settings.data_dir.expanduser() / "uploads" / tenant / job_id
+            await run_in_threadpool(_save_uploads, folder, uploads)
+        finally:
+            await form.close()
+        paths = [str(folder)]
+        opts = SourceOptions(source_base=str(folder), max_bytes=state.server.max_body_bytes)
+    elif ctype == "application/json":
+        try:
+            body = IngestPaths.model_validate_json(await request.body())
+        except ValidationError as e:
+            raise RequestValidationError(e.errors(include_url=False)) from None
+        try:
+            resolved = [resolve_under(state.server.ingest_root, p) for p in body.paths]
+        except OutsideRoot as e:
+            raise Problem(403, str(e), "outside-ingest-root") from None
+        missing = [p for p, r in zip(body.paths, resolved, strict=True) if not r.exists()]
+        if missing:
+            raise Problem(404, f"no such file or folder under the ingest root: {', '.join(missing[:10])}", "not-found")
+        paths = [str(r) for r in resolved]
+        opts = SourceOptions(source_base=str(state.server.ingest_root), prune=body.prune)
+        force = body.force
+    else:
+        raise Problem(415, "send the files as multipart/form-data (field `files`) or JSON {\"paths\": [...]}")
+    live = state.jobs.submit(tenant, paths, opts, job_id=job_id, force=force)
+    return JobAccepted(id=live.id, status=live.status, href=f"/v1/jobs/{live.id}")
+
+
+def _shown_job(state: ServerState, tenant: str, job: dict[str, Any]) -> dict[str, Any]:
+    """A job with the server's own folders left out of its paths: an upload's files by their names, paths
+    under the ingest root relative to it (as their source ids)."""
+    bases = [(str(state.settings.data_dir.expanduser() / "uploads" / tenant / job["id"]), "(upload)")]
+    if state.server.ingest_root is not None:
+        bases.append((str(state.server.ingest_root), "."))
+
+    def shown(path: str) -> str:
+        for base, whole in bases:
+            if path == base:
+                return whole
+            if path.startswith(base + "/"):
+                return path[len(base) + 1:]
+        return path
+
+    job["inputs"] = [shown(p) for p in job.get("inputs", [])]
+    for key in ("errors", "skipped"):
+        job[key] = [{**e, "path": shown(e["path"])} for e in job.get(key, [])]
+    return job
+
+
+@router.get("/jobs", tags=["ingestion"], summary="recent ingestion jobs, newest first")
+def list_jobs(request: Request, limit: int = Query(20, ge=1, le=500), tenant: str = Tenant) -> Any:
+    from kmrag.units.jobs import JobStore
+
+    state = _state(request)
+    jobs = [j.model_dump(mode="json") for j in JobStore(state.stores().pool).list(tenant, limit=limit)]
+    known = {j["id"] for j in jobs}
+    queued = [state.jobs.view(tenant, j.id) for j in state.jobs.waiting(tenant) if j.id not in known]
+    for j in jobs:
+        live = state.jobs.live(tenant, j["id"])
+        j["progress"] = live.progress() if live else None
+    return _out([_shown_job(state, tenant, j) for j in queued + jobs])
+
+
+@router.get("/jobs/{job_id}", tags=["ingestion"],
+            summary="one job: status, progress per stage (documents, nlp, embed, write), counts, errors, skips")
+def get_job(job_id: str, request: Request, tenant: str = Tenant) -> Any:
+    state = _state(request)
+    return _out(_shown_job(state, tenant, state.jobs.view(tenant, job_id)))
+
+
+# -- asking -----------------------------------------------------------------------------------------------
+
+def _answer(state: ServerState, tenant: str, body: AskRequest) -> dict[str, Any]:
+    from kmrag.answer.answerer import Answerer
+
+    stores = state.stores()
+    t = time.perf_counter()
+    answerer = Answerer(stores.units, stores.graph, state.embedder(), state.settings, generator=body.generator,
+                        strategy=body.strategy, k=body.k)
+    answer = answerer.answer(tenant, body.question)
+    ms = round((time.perf_counter() - t) * 1000, 1)
+    first = next((s for s in answer.trace if s.get("step") == "retrieve"), {})
+    ranked = list(first.get("unit_ids") or [])
+    stored = {u.id: u for u in stores.units.get_units(tenant, ranked, include_retired=False)}
+    cited = {c.unit_id for c in answer.citations}
+    units: list[dict[str, Any]] = []
+    for uid in ranked:
+        u = stored.get(uid)
+        if u is not None:
+            text = " ".join(u.content.split())
+            units.append({"rank": len(units) + 1, "id": u.id, "type": u.type, "source_id": u.source_id,
+                          "title": u.title, "snippet": text if len(text) <= 240 else text[:239] + "…",
+                          "cited": u.id in cited})
+    data = answer.model_dump(mode="json", exclude={"tenant", "trace"})
+    data.update(found=answer.found, units=units, ms=ms, trace=answer.trace if body.trace else None)
+    return _out(AskResponse.model_validate(data).model_dump(mode="json"))
+
+
+@router.post("/ask", response_model=AskResponse, tags=["asking"],
+             summary="a grounded answer with its citations and the ranked units (trace on request)")
+async def ask(body: AskRequest, request: Request, tenant: str = Tenant) -> Any:
+    state = _state(request)
+    loop = asyncio.get_running_loop()
+    fut = loop.run_in_executor(state.ask_pool, _answer, state, tenant, body)
+    try:
+        return await asyncio.wait_for(fut, timeout=state.server.ask_timeout_s)
+    except TimeoutError:
+        raise Problem(504, f"no answer within {state.server.ask_timeout_s:g} s (KMRAG_SERVER_ASK_TIMEOUT_S)",
+                      "ask-timeout") from None
+
+
+def _sse(event: str, data: Any) -> bytes:
+    return f"event: {event}\ndata: {json.dumps(_out(data), ensure_ascii=False)}\n\n".encode()
+
+
+async def _stream(state: ServerState, tenant: str, body: AskRequest, path: str) -> AsyncIterator[bytes]:
+    from kmrag.retrieval.observe import observing
+
+    events: queue.Queue[tuple[str, Any]] = queue.Queue()
+
+    def work() -> None:
+        try:
+            with observing(lambda step: events.put(("step", step))):
+                events.put(("answer", _answer(state, tenant, body)))
+        except KmragError as e:
+            status, kind = status_of(e)
+            events.put(("error", problem_body(status, str(e), path, kind, error=type(e).__name__)))
+        except Exception as e:  # noqa: BLE001 - reported to the client as the stream's last event
+            events.put(("error", problem_body(500, f"internal error {type(e).__name__}: {e}", path, "internal-error")))
+
+    loop = asyncio.get_running_loop()
+    loop.run_in_executor(state.ask_pool, work)
+    deadline = loop.time() + state.server.ask_timeout_s
+    yield b": kmrag answer stream\n\n"
+    while True:
+        try:
+            kind, data = events.get_nowait()
+        except queue.Empty:
+            if loop.time() > deadline:
+                yield _sse("error", problem_body(504, f"no answer within {state.server.ask_timeout_s:g} s "
+                                                      "(KMRAG_SERVER_ASK_TIMEOUT_S)", path, "ask-timeout"))
+                return
+            await asyncio.sleep(0.02)
+            continue
+        yield _sse(kind, data)
+        if kind in ("answer", "error"):
+            return
+
+
+_SSE_DOC = {"responses": {"200": {"content": {"text/event-stream": {}}, "description":
+            "server-sent events: `step` per controller step as it happens ({phase: retrieval|answer, step, …}), "
+            "then one `answer` (as POST /v1/ask) or one `error` (a problem)"}}}
+
+
+@router.post("/ask/stream", tags=["asking"], openapi_extra=_SSE_DOC, response_class=StreamingResponse,
+             summary="the controllers' steps as server-sent events, then the answer")
+async def ask_stream(body: AskRequest, request: Request, tenant: str = Tenant) -> StreamingResponse:
+    return StreamingResponse(_stream(_state(request), tenant, body, request.url.path), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@router.get("/ask/stream", tags=["asking"], openapi_extra=_SSE_DOC, response_class=StreamingResponse,
+            summary="as POST /v1/ask/stream, the question in the query")
+async def ask_stream_get(request: Request, question: str = Query(min_length=1, max_length=2000),
+                         generator: str | None = None, strategy: str = "multihop", k: int = Query(8, ge=1, le=50),
+                         tenant: str = Tenant) -> StreamingResponse:
+    try:
+        body = AskRequest(question=question, generator=generator, strategy=strategy, k=k)  # type: ignore[arg-type]
+    except ValidationError as e:
+        raise RequestValidationError(e.errors(include_url=False)) from None
+    return await ask_stream(body, request, tenant)
+
+
+# -- answers, units, entities -----------------------------------------------------------------------------
+
+@router.get("/answers", tags=["answers"], summary="past answers, newest first")
+def list_answers(request: Request, limit: int = Query(20, ge=1, le=500), offset: int = Query(0, ge=0),
+                 tenant: str = Tenant) -> Any:
+    got = _state(request).stores().units.list_answers(tenant, limit=limit, offset=offset)
+    return _out([a.model_dump(mode="json", exclude={"trace", "tenant"}) | {"found": a.found} for a in got])
+
+
+@router.get("/answers/{answer_id}", tags=["answers"],
+            summary="the audit of an answer: each cited unit, its source and version, the span, retired or not")
+def get_answer(answer_id: str, request: Request, trace: bool = False, tenant: str = Tenant) -> Any:
+    from kmrag.answer.audit import audit
+
+    stores = _state(request).stores()
+    report = audit(stores.units, stores.graph, tenant, answer_id)
+    data = report.model_dump(mode="json") | {"all_current": report.all_current}
+    data["answer"].pop("tenant", None)
+    if not trace:
+        data["answer"].pop("trace", None)
+    return _out(data)
+
+
+@router.get("/units/{unit_id}", tags=["browse"], summary="one unit: text, source, version, entities, neighbours")
+def get_unit(unit_id: str, request: Request, tenant: str = Tenant) -> Any:
+    from kmrag.browse import show_unit
+
+    return _out(show_unit(_state(request).stores(), tenant, unit_id))
+
+
+@router.get("/entities", tags=["browse"], summary="entities whose name or an alias contains q")
+def search(request: Request, q: str = Query(min_length=1, max_length=200), limit: int = Query(50, ge=1, le=500),
+           tenant: str = Tenant) -> Any:
+    from kmrag.browse import search_entities
+
+    return _out(search_entities(_state(request).stores(), tenant, q, limit=limit))
+
+
+@router.get("/entities/{ref}", tags=["browse"], summary="one entity by id (e_…) or exact name")
+def get_entity(ref: str, request: Request, tenant: str = Tenant) -> Any:
+    from kmrag.browse import show_entity
+
+    return _out(show_entity(_state(request).stores(), tenant, ref))
+
+
+# -- sources ------------------------------------------------------------------------------------------------
+
+@router.get("/sources", tags=["sources"], summary="the tenant's sources (ids for DELETE), units, complete or not")
+def list_sources(request: Request, match: str | None = None, tenant: str = Tenant) -> Any:
+    units = _state(request).stores().units
+    stats, uris = units.source_stats(tenant), units.source_uris(tenant)
+    return _out([{"source": sid, "units": st["units"], "complete": st["version"] is not None, "uri": uris.get(sid, "")}
+                 for sid, st in sorted(stats.items()) if not match or match in sid])
+
+
+def _delete(state: ServerState, tenant: str, source_id: str, purge: bool) -> dict[str, Any]:
+    from kmrag.ingestion.entity_names import sync_entity_names
+    from kmrag.units.lock import tenant_lock
+
+    stores = state.stores()
+    with tenant_lock(stores.pool, tenant, DELETE_LOCK_WAIT_S):
+        known = (stores.units.source_ids(tenant) | stores.graph.source_ids(tenant)
+                 | stores.units.source_ids_with_units(tenant))
+        if source_id not in known:
+            raise NotFound(f"no source {source_id!r}: GET /v1/sources lists them")
+        rows = stores.units.delete_source(tenant, source_id) if purge else stores.units.retire_source(tenant, source_id)
+        try:
+            g = stores.graph.delete_source(tenant, source_id)
+            stores.graph.flush()
+        except KmragError as e:
+            raise KmragError(f"{source_id}: removed from PostgreSQL, but the graph write failed ({e}); "
+                             "run `kmrag repair` to remove it from the graph") from e
+        sync_entity_names(stores, None, tenant)
+    return {"source": source_id, "found": True, "graph_units_removed": g, "unit_rows": rows, "purged": purge}
+
+
+@router.delete("/sources", tags=["sources"], summary="remove a source, its id in the query: ?id=…")
+def delete_source_q(request: Request, id: str = Query(min_length=1), purge: bool = False,  # noqa: A002
+                    tenant: str = Tenant) -> Any:
+    return _out(_delete(_state(request), tenant, id, purge))
+
+
+@router.delete("/sources/{source_id:path}", tags=["sources"],
+               summary="remove a source: its id as the rest of the path, slashes included (percent-encode # and ?)")
+def delete_source(source_id: str, request: Request, purge: bool = False, tenant: str = Tenant) -> Any:
+    return _out(_delete(_state(request), tenant, source_id, purge))

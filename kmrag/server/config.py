@@ -1,0 +1,50 @@
+"""Settings of the HTTP server: ``KMRAG_SERVER_*`` environment variables over defaults."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, Field, ValidationError
+
+from kmrag.errors import ConfigError
+
+LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
+
+
+class ServerSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    insecure_local: bool = False  # no keys: one tenant (KMRAG_TENANT), bound to the loopback only
+    ingest_root: Path | None = None  # POST /v1/ingest {"paths"} may read under this folder only; None: off
+    max_body_bytes: int = Field(default=64 * 1024 * 1024, ge=1)  # larger requests: 413
+    ask_timeout_s: float = Field(default=120.0, gt=0)  # a slower /v1/ask: 504
+    pool_size: int = Field(default=8, ge=2, le=200)  # PostgreSQL connections of the process (a fixed pool)
+    ingest_workers: int = Field(default=2, ge=1, le=16)  # ingestion jobs run at once (one per tenant anyway)
+    ask_workers: int = Field(default=16, ge=1, le=256)  # questions answered at once
+
+
+ENV = {"ingest_root": "KMRAG_SERVER_INGEST_ROOT", "max_body_bytes": "KMRAG_SERVER_MAX_BODY_BYTES",
+       "ask_timeout_s": "KMRAG_SERVER_ASK_TIMEOUT_S", "pool_size": "KMRAG_SERVER_POOL_SIZE",
+       "ingest_workers": "KMRAG_SERVER_INGEST_WORKERS", "ask_workers": "KMRAG_SERVER_ASK_WORKERS"}
+
+
+def load_server_settings(environ: dict[str, str] | None = None, **overrides: object) -> ServerSettings:
+    env = dict(os.environ) if environ is None else environ
+    values: dict[str, object] = {k: env[v] for k, v in ENV.items() if env.get(v)}
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        s = ServerSettings(**values)  # type: ignore[arg-type]
+    except ValidationError as e:
+        raise ConfigError("invalid server settings: " + "; ".join(
+            f"{ENV.get(str(err['loc'][0]), str(err['loc'][0]))}: {err['msg']}" for err in e.errors())) from e
+    if s.ingest_root is not None:
+        s.ingest_root = s.ingest_root.expanduser().resolve()
+    return s
+
+
+def check_bind(host: str, insecure_local: bool) -> None:
+    """``--insecure-local`` serves without keys, so only this machine may reach it."""
+    if insecure_local and host not in LOCAL_HOSTS:
+        raise ConfigError(f"--insecure-local serves without API keys, so it binds only to {', '.join(LOCAL_HOSTS)}; "
+                          f"not to {host!r} (create keys with `kmrag keys create --tenant T` and drop --insecure-local)")

@@ -1,0 +1,61 @@
+"""What one server process holds: its settings, its one set of stores (opened at start-up, reopened on the
+next request when the databases were down then), the ingestion job runner and the threads that answer."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from kmrag.config import Settings
+from kmrag.errors import KmragError, ServiceUnavailable
+from kmrag.schema.redact import redact
+from kmrag.server.config import ServerSettings
+from kmrag.server.ingest_jobs import JobRunner
+from kmrag.stores import Stores, open_stores
+
+
+class ServerState:
+    def __init__(self, settings: Settings, server: ServerSettings) -> None:
+        self.settings, self.server = settings, server
+        self._stores: Stores | None = None
+        self._lock = threading.Lock()
+        self.open_error: str | None = None
+        self.jobs = JobRunner(self.stores, workers=server.ingest_workers)
+        self.ask_pool = ThreadPoolExecutor(max_workers=server.ask_workers, thread_name_prefix="kmrag-ask")
+
+    def stores(self) -> Stores:
+        """The process's stores, opened (and their schemas made) on first use; ServiceUnavailable while the
+        databases cannot be reached."""
+        if self._stores is not None:
+            return self._stores
+        with self._lock:
+            if self._stores is None:
+                try:
+                    stores = open_stores(self.settings, pool_size=self.server.pool_size)
+                    try:
+                        stores.init_schema()
+                    except BaseException:
+                        stores.close()
+                        raise
+                except KmragError as e:
+                    self.open_error = redact(str(e))
+                    raise ServiceUnavailable(self.open_error) from e
+                self._stores, self.open_error = stores, None
+        return self._stores
+
+    def opened(self) -> Stores | None:
+        return self._stores
+
+    def embedder(self) -> Any:
+        from kmrag.nlp.embed import get_embedder
+
+        return get_embedder(self.settings)
+
+    def close(self) -> None:
+        self.jobs.shutdown()
+        self.ask_pool.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            if self._stores is not None:
+                self._stores.close()
+                self._stores = None
