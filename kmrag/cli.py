@@ -813,7 +813,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                             "instead of HNSW (as `kmrag ask`)")
     bench.add_argument("--seconds", type=float, help="query: a sustained load run of this many seconds: "
                                                       "--concurrency clients share one Stores; throughput, "
-                                                      "p50/p95, errors, connection counts before and after")
+                                                      "p50/p95, errors, connection counts before and after; "
+                                                      "api: seconds per concurrency level (default 60)")
     bench.add_argument("--pool-max", help="query --seconds: comma-separated PostgreSQL pool sizes to run at "
                                           "(default KMRAG_PG_POOL_MAX)")
     bench.add_argument("--with-ingest", metavar="PATH", help="query --seconds: ingest PATH (a changed version "
@@ -824,7 +825,6 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--url", help="api: the server to load (default: start `kmrag serve --insecure-local` for "
                                      "the tenant on a free port)")
     bench.add_argument("--key", help="api: the API key for --url (default KMRAG_API_KEY)")
-    bench.add_argument("--seconds", type=float, help="api: seconds per concurrency level (default 60)")
     bench.add_argument("--question", action="append", help="api: a question to ask (repeatable; default: the demo's)")
     bench.add_argument("--generator", choices=["extractive", "llm"], help="api: the answer generator (default "
                                                                            "extractive)")
