@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from kmrag.config import Settings, load_settings
+from kmrag.config import DEFAULT_MAX_BYTES, Settings, load_settings
 from kmrag.errors import ConfigError, KmragError, NotFound
 from kmrag.schema.redact import redact, redact_data
 from kmrag.schema.sanitize import TENANT_RE, valid_tenant
@@ -406,7 +406,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from kmrag.demo import corpus_path
 
     args.paths = [str(corpus_path())]
-    args.max_bytes, args.encoding = 64 * 1024 * 1024, None
+    args.max_bytes, args.encoding = DEFAULT_MAX_BYTES, None
     args.title_field = args.text_field = None
     args.source_prefix = "demo"
     args.source_base = None
@@ -730,7 +730,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("doctor", cmd_doctor, "check backends, schema and models")
     ing = add("ingest", cmd_ingest, "ingest files and folders into the knowledge map")
     ing.add_argument("paths", nargs="+", help="files or folders (md, txt, html, pdf, json, jsonl, parquet)")
-    ing.add_argument("--max-bytes", type=int, default=64 * 1024 * 1024, help="refuse larger files")
+    ing.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES,
+                     help=f"refuse larger files (default {DEFAULT_MAX_BYTES:,}; a file is read whole into memory)")
     ing.add_argument("--encoding", default=None,
                      help="text encoding of every file, overriding what is found (default, per file: a byte-order "
                           "mark, then an HTML file's declared charset (meta or <?xml encoding>), then UTF-8, then "

@@ -19,6 +19,11 @@ from kmrag.schema.sanitize import tenant_field
 ENV_PREFIX = "KMRAG_"
 
 
+# the largest file ingest reads (--max-bytes): a file is read whole, and a 60 MB Markdown file of short
+# paragraphs took 2.7 GB to parse, so this limit is what bounds an ingest's memory per file
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+
+
 class Settings(BaseModel):
     data_dir: Path = Field(default_factory=lambda: Path.home() / ".kmrag")
     tenant: str = "default"

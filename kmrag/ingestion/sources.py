@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from kmrag.config import DEFAULT_MAX_BYTES
 from kmrag.errors import BadInput, NotFound
 from kmrag.ingestion import qa_corpora
 from kmrag.ingestion.encoding import decode_bytes
@@ -29,7 +30,6 @@ EXTENSIONS: dict[str, str] = {
     ".html": "html", ".htm": "html", ".pdf": "pdf", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
     ".parquet": "parquet",
 }
-DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 
 
 class SourceOptions(BaseModel):

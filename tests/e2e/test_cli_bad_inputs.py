@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from kmrag.config import DEFAULT_MAX_BYTES
 from tests.fixtures.cli import clear_tenant, data_of, error_of, kmrag, server_env
 from tests.fixtures.rss import Measured, run_measured
 
@@ -41,7 +42,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "control-bytes.md": ("error", "binary content"),
     "nul-in-middle.md": ("error", "NUL byte at offset 9036"),
     "broken.json": ("error", "invalid JSON at line 3"),
-    "huge.txt": ("error", f"{HUGE:,} bytes is over the limit of {64 * 1024 * 1024:,}; raise --max-bytes"),
+    "huge.txt": ("error", f"{HUGE:,} bytes is over the limit of {DEFAULT_MAX_BYTES:,}; raise --max-bytes"),
     "invalid-utf8.txt": ("stored", "Valid start, then bytes that are not UTF-8"),  # detected as a code page
     "utf16-bom.md": ("stored", "The Limmat river flows through Zürich. Straße und Brücke."),
     "utf16-nobom.md": ("stored", "The Limmat river flows through Zürich. Straße und Brücke."),
@@ -236,7 +237,7 @@ def test_a_200_mb_file_is_refused_from_its_size_without_being_read(tmp_path: Pat
         out.seek(HUGE - 1)
         out.write(b"x")
     got, m = read_and_parse(f)
-    assert f"{HUGE:,} bytes is over the limit of {64 * 1024 * 1024:,}; raise --max-bytes" in got[0]
+    assert f"{HUGE:,} bytes is over the limit of {DEFAULT_MAX_BYTES:,}; raise --max-bytes" in got[0]
     assert m.peak_mb - baseline_mb < 30, (m.peak_mb, baseline_mb)  # the interpreter and imports, not the file
     _record("200 MB file (read stage)", "error", got[0], m)
 
