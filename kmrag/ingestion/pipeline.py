@@ -119,6 +119,7 @@ class IngestionJob:
         self._pool: Executor | None = None
         self._touched: list[str] = []
         self._failed: set[str] = set()
+        self._regraph: set[str] = set()  # stored sources a store refused an update of, whose graph lost units
         self._vanished: list[str] = []
         self._entities_before: set[str] = set()
         self.after_batch: Any = None  # test hook: called with the batch number after a batch is written
@@ -160,6 +161,7 @@ class IngestionJob:
             self.before = compare_stores(self.stores, self.tenant)
             self._batches(planner(), job)
             graph.flush()
+            self._regraph_refused()
             self._remove_vanished()
             unchanged = self._consolidate()
             graph.flush()
@@ -450,6 +452,26 @@ class IngestionJob:
             except Exception as e:  # noqa: BLE001 - that source's error, not the job's
                 self._write_failed(plan, e)
 
+    def _regraph_refused(self) -> None:
+        """The graph of each stored source whose update a store refused, rebuilt from PostgreSQL (which kept
+        the stored version) as `kmrag repair` does, under this job's lock: nothing already stored is lost."""
+        if not self._regraph:
+            return
+        from kmrag.ingestion.repair import plans_from_postgres
+
+        sids = sorted(self._regraph)
+        self._regraph.clear()
+        try:
+            IngestionJob(self.stores, self.embedder, self.extractor, self.tenant, progress=False).run_planned(
+                ["(restore refused updates)"], lambda: plans_from_postgres(self.stores, self.tenant, sids),
+                lock_held=True)
+        except (ServiceUnavailable, SchemaError):
+            raise
+        except Exception as e:  # noqa: BLE001 - the agreement check names the sources then
+            for sid in sids:
+                self.errors.append(JobError(path=sid, reason=f"its graph lost units PostgreSQL still holds and could "
+                                                             f"not be rebuilt ({type(e).__name__}: {e}): run `kmrag repair`"))
+
     def _write_failed(self, plan: PlannedSource, error: Exception) -> None:
         """A source a store refused: its error names it; what this job wrote of it is removed (a new source
         leaves nothing behind; a stored one keeps its PostgreSQL rows, and the graph drops the units PostgreSQL
@@ -473,8 +495,7 @@ class IngestionJob:
                     graph.write_sources([stored])
             graph.flush()
             if plan.kind != "new" and units.unit_ids(self.tenant, sid) - graph.unit_ids(self.tenant, sid):
-                self.errors.append(JobError(path=sid, reason="its graph lost units PostgreSQL still holds: run "
-                                                             "`kmrag repair` to rebuild them from PostgreSQL"))
+                self._regraph.add(sid)  # the graph retired units PostgreSQL kept: rebuilt from it at the job's end
         except Exception as e:  # noqa: BLE001 - the agreement check names the source then
             self.errors.append(JobError(path=sid, reason=f"could not remove its partial rows: {type(e).__name__}: "
                                                          f"{e} — run `kmrag repair`"))
@@ -519,14 +540,20 @@ class IngestionJob:
         kept = [u for s in batch for u in s.units if u.id not in s.plan.embed]
         # one PostgreSQL transaction per batch: a source whose last units are in it switches version (new
         # units in, old ones retired, its row's version last) at one instant for readers, never half
-        with units.transaction():
-            units.write_units(fresh, [vectors[u.id] for u in fresh], rows.mentions_per_unit)
-            if kept:  # text, positions, version and mention counts; the stored embeddings are kept
-                units.write_units(kept, None, rows.mentions_per_unit)
-            units.write_merges(self.resolver.merges, self.job.id)
-            if retire:
-                units.retire(self.tenant, retire)
-            units.write_sources([s.plan.source for s in lasts if s.plan.mark_complete])  # last: marks them complete
+        # (retried whole while PostgreSQL is away: a lost connection rolls the transaction back)
+        raw = getattr(units, "_inner", units)  # inside one transaction the calls are not retried one by one
+
+        def pg_batch() -> None:
+            with raw.transaction():
+                raw.write_units(fresh, [vectors[u.id] for u in fresh], rows.mentions_per_unit)
+                if kept:  # text, positions, version and mention counts; the stored embeddings are kept
+                    raw.write_units(kept, None, rows.mentions_per_unit)
+                raw.write_merges(self.resolver.merges, self.job.id)
+                if retire:
+                    raw.retire(self.tenant, retire)
+                raw.write_sources([s.plan.source for s in lasts if s.plan.mark_complete])  # last: marks them complete
+
+        self._pg(pg_batch)
         self.resolver.merges.clear()
         self.timings["write_pg"] += time.perf_counter() - t
 

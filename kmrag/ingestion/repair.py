@@ -78,7 +78,7 @@ def repair(stores: Stores, tenant: str, embedder: Embedder, extractor: Extractor
         stores.graph.flush()
         if rebuild:
             job = IngestionJob(stores, embedder, extractor, tenant, progress=progress, lock_wait_s=lock_wait_s)
-            result = job.run_planned(["(repair)"], lambda: _plans_from_postgres(stores, tenant, rebuild),
+            result = job.run_planned(["(repair)"], lambda: plans_from_postgres(stores, tenant, rebuild),
                                      lock_held=True)
             report.job = result.job.model_dump(mode="json")
         else:  # a job does this at its end; without one, the name vocabulary still follows the graph
@@ -127,7 +127,7 @@ def _stale_aliases(stores: Stores, tenant: str) -> list[tuple[str, str]]:
     return sorted((eid, a) for eid, a in undone if eid in entities and a in entities[eid].aliases)
 
 
-def _plans_from_postgres(stores: Stores, tenant: str, source_ids: list[str]) -> Iterator[PlannedSource]:
+def plans_from_postgres(stores: Stores, tenant: str, source_ids: list[str]) -> Iterator[PlannedSource]:
     for sid in source_ids:
         units = stores.units.source_units(tenant, sid)
         if not units:

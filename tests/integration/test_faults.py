@@ -173,6 +173,7 @@ def test_neo4j_restarted_mid_job_is_retried_by_the_driver_and_the_job_completes(
 
     settings = settings_for(fault_services, tenant, tmp_path, neo4j_write_retry_s=120.0)
     with open_stores(settings) as s:
+        s.init_schema()  # the private servers may be fresh (this test run alone)
         try:
             res = job(s, tenant, extractor, corpus, after_batch=restart_neo4j)
             assert res.job.status == "completed", res.job.errors
