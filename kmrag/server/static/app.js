@@ -154,7 +154,9 @@ function neo4jLink(browser) {
   const b = CONFIG.neo4j_browser;
   const a = $("neo4j-button");
   if (!b || !browser || !browser.query) { a.hidden = true; return; }
-  const q = new URLSearchParams({dbms: b.bolt, cmd: "edit", arg: browser.params + ";\n" + browser.query});
+  // one statement, so Run shows the graph (Browser shows a multi-statement run as summaries only)
+  const query = browser.one_statement || browser.params + ";\n" + browser.query;
+  const q = new URLSearchParams({dbms: b.bolt, cmd: "edit", arg: query});
   a.href = b.url + (b.url.includes("?") ? "&" : "?") + q.toString();
   a.hidden = false;
 }
