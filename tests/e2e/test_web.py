@@ -205,10 +205,12 @@ def test_neo4j_browser_shows_the_evidence(web: dict[str, Any], browser: Any) -> 
     ui.locator("#answers button.link").first.click()
     expect(ui.locator("#neo4j-button")).to_be_visible()
     href = ui.locator("#neo4j-button").get_attribute("href")
-    ui.close()
+    context.close()
+    context = browser.new_context(viewport={"width": 1360, "height": 900})  # a fresh one: nothing remembered
+    page = context.new_page()
     page.goto(href)
-    if page.locator('[data-testid="connect"]').count():
-        neo4j_connect(page)
+    neo4j_connect(page)
+    expect(page.locator('[data-testid="activeEditor"]')).to_contain_text(answer_id)  # the link filled the editor
     page.click('[data-testid="editor-Run"]')
     frame = page.locator('[data-testid="frame"]').first
     expect(frame.locator('[data-testid="property-details-overview-node-label-Answer"]')).to_be_visible(

@@ -266,17 +266,13 @@ function drawPaths(paths, cited) {
   g.setAttribute("width", W);
   g.setAttribute("height", H);
   const defs = svg("defs");
-  const marker = svg("marker", {id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7,
-                                orient: "auto-start-reverse"});
+  const marker = svg("marker", {id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 9, markerHeight: 9,
+                                markerUnits: "userSpaceOnUse", orient: "auto-start-reverse"});
   marker.append(svg("path", {d: "M 0 0 L 10 5 L 0 10 z", class: "arrowhead"}));
   defs.append(marker);
   g.append(defs);
-  const pos = new Map();
-  const n = nodes.size, R = 16;
-  for (const [name, i] of nodes) {
-    const a = (2 * Math.PI * i) / n - Math.PI / 2;
-    pos.set(name, n === 1 ? [W / 2, H / 2] : [W / 2 + (W / 2 - 120) * Math.cos(a), H / 2 + (H / 2 - 40) * Math.sin(a)]);
-  }
+  const R = 16;
+  const pos = layout([...nodes.keys()], [...edges.values()], W, H);
   for (const e of edges.values()) {
     const [x1, y1] = pos.get(e.from), [x2, y2] = pos.get(e.to);
     const d = Math.hypot(x2 - x1, y2 - y1) || 1;
@@ -302,6 +298,46 @@ function drawPaths(paths, cited) {
     group.append(svg("circle", {cx: x, cy: y, r: R}), t, title);
     g.append(group);
   }
+}
+
+// a few hundred steps of a force layout (Fruchterman-Reingold) from a circle: nodes repel, edges pull
+function layout(names, edges, W, H) {
+  const n = names.length, pad = 70;
+  const p = new Map(names.map((name, i) => {
+    const a = (2 * Math.PI * i) / n - Math.PI / 2;
+    return [name, n === 1 ? [W / 2, H / 2] : [W / 2 + (W / 2 - pad) * Math.cos(a), H / 2 + (H / 2 - 40) * Math.sin(a)]];
+  }));
+  const k = Math.sqrt(((W - 2 * pad) * (H - 80)) / Math.max(n, 1)) * 1.1;
+  for (let step = 0, t = W / 8; step < 300; step++, t *= 0.985) {
+    const d = new Map(names.map((name) => [name, [0, 0]]));
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        const [a, b] = [p.get(names[i]), p.get(names[j])];
+        let dx = a[0] - b[0], dy = a[1] - b[1];
+        const dist = Math.max(Math.hypot(dx, dy), 1);
+        const f = (k * k) / dist;
+        dx = (dx / dist) * f; dy = (dy / dist) * f;
+        d.get(names[i])[0] += dx; d.get(names[i])[1] += dy;
+        d.get(names[j])[0] -= dx; d.get(names[j])[1] -= dy;
+      }
+    }
+    for (const e of edges) {
+      if (e.from === e.to) continue;
+      const [a, b] = [p.get(e.from), p.get(e.to)];
+      const dx = a[0] - b[0], dy = a[1] - b[1];
+      const dist = Math.max(Math.hypot(dx, dy), 1);
+      const f = (dist * dist) / k;
+      d.get(e.from)[0] -= (dx / dist) * f; d.get(e.from)[1] -= (dy / dist) * f;
+      d.get(e.to)[0] += (dx / dist) * f; d.get(e.to)[1] += (dy / dist) * f;
+    }
+    for (const name of names) {
+      const [dx, dy] = d.get(name), len = Math.max(Math.hypot(dx, dy), 1e-9);
+      const q = p.get(name);
+      q[0] = Math.min(W - pad, Math.max(pad, q[0] + (dx / len) * Math.min(len, t)));
+      q[1] = Math.min(H - 45, Math.max(30, q[1] + (dy / len) * Math.min(len, t)));
+    }
+  }
+  return p;
 }
 
 // -- recent answers and jobs -----------------------------------------------------------------------------
