@@ -9,6 +9,11 @@ PYTHON_BIN="${PYTHON_BIN:-python3}"
 if [ ! -x .venv/bin/python ]; then "$PYTHON_BIN" -m venv .venv; fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[dev,local-llm]'
+# the browser tests (tests/e2e/test_web.py) drive Debian's chromium through Playwright
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  SUDO=""; if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
+  $SUDO apt-get update -q && $SUDO apt-get install -y -q chromium
+fi
 export PYTHON="$PWD/.venv/bin/python"
 export KMRAG_WITH_LLM="${KMRAG_WITH_LLM:-1}"  # the local LLM server for the LLM tests (0: skip them)
 eval "$(services/up.sh)"

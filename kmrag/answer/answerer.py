@@ -91,7 +91,8 @@ class Answerer:
             trace.append({"step": "retrieve", "attempt": attempt, "query": query, "strategy": self.strategy,
                           "units": len(got.unit_ids), "unit_ids": got.unit_ids, "rounds": got.rounds,
                           "ms": round((time.perf_counter() - t) * 1000, 1),
-                          "controller": [s for s in got.trace if s.get("step") in {"judge", "done"}]})
+                          "controller": [s for s in got.trace if s.get("step") in {"judge", "done"}],
+                          "paths": got.paths})
             stored = self.units.get_units(tenant, got.unit_ids, include_retired=False)
             rank = {u: i for i, u in enumerate(got.unit_ids)}
             grades = self.grader.grade_units(q, analysis, stored)

@@ -51,13 +51,25 @@ class AnswerAudit(BaseModel):
         return all(c.status == "current" for c in self.citations)
 
 
+EVIDENCE_QUERY = ("MATCH (a:Answer {tenant: $tenant, id: $answer_id})-[c:CITES]->(u:Unit) "
+                  "OPTIONAL MATCH (u)-[p:PART_OF]->(s:Source) OPTIONAL MATCH (u)-[m:MENTIONS]->(e:Entity) "
+                  "RETURN a, c, u, p, s, m, e")
+
+
+def _cypher_string(value: str) -> str:
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
 def browser_query(tenant: str, answer_id: str) -> dict[str, Any]:
-    """The Neo4j Browser query that shows an answer's evidence subgraph; values go in as parameters."""
+    """The Neo4j Browser query that shows an answer's evidence subgraph; values go in as parameters.
+    ``one_statement``: the same query with the two values bound by a leading WITH, for a link that opens
+    Neo4j Browser with it in the editor (a link fills the editor once, and Browser shows a multi-statement
+    run (``:param …; MATCH …``) as summaries only, not as the graph)."""
+    bound = EVIDENCE_QUERY.replace("$tenant", "tenant").replace("$answer_id", "answer_id")
     return {
         "params": f":param {{tenant: {tenant!r}, answer_id: {answer_id!r}}}",
-        "query": "MATCH (a:Answer {tenant: $tenant, id: $answer_id})-[c:CITES]->(u:Unit) "
-                 "OPTIONAL MATCH (u)-[p:PART_OF]->(s:Source) OPTIONAL MATCH (u)-[m:MENTIONS]->(e:Entity) "
-                 "RETURN a, c, u, p, s, m, e",
+        "query": EVIDENCE_QUERY,
+        "one_statement": f"WITH {_cypher_string(tenant)} AS tenant, {_cypher_string(answer_id)} AS answer_id {bound}",
     }
 
 

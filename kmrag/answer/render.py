@@ -50,7 +50,9 @@ def answer_text(answer: Answer, ms: float | None = None, browser: bool = False,
 def trace_text(trace: list[dict[str, Any]]) -> str:
     lines = ["trace:"]
     for s in trace:
-        rest = ", ".join(f"{k}={v}" for k, v in s.items() if k not in {"step", "controller", "notes", "unit_ids", "context"})
+        rest = ", ".join(f"{k}={v}" for k, v in s.items() if k not in {"step", "controller", "notes", "unit_ids", "context", "paths"})
+        if s.get("paths"):
+            rest += f", relation paths={len(s['paths'])}"
         lines.append(f"  - {s.get('step')}: {rest}")
         for c in s.get("controller", []):
             lines.append(f"      {c.get('step')}: {c.get('decision', '')}")

@@ -181,6 +181,21 @@ def get_job(job_id: str, request: Request, tenant: str = Tenant) -> Any:
 
 # -- asking -----------------------------------------------------------------------------------------------
 
+def trace_paths(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The relation paths of an answer's retrieve steps, each once."""
+    seen: set[str] = set()
+    out: list[dict[str, Any]] = []
+    for step in trace:
+        if step.get("step") != "retrieve":
+            continue
+        for p in step.get("paths") or []:
+            key = json.dumps(p, sort_keys=True)
+            if key not in seen:
+                seen.add(key)
+                out.append(p)
+    return out
+
+
 def _answer(state: ServerState, tenant: str, body: AskRequest) -> dict[str, Any]:
     from kmrag.answer.answerer import Answerer
 
@@ -203,7 +218,8 @@ def _answer(state: ServerState, tenant: str, body: AskRequest) -> dict[str, Any]
                           "title": u.title, "snippet": text if len(text) <= 240 else text[:239] + "…",
                           "cited": u.id in cited})
     data = answer.model_dump(mode="json", exclude={"tenant", "trace"})
-    data.update(found=answer.found, units=units, ms=ms, trace=answer.trace if body.trace else None)
+    data.update(found=answer.found, units=units, ms=ms, trace=answer.trace if body.trace else None,
+                paths=trace_paths(answer.trace))
     return _out(AskResponse.model_validate(data).model_dump(mode="json"))
 
 
@@ -300,6 +316,7 @@ def get_answer(answer_id: str, request: Request, trace: bool = False, tenant: st
     report = audit(stores.units, stores.graph, tenant, answer_id)
     data = report.model_dump(mode="json") | {"all_current": report.all_current}
     data["answer"].pop("tenant", None)
+    data["paths"] = trace_paths(data["answer"].get("trace") or [])
     if not trace:
         data["answer"].pop("trace", None)
     return _out(data)

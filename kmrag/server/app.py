@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import FastAPI
 
@@ -50,11 +49,9 @@ def create_app(settings: Settings, server: ServerSettings | None = None) -> Fast
 
     app.include_router(router)
 
-    @app.get("/", include_in_schema=False)
-    def index() -> Any:
-        from fastapi.responses import RedirectResponse
+    from kmrag.server import web
 
-        return RedirectResponse("/docs")
+    web.install(app, settings, server)
 
     app.add_middleware(BodyLimit, max_bytes=server.max_body_bytes)
     return app

@@ -22,11 +22,13 @@ class ServerSettings(BaseModel):
     pool_size: int = Field(default=8, ge=2, le=200)  # PostgreSQL connections of the process (a fixed pool)
     ingest_workers: int = Field(default=2, ge=1, le=16)  # ingestion jobs run at once (one per tenant anyway)
     ask_workers: int = Field(default=16, ge=1, le=256)  # questions answered at once
+    neo4j_browser_url: str | None = None  # the web page's "Open evidence in Neo4j Browser"; None: from the bolt host
 
 
 ENV = {"ingest_root": "KMRAG_SERVER_INGEST_ROOT", "max_body_bytes": "KMRAG_SERVER_MAX_BODY_BYTES",
        "ask_timeout_s": "KMRAG_SERVER_ASK_TIMEOUT_S", "pool_size": "KMRAG_SERVER_POOL_SIZE",
-       "ingest_workers": "KMRAG_SERVER_INGEST_WORKERS", "ask_workers": "KMRAG_SERVER_ASK_WORKERS"}
+       "ingest_workers": "KMRAG_SERVER_INGEST_WORKERS", "ask_workers": "KMRAG_SERVER_ASK_WORKERS",
+       "neo4j_browser_url": "KMRAG_NEO4J_BROWSER_URL"}
 
 
 def load_server_settings(environ: dict[str, str] | None = None, **overrides: object) -> ServerSettings:

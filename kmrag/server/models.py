@@ -62,6 +62,17 @@ class RankedUnitOut(BaseModel):
     cited: bool
 
 
+class PathHopOut(BaseModel):
+    subject: str
+    predicate: str
+    object: str
+    unit_ids: list[str] = Field(default_factory=list)
+
+
+class RelationPathOut(BaseModel):
+    hops: list[PathHopOut]
+
+
 class AskResponse(BaseModel):
     id: str
     question: str
@@ -74,6 +85,8 @@ class AskResponse(BaseModel):
     generator: str
     strategy: str
     units: list[RankedUnitOut] = Field(description="the units retrieval ranked first, best first")
+    paths: list[RelationPathOut] = Field(default_factory=list, description="the relation paths retrieval followed "
+                                         "(entity names, relation types, the units each hop came from)")
     created_at: Any = None
     ms: float
     trace: list[dict[str, Any]] | None = Field(default=None, description="only when asked for (trace: true)")
