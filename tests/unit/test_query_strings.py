@@ -58,6 +58,9 @@ ALLOWED: dict[str, str] = {
     "kmrag/graph/neo4j_queries.py::absorb_entity": "_ALIASES_TEXT, a module-constant Cypher expression",
     "kmrag/cli.py::cmd_ingest": "a Neo4j Browser hint printed for a person, never run; the tenant passed "
                                 "check_tenant and is given as a :param",
+    "kmrag/answer/audit.py::browser_query": "text for Neo4j Browser's editor (a link a person opens), never run "
+                                            "by kmrag; the tenant passed check_tenant, the answer id is a_<hex>, "
+                                            "both quoted and escaped as Cypher string literals",
 }
 
 
