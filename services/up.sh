@@ -10,6 +10,7 @@ echo "export KMRAG_NEO4J_URI='$NEO4J_URI'"
 echo "export KMRAG_NEO4J_USER='neo4j'"
 echo "export KMRAG_NEO4J_PASSWORD='${KMRAG_NEO4J_PASSWORD:-kmrag-dev-password}'"
 echo "export KMRAG_DATABASE_URL='$PG_URI'"
+echo "export KMRAG_NEO4J_BROWSER_URL='http://127.0.0.1:${NEO4J_HTTP_PORT:-7474}/browser/'"
 if [ "${KMRAG_WITH_LLM:-}" = 1 ]; then
   LLM_URL="$("$SERVICES_SRC/llm.sh" start)"
   LLM_MODEL="$("$SERVICES_SRC/llm.sh" model)"

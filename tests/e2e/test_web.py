@@ -19,6 +19,7 @@ import pytest
 from tests.fixtures.cli import clear_tenant, kmrag_json, server_env
 from tests.fixtures.server import start_server, wait_job
 
+BROWSER_URL = os.environ.get("KMRAG_NEO4J_BROWSER_URL", "http://127.0.0.1:7474/browser/")  # services/up.sh sets it
 pytestmark = pytest.mark.e2e
 QUESTION = "How much can I receive if I am denied boarding, for flights from Delhi to Munich?"
 XSS_QUESTION = "What is the Oslo lounge code in terminal B?"
@@ -125,7 +126,7 @@ def test_page_asks_cites_opens_units_draws_paths(web: dict[str, Any], browser: A
     button = page.locator("#neo4j-button")
     expect(button).to_be_visible()
     href = button.get_attribute("href") or ""
-    assert href.startswith("http://127.0.0.1:7474/browser/?"), href
+    assert href.startswith(BROWSER_URL + "?"), href
     q = parse_qs(urlsplit(href).query)
     assert q["cmd"] == ["edit"] and q["dbms"] == ["bolt://127.0.0.1:7687"], q
     assert answer_id in q["arg"][0] and "CITES" in q["arg"][0], q
@@ -188,7 +189,7 @@ def test_neo4j_browser_shows_the_evidence(web: dict[str, Any], browser: Any) -> 
     bolt = urlsplit(os.environ["KMRAG_NEO4J_URI"])
     context = browser.new_context(viewport={"width": 1360, "height": 900})
     page = context.new_page()
-    page.goto(f"http://{bolt.hostname}:7474/browser/?dbms=bolt://{bolt.hostname}:{bolt.port or 7687}")
+    page.goto(f"{BROWSER_URL}?dbms=bolt://{bolt.hostname}:{bolt.port or 7687}")
     neo4j_connect(page)
     run_in_browser(page, b["params"])
     expect(page.locator('[data-testid="frame"]').first).to_contain_text(answer_id)
