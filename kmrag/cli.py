@@ -148,14 +148,27 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                          text_field=args.text_field, source_prefix=args.source_prefix,
                          source_base=getattr(args, "source_base", None), prune=getattr(args, "prune", False))
     check_options(args.paths, opts)
+    if args.engine != "ray" and (args.ray_address or args.workers):
+        raise ConfigError("--ray-address and --workers go with --engine ray")
+    engine: Any = None
     with open_stores(settings) as stores:
         stores.init_schema()
-        result = ingest(stores, args.paths, settings.tenant, opts, progress=None if not args.json else False,
-                        force=getattr(args, "force", False), lock_wait_s=args.lock_wait)
+        try:
+            if args.engine == "ray":
+                from kmrag.ingestion.ray_engine import RayEngine
+
+                engine = RayEngine(settings, _one_workers(args.workers), args.ray_address)
+            result = ingest(stores, args.paths, settings.tenant, opts, progress=None if not args.json else False,
+                            force=getattr(args, "force", False), lock_wait_s=args.lock_wait, engine=engine)
+        finally:
+            if engine is not None:
+                engine.close()
         job = result.job
         summary: dict[str, Any] = {"job": job.model_dump(mode="json"), "agreement": result.agreement,
                    "graph": stores.graph.counts(settings.tenant).model_dump(),
                    "units": stores.units.counts(settings.tenant)}
+        if engine is not None:
+            summary["engine"] = engine.describe()
         if getattr(args, "show_relations", 0):
             names = {e.id: e.name for e in stores.graph.all_entities(settings.tenant)}
             rels = sorted(stores.graph.relations(settings.tenant), key=lambda r: -r.confidence)
@@ -712,6 +725,28 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+def _engine_args(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--engine", choices=["local", "ray"], default="local",
+                    help="where parsing, NLP and embedding run: this process (default) or Ray workers "
+                         "(pip install 'kmrag[ray]'); resolution and the writes stay in this process")
+    sp.add_argument("--ray-address", help="--engine ray: join this Ray cluster (e.g. HEAD:6379 or auto) instead of "
+                                          "starting a local runtime")
+    sp.add_argument("--workers", help="--engine ray: Ray workers (default: this machine's cores, or the cluster's "
+                                      "CPUs with --ray-address); bench ingest: comma-separated counts, e.g. 1,2,4")
+
+
+def _one_workers(text: str | None) -> int | None:
+    if not text:
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        raise ConfigError(f"--workers takes a number, not {text!r}") from None
+    if n < 1:
+        raise ConfigError("--workers must be at least 1")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="kmrag", description="Knowledge-graph-augmented RAG with cited knowledge units")
     sub = p.add_subparsers(dest="command", required=True)
@@ -745,6 +780,7 @@ def build_parser() -> argparse.ArgumentParser:
     ing.add_argument("--force", action="store_true", help="rebuild the sources in both stores even if unchanged")
     ing.add_argument("--prune", action="store_true", help="remove the sources under the folders given that are no "
                                                           "longer there (records gone from a record file always are)")
+    _engine_args(ing)
     rep = add("repair", cmd_repair, "compare the graph with PostgreSQL per source and rebuild what disagrees")
     rep.add_argument("--dry-run", action="store_true", help="only say what disagrees and what would be done")
     rep.add_argument("--all-tenants", action="store_true", help="every tenant of the database, one after another")
