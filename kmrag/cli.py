@@ -224,6 +224,22 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 0 if job.status == "completed" else 1
 
 
+def cmd_digest(args: argparse.Namespace) -> int:
+    from kmrag.ingestion.digest import tenant_digest
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        d = tenant_digest(stores, settings.tenant)
+
+    def human(r: Any) -> str:
+        return "\n".join([f"{r['sha256']}  tenant {r['tenant']!r} (tenant-free: compare it with another tenant's)",
+                          *(f"  {k}: {r['counts'][k]} ({r['parts'][k][:16]})" for k in r["counts"])])
+
+    _emit(args, d.model_dump(), human)
+    return 0
+
+
 def _demo_answer(stores: Any, settings: Settings, question: str) -> dict[str, Any]:
     """Ask the demo question on what was just ingested; the answer, its audit, as data and as text."""
     from kmrag.answer.answerer import Answerer
@@ -784,6 +800,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep = add("repair", cmd_repair, "compare the graph with PostgreSQL per source and rebuild what disagrees")
     rep.add_argument("--dry-run", action="store_true", help="only say what disagrees and what would be done")
     rep.add_argument("--all-tenants", action="store_true", help="every tenant of the database, one after another")
+    add("digest", cmd_digest, "a sha256 of what the tenant holds (units, entities, relations, mentions, links), "
+                              "independent of the tenant's name: equal for the same corpus ingested anywhere")
     add("demo", cmd_demo, "the main job: ingest the bundled demo corpus (tenant 'demo') and show what was stored")
     jobs = add("jobs", cmd_jobs, "list ingestion jobs, or show one")
     jobs.add_argument("action", nargs="?", choices=["list", "show"], default="list")
