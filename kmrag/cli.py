@@ -570,6 +570,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return _bench_query(args)
     if args.what == "api":
         return _bench_api(args)
+    if args.what == "writes":
+        return _bench_writes(args)
+    if args.engine == "ray":
+        return _bench_scale(args)
     if not args.dataset:
         raise ConfigError("kmrag bench ingest needs --dataset (musique, hotpotqa, 2wiki, novel, medical or a file)")
     settings = _settings(args)
@@ -577,6 +581,38 @@ def cmd_bench(args: argparse.Namespace) -> int:
         stores.init_schema()
         results = [bench_ingest(stores, ds, args.data_root, keep=args.keep) for ds in args.dataset]
     _emit(args, results, lambda rs: "\n\n".join(render_ingest(r) for r in rs))
+    return 0
+
+
+def _bench_scale(args: argparse.Namespace) -> int:
+    import os
+
+    from kmrag.eval.bench import dataset_path
+    from kmrag.eval.bench_scale import bench_ingest_scale, render_scale
+    from kmrag.stores import open_stores
+
+    if not args.dataset:
+        raise ConfigError("kmrag bench ingest --engine ray needs --dataset (a dataset name or a file)")
+    workers = _ints(args.workers, "--workers") or sorted({1, 2, os.cpu_count() or 1})
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        results = [bench_ingest_scale(stores, str(dataset_path(ds, args.data_root)), workers, args.ray_address,
+                                      keep=args.keep) for ds in args.dataset]
+    _emit(args, results, lambda rs: "\n\n".join(render_scale(r) for r in rs))
+    return 0
+
+
+def _bench_writes(args: argparse.Namespace) -> int:
+    from kmrag.eval.bench_scale import bench_writes, render_writes
+    from kmrag.stores import open_stores
+
+    sizes = _ints(args.sizes, "--sizes") or [100, 500, 1000, 5000]
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        result = bench_writes(stores, sizes, rounds=args.rounds)
+    _emit(args, result, render_writes)
     return 0
 
 
@@ -852,7 +888,10 @@ def build_parser() -> argparse.ArgumentParser:
     ents.add_argument("--alias", help="the merged surface form to split off")
     bench = add("bench", cmd_bench, "benchmarks: `kmrag bench ingest --dataset musique`, "
                                     "`kmrag bench query --dataset hotpotqa`, `kmrag bench api --concurrency 1,8,16`")
-    bench.add_argument("what", choices=["ingest", "query", "api"])
+    bench.add_argument("what", choices=["ingest", "query", "api", "writes"])
+    _engine_args(bench)
+    bench.add_argument("--sizes", help="writes: comma-separated batch sizes (default 100,500,1000,5000)")
+    bench.add_argument("--rounds", type=int, default=2, help="writes: batches per size (default 2)")
     bench.add_argument("--dataset", action="append", default=None,
                        help="musique | hotpotqa | 2wiki | novel | medical | a file path (ingest: repeatable; query: "
                             "one QA set, its questions and its eval tenant, default hotpotqa)")

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 PYTHON_BIN="${PYTHON_BIN:-python3}"
 if [ ! -x .venv/bin/python ]; then "$PYTHON_BIN" -m venv .venv; fi
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[dev,local-llm]'
+.venv/bin/python -m pip install -q -e '.[dev,local-llm,ray]'
 export PYTHON="$PWD/.venv/bin/python"
 export KMRAG_WITH_LLM="${KMRAG_WITH_LLM:-1}"  # the local LLM server for the LLM tests (0: skip them)
 eval "$(services/up.sh)"
