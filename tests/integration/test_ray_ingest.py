@@ -159,3 +159,20 @@ def test_a_job_whose_driver_died_resumes_on_the_next_run(stores: Stores, tenant:
     assert res.job.status == "completed", res.job.errors
     assert res.job.counts.get("documents_unchanged", 0) + res.job.counts.get("documents_resumed", 0) >= 1
     same(stores, tenant, tenant + "_ray")
+
+
+def test_bad_documents_are_the_same_errors_on_the_workers(stores: Stores, tenant: str, extractor: Any,
+                                                          engine: Any, tmp_path: Path, backend: str) -> None:
+    """Files that cannot be parsed (a truncated PDF, an empty file, a broken record) fail on a worker as they
+    fail in one process: the same per-file errors and skips, and the rest stored alike."""
+    if backend == "embedded":
+        pytest.skip("parse errors do not depend on the graph backend; Neo4j runs it")
+    bad = tmp_path / "bad"
+    shutil.copytree(TRIAL.parent / "bad" / "corpus", bad)
+    one = run(stores, tenant, extractor, bad)
+    ray = run(stores, tenant + "_ray", extractor, bad, engine)
+    assert one.job.errors and ray.job.status == one.job.status
+    assert [(e.path, e.reason) for e in ray.job.errors] == [(e.path, e.reason) for e in one.job.errors]
+    assert [(e.path, e.reason) for e in ray.job.skipped] == [(e.path, e.reason) for e in one.job.skipped]
+    da, db = tenant_digest(stores, tenant), tenant_digest(stores, tenant + "_ray")
+    assert da.counts["units"] > 3 and da.sha256 == db.sha256
