@@ -101,7 +101,10 @@ def compute_batch(extractor: Extractor, embedder: Embedder, work: BatchWork) -> 
 
 class ComputeEngine(Protocol):
     name: str
-    ahead: int  # how many items the job hands over before it waits for the oldest
+    ahead: int  # how many batches the job hands over before it waits for the oldest
+    parse_ahead: int  # how many documents
+
+    def names_embedder(self) -> Embedder | None: ...  # for the job's end (entity names): None = the job's own
 
     def parse(self, doc: SourceDocument, tenant: str) -> Any: ...
     def parsed(self, handle: Any) -> Parsed: ...
@@ -117,11 +120,15 @@ class LocalEngine:
 
     name = "local"
     ahead = 0
+    parse_ahead = 0
 
     def __init__(self, embedder: Embedder, extractor: Extractor) -> None:
         self.embedder = embedder
         self.extractor = extractor
         self._pool: Executor | None = None
+
+    def names_embedder(self) -> Embedder | None:
+        return None
 
     def parse(self, doc: SourceDocument, tenant: str) -> Any:
         return (doc, tenant)  # parsed when asked for: nothing runs ahead here

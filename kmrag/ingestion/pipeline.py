@@ -164,7 +164,8 @@ class IngestionJob:
             unchanged = self._consolidate()
             graph.flush()
             t_names = time.perf_counter()
-            for key, n in sync_entity_names(self.stores, self.embedder, self.tenant, entities=unchanged).items():
+            names_embedder = self.engine.names_embedder() or self.embedder  # Ray: spread over the workers
+            for key, n in sync_entity_names(self.stores, names_embedder, self.tenant, entities=unchanged).items():
                 self.counts[key] += n
             self.timings["entity_names"] += time.perf_counter() - t_names
             if self.counts.get("units_written") or self.counts.get("units_retired"):
@@ -342,7 +343,7 @@ class IngestionJob:
     def _planned(self, pending: deque[tuple[SourceDocument | SourceProblem, Any, bool, bool]],
                  drain: bool = False) -> Iterator[PlannedSource | SourceProblem]:
         """Plan the documents handed over, oldest first, while more than the engine's look-ahead wait."""
-        while pending and (drain or len(pending) > self.engine.ahead):
+        while pending and (drain or len(pending) > self.engine.parse_ahead):
             item, handle, rebuild, completed = pending.popleft()
             if isinstance(item, SourceProblem):
                 yield item

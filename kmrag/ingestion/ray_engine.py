@@ -64,6 +64,25 @@ class IngestWorker:
     def compute(self, work: BatchWork) -> BatchOutput:
         return compute_batch(self.extractor, self.embedder, work)
 
+    def embed(self, texts: list[str]) -> Any:
+        return self.embedder.embed(texts)
+
+
+class _SpreadEmbedder:
+    """An embedder whose texts are embedded on the actors, in chunks, and put back in order."""
+
+    def __init__(self, engine: RayEngine, name: str, dim: int) -> None:
+        self.engine, self.name, self.dim = engine, name, dim
+
+    def embed(self, texts: list[str]) -> Any:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        step = max(1, -(-len(texts) // (4 * self.engine.workers)))
+        refs = [self.engine._actor().embed.remote(texts[i:i + step]) for i in range(0, len(texts), step)]
+        return np.concatenate(self.engine.ray.get(refs))
+
 
 class RayEngine:
     """The actors, and the queue the job hands work to (round robin, ``2 × workers`` ahead)."""
@@ -86,11 +105,16 @@ class RayEngine:
                 ray.init(num_cpus=workers or os.cpu_count() or 1, object_store_memory=OBJECT_STORE_BYTES, **common)
             self.started = True
         self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        actor = ray.remote(num_cpus=1, max_restarts=MAX_RESTARTS, max_task_retries=MAX_TASK_RETRIES)(IngestWorker)
+        # parsing has its own thread in each actor, so the documents of the next batches are parsed while
+        # the actor computes a batch (behind which they would otherwise queue)
+        actor = ray.remote(num_cpus=1, max_restarts=MAX_RESTARTS, max_task_retries=MAX_TASK_RETRIES,
+                           concurrency_groups={"parse": 1})(IngestWorker)
         self.actors = [actor.remote(settings) for _ in range(self.workers)]
         ray.get([a.pid.remote() for a in self.actors])  # every actor has loaded its models
         self.startup_s = time.perf_counter() - t
         self.ahead = 2 * self.workers
+        self.parse_ahead = 64 * self.workers
+        self.settings = settings
         self._next = 0
 
     def _actor(self) -> Any:
@@ -99,7 +123,7 @@ class RayEngine:
         return a
 
     def parse(self, doc: SourceDocument, tenant: str) -> Any:
-        return self._actor().parse.remote(doc, tenant)
+        return self._actor().parse.options(concurrency_group="parse").remote(doc, tenant)
 
     def parsed(self, handle: Any) -> Parsed:
         out: Parsed = self.ray.get(handle)
@@ -111,6 +135,9 @@ class RayEngine:
     def result(self, handle: Any) -> BatchOutput:
         out: BatchOutput = self.ray.get(handle)
         return out
+
+    def names_embedder(self) -> Any:
+        return _SpreadEmbedder(self, f"ray:{self.settings.embedder}", self.settings.embedding_dim)
 
     def pids(self) -> list[int]:
         """The actors' process ids (a test kills one)."""
