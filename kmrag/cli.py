@@ -148,13 +148,14 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                          text_field=args.text_field, source_prefix=args.source_prefix,
                          source_base=getattr(args, "source_base", None), prune=getattr(args, "prune", False))
     check_options(args.paths, opts)
-    if args.engine != "ray" and (args.ray_address or args.workers):
+    engine_name = getattr(args, "engine", "local")  # `kmrag demo` ingests with the defaults
+    if engine_name != "ray" and (getattr(args, "ray_address", None) or getattr(args, "workers", None)):
         raise ConfigError("--ray-address and --workers go with --engine ray")
     engine: Any = None
     with open_stores(settings) as stores:
         stores.init_schema()
         try:
-            if args.engine == "ray":
+            if engine_name == "ray":
                 from kmrag.ingestion.ray_engine import RayEngine
 
                 engine = RayEngine(settings, _one_workers(args.workers), args.ray_address)

@@ -3,6 +3,7 @@ with and without Ray into two tenants gives the same digest; the options are che
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -38,6 +39,6 @@ def test_ray_options_need_the_ray_engine(tmp_path: Path) -> None:
     env = server_env()
     for extra in (["--workers", "2"], ["--ray-address", "127.0.0.1:1"]):
         res = kmrag("ingest", str(TRIAL), *extra, "--json", env=env)
-        assert res.returncode == 2 and "--engine ray" in data_of(res)["error"]["message"]
+        assert res.returncode == 2 and "--engine ray" in json.loads(res.stdout)["error"]["message"]
     res = kmrag("ingest", str(TRIAL), "--engine", "ray", "--workers", "0", "--json", env=env)
-    assert res.returncode == 2 and "at least 1" in data_of(res)["error"]["message"]
+    assert res.returncode == 2 and "at least 1" in json.loads(res.stdout)["error"]["message"]
