@@ -148,14 +148,28 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                          text_field=args.text_field, source_prefix=args.source_prefix,
                          source_base=getattr(args, "source_base", None), prune=getattr(args, "prune", False))
     check_options(args.paths, opts)
+    engine_name = getattr(args, "engine", "local")  # `kmrag demo` ingests with the defaults
+    if engine_name != "ray" and (getattr(args, "ray_address", None) or getattr(args, "workers", None)):
+        raise ConfigError("--ray-address and --workers go with --engine ray")
+    engine: Any = None
     with open_stores(settings) as stores:
         stores.init_schema()
-        result = ingest(stores, args.paths, settings.tenant, opts, progress=None if not args.json else False,
-                        force=getattr(args, "force", False), lock_wait_s=args.lock_wait)
+        try:
+            if engine_name == "ray":
+                from kmrag.ingestion.ray_engine import RayEngine
+
+                engine = RayEngine(settings, _one_workers(args.workers), args.ray_address)
+            result = ingest(stores, args.paths, settings.tenant, opts, progress=None if not args.json else False,
+                            force=getattr(args, "force", False), lock_wait_s=args.lock_wait, engine=engine)
+        finally:
+            if engine is not None:
+                engine.close()
         job = result.job
         summary: dict[str, Any] = {"job": job.model_dump(mode="json"), "agreement": result.agreement,
                    "graph": stores.graph.counts(settings.tenant).model_dump(),
                    "units": stores.units.counts(settings.tenant)}
+        if engine is not None:
+            summary["engine"] = engine.describe()
         if getattr(args, "show_relations", 0):
             names = {e.id: e.name for e in stores.graph.all_entities(settings.tenant)}
             rels = sorted(stores.graph.relations(settings.tenant), key=lambda r: -r.confidence)
@@ -209,6 +223,22 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     else:
         _emit(args, summary, human, ("JobFailed", f"job {job.id} {job.status}{first}"))
     return 0 if job.status == "completed" else 1
+
+
+def cmd_digest(args: argparse.Namespace) -> int:
+    from kmrag.ingestion.digest import tenant_digest
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        d = tenant_digest(stores, settings.tenant)
+
+    def human(r: Any) -> str:
+        return "\n".join([f"{r['sha256']}  tenant {r['tenant']!r} (tenant-free: compare it with another tenant's)",
+                          *(f"  {k}: {r['counts'][k]} ({r['parts'][k][:16]})" for k in r["counts"])])
+
+    _emit(args, d.model_dump(), human)
+    return 0
 
 
 def _demo_answer(stores: Any, settings: Settings, question: str) -> dict[str, Any]:
@@ -541,6 +571,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return _bench_query(args)
     if args.what == "api":
         return _bench_api(args)
+    if args.what == "writes":
+        return _bench_writes(args)
+    if args.engine == "ray":
+        return _bench_scale(args)
     if not args.dataset:
         raise ConfigError("kmrag bench ingest needs --dataset (musique, hotpotqa, 2wiki, novel, medical or a file)")
     settings = _settings(args)
@@ -548,6 +582,38 @@ def cmd_bench(args: argparse.Namespace) -> int:
         stores.init_schema()
         results = [bench_ingest(stores, ds, args.data_root, keep=args.keep) for ds in args.dataset]
     _emit(args, results, lambda rs: "\n\n".join(render_ingest(r) for r in rs))
+    return 0
+
+
+def _bench_scale(args: argparse.Namespace) -> int:
+    import os
+
+    from kmrag.eval.bench import dataset_path
+    from kmrag.eval.bench_scale import bench_ingest_scale, render_scale
+    from kmrag.stores import open_stores
+
+    if not args.dataset:
+        raise ConfigError("kmrag bench ingest --engine ray needs --dataset (a dataset name or a file)")
+    workers = _ints(args.workers, "--workers") or sorted({1, 2, os.cpu_count() or 1})
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        results = [bench_ingest_scale(stores, str(dataset_path(ds, args.data_root)), workers, args.ray_address,
+                                      keep=args.keep) for ds in args.dataset]
+    _emit(args, results, lambda rs: "\n\n".join(render_scale(r) for r in rs))
+    return 0
+
+
+def _bench_writes(args: argparse.Namespace) -> int:
+    from kmrag.eval.bench_scale import bench_writes, render_writes
+    from kmrag.stores import open_stores
+
+    sizes = _ints(args.sizes, "--sizes") or [100, 500, 1000, 5000]
+    settings = _settings(args)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        result = bench_writes(stores, sizes, rounds=args.rounds)
+    _emit(args, result, render_writes)
     return 0
 
 
@@ -712,6 +778,28 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+def _engine_args(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--engine", choices=["local", "ray"], default="local",
+                    help="where parsing, NLP and embedding run: this process (default) or Ray workers "
+                         "(pip install 'kmrag[ray]'); resolution and the writes stay in this process")
+    sp.add_argument("--ray-address", help="--engine ray: join this Ray cluster (e.g. HEAD:6379 or auto) instead of "
+                                          "starting a local runtime")
+    sp.add_argument("--workers", help="--engine ray: Ray workers (default: this machine's cores, or the cluster's "
+                                      "CPUs with --ray-address); bench ingest: comma-separated counts, e.g. 1,2,4")
+
+
+def _one_workers(text: str | None) -> int | None:
+    if not text:
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        raise ConfigError(f"--workers takes a number, not {text!r}") from None
+    if n < 1:
+        raise ConfigError("--workers must be at least 1")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="kmrag", description="Knowledge-graph-augmented RAG with cited knowledge units")
     sub = p.add_subparsers(dest="command", required=True)
@@ -745,9 +833,12 @@ def build_parser() -> argparse.ArgumentParser:
     ing.add_argument("--force", action="store_true", help="rebuild the sources in both stores even if unchanged")
     ing.add_argument("--prune", action="store_true", help="remove the sources under the folders given that are no "
                                                           "longer there (records gone from a record file always are)")
+    _engine_args(ing)
     rep = add("repair", cmd_repair, "compare the graph with PostgreSQL per source and rebuild what disagrees")
     rep.add_argument("--dry-run", action="store_true", help="only say what disagrees and what would be done")
     rep.add_argument("--all-tenants", action="store_true", help="every tenant of the database, one after another")
+    add("digest", cmd_digest, "a sha256 of what the tenant holds (units, entities, relations, mentions, links), "
+                              "independent of the tenant's name: equal for the same corpus ingested anywhere")
     add("demo", cmd_demo, "the main job: ingest the bundled demo corpus (tenant 'demo') and show what was stored")
     jobs = add("jobs", cmd_jobs, "list ingestion jobs, or show one")
     jobs.add_argument("action", nargs="?", choices=["list", "show"], default="list")
@@ -798,7 +889,10 @@ def build_parser() -> argparse.ArgumentParser:
     ents.add_argument("--alias", help="the merged surface form to split off")
     bench = add("bench", cmd_bench, "benchmarks: `kmrag bench ingest --dataset musique`, "
                                     "`kmrag bench query --dataset hotpotqa`, `kmrag bench api --concurrency 1,8,16`")
-    bench.add_argument("what", choices=["ingest", "query", "api"])
+    bench.add_argument("what", choices=["ingest", "query", "api", "writes"])
+    _engine_args(bench)
+    bench.add_argument("--sizes", help="writes: comma-separated batch sizes (default 100,500,1000,5000)")
+    bench.add_argument("--rounds", type=int, default=2, help="writes: batches per size (default 2)")
     bench.add_argument("--dataset", action="append", default=None,
                        help="musique | hotpotqa | 2wiki | novel | medical | a file path (ingest: repeatable; query: "
                             "one QA set, its questions and its eval tenant, default hotpotqa)")

@@ -19,25 +19,22 @@ Correct by construction, and proven by tests/integration/test_ingestion_seams.py
 from __future__ import annotations
 
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
-import numpy as np
-
 from kmrag.errors import ConfigError, SchemaError, ServiceUnavailable
+from kmrag.ingestion.compute import BatchOutput, BatchWork, ComputeEngine, LocalEngine, Parsed
 from kmrag.ingestion.consistency import Agreement, compare_stores, touched
-from kmrag.ingestion.embed_worker import embedding_executor, embedding_text, timed_embed
+from kmrag.ingestion.embed_worker import embedding_text
 from kmrag.ingestion.entity_names import sync_entity_names
-from kmrag.ingestion.parse import parse_document
 from kmrag.ingestion.progress import Progress, progress_mode
 from kmrag.ingestion.relations import GraphRows, graph_rows
 from kmrag.ingestion.resolve import EntityResolver
 from kmrag.ingestion.sources import SourceDocument, SourceOptions, SourceProblem, SourceSkip, read_sources
-from kmrag.ingestion.units import ParsedUnits, build_units
+from kmrag.ingestion.units import ParsedUnits
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import Extraction, Extractor
 from kmrag.schema import Entity, EntityMerge, KnowledgeUnit, Source, UnitLink, UnitType
@@ -94,7 +91,7 @@ class IngestionJob:
     def __init__(self, stores: Stores, embedder: Embedder, extractor: Extractor, tenant: str,
                  options: SourceOptions | None = None, progress: bool | None = None,
                  batch_units: int = BATCH_UNITS, force: bool = False, lock_wait_s: float = 3600.0,
-                 job_id: str | None = None) -> None:
+                 job_id: str | None = None, engine: ComputeEngine | None = None) -> None:
         # every unit-store call of the job is retried while PostgreSQL is briefly away (a restart)
         settings = stores.settings
         self.stores = replace(stores, units=cast(Any, RetryingUnits(stores.units, settings.pg_retries,
@@ -116,7 +113,10 @@ class IngestionJob:
         self.counts: dict[str, int] = defaultdict(int)
         self.errors: list[JobError] = []
         self.skipped: list[JobError] = []
-        self._pool: Executor | None = None
+        # where parsing, extraction and embedding run (this process by default; Ray actors with
+        # kmrag.ingestion.ray_engine); an engine handed in belongs to the caller, who closes it
+        self.engine: ComputeEngine = engine or LocalEngine(embedder, extractor)
+        self._own_engine = engine is None
         self._touched: list[str] = []
         self._failed: set[str] = set()
         self._regraph: set[str] = set()  # stored sources a store refused an update of, whose graph lost units
@@ -145,8 +145,8 @@ class IngestionJob:
                 self._lock = lock
                 return self._locked(inputs, planner)
         finally:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
+            if self._own_engine:
+                self.engine.close()
             self.progress.close()
 
     def _locked(self, inputs: list[str], planner: Any) -> IngestResult:
@@ -166,7 +166,8 @@ class IngestionJob:
             unchanged = self._consolidate()
             graph.flush()
             t_names = time.perf_counter()
-            for key, n in sync_entity_names(self.stores, self.embedder, self.tenant, entities=unchanged).items():
+            names_embedder = self.engine.names_embedder() or self.embedder  # Ray: spread over the workers
+            for key, n in sync_entity_names(self.stores, names_embedder, self.tenant, entities=unchanged).items():
                 self.counts[key] += n
             self.timings["entity_names"] += time.perf_counter() - t_names
             if self.counts.get("units_written") or self.counts.get("units_retired"):
@@ -224,9 +225,21 @@ class IngestionJob:
         return a
 
     def _batches(self, plans: Iterable[PlannedSource | SourceProblem], job: JobRecord) -> None:
+        """Cut the plans into batches; each batch's compute is handed to the engine, and the batches are
+        resolved and written strictly in the order they were cut (the engine may run several ahead)."""
         batch: list[_Slice] = []
         size = 0
         batch_no = 0
+        pending: deque[tuple[list[_Slice], int, Any]] = deque()
+
+        def cut(b: list[_Slice], no: int) -> None:
+            handed = self._submit(b)
+            if handed is not None:
+                pending.append((handed[0], no, handed[1]))
+            while len(pending) > self.engine.ahead:
+                self._finish(*pending.popleft())
+                self._save(job)
+
         for plan in plans:
             if isinstance(plan, SourceProblem):
                 self._fail(plan.path, plan.reason)
@@ -241,11 +254,12 @@ class IngestionJob:
                 size += max(1, work + (len(part) - work) // 8)  # kept units cost a write, not NLP
                 if size >= self.batch_units:
                     batch_no += 1
-                    self._process(batch, batch_no)
+                    cut(batch, batch_no)
                     batch, size = [], 0
-                    self._save(job)
         if batch:
-            self._process(batch, batch_no + 1)
+            cut(batch, batch_no + 1)
+        while pending:
+            self._finish(*pending.popleft())
 
     def _pg_retried(self, attempt: int, e: BaseException) -> None:
         self.retries["postgres"] += 1
@@ -287,6 +301,8 @@ class IngestionJob:
         seen: set[str] = set()
         kept: set[str] = set()  # ids of files with a problem: what is stored of them stays
         record_files: set[str] = set()
+        # documents to parse are handed to the engine as they are read, and planned in reading order
+        pending: deque[tuple[SourceDocument | SourceProblem, Any, bool, bool]] = deque()
         t = time.perf_counter()
         for item in read_sources(paths, self.options, on_found=self._found):
             self.timings["read"] += time.perf_counter() - t
@@ -301,7 +317,8 @@ class IngestionJob:
             if isinstance(item, SourceProblem):
                 if item.source_id:
                     kept.add(item.source_id)
-                yield item
+                pending.append((item, None, False, False))
+                yield from self._planned(pending)
                 t = time.perf_counter()
                 continue
             seen.add(item.source_id)
@@ -311,16 +328,11 @@ class IngestionJob:
                 self.counts["documents_unchanged"] += 1
                 self.progress.add("documents", 1)
             else:
-                p = self._plan_document(item, rebuild=self.force or item.source_id in diverged,
-                                        completed=versions.get(item.source_id) is not None)
-                if isinstance(p, PlannedSource):  # the units each stage will see, as they become known
-                    self.progress.expect("nlp", sum(1 for u in p.parsed.units
-                                                    if u.id in p.extract and u.type is not UnitType.CODE))
-                    self.progress.expect("embed", len(p.embed))
-                    self.progress.expect("write", len(p.parsed.units))
-                if p is not None:
-                    yield p
+                pending.append((item, self.engine.parse(item, self.tenant), self.force or item.source_id in diverged,
+                                versions.get(item.source_id) is not None))
+                yield from self._planned(pending)
             t = time.perf_counter()
+        yield from self._planned(pending, drain=True)
         folders = [Path(p).resolve().as_uri() + "/" for p in paths if Path(p).is_dir()] if self.options.prune else []
         self._vanished = vanished(self.before.known, seen, kept, record_files - kept, folders,
                                   self.stores.units.source_uris(self.tenant) if folders else {})
@@ -330,16 +342,31 @@ class IngestionJob:
         if self.after_walk:
             self.after_walk(n)
 
-    def _plan_document(self, doc: SourceDocument, rebuild: bool,
-                       completed: bool) -> PlannedSource | SourceProblem | None:
-        t = time.perf_counter()
-        try:
-            blocks, text = parse_document(doc)
-            parsed = build_units(doc, blocks, text, self.tenant)
-        except Exception as e:  # noqa: BLE001 - one document's failure is that document's error
-            return SourceProblem(path=doc.source_id, reason=f"cannot parse: {type(e).__name__}: {e}")
-        finally:
-            self.timings["parse"] += time.perf_counter() - t
+    def _planned(self, pending: deque[tuple[SourceDocument | SourceProblem, Any, bool, bool]],
+                 drain: bool = False) -> Iterator[PlannedSource | SourceProblem]:
+        """Plan the documents handed over, oldest first, while more than the engine's look-ahead wait."""
+        while pending and (drain or len(pending) > self.engine.parse_ahead):
+            item, handle, rebuild, completed = pending.popleft()
+            if isinstance(item, SourceProblem):
+                yield item
+                continue
+            t = time.perf_counter()
+            parsed = self.engine.parsed(handle)
+            self.timings["parse"] += parsed.seconds
+            self.timings["parse_wait"] += time.perf_counter() - t
+            p = self._plan_document(item, parsed, rebuild, completed)
+            if isinstance(p, PlannedSource):  # the units each stage will see, as they become known
+                self.progress.expect("nlp", sum(1 for u in p.parsed.units
+                                                if u.id in p.extract and u.type is not UnitType.CODE))
+                self.progress.expect("embed", len(p.embed))
+                self.progress.expect("write", len(p.parsed.units))
+            yield p
+
+    def _plan_document(self, doc: SourceDocument, result: Parsed, rebuild: bool,
+                       completed: bool) -> PlannedSource | SourceProblem:
+        parsed = result.units
+        if parsed is None:
+            return SourceProblem(path=doc.source_id, reason=result.error)
         if not parsed.units:
             return SourceProblem(path=doc.source_id, reason="no text units found in the document")
         self.counts["units_parsed"] += len(parsed.units)
@@ -363,21 +390,40 @@ class IngestionJob:
 
     # -- per batch ----------------------------------------------------------------------------
 
-    def _executor(self) -> Executor:
-        if self._pool is None:
-            self._pool = embedding_executor(self.embedder)
-        return self._pool
+    def _submit(self, batch: list[_Slice]) -> tuple[list[_Slice], Any] | None:
+        """Hand a batch's compute to the engine: the units to extract (code is never run through NER or
+        triple extraction), grouped by source, and the texts to embed."""
+        batch = [s for s in batch if not s.plan.failed]
+        if not batch:
+            return None
+        groups: dict[str, list[KnowledgeUnit]] = {}
+        for s in batch:
+            mine = [u for u in s.units if u.id in s.plan.extract and u.type is not UnitType.CODE]
+            if mine:
+                groups.setdefault(s.plan.source.id, []).extend(mine)
+        to_embed = [embedding_text(u) for s in batch for u in s.units if u.id in s.plan.embed]
+        return batch, self.engine.submit(BatchWork(extract=list(groups.items()), embed_texts=to_embed))
 
-    def _process(self, batch: list[_Slice], batch_no: int) -> None:
+    def _finish(self, batch: list[_Slice], batch_no: int, handle: Any) -> None:
+        """A batch's compute is done: record the documents the extractor failed on, resolve the entities
+        (in batch order: the resolver's state is the single-process path's), write."""
+        t = time.perf_counter()
+        out = self.engine.result(handle)
+        waited = time.perf_counter() - t
+        self.timings["nlp"] += out.nlp_s
+        self.timings["embed"] += out.embed_s
+        self.timings["embed_wait" if self.engine.name == "local" else "compute_wait"] += max(
+            0.0, waited - (out.nlp_s if self.engine.name == "local" else 0.0))
+        self.progress.add("nlp", sum(len(us) for us in _groups_of(batch)))
+        extractions = self._extractions(batch, out)
+        # slices of a source that failed (here, or in an earlier batch after this one was handed over) are dropped
+        to_embed = [u for s in batch for u in s.units if u.id in s.plan.embed]
+        vectors: dict[str, Any] = {}
+        if out.vectors is not None:
+            vectors = {u.id: v for u, v in zip(to_embed, out.vectors, strict=True)}
         batch = [s for s in batch if not s.plan.failed]
         if not batch:
             return
-        to_embed = [u for s in batch for u in s.units if u.id in s.plan.embed]
-        fut: Future[tuple[np.ndarray, float]] | None = None
-        if to_embed:
-            fut = self._executor().submit(timed_embed, [embedding_text(u) for u in to_embed])
-        extractions = self._extract(batch)
-        batch = [s for s in batch if not s.plan.failed]
 
         t = time.perf_counter()
         to_extract = [u for s in batch for u in s.units if u.id in s.plan.extract]
@@ -386,42 +432,22 @@ class IngestionJob:
         for k, v in rows.skipped.items():
             self.counts[k] += v
         self.timings["resolve"] += time.perf_counter() - t
-
-        vectors: dict[str, Any] = {}
-        if fut is not None:
-            t = time.perf_counter()
-            vecs, embed_s = fut.result()
-            self.timings["embed"] += embed_s
-            self.timings["embed_wait"] += time.perf_counter() - t
-            vectors = {u.id: v for u, v in zip(to_embed, vecs, strict=True)}
         self.progress.add("embed", len(to_embed))
         self._write(batch, batch_no, rows, vectors)
         if self.after_batch:
             self.after_batch(batch_no)
 
-    def _extract(self, batch: list[_Slice]) -> dict[str, Extraction]:
-        """Entities and triples of the units that need them; a document whose text breaks the
+    def _extractions(self, batch: list[_Slice], out: BatchOutput) -> dict[str, Extraction]:
+        """Every unit to extract has its extraction (empty for code); a document whose text broke the
         extractor becomes that document's error, and the rest of the batch goes on."""
-        t = time.perf_counter()
-        out: dict[str, Extraction] = {}
-        units = [u for s in batch for u in s.units if u.id in s.plan.extract and u.type is not UnitType.CODE]
+        for s in batch:
+            sid = s.plan.source.id
+            if sid in out.failed and not s.plan.failed:
+                s.plan.failed = True
+                self._failed.add(sid)
+                self._fail(sid, out.failed[sid])
         code = {u.id: Extraction() for s in batch for u in s.units if u.id in s.plan.extract and u.type is UnitType.CODE}
-        try:
-            out = dict(zip((u.id for u in units), self.extractor.extract(units), strict=True)) if units else {}
-        except Exception:  # noqa: BLE001 - isolate the document that breaks the extractor
-            for s in batch:  # find the document that breaks it
-                if s.plan.failed:
-                    continue
-                mine = [u for u in s.units if u.id in s.plan.extract and u.type is not UnitType.CODE]
-                try:
-                    out.update(zip((u.id for u in mine), self.extractor.extract(mine), strict=True))
-                except Exception as e:  # noqa: BLE001 - that document's error, not the job's
-                    s.plan.failed = True
-                    self._failed.add(s.plan.source.id)
-                    self._fail(s.plan.source.id, f"entity extraction failed: {type(e).__name__}: {e}")
-        self.timings["nlp"] += time.perf_counter() - t
-        self.progress.add("nlp", len(units))
-        return {**code, **out}  # code is never run through NER or triple extraction
+        return {**code, **out.extractions}
 
     def _links(self, s: _Slice) -> list[UnitLink]:
         """Links whose later end is in this slice (both ends are then written)."""
@@ -607,6 +633,10 @@ class IngestionJob:
         return None if plan.steps or add else current
 
 
+def _groups_of(batch: list[_Slice]) -> list[list[KnowledgeUnit]]:
+    return [[u for u in s.units if u.id in s.plan.extract and u.type is not UnitType.CODE] for s in batch]
+
+
 def _rows_of(rows: GraphRows, unit_ids: set[str]) -> GraphRows:
     """The graph rows of some units of a batch: their mentions, the relations they give (with only
     their provenance) and the entities those refer to."""
@@ -635,12 +665,14 @@ def vanished(stored: set[str], seen: set[str], kept: set[str], record_files: set
 
 def ingest(stores: Stores, paths: Sequence[str | Path], tenant: str, options: SourceOptions | None = None,
            progress: bool | None = None, embedder: Embedder | None = None,
-           extractor: Extractor | None = None, force: bool = False, lock_wait_s: float = 3600.0) -> IngestResult:
-    """Run one ingestion job with the default offline embedder and extractor."""
+           extractor: Extractor | None = None, force: bool = False, lock_wait_s: float = 3600.0,
+           engine: ComputeEngine | None = None) -> IngestResult:
+    """Run one ingestion job with the default offline embedder and extractor; ``engine``: where the
+    compute runs (default: this process; a :class:`kmrag.ingestion.ray_engine.RayEngine`, owned by the caller)."""
     from kmrag.nlp.embed import get_embedder
 
     job = IngestionJob(stores, embedder or get_embedder(stores.settings), extractor or get_extractor(stores.settings),
-                       tenant, options, progress, force=force, lock_wait_s=lock_wait_s)
+                       tenant, options, progress, force=force, lock_wait_s=lock_wait_s, engine=engine)
     return job.run(paths)
 
 

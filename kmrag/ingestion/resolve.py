@@ -161,9 +161,16 @@ class MergePlan:
     new_aliases: dict[str, list[str]] = field(default_factory=dict)  # root id -> aliases from the text
 
 
-def _rank(e: Entity) -> tuple[int, int, int, str, str]:
+def _rank(e: Entity) -> tuple[int, int, int, str, str, str, str]:
     key = resolution_key(e.name)
-    return (-strength(coarse_type(e.type)), -len(key.split()), -len(key), key, e.id)
+    return (-strength(coarse_type(e.type)), -len(key.split()), -len(key), key, e.name, e.type, e.id)
+
+
+def _tenant_free(e: Entity) -> tuple[str, str, str]:
+    """The order entities are considered in: by name and type, which do not depend on the tenant (an id
+    hashes the tenant, so ordering by id gave two tenants holding the same corpus different plans where
+    candidates tie); the id last, for names that differ only in case."""
+    return (e.name, e.type, e.id)
 
 
 def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[tuple[str, str]],
@@ -172,12 +179,14 @@ def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[
     """A pure function of the entity set (plus this job's text aliases, the undone merges and, for
     acronyms, which sources mentioned each entity in this job)."""
     sources = sources or {}
-    entities = sorted(entities, key=lambda e: e.id)  # the same set in any order gives the same plan
+    # the same set in any order, in any tenant, gives the same plan
+    entities = sorted(entities, key=_tenant_free)
+    order = {e.id: i for i, e in enumerate(entities)}
     by_id = {e.id: e for e in entities}
     keys = {e.id: resolution_key(e.name) for e in entities}
     coarse = {e.id: coarse_type(e.type) for e in entities}
     by_key: dict[str, list[str]] = defaultdict(list)
-    for e in sorted(entities, key=lambda x: x.id):
+    for e in entities:
         by_key[keys[e.id]].append(e.id)
 
     parent: dict[str, str] = {}
@@ -243,7 +252,7 @@ def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[
 
     def one(cands: Iterable[str]) -> str | None:
         """The candidate when all candidates are one entity (or one group of typos)."""
-        roots = {find(c): c for c in sorted(cands)}
+        roots = {find(c): c for c in sorted(cands, key=order.__getitem__)}
         return next(iter(roots.values())) if len(roots) == 1 else None
 
     # untyped phrases and defined concepts join the one stronger entity with the same key
@@ -294,16 +303,17 @@ def plan_merges(tenant: str, entities: Sequence[Entity], text_aliases: Sequence[
             link(e.id, target, "acronym")
 
     plan = MergePlan()
+    links = sorted(method.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]]))
     for group in members.values():
         if len(group) < 2:
             continue
         heads = [m for m in group if m not in pointed] or group
         root = min((by_id[m] for m in heads), key=_rank)
-        for m in sorted(group):
+        for m in sorted(group, key=order.__getitem__):
             if m == root.id or merge_key(root.id, by_id[m].name) in blocked:
                 continue
-            how, score = next((v for (a, _), v in sorted(method.items()) if a == m),
-                              next((v for (a, b), v in sorted(method.items()) if m in (a, b)), ("alias", 1.0)))
+            how, score = next((v for (a, _), v in links if a == m),
+                              next((v for (a, b), v in links if m in (a, b)), ("alias", 1.0)))
             plan.steps.append(MergeStep(member=by_id[m], root=root, method=how, score=score))
     plan.new_aliases = {k: sorted(set(v)) for k, v in new_aliases.items()}
     return plan

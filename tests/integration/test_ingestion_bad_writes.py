@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from kmrag.ingestion import pipeline
+from kmrag.ingestion import compute
 from kmrag.ingestion.consistency import compare_stores
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.stores import Stores
@@ -43,7 +43,7 @@ def snapshot(stores: Stores, tenant: str) -> dict[str, Any]:
 
 def poison(monkeypatch: pytest.MonkeyPatch, name: str, from_unit: int = 0) -> None:
     """Units of the file ``name`` (from its ``from_unit``-th on) carry a NUL in their metadata."""
-    real = pipeline.build_units
+    real = compute.build_units  # the parse runs in kmrag.ingestion.compute (the engines share it)
 
     def build(doc: Any, *a: Any, **kw: Any) -> Any:
         parsed = real(doc, *a, **kw)
@@ -53,7 +53,7 @@ def poison(monkeypatch: pytest.MonkeyPatch, name: str, from_unit: int = 0) -> No
                 u.metadata = {**u.metadata, "note": "bad\x00value"}
         return parsed
 
-    monkeypatch.setattr(pipeline, "build_units", build)
+    monkeypatch.setattr(compute, "build_units", build)
 
 
 def corpus(root: Path) -> Path:

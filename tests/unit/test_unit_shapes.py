@@ -77,13 +77,17 @@ def test_code_units_are_not_sent_to_the_extractor():
             return [Extraction() for _ in units]
 
     _, p = parsed("# A\n\nSome prose about the tool and what it does.\n\n```\nrm -rf build\n```\n")
+    from kmrag.ingestion.compute import LocalEngine
+
     job = IngestionJob.__new__(IngestionJob)
     rec = Recorder()
-    job.extractor = rec  # type: ignore[assignment]
-    job.timings = {"nlp": 0.0}  # type: ignore[assignment]
-    job.progress = SimpleNamespace(add=lambda *a: None)  # type: ignore[assignment]
-    plan = SimpleNamespace(extract={u.id for u in p.units}, failed=False)
-    out = job._extract([SimpleNamespace(units=p.units, plan=plan)])  # type: ignore[list-item]
+    job.engine = LocalEngine(None, rec)  # type: ignore[arg-type]
+    plan = SimpleNamespace(extract={u.id for u in p.units}, embed=set(), failed=False,
+                           source=SimpleNamespace(id="s"))
+    batch = [SimpleNamespace(units=p.units, plan=plan)]
+    handed = job._submit(batch)  # type: ignore[arg-type]
+    assert handed is not None
+    out = job._extractions(handed[0], job.engine.result(handed[1]))
     assert set(out) == {u.id for u in p.units}  # every unit has its (empty, for code) extraction
     assert "code" not in rec.seen and "paragraph" in rec.seen
 
