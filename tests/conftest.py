@@ -73,3 +73,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if unmarked:
         raise pytest.UsageError(f"tests without a unit/contract/integration/e2e marker (CI would skip them): "
                                 f"{', '.join(unmarked[:5])}{' …' if len(unmarked) > 5 else ''}")
+
+
+@pytest.fixture(scope="session")
+def extractor() -> Any:
+    """The spaCy extractor, loaded once for the session (it holds no per-test state)."""
+    from kmrag.nlp.extract import SpacyExtractor
+
+    return SpacyExtractor()

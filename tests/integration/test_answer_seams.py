@@ -18,13 +18,6 @@ from tests.integration.test_ingestion_seams import make_stores
 pytestmark = pytest.mark.integration
 
 
-@pytest.fixture(scope="module")
-def extractor() -> Any:
-    from kmrag.nlp.extract import SpacyExtractor
-
-    return SpacyExtractor()
-
-
 @pytest.fixture(params=["neo4j", "embedded"])
 def stores(request: Any, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path) -> Iterator[Stores]:
     s = make_stores(request.param, neo4j_driver, pg_pool, tenant, tmp_path / "graph")

@@ -30,11 +30,6 @@ DISTANCE = "The great-circle distance between Delhi and Munich is about 5,900 km
 ROW = "| more than 3500 km | 600 EUR |"
 
 
-@pytest.fixture(scope="module")
-def extractor() -> SpacyExtractor:
-    return SpacyExtractor()
-
-
 @pytest.fixture(params=["neo4j", "embedded"])
 def stores(request: Any, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path) -> Iterator[Stores]:
     s = make_stores(request.param, neo4j_driver, pg_pool, tenant, tmp_path / "graph")

@@ -29,7 +29,6 @@ from kmrag.ingestion.consistency import compare_stores
 from kmrag.ingestion.pipeline import IngestionJob
 from kmrag.ingestion.repair import repair
 from kmrag.nlp.embed import get_embedder
-from kmrag.nlp.extract import SpacyExtractor
 from kmrag.stores import Stores, open_stores
 from kmrag.units.jobs import JobStore
 from tests.fixtures.docs import write_corpus
@@ -38,11 +37,6 @@ from tests.fixtures.fault_services import REPO, FaultServices
 pytestmark = [pytest.mark.integration, pytest.mark.faults]
 
 BATCH = 4  # units per batch: the corpus makes several batches
-
-
-@pytest.fixture(scope="module")
-def extractor() -> SpacyExtractor:
-    return SpacyExtractor()
 
 
 def settings_for(fs: FaultServices, tenant: str, tmp: Path, **kw: Any) -> Settings:

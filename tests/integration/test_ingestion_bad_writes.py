@@ -14,7 +14,6 @@ import pytest
 
 from kmrag.ingestion import compute
 from kmrag.ingestion.consistency import compare_stores
-from kmrag.nlp.extract import SpacyExtractor
 from kmrag.stores import Stores
 from tests.integration.test_ingestion_seams import make_stores, run
 
@@ -27,11 +26,6 @@ def stores(request: Any, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path:
     yield s
     s.graph.clear_tenant(tenant)
     s.units.clear_tenant(tenant)
-
-
-@pytest.fixture(scope="module")
-def extractor() -> SpacyExtractor:
-    return SpacyExtractor()
 
 
 def snapshot(stores: Stores, tenant: str) -> dict[str, Any]:

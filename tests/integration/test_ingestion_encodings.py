@@ -17,7 +17,6 @@ from kmrag.graph.neo4j_store import Neo4jGraphStore
 from kmrag.ingestion.pipeline import IngestionJob
 from kmrag.ingestion.sources import SourceOptions
 from kmrag.nlp.embed import get_embedder
-from kmrag.nlp.extract import SpacyExtractor
 from kmrag.stores import Stores
 from kmrag.units.store import PgUnitStore
 
@@ -35,11 +34,6 @@ def stores(request: Any, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path:
     yield s
     s.graph.clear_tenant(tenant)
     s.units.clear_tenant(tenant)
-
-
-@pytest.fixture(scope="module")
-def extractor() -> SpacyExtractor:
-    return SpacyExtractor()
 
 
 def run(stores: Stores, tenant: str, extractor: Any, path: Path, encoding: str | None = None) -> Any:

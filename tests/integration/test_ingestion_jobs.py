@@ -33,11 +33,6 @@ def stores(neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path) -> Iter
     s.units.clear_tenant(tenant)
 
 
-@pytest.fixture(scope="module")
-def extractor() -> SpacyExtractor:
-    return SpacyExtractor()
-
-
 def run(stores: Stores, tenant: str, extractor: SpacyExtractor, *paths: Path, batch_units: int = 256,
         options: SourceOptions | None = None, after_batch: Any = None) -> Any:
     job = IngestionJob(stores, get_embedder(stores.settings), extractor, tenant, options, progress=False,

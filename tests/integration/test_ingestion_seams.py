@@ -49,11 +49,6 @@ def stores(backend: str, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path:
         s.units.clear_tenant(t)
 
 
-@pytest.fixture(scope="module")
-def extractor() -> SpacyExtractor:
-    return SpacyExtractor()
-
-
 def run(stores: Stores, tenant: str, extractor: Any, *paths: Path, batch_units: int = 256,
         options: SourceOptions | None = None, force: bool = False, **hooks: Any) -> Any:
     job = IngestionJob(stores, get_embedder(stores.settings), extractor, tenant, options, progress=False,

@@ -22,7 +22,6 @@ from kmrag.ingestion.digest import tenant_digest
 from kmrag.ingestion.pipeline import IngestionJob
 from kmrag.ingestion.sources import SourceOptions
 from kmrag.nlp.embed import get_embedder
-from kmrag.nlp.extract import SpacyExtractor
 from kmrag.stores import Stores
 from tests.integration.test_ingestion_seams import make_stores
 
@@ -30,11 +29,6 @@ pytestmark = pytest.mark.integration
 
 TRIAL = Path(__file__).resolve().parents[1] / "data" / "trial"
 BATCH = 8  # units: many batches from the small corpus, so several are in flight on the workers at once
-
-
-@pytest.fixture(scope="module")
-def extractor() -> SpacyExtractor:
-    return SpacyExtractor()
 
 
 @pytest.fixture(scope="module")

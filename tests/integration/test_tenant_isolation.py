@@ -34,11 +34,6 @@ pytestmark = pytest.mark.integration
 EU_MD = "# EU\n\nThe European Union (EU) is a union of states. The EU has a parliament in Brussels.\n"
 
 
-@pytest.fixture(scope="module")
-def extractor() -> SpacyExtractor:
-    return SpacyExtractor()
-
-
 @pytest.fixture(params=["neo4j", "embedded"])
 def stores(request: Any, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path) -> Iterator[Stores]:
     s = make_stores(request.param, neo4j_driver, pg_pool, tenant, tmp_path / "graph")

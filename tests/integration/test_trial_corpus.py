@@ -31,11 +31,6 @@ TRIAL = Path(__file__).resolve().parents[1] / "data" / "trial"
 CJK = re.compile(r"[\u3400-\u9fff]")
 
 
-@pytest.fixture(scope="module")
-def extractor() -> SpacyExtractor:
-    return SpacyExtractor()
-
-
 @pytest.fixture(params=["neo4j", "embedded"])
 def ingested(request: Any, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path,
              extractor: SpacyExtractor) -> Iterator[tuple[Stores, str, Path, Any]]:
