@@ -75,7 +75,7 @@ def unreachable(pool: Any, e: BaseException) -> PostgresUnavailable:
 
 
 def redact(url: str, extra: Sequence[str] = ()) -> str:
-    """A database URL (or a message holding one) with its password hidden: :func:`kmrag.redact.redact`."""
+    """A database URL (or a message holding one) with its password hidden: :func:`kmrag.schema.redact.redact`."""
     from kmrag.schema import redact as r
 
     return r.redact(url, extra=[*extra, *r.url_secrets(url)])
