@@ -161,7 +161,7 @@ class Answerer:
                 draft = self.llm.generate(q, analysis, shown, feedback)
             else:
                 draft = self.extractive.generate(q, analysis, context)
-            v = validate(draft.text, shown, known, direct=draft.direct)
+            v = validate(draft.text, shown, known, direct=draft.direct, basis=draft.basis)
             trace.append({"step": "generate", "attempt": attempt, "generator": self.generator_name,
                           "context": shown.ids, "left_out": len(context.units) - len(shown.units),
                           "regenerated": bool(feedback), "sentences": v.raw_sentences, "kept": len(v.statements),

@@ -64,6 +64,11 @@ YEAR_ASKED = re.compile(r"\b(what|which|in what|in which) year\b|\byear (of|was|
 QUALIFIER = re.compile(r"^(?:about|around|approximately|nearly|almost|over|more than|less than|under|some|roughly|"
                        r"at least|up to)\s+", re.I)
 _RANGE_SPLIT = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*")
+# "whose director", "the father of": the compared value belongs to another person than the entities named
+RELATED_PERSON = re.compile(r"\b(?:director|father|mother|founder|composer|author|writer|producer|husband|wife|"
+                            r"spouse|son|daughter|parent|child|creator|performer|singer|editor|owner)s?\b", re.I)
+SAME_PLACE = re.compile(r"\bsame\s+(?:nationality|country|citizenship|place)\b|\bboth\s+from\s+the\s+same\b|"
+                        r"\bfrom the same country\b", re.I)
 DEATH = re.compile(r"\b(die|died|death|dead|pass(ed)? away|killed)\b", re.I)
 
 
@@ -117,6 +122,7 @@ class Draft:
 
     text: str
     direct: str | None = None
+    basis: dict[str, Any] | None = None  # how a computed direct answer was computed (kmrag.answer.validate)
     notes: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -149,16 +155,22 @@ class ExtractiveGenerator:
         if not scored or scored[0].score <= 0:
             return Draft(text="", notes=[{"generator": "extractive", "why": "no span shares a word with the question"}])
         band = self._band(scored, analysis)
+        basis: dict[str, Any] | None = None
         if band is not None:
             chain, direct = band
+            basis = {"kind": "band", "rule": "the row whose range holds the stated quantity",
+                     "entities": [{"unit_id": s.unit_id, "quote": s.quote} for s in chain]}
         elif analysis.kind == "comparison" and len(analysis.compared) >= 2:
             chain = self._compared_chain(scored, analysis)
-            direct = self._compare(question, analysis, chain, ents)
+            direct, basis = self._compare(question, analysis, chain, ents)
         else:
             chain = self._chain(scored, qwords, analysis)
-            direct = self._direct(question, analysis, chain, ents)
+            if analysis.answer_type == "YES_NO":
+                direct, basis = self._yes_no(question, analysis, chain, ents)
+            else:
+                direct = self._direct(question, analysis, chain, ents)
         text = " ".join(f"{s.display} [{s.unit_id}]" for s in chain)
-        return Draft(text=text, direct=direct,
+        return Draft(text=text, direct=direct, basis=basis,
                      notes=[{"generator": "extractive", "statements": len(chain), "band": band is not None}])
 
     @staticmethod
@@ -264,8 +276,6 @@ class ExtractiveGenerator:
 
     def _direct(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
                 ents: dict[tuple[str, int], list[Any]]) -> str | None:
-        if analysis.answer_type == "YES_NO":
-            return self._yes_no(question, analysis, chain)
         qlow = question.lower()
         labels = LABELS.get(analysis.answer_type, LABELS["ENTITY"])
         order = list(reversed(chain)) if analysis.kind in {"bridge", "inference"} else chain
@@ -296,27 +306,52 @@ class ExtractiveGenerator:
             return min(cands, key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))[0]
         return None
 
-    @staticmethod
-    def _yes_no(question: str, analysis: QuestionAnalysis, chain: list[Span]) -> str:
-        """Yes when every compared entity's (or the best) span holds the question's predicate words."""
-        mention_words = terms(" ".join(analysis.mentions)).words
-        predicate = terms(question).words - mention_words - {"both", "same", "either", "neither"}
-        if not predicate:
-            return "yes"
-        spans = chain if len(analysis.compared) >= 2 else chain[:1]
-        ok = all(len(predicate & terms(s.display + " " + s.title).words) / len(predicate) >= 0.5 for s in spans)
-        return "yes" if ok else "no"
-
-    def _compare(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
-                 ents: dict[tuple[str, int], list[Any]]) -> str | None:
-        if analysis.answer_type == "YES_NO":
-            return self._yes_no(question, analysis, chain)
-        values: list[tuple[float, str]] = []
-        for name in analysis.compared:
+    def _about(self, chain: list[Span], names: list[str]) -> list[tuple[str, Span]] | None:
+        """Each named entity with the chain's span about it (its name in the span or its unit's title)."""
+        out = []
+        for name in names:
             nw = terms(name).words
             span = next((s for s in chain if nw and nw <= terms(s.title + " " + s.display).words), None)
             if span is None:
-                continue
+                return None
+            out.append((name, span))
+        return out
+
+    def _yes_no(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
+                ents: dict[tuple[str, int], list[Any]]) -> tuple[str | None, dict[str, Any] | None]:
+        """Yes when the span about every compared entity states the question's property; no when the question
+        asks whether they share a nationality or place and their spans name different ones; otherwise
+        nothing (never a default)."""
+        names = analysis.compared if len(analysis.compared) >= 2 else analysis.mentions[:1]
+        about = self._about(chain, names) if names else None
+        if not about:
+            return None, None
+        entities = [{"name": n, "unit_id": s.unit_id, "quote": s.quote} for n, s in about]
+        if SAME_PLACE.search(question):
+            values = [{t.lower() for t, lab, _ in ents.get((s.unit_id, s.start), []) if lab in {"NORP", "GPE"}}
+                      for _, s in about]
+            if not all(values):
+                return None, None
+            for e, v in zip(entities, values, strict=True):
+                e["value"] = ", ".join(sorted(v))
+            same = bool(set.intersection(*values))
+            return ("yes" if same else "no"), {"kind": "yes_no", "rule": "the same nationality or place",
+                                              "entities": entities}
+        mention_words = terms(" ".join(analysis.mentions)).words
+        predicate = terms(question).words - mention_words - {"both", "same", "either", "neither"}
+        if predicate and all(predicate <= terms(s.display + " " + s.title).words for _, s in about):
+            return "yes", {"kind": "yes_no", "rule": "every entity's span states: " + " ".join(sorted(predicate)),
+                           "entities": entities}
+        return None, None
+
+    def _compare(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
+                 ents: dict[tuple[str, int], list[Any]]) -> tuple[str | None, dict[str, Any] | None]:
+        if analysis.answer_type == "YES_NO":
+            return self._yes_no(question, analysis, chain, ents)
+        if RELATED_PERSON.search(question):  # "whose director was born first": the value is not the film's own
+            return None, None
+        values: list[tuple[float, str, Span]] = []
+        for name, span in self._about(chain, analysis.compared) or []:
             years = YEAR.findall(span.display)
             nums = [q[0] for q in quantities(span.display)] or [v for v in (_num(x) for x in re.findall(r"\d[\d,]*", span.display)) if v]
             if LIFESPAN.search(question):  # "who lived longer": the years between birth and death
@@ -324,13 +359,19 @@ class ExtractiveGenerator:
             else:
                 v = float(years[0]) if years and (EARLIER.search(question) or LATER.search(question)) else (nums[0] if nums else None)
             if v is not None:
-                values.append((v, name))
-        if len(values) < 2:
-            return analysis.compared[0] if analysis.compared else None
+                values.append((v, name, span))
+        if len(values) < 2 or len(values) < len(analysis.compared):
+            return None, None
         if LIFESPAN.search(question):
-            return (min(values) if re.search(r"\b(shorter|younger|earlier|first)\b", question, re.I) else max(values))[1]
-        if EARLIER.search(question) or LESS.search(question):
-            return min(values)[1]
-        if LATER.search(question) or MORE.search(question):
-            return max(values)[1]
-        return None
+            pick, rule = (min, "shortest life") if re.search(r"\b(shorter|younger|earlier|first)\b", question, re.I) \
+                else (max, "longest life")
+        elif EARLIER.search(question) or LESS.search(question):
+            pick, rule = min, "smallest or earliest"
+        elif LATER.search(question) or MORE.search(question):
+            pick, rule = max, "largest or latest"
+        else:
+            return None, None
+        won = pick(values, key=lambda x: x[0])
+        return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
+                        "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
+                                     for v, n, s in values]}

@@ -18,7 +18,7 @@ shown for a person to check.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 MIN_COVERAGE = 0.6
@@ -119,35 +119,11 @@ def support(statement: str, evidence: Iterable[str], titles: Iterable[str] = ())
                    tuple(sorted(st.names - have_words)), negated(statement) != any(negated(e) for e in evidence))
 
 
-# -- the public checker: one statement against the spans it cites -------------------------------------------
 
+def __getattr__(name: str) -> object:
+    """``judge`` and ``Verdict`` live in kmrag.answer.judge (the per-statement check); importable from here."""
+    if name in {"judge", "Verdict"}:
+        from kmrag.answer import judge as j
 
-@dataclass(frozen=True)
-class Verdict:
-    """Is ``statement`` supported by the spans it cites? ``score`` in [0, 1]; ``failed`` names the part that
-    did not hold (a number, a name, a clause, the polarity, ...), None when supported."""
-
-    supported: bool
-    score: float
-    failed: str | None = None
-
-    def as_dict(self) -> dict[str, object]:
-        return {"supported": self.supported, "score": self.score, "failed": self.failed}
-
-
-def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> Verdict:
-    """The support check every generator's statements and ``kmrag support check`` go through.
-
-    ``spans``: the cited spans, one per cited unit (or several of one unit); ``titles``: their units'
-    titles, parallel to ``spans`` when given."""
-    sup = support(statement, spans, titles)
-    failed = None
-    if sup.missing_numbers:
-        failed = "number not in the cited spans: " + ", ".join(sup.missing_numbers)
-    elif sup.missing_names:
-        failed = "name not in the cited spans: " + ", ".join(sup.missing_names)
-    elif sup.polarity_differs:
-        failed = "negation differs from the cited spans"
-    elif sup.coverage < MIN_COVERAGE:
-        failed = f"only {sup.coverage:.0%} of the statement's words are in the cited spans"
-    return Verdict(sup.ok, max(0.0, min(1.0, sup.score)), failed)
+        return getattr(j, name)
+    raise AttributeError(name)

@@ -15,11 +15,12 @@ is reported, so a generator can regenerate once and the trace shows what happene
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from kmrag.answer.context import Context
+from kmrag.answer.judge import Verdict, judge
 from kmrag.answer.spans import Span
 from kmrag.answer.support import Support, support, terms
 from kmrag.nlp.sentences import sentence_spans
@@ -51,6 +52,8 @@ class Validated:
     direct: str | None = None
     issues: list[dict[str, Any]] = field(default_factory=list)
     raw_sentences: int = 0
+    scores: list[float] = field(default_factory=list)  # the support score of each kept statement
+    basis: dict[str, Any] | None = None  # how the direct answer was read or computed from the cited spans
 
     @property
     def found(self) -> bool:
@@ -126,6 +129,7 @@ def _evidence(span: Span) -> str:
 
 
 def best_span(statement: str, spans: Iterable[Span]) -> tuple[Span | None, Support | None]:
+    """The span sharing most words with ``statement`` (a lexical ranking, not a verdict)."""
     best: tuple[Span | None, Support | None] = (None, None)
     for s in spans:
         sup = support(statement, [_evidence(s)], [s.title])
@@ -134,13 +138,34 @@ def best_span(statement: str, spans: Iterable[Span]) -> tuple[Span | None, Suppo
     return best
 
 
+def judged(statement: str, spans: Sequence[Span]) -> tuple[Verdict, list[Span]]:
+    """The per-statement verdict on ``spans`` (the spans of the cited units) and the spans it rests on."""
+    v = judge(statement, [_evidence(s) for s in spans], [s.title for s in spans])
+    return v, [spans[i] for i in v.used] if v.supported else []
+
+
+def recite(statement: str, context: Context, limit: int = 4) -> tuple[Verdict | None, list[Span]]:
+    """The context unit whose spans support ``statement``, among the ``limit`` units sharing most words."""
+    ranked: dict[str, float] = {}
+    for s in context.all_spans():
+        sc = support(statement, [_evidence(s)], [s.title]).score
+        ranked[s.unit_id] = max(ranked.get(s.unit_id, -9.0), sc)
+    for uid in sorted(ranked, key=lambda u: -ranked[u])[:limit]:
+        if ranked[uid] <= 0:
+            break
+        v, used = judged(statement, context.spans[uid])
+        if v.supported:
+            return v, used
+    return None, []
+
+
 def _citation(span: Span) -> Citation:
     return Citation(unit_id=span.unit_id, source_id=span.source_id, quote=span.quote, start=span.start,
                     end=span.end, kind=span.kind)
 
 
 def validate(text: str, context: Context, known: Callable[[list[str]], set[str]] | None = None,
-             direct: str | None = None) -> Validated:
+             direct: str | None = None, basis: dict[str, Any] | None = None) -> Validated:
     """``known(ids)`` answers which IDs exist for the tenant (to tell invented from out-of-context IDs)."""
     out = Validated()
     pairs = [(s, ids) for s, ids in split_statements(text or "") if terms(s).words or terms(s).numbers]
@@ -148,6 +173,7 @@ def validate(text: str, context: Context, known: Callable[[list[str]], set[str]]
     foreign = sorted({x for _, ids in pairs for x in ids if x not in context.spans})
     exists = known([x for x in foreign if _VALID_ID.match(x)]) if known and foreign else set()
     cited: dict[tuple[str, int], Citation] = {}
+    used: list[Span] = []
     for n, (sentence, ids) in enumerate(pairs):
         for x in ids:
             if x not in context.spans:
@@ -155,50 +181,61 @@ def validate(text: str, context: Context, known: Callable[[list[str]], set[str]]
                                    "id": x})
         valid = [x for x in ids if x in context.spans]
         chosen: list[Span] = []
+        verdict: Verdict | None = None
         if valid:
+            verdict, chosen = judged(sentence, [sp for x in valid for sp in context.spans[x]])
             for x in valid:
-                span, sup = best_span(sentence, context.spans[x])
-                if span is not None and sup is not None and sup.coverage > 0:
-                    chosen.append(span)
-                else:
+                if chosen and x not in {c.unit_id for c in chosen}:
                     out.issues.append({"sentence": n, "issue": "citation_removed", "id": x,
-                                       "why": "the unit shares nothing with the sentence"})
-            sup = support(sentence, [_evidence(s) for s in chosen], [s.title for s in chosen]) if chosen else None
-            if sup is None or not sup.ok:
-                chosen = []
-            elif len(chosen) > 1:  # a co-cited unit whose quote adds nothing is not shown as support
-                for s in sorted(chosen, key=lambda s: support(sentence, [_evidence(s)], [s.title]).coverage):
-                    rest = [x for x in chosen if x is not s]
-                    left = support(sentence, [_evidence(x) for x in rest], [x.title for x in rest])
-                    if left.ok and left.coverage >= sup.coverage:
-                        chosen = rest
-                        out.issues.append({"sentence": n, "issue": "citation_removed", "id": s.unit_id,
-                                           "why": "its quote adds nothing the other cited units do not say"})
+                                       "why": "the statement does not rest on this unit"})
         if not chosen:
-            span, sup = best_span(sentence, context.all_spans())
-            if span is not None and sup is not None and sup.ok:
-                chosen = [span]
-                out.issues.append({"sentence": n, "issue": "recited", "id": span.unit_id,
-                                   "why": "uncited" if not ids else "not supported by the cited units"})
+            why = verdict.failed if verdict is not None else None
+            verdict, chosen = recite(sentence, context)
+            if chosen:
+                out.issues.append({"sentence": n, "issue": "recited", "id": chosen[0].unit_id,
+                                   "why": "uncited" if not ids else f"not supported by the cited units: {why}"})
             else:
                 out.issues.append({"sentence": n, "issue": "dropped", "text": sentence[:200],
-                                   "why": "no unit in the context supports it"})
+                                   "why": why or "no unit in the context supports it"})
                 continue
+        if verdict is not None:
+            out.scores.append(verdict.score)
         if not ids:
             out.issues.append({"sentence": n, "issue": "uncited"})
         unit_ids = list(dict.fromkeys(s.unit_id for s in chosen))
         out.statements.append(Statement(text=sentence, unit_ids=unit_ids))
         for s in chosen:
             cited.setdefault((s.unit_id, s.start), _citation(s))
+            used.append(s)
     out.citations = list(cited.values())
-    direct = " ".join(_MARKER.sub(" ", direct or "").split())  # "600 EUR (u_…)": the ID is no part of the answer
-    if direct and out.statements:
-        quotes = [c.quote for c in out.citations] + [_evidence(s) for u in {c.unit_id for c in out.citations}
-                                                     for s in context.spans[u]]
-        low = direct.lower().strip()
-        whole = re.compile(rf"(?<!\w){re.escape(low)}(?!\w)")  # "50" is not in "250 EUR"
-        if low in {"yes", "no"} or any(whole.search(q.lower()) for q in quotes) or support(direct, quotes).ok:
-            out.direct = direct.strip()
-        else:
-            out.issues.append({"issue": "direct_dropped", "text": direct[:200], "why": "not in the cited units"})
+    _direct(out, " ".join(_MARKER.sub(" ", direct or "").split()), used, basis)
     return out
+
+
+def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any] | None) -> None:
+    """The direct answer stands when it is words of a span a kept statement rests on, or a value computed
+    from such spans with the computation shown (``basis``: a comparison, a yes / no over every compared
+    entity, a band lookup). "600 EUR (u_…)": the ID is no part of the answer."""
+    if not direct or not out.statements:
+        return
+    kept = {u for s in out.statements for u in s.unit_ids}
+    low = direct.lower().strip()
+    if basis and basis.get("kind") in {"yes_no", "comparison"}:
+        rests = [x.get("unit_id") for x in basis.get("entities", [])]
+        if len(rests) >= 1 and all(u in kept for u in rests) and (low in {"yes", "no"}) == (basis["kind"] == "yes_no"):
+            out.direct, out.basis = direct.strip(), basis
+            return
+        out.issues.append({"issue": "direct_dropped", "text": direct[:200],
+                           "why": "its computation does not rest on the cited spans of every entity it compares"})
+        return
+    whole = re.compile(rf"(?<![\w-]){re.escape(low)}(?![\w-])")  # "50" is not in "250 EUR"
+    for s in used:
+        ev = _evidence(s)
+        sup = support(direct, [ev])
+        if low not in {"yes", "no"} and (whole.search(ev.lower()) or (sup.coverage == 1.0 and sup.ok)):
+            out.direct = direct.strip()
+            out.basis = {**(basis or {"kind": "span"}), "unit_id": s.unit_id, "quote": s.quote}
+            return
+    out.issues.append({"issue": "direct_dropped", "text": direct[:200],
+                       "why": "yes / no without a check of every compared entity" if low in {"yes", "no"}
+                       else "not in the spans the answer cites"})

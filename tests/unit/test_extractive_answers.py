@@ -19,7 +19,7 @@ def answer(x: SpacyExtractor, question: str, units: list[tuple[str, str, str, st
     ctx = Context.of(T, [unit("u_" + f"{i:016x}", content, type_=type_, title=title)
                          for i, (content, type_, title, _) in enumerate(units)])
     draft = ExtractiveGenerator(x.nlp).generate(question, QuestionAnalyser(x).analyse(question), ctx)
-    v = validate(draft.text, ctx, lambda ids: set(), direct=draft.direct)
+    v = validate(draft.text, ctx, lambda ids: set(), direct=draft.direct, basis=draft.basis)
     assert not [i for i in v.issues if i["issue"] != "direct_dropped"], v.issues  # verbatim spans always stand
     return v.direct, [c.quote for c in v.citations], v.text
 
@@ -67,7 +67,19 @@ def test_yes_no(x: SpacyExtractor) -> None:
     units = [("Edmund Varga was a Hungarian film director.", "paragraph", "Edmund Varga", ""),
              ("Bille August is a Danish film director.", "paragraph", "Bille August", "")]
     assert answer(x, "Are Edmund Varga and Bille August both film directors?", units)[0] == "yes"
-    assert answer(x, "Are Edmund Varga and Bille August both painters?", units)[0] == "no"
+    # the spans say what they are, not that they are not painters: no answer rather than a default "no"
+    assert answer(x, "Are Edmund Varga and Bille August both painters?", units)[0] is None
+    assert answer(x, "Are Edmund Varga and Bille August of the same nationality?", units)[0] == "no"
+    assert answer(x, "Were Edmund Varga and Bille August both from the same country?", units)[0] == "no"
+
+
+def test_a_comparison_of_related_people_is_not_read_from_the_named_entities(x: SpacyExtractor) -> None:
+    # the films' years are not their directors' births
+    direct, _, text = answer(x, "Which film has the director born earlier, Night Train to Lisbon or The Silent Harbour?", [
+        ("Night Train to Lisbon is a 2013 film directed by Bille August.", "paragraph", "Night Train to Lisbon", ""),
+        ("The Silent Harbour is a 1961 drama film directed by Edmund Varga.", "paragraph", "The Silent Harbour", ""),
+    ])
+    assert direct is None
 
 
 def test_no_shared_word_means_no_draft(x: SpacyExtractor) -> None:
