@@ -57,6 +57,8 @@ class Settings(BaseModel):
     neo4j_write_retry_s: float = 30.0  # how long the driver retries a write transaction on transient errors
     neo4j_read_retry_s: float = 3.0  # the same for reads: queries fail fast while Neo4j is down
     max_question_chars: int = 2000  # longer questions are refused (after whitespace runs become one space)
+    # below this probability of being right an answer is "not found", with the best evidence shown
+    min_confidence: float = 0.5
 
     @field_validator("tenant")
     @classmethod
@@ -98,6 +100,13 @@ class Settings(BaseModel):
     def _question_limit_ok(cls, v: int) -> int:
         if not 1 <= v <= 100_000:
             raise ValueError("max_question_chars must be between 1 and 100000")
+        return v
+
+    @field_validator("min_confidence")
+    @classmethod
+    def _confidence_ok(cls, v: float) -> float:
+        if not 0.0 <= v <= 1.0:
+            raise ValueError("min_confidence must be between 0 and 1")
         return v
 
     @field_validator("embedding_dim")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from kmrag.answer.confidence import explain, features, probability
 from kmrag.answer.context import Context
 from kmrag.answer.extractive import Draft, ExtractiveGenerator
 from kmrag.answer.grade import AnswerGrade, OfflineGrader, grader_for
@@ -126,16 +127,26 @@ class Answerer:
         if best and validated.found and not best[3].on_topic:
             trace.append({"step": "judge", "decision": "not found: the evidence is not about the question's entities",
                           "why": best[3].why})
-            validated = Validated()
-        confidence = 0.0
+            validated = Validated(citations=validated.citations)
+        confidence, why, evidence = 0.0, "nothing was found", []
         if best and validated.found:
-            grade = best[3]
-            confidence = round(0.5 * validated.grounded_share + 0.3 * (validated.direct is not None)
-                               + 0.2 * grade.addresses, 3)
+            titles = {u.id: u.title for u in best[2].units}
+            feats = features(q, analysis, validated, titles)
+            confidence, why = round(probability(feats), 3), explain(feats)
+            trace.append({"step": "confidence", "p": confidence, "features": feats, "why": why,
+                          "threshold": self.settings.min_confidence})
+            if confidence < self.settings.min_confidence:
+                trace.append({"step": "judge", "decision": f"not found: confidence {confidence:.2f} is below "
+                              f"{self.settings.min_confidence:.2f}; the statements are shown as evidence", "why": why})
+                evidence, validated = validated.statements, Validated(citations=validated.citations)
+        elif best and best[1].found:
+            evidence = best[1].statements
         trace.append({"step": "done", "found": validated.found, "statements": len(validated.statements),
+                      "confidence_why": why, "evidence": [e.model_dump() for e in evidence],
                       "ms": round((time.perf_counter() - t0) * 1000, 1)})
         answer = Answer(id=answer_id(), tenant=tenant, question=q, text=validated.text, direct=validated.direct,
                         statements=validated.statements, citations=validated.citations, confidence=confidence,
+                        confidence_why=why, evidence=evidence,
                         generator=self.generator_name, strategy=self.strategy, trace=trace)
         if self.save:
             self.units.save_answer(answer)  # PostgreSQL holds the record the audit reads

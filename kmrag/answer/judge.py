@@ -146,7 +146,7 @@ def _bounds(text: str) -> list[Any]:
         for m in pattern.finditer(text):
             if re.search(r"\d", text[max(0, m.start() - 20):m.end() + 20]):  # a bound of a quantity
                 out.append((m, key))
-    return [_Bound(m.group(0), m.start(), key) for m, key in out]  # type: ignore[misc]
+    return [_Bound(m.group(0), m.start(), key) for m, key in out]
 
 
 @dataclass(frozen=True)
@@ -386,7 +386,7 @@ def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans:
         rels = [t for t in seg if t.kind in {"verb", "word"}]
         if len(names) < 2 or not rels:
             continue
-        pos = {}
+        pos: dict[str, int] = {}
         for _, k, at in ev[s]:
             pos.setdefault(k, at)
         for x in range(len(names)):

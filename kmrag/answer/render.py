@@ -24,6 +24,10 @@ def answer_text(answer: Answer, ms: float | None = None, browser: bool = False,
     lines = [f"Q: {answer.question}"]
     if not answer.found:
         lines.append(answer.text)
+        if answer.evidence:
+            lines.append("Best evidence found (not an answer):")
+            for s in answer.evidence:
+                lines += _wrap(f"{s.text} " + " ".join(f"[{u}]" for u in s.unit_ids), "  ")
     else:
         if answer.direct:
             lines.append(f"Answer: {answer.direct}")
@@ -38,6 +42,8 @@ def answer_text(answer: Answer, ms: float | None = None, browser: bool = False,
             lines += _wrap(f"“{c.quote}”", "      ")
     meta = f"answer {answer.id}  ({answer.generator}, {answer.strategy}, confidence {answer.confidence:.2f}"
     lines.append(meta + (f", {ms:.0f} ms)" if ms is not None else ")"))
+    if answer.confidence_why:
+        lines.append(f"how sure: {answer.confidence:.0%} that it is right: {answer.confidence_why}")
     if answer.found:
         lines.append(f"audit it: kmrag audit {answer.id}" + (f" --tenant {answer.tenant}" if answer.tenant else ""))
         if browser:

@@ -150,7 +150,11 @@ class Answer(_Model):
     direct: str | None = Field(default=None, description="a short direct answer, when one was extracted")
     statements: list[Statement] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
-    confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    confidence: float = Field(default=0.0, ge=0.0, le=1.0, description="the probability that the answer is right, "
+                              "calibrated on held-out dev questions (kmrag.answer.confidence)")
+    confidence_why: str = Field(default="", description="what raised or lowered the confidence, in words")
+    evidence: list[Statement] = Field(default_factory=list, description="when not found or below the confidence "
+                                      "threshold: the best evidence found, cited, shown as evidence, not as an answer")
     generator: str = ""
     strategy: str = ""
     trace: list[dict[str, Any]] = Field(default_factory=list)

@@ -54,6 +54,8 @@ class AnswerRecords(PgBase):
 
     @staticmethod
     def _answer(tenant: str, r: Any) -> Answer:
+        done = next((s for s in (r[9] or []) if isinstance(s, dict) and s.get("step") == "done"), {})
         return Answer(id=r[0], tenant=tenant, question=r[1], text=r[2], direct=r[3], statements=r[4] or [],
                       citations=r[5] or [], confidence=float(r[6] or 0), generator=r[7] or "", strategy=r[8] or "",
-                      trace=r[9] or [], created_at=r[10])
+                      trace=r[9] or [], created_at=r[10], confidence_why=done.get("confidence_why", ""),
+                      evidence=done.get("evidence", []))

@@ -1,0 +1,123 @@
+"""How sure an answer is: a probability that it is right, from what can be read off the answer itself.
+
+The features are facts about the answer, none about a dataset: whether a direct answer was read from a
+cited span (or computed from them), how well the statements are supported, how much of the question the
+cited spans hold, whether the question's entities are named there, whether the value is of the kind the
+question asks for. A logistic model maps them to a probability; its weights are fitted by
+``kmrag eval calibrate`` on one half of the dev sets' questions and checked on the other half (the fit, its
+data and its figures are in ``calibration.json`` beside this file).
+
+Below ``Settings.min_confidence`` the answer is "Information not found in knowledge map", with the best
+evidence found shown as evidence, never as an answer.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from kmrag.answer.support import terms
+from kmrag.retrieval.analysis import QuestionAnalysis
+from kmrag.retrieval.multihop import VALUE_OF
+
+CALIBRATION = Path(__file__).with_name("calibration.json")
+FEATURES = ("direct", "computed", "support_min", "grounded_share", "question_coverage", "entities_named",
+            "typed", "one_statement", "yes_no", "comparison")
+# before any fit: a cautious prior (an answer without a direct value is unlikely to be right)
+PRIOR = {"bias": -2.0, "direct": 1.5, "computed": 0.0, "support_min": 1.0, "grounded_share": 0.5,
+         "question_coverage": 1.0, "entities_named": 0.5, "typed": 0.5, "one_statement": 0.0, "yes_no": 0.0,
+         "comparison": 0.0}
+
+
+def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: Mapping[str, str]) -> dict[str, float]:
+    """The answer's features; ``titles``: the cited units' titles by ID."""
+    quotes = " ".join(c.quote for c in validated.citations)
+    cited = terms(quotes + " " + " ".join(titles.get(c.unit_id, "") for c in validated.citations))
+    q = terms(question)
+    qwords = q.words | q.numbers
+    have = cited.words | cited.numbers
+    named = [m for m in analysis.mentions if len(m) > 2 and terms(m).words]
+    present = [m for m in named if terms(m).words <= cited.words]
+    basis = (validated.basis or {}).get("kind")
+    pattern = VALUE_OF.get(analysis.answer_type)
+    direct = validated.direct or ""
+    return {
+        "direct": float(bool(direct)),
+        "computed": float(basis in {"comparison", "yes_no", "band"}),
+        "support_min": min(validated.scores) if validated.scores else 0.0,
+        "grounded_share": float(validated.grounded_share),
+        "question_coverage": len(qwords & have) / max(1, len(qwords)),
+        "entities_named": len(present) / len(named) if named else 1.0,
+        "typed": float(bool(direct) and (pattern is None or bool(pattern.search(direct)))),
+        "one_statement": float(len(validated.statements) == 1),
+        "yes_no": float(direct.lower() in {"yes", "no"}),
+        "comparison": float(analysis.kind == "comparison"),
+    }
+
+
+@functools.lru_cache(maxsize=4)
+def _weights(path: str) -> dict[str, float]:
+    p = Path(path)
+    if not p.exists():
+        return dict(PRIOR)
+    data = json.loads(p.read_text(encoding="utf-8"))
+    return {k: float(v) for k, v in data["weights"].items()}
+
+
+def weights(path: Path | None = None) -> dict[str, float]:
+    return _weights(str(path or CALIBRATION))
+
+
+def probability(feats: Mapping[str, float], w: Mapping[str, float] | None = None) -> float:
+    w = w or weights()
+    z = w.get("bias", 0.0) + sum(w.get(k, 0.0) * feats.get(k, 0.0) for k in FEATURES)
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) -> str:
+    """Why this confidence, in words: the features that raised it and those that lowered it most."""
+    w = w or weights()
+    said = {
+        "direct": ("a direct answer read from a cited span", "no direct answer in the cited spans"),
+        "computed": ("the answer computed from cited values", "no computation"),
+        "support_min": ("the statements well supported", "a statement only partly supported"),
+        "grounded_share": ("the draft stood as written", "the draft needed repairs"),
+        "question_coverage": ("the cited spans hold the question's words", "the cited spans hold few of the question's words"),
+        "entities_named": ("the question's entities are named in the evidence", "some of the question's entities are not in the evidence"),
+        "typed": ("the answer is the kind of value asked for", "the answer is not the kind of value asked for"),
+        "one_statement": ("one statement", "several statements"),
+        "yes_no": ("a yes / no", "not a yes / no"),
+        "comparison": ("a comparison", "not a comparison"),
+    }
+    parts = []
+    for k in FEATURES:
+        v = feats.get(k, 0.0)
+        effect = w.get(k, 0.0) * (v - 0.5)
+        if abs(effect) >= 0.15:
+            parts.append((effect, said[k][0] if effect > 0 else said[k][1]))
+    parts.sort(key=lambda x: -abs(x[0]))
+    return "; ".join(p for _, p in parts[:4]) or "no strong signal either way"
+
+
+def fit(rows: list[tuple[Mapping[str, float], bool]], l2: float = 1.0, steps: int = 3000,
+        lr: float = 0.5) -> dict[str, float]:
+    """Logistic regression by gradient descent (L2 on the weights, not the bias): (features, correct) rows."""
+    keys = ("bias", *FEATURES)
+    w = dict.fromkeys(keys, 0.0)
+    n = max(1, len(rows))
+    for _ in range(steps):
+        grad = dict.fromkeys(keys, 0.0)
+        for feats, ok in rows:
+            p = probability(feats, w)
+            err = p - (1.0 if ok else 0.0)
+            grad["bias"] += err
+            for k in FEATURES:
+                grad[k] += err * feats.get(k, 0.0)
+        for k in keys:
+            reg = 0.0 if k == "bias" else l2 * w[k]
+            w[k] -= lr * (grad[k] / n + reg / n)
+    return {k: round(v, 4) for k, v in w.items()}

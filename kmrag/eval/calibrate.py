@@ -1,0 +1,169 @@
+"""`kmrag eval calibrate`: fit the answer confidence (kmrag.answer.confidence) on one half of the dev sets'
+questions and report it on the other half.
+
+Each question is answered with the threshold off (every answer kept), its features read from the answer's
+trace, and it is marked right when its direct answer (else its text) matches a gold answer (EM, or token F1
+>= 0.5); a question with no gold answer (the demo set's out-of-corpus questions) is right only when nothing
+is found. The half a question falls in is decided by a hash of its id, never by how it scores. The fit is a
+logistic regression; the figures reported are those of the held-out half: expected calibration error,
+wrong answers at confidence >= 0.9, coverage and accuracy at the threshold.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from kmrag.answer import confidence as C
+from kmrag.errors import BadInput
+from kmrag.eval import metrics as M
+from kmrag.stores import Stores
+
+DEMO_QUESTIONS = Path(__file__).resolve().parents[2] / "tests" / "data" / "demo" / "questions.jsonl"
+
+
+class CalibrationRow(BaseModel):
+    dataset: str
+    qid: str
+    question: str
+    answers: list[str]
+    prediction: str = ""
+    found: bool = False
+    correct: bool = False
+    features: dict[str, float] = Field(default_factory=dict)
+    split: str = "tune"
+
+
+def split_of(dataset: str, qid: str) -> str:
+    """tune or test, from a hash of the question's id (stable, blind to the answer)."""
+    return "tune" if hashlib.sha256(f"{dataset}:{qid}".encode()).digest()[0] % 2 == 0 else "test"
+
+
+def is_correct(prediction: str, answers: Sequence[str], found: bool) -> bool:
+    if not answers:
+        return not found
+    return found and (M.exact_match(prediction, answers) == 1.0 or M.token_f1(prediction, answers) >= 0.5)
+
+
+def _row(dataset: str, qid: str, question: str, answers: list[str], ans: Any) -> CalibrationRow:
+    from kmrag.answer.validate import split_statements
+
+    step = next((s for s in ans.trace if s.get("step") == "confidence"), None)
+    found = ans.found
+    prediction = ans.direct or (" ".join(s for s, _ in split_statements(ans.text)) if found else "")
+    return CalibrationRow(dataset=dataset, qid=qid, question=question, answers=answers, prediction=prediction,
+                          found=found, correct=is_correct(prediction, answers, found),
+                          features=step["features"] if step else {}, split=split_of(dataset, qid))
+
+
+def collect(stores: Stores, dataset: str, limit: int | None = None, data_root: str | None = None,
+            progress: bool = False) -> list[CalibrationRow]:
+    """Answer a dev set's questions (or the demo set's, ``dataset="demo"``) with the threshold off."""
+    from kmrag.answer.answerer import Answerer
+    from kmrag.ingestion.pipeline import ingest
+    from kmrag.nlp.embed import get_embedder
+
+    settings = stores.settings.model_copy(update={"min_confidence": 0.0})
+    if dataset == "demo":
+        from kmrag.demo import corpus_path
+
+        tenant = "eval-calibrate-demo"
+        ingest(stores, [corpus_path()], tenant, progress=progress)
+        items = [(f"demo-{i}", q["question"], q["answers"]) for i, q in enumerate(demo_questions())]
+    else:
+        from kmrag.eval.runner import load_set, tenant_for
+
+        path, _fmt, loaded, _problems, _passages = load_set(dataset, data_root)
+        tenant = tenant_for(path.stem)
+        ingest(stores, [path], tenant, progress=progress)
+        items = [(q.id, q.question, q.answers) for q in loaded]
+    items = items[:limit] if limit else items
+    answerer = Answerer(stores.units, stores.graph, get_embedder(settings), settings, generator="extractive",
+                        save=False)
+    rows = []
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(items), desc=f"calibrate {dataset}", unit="q", leave=False)
+    for qid, question, answers in items:
+        try:
+            ans = answerer.answer(tenant, question)
+        except BadInput:
+            continue
+        rows.append(_row(dataset, qid, question, answers, ans))
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    return rows
+
+
+def demo_questions(path: Path = DEMO_QUESTIONS) -> list[dict[str, Any]]:
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            raise BadInput(f"{path}:{n}: not JSON: {e}") from e
+    return out
+
+
+def report(rows: Sequence[CalibrationRow], weights: dict[str, float], threshold: float) -> dict[str, Any]:
+    """The measures of ``rows`` under ``weights``: per set and in all."""
+    out: dict[str, Any] = {}
+    for name in sorted({r.dataset for r in rows}) + ["all"]:
+        sel = [r for r in rows if name in {"all", r.dataset}]
+        conf = [C.probability(r.features, weights) if r.found else 0.0 for r in sel]
+        out[name] = summary(conf, [r.correct for r in sel], [r.found for r in sel], threshold)
+    return out
+
+
+def calibrate(rows: Sequence[CalibrationRow], threshold: float, out: Path | None = None) -> dict[str, Any]:
+    """Fit on the tune half (the answered questions), report both halves under the fit and under the prior."""
+    tune = [r for r in rows if r.split == "tune" and r.found]
+    weights = C.fit([(r.features, r.correct) for r in tune])
+    test = [r for r in rows if r.split == "test"]
+    result = {
+        "weights": weights,
+        "fitted_on": {"questions": len(tune), "sets": sorted({r.dataset for r in tune}), "split": "tune",
+                      "generator": "extractive", "strategy": "multihop",
+                      "at": datetime.now(UTC).isoformat(timespec="seconds")},
+        "threshold": threshold,
+        "test": report(test, weights, threshold),
+        "tune": report([r for r in rows if r.split == "tune"], weights, threshold),
+        "test_before": report(test, C.PRIOR, threshold),
+    }
+    if out is not None:
+        out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return result
+
+
+def summary(conf: Sequence[float], correct: Sequence[bool], found: Sequence[bool], threshold: float,
+            bins: int = 10) -> dict[str, Any]:
+    """ECE over the answered questions (equal-width bins), wrong answers at >= 0.9 (share of answered),
+    coverage and accuracy of what is shown at ``threshold``."""
+    answered = [(c, ok) for c, ok, f in zip(conf, correct, found, strict=True) if f]
+    n = len(answered)
+    ece = 0.0
+    for b in range(bins):
+        lo, hi = b / bins, (b + 1) / bins
+        got = [(c, ok) for c, ok in answered if lo <= c < hi or (b == bins - 1 and c == 1.0)]
+        if got:
+            ece += len(got) / n * abs(sum(ok for _, ok in got) / len(got) - sum(c for c, _ in got) / len(got))
+    shown = [(c, ok) for c, ok in answered if c >= threshold]
+    high = [ok for c, ok in answered if c >= 0.9]
+    return {"questions": len(conf), "answered": n, "ece": round(ece, 4),
+            "wrong_at_0_9": sum(1 for ok in high if not ok), "wrong_at_0_9_share": round(
+                sum(1 for ok in high if not ok) / n, 4) if n else 0.0,
+            "coverage": round(len(shown) / len(conf), 4) if conf else 0.0,
+            "accuracy_shown": round(sum(ok for _, ok in shown) / len(shown), 4) if shown else None,
+            "accuracy_answered": round(sum(ok for _, ok in answered) / n, 4) if n else None}
