@@ -1,0 +1,155 @@
+"""The hand-reworded question set: every row is a real dev question of its file, asked in a different frame
+(not a case or punctuation change), spread over the three sets and over many forms; the loader names the file
+and line of a malformed row."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import string
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from kmrag.errors import BadInput
+from kmrag.eval.reworded import DEFAULT_PATH, Reworded, for_dataset, load_reworded
+
+pytestmark = pytest.mark.unit
+
+REPO = Path(__file__).resolve().parents[2]
+FILES = {
+    "2wiki": ("2wiki/2wiki_100.json", "_id"),
+    "hotpotqa": ("hotpotqa/hotpotqa_dev_200.json", "_id"),
+    "musique": ("musique/musique_dev_100.json", "id"),
+}
+MIN_ROWS = 150
+MIN_PER_DATASET = 45
+MAX_FORM_SHARE = 0.20
+
+
+def shared_data() -> Path | None:
+    """KMRAG_SHARED_DATA if set, else ../shared/data next to the repository (or shared/data inside it, as a
+    device checkout has it); None when the files are not there."""
+    env = os.environ.get("KMRAG_SHARED_DATA")
+    for root in [Path(env)] if env else [REPO.parent / "shared" / "data", REPO / "shared" / "data"]:
+        if all((root / rel).is_file() for rel, _ in FILES.values()):
+            return root
+    return None
+
+
+def words(text: str) -> list[str]:
+    """The lower-cased word sequence, punctuation dropped."""
+    return re.sub(f"[{re.escape(string.punctuation)}]", " ", text.lower()).split()
+
+
+@pytest.fixture(scope="module")
+def rows() -> list[Reworded]:
+    return load_reworded()
+
+
+@pytest.fixture(scope="module")
+def questions() -> dict[str, dict[str, str]]:
+    root = shared_data()
+    if root is None:
+        pytest.skip("the shared QA data is absent: set KMRAG_SHARED_DATA to the folder holding 2wiki/, hotpotqa/ "
+                    "and musique/ (default ../shared/data next to the repository)")
+    out: dict[str, dict[str, str]] = {}
+    for ds, (rel, key) in FILES.items():
+        out[ds] = {q[key]: q["question"] for q in json.loads((root / rel).read_text(encoding="utf-8"))}
+    return out
+
+
+def test_the_default_path_is_the_file_in_the_repository() -> None:
+    assert DEFAULT_PATH == REPO / "tests" / "data" / "reworded" / "questions.jsonl"
+    assert DEFAULT_PATH.is_file()
+
+
+def test_enough_rows(rows: list[Reworded]) -> None:
+    assert len(rows) >= MIN_ROWS
+
+
+def test_every_dataset_has_enough(rows: list[Reworded]) -> None:
+    counts: Counter[str] = Counter(r.dataset for r in rows)
+    assert all(counts[ds] >= MIN_PER_DATASET for ds in FILES), counts
+
+
+def test_no_form_dominates(rows: list[Reworded]) -> None:
+    counts = Counter(r.form for r in rows)
+    over = {f: n for f, n in counts.items() if n > MAX_FORM_SHARE * len(rows)}
+    assert not over, f"forms over {MAX_FORM_SHARE:.0%} of {len(rows)} rows: {over}"
+    assert len(counts) >= 8
+
+
+def test_qids_unique_per_dataset(rows: list[Reworded]) -> None:
+    dup = [k for k, n in Counter((r.dataset, r.qid) for r in rows).items() if n > 1]
+    assert not dup
+
+
+def test_originals_are_the_questions_of_the_files(rows: list[Reworded], questions: dict[str, dict[str, str]]) -> None:
+    wrong = []
+    for r in rows:
+        asked = questions[r.dataset].get(r.qid)
+        if asked != r.original:
+            wrong.append((r.dataset, r.qid, r.original, asked))
+    assert not wrong, wrong[:5]
+
+
+def test_rewordings_differ_beyond_case_and_punctuation(rows: list[Reworded]) -> None:
+    same = [(r.dataset, r.qid) for r in rows if words(r.reworded) == words(r.original)]
+    assert not same
+
+
+def test_rewordings_are_single_questions_or_requests(rows: list[Reworded]) -> None:
+    for r in rows:
+        assert r.reworded == r.reworded.strip() and r.reworded
+        assert "\n" not in r.reworded
+        assert r.reworded[-1] in "?.", r.reworded
+
+
+def test_yes_no_questions_stay_yes_no(rows: list[Reworded]) -> None:
+    """An original asked as a yes/no question (gold yes/no) is reworded as a yes/no question or a
+    'whether/if' request, never as a which-question."""
+    aux = re.compile(r"^(are|is|was|were|do|does|did)\b", re.IGNORECASE)
+    for r in rows:
+        if aux.match(r.original.strip()) and " or " not in r.original:
+            assert aux.match(r.reworded) or re.search(r"\b(whether|if)\b", r.reworded), (r.qid, r.reworded)
+
+
+def test_for_dataset_maps_qid_to_the_rewording(rows: list[Reworded]) -> None:
+    for ds in FILES:
+        mapping = for_dataset(rows, ds)
+        assert len(mapping) == sum(r.dataset == ds for r in rows)
+        assert all(mapping[r.qid] == r.reworded for r in rows if r.dataset == ds)
+    assert for_dataset(rows, "nope") == {}
+
+
+def good_line(qid: str = "q1") -> str:
+    return json.dumps({"dataset": "musique", "qid": qid, "original": "Who is X?", "reworded": "Name X.",
+                       "form": "name-the"})
+
+
+@pytest.mark.parametrize("bad", [
+    "{not json",
+    json.dumps({"dataset": "musique", "qid": "q3", "original": "Who is X?"}),  # fields missing
+    json.dumps({"dataset": "squad", "qid": "q3", "original": "a", "reworded": "b", "form": "c"}),
+    json.dumps(["musique", "q3"]),
+])
+def test_a_malformed_line_is_reported_with_its_number(tmp_path: Path, bad: str) -> None:
+    p = tmp_path / "questions.jsonl"
+    p.write_text("\n".join([good_line("q1"), "", bad, good_line("q4")]) + "\n", encoding="utf-8")
+    with pytest.raises(BadInput) as e:
+        load_reworded(p)
+    assert f"{p}:3:" in str(e.value)
+
+
+def test_a_good_file_loads(tmp_path: Path) -> None:
+    p = tmp_path / "questions.jsonl"
+    p.write_text(good_line("q1") + "\n\n" + good_line("q2") + "\n", encoding="utf-8")
+    assert [r.qid for r in load_reworded(p)] == ["q1", "q2"]
+
+
+def test_a_missing_file_is_bad_input(tmp_path: Path) -> None:
+    with pytest.raises(BadInput, match="nothing.jsonl"):
+        load_reworded(tmp_path / "nothing.jsonl")
