@@ -57,6 +57,10 @@ class Settings(BaseModel):
     neo4j_write_retry_s: float = 30.0  # how long the driver retries a write transaction on transient errors
     neo4j_read_retry_s: float = 3.0  # the same for reads: queries fail fast while Neo4j is down
     max_question_chars: int = 2000  # longer questions are refused (after whitespace runs become one space)
+    # `kmrag support check` / POST /v1/support: a statement, span or line over these is refused, named
+    support_max_statement_chars: int = 5000
+    support_max_span_chars: int = 20000  # per span given (units read by unit_ids are taken whole)
+    support_max_spans: int = 50  # spans, titles or unit_ids per statement
 
     @field_validator("tenant")
     @classmethod
@@ -98,6 +102,13 @@ class Settings(BaseModel):
     def _question_limit_ok(cls, v: int) -> int:
         if not 1 <= v <= 100_000:
             raise ValueError("max_question_chars must be between 1 and 100000")
+        return v
+
+    @field_validator("support_max_statement_chars", "support_max_span_chars", "support_max_spans")
+    @classmethod
+    def _support_limits_ok(cls, v: int) -> int:
+        if not 1 <= v <= 1_000_000:
+            raise ValueError("must be between 1 and 1000000")
         return v
 
     @field_validator("embedding_dim")
