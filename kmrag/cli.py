@@ -1,4 +1,5 @@
-"""kmrag command line: init | doctor | demo | ingest | jobs | delete | entities | ask | audit | answers | eval | bench | serve | keys | services."""
+"""kmrag command line: init | doctor | demo | ingest | jobs | delete | entities | ask | audit | answers | support |
+eval | bench | serve | keys | services."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from kmrag.config import DEFAULT_MAX_BYTES, Settings, load_settings
-from kmrag.errors import ConfigError, KmragError, NotFound
+from kmrag.errors import BadInput, ConfigError, KmragError, NotFound
 from kmrag.schema.redact import redact, redact_data
 from kmrag.schema.sanitize import TENANT_RE, valid_tenant
 
@@ -27,7 +28,7 @@ def command_name(args: argparse.Namespace) -> str:
     """The command as a person types it: ``ingest``, ``entities search``, ``jobs show``, ``eval diff``."""
     cmd = str(getattr(args, "command", "") or "")
     action = {"jobs": "action", "entities": "action", "units": "action", "bench": "what", "services": "action",
-              "keys": "action"}.get(cmd)
+              "keys": "action", "support": "action"}.get(cmd)
     if action and getattr(args, action, None):
         return f"{cmd} {getattr(args, action)}"
     if cmd == "eval" and getattr(args, "target", None) and args.target[0] == "diff":
@@ -428,6 +429,60 @@ def _ask_units(args: argparse.Namespace) -> int:
 
 
 
+def cmd_support(args: argparse.Namespace) -> int:
+    """Check statements against the spans or units they cite (JSON lines, one statement each): a verdict per
+    line, in order; a bad line is reported by its number and the others are still checked (exit status 2)."""
+    import contextlib
+
+    from kmrag.answer.support_check import Checked, SupportLimits, check_lines
+
+    settings = _settings(args)
+    with contextlib.ExitStack() as stack:
+        opened: list[Any] = []
+
+        def fetch(ids: Sequence[str]) -> Any:  # the stores are opened only when a line names unit ids
+            if not opened:
+                from kmrag.stores import open_stores
+
+                opened.append(stack.enter_context(open_stores(settings)))
+                opened[0].init_schema()
+            return opened[0].units.get_units(settings.tenant, ids)
+
+        stream = sys.stdin.buffer if args.file == "-" else stack.enter_context(_open_input(args.file))
+        checked = list(check_lines(stream, SupportLimits.from_settings(settings), fetch, settings.tenant))
+    if not checked:
+        raise BadInput(f"{'stdin' if args.file == '-' else args.file}: no statements (one JSON object per line: "
+                       '{"statement": ..., "spans": [...]} or {"statement": ..., "unit_ids": [...]})')
+    bad = [c for c in checked if c.error]
+    held = sum(1 for c in checked if c.verdict and c.verdict.supported)
+
+    def line(c: Checked) -> str:
+        if c.verdict is None:
+            return f"line {c.position}  error: {str(c.error).removeprefix(f'line {c.position}: ')}"
+        v = c.verdict
+        said = " ".join(str(c.statement).split())
+        said = said if len(said) <= 70 else said[:69] + "…"
+        return f"line {c.position}  {'✓' if v.supported else '✗'} {v.score:.2f}  {said}" + (
+            f"  failed: {v.failed}" if v.failed else "")
+
+    summary = (f"{len(checked)} statement(s): {held} supported, {len(checked) - held - len(bad)} not supported"
+               + (f", {len(bad)} could not be checked" if bad else ""))
+    lines = ", ".join(str(c.position) for c in bad[:20]) + (", …" if len(bad) > 20 else "")
+    failure = ("BadInput", f"{len(bad)} of {len(checked)} line(s) could not be checked (line(s) {lines}); the "
+                           f"first: {bad[0].error}") if bad else None
+    _emit(args, [c.as_dict("line") for c in checked], lambda _: "\n".join([*map(line, checked), summary]), failure)
+    return 2 if bad else 0
+
+
+def _open_input(path: str) -> Any:
+    try:
+        return open(path, "rb")  # closed by the caller's ExitStack
+    except FileNotFoundError:
+        raise NotFound(f"{path}: no such file") from None
+    except OSError as e:
+        raise BadInput(f"{path}: cannot be read ({e.strerror or e})") from None
+
+
 DEMO_QUESTION = "How much can I receive if I am denied boarding, for flights from Delhi to Munich?"
 
 
@@ -788,6 +843,12 @@ def _engine_args(sp: argparse.ArgumentParser) -> None:
                                       "CPUs with --ray-address); bench ingest: comma-separated counts, e.g. 1,2,4")
 
 
+def _support_args(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("action", choices=["check"])
+    sp.add_argument("file", metavar="FILE.jsonl", help="one JSON object per line: {\"statement\": …, \"spans\": […] "
+                    "(and \"titles\": […])} or {\"statement\": …, \"unit_ids\": [\"u_…\", …]}; - reads stdin")
+
+
 def _one_workers(text: str | None) -> int | None:
     if not text:
         return None
@@ -859,6 +920,7 @@ def build_parser() -> argparse.ArgumentParser:
     aud.add_argument("answer_id", help="a_… as `kmrag ask` or `kmrag answers` print it")
     ans = add("answers", cmd_answers, "list past answers, newest first")
     ans.add_argument("--limit", type=int, default=20)
+    _support_args(add("support", cmd_support, "check statements against the spans or units they cite"))
     units_cmd = add("units", cmd_units, "show one stored unit: text, source and version, entities, neighbours")
     units_cmd.add_argument("action", choices=["show"])
     units_cmd.add_argument("unit_id", help="u_…")

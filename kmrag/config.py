@@ -59,6 +59,10 @@ class Settings(BaseModel):
     max_question_chars: int = 2000  # longer questions are refused (after whitespace runs become one space)
     # below this probability of being right an answer is "not found", with the best evidence shown
     min_confidence: float = 0.5
+    # `kmrag support check` / POST /v1/support: a statement, span or line over these is refused, named
+    support_max_statement_chars: int = 5000
+    support_max_span_chars: int = 20000  # per span given (units read by unit_ids are taken whole)
+    support_max_spans: int = 50  # spans, titles or unit_ids per statement
 
     @field_validator("tenant")
     @classmethod
@@ -107,6 +111,13 @@ class Settings(BaseModel):
     def _confidence_ok(cls, v: float) -> float:
         if not 0.0 <= v <= 1.0:
             raise ValueError("min_confidence must be between 0 and 1")
+        return v
+
+    @field_validator("support_max_statement_chars", "support_max_span_chars", "support_max_spans")
+    @classmethod
+    def _support_limits_ok(cls, v: int) -> int:
+        if not 1 <= v <= 1_000_000:
+            raise ValueError("must be between 1 and 1000000")
         return v
 
     @field_validator("embedding_dim")

@@ -24,7 +24,15 @@ from kmrag.errors import KmragError, NotFound
 from kmrag.ingestion.sources import SourceOptions
 from kmrag.schema.redact import redact_data
 from kmrag.server.auth import request_tenant
-from kmrag.server.models import AskRequest, AskResponse, IngestPaths, JobAccepted
+from kmrag.server.models import (
+    MAX_SUPPORT_ITEMS,
+    AskRequest,
+    AskResponse,
+    IngestPaths,
+    JobAccepted,
+    SupportRequest,
+    SupportResponse,
+)
 from kmrag.server.paths import OutsideRoot, resolve_under, safe_filename
 from kmrag.server.problems import MEDIA_TYPE, Problem, problem_body, status_of
 from kmrag.server.state import ServerState
@@ -296,6 +304,26 @@ async def ask_stream_get(request: Request, question: str = Query(min_length=1, m
     except ValidationError as e:
         raise RequestValidationError(e.errors(include_url=False)) from None
     return await ask_stream(body, request, tenant)
+
+
+# -- checking statements ------------------------------------------------------------------------------------
+
+@router.post("/support", response_model=SupportResponse, tags=["support"],
+             summary="check statements against the spans or units they cite: a verdict or an error per item",
+             description="Each item is `{statement, spans, titles?}` or `{statement, unit_ids}` (units of the key's "
+                         "tenant: their texts and titles). `results` has one entry per item, in order, with its "
+                         "0-based `index`: `{index, supported, score, failed}`, or `{index, error}` for an item "
+                         "that could not be checked (not an object, empty statement, no or both kinds of evidence, "
+                         "over a limit, unknown unit ids); the other items are checked all the same. A body that "
+                         f"is not `{{\"items\": [...]}}` with 1 to {MAX_SUPPORT_ITEMS} items is a 422 problem. "
+                         "Nothing is stored.")
+def support_check(body: SupportRequest, request: Request, tenant: str = Tenant) -> Any:
+    from kmrag.answer.support_check import SupportLimits, check_items
+
+    state = _state(request)
+    checked = check_items(body.items, SupportLimits.from_settings(state.settings),
+                          lambda ids: state.stores().units.get_units(tenant, ids), tenant)
+    return _out({"results": [c.as_dict("index") for c in checked]})
 
 
 # -- answers, units, entities -----------------------------------------------------------------------------

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from kmrag.answer.support_check import SupportItem
 from kmrag.retrieval.strategies import MAX_QUESTION_CHARS
 
 Strategy = Literal["multihop", "hybrid", "dense", "bm25", "graph"]
@@ -90,6 +91,38 @@ class AskResponse(BaseModel):
     created_at: Any = None
     ms: float
     trace: list[dict[str, Any]] | None = Field(default=None, description="only when asked for (trace: true)")
+
+
+MAX_SUPPORT_ITEMS = 100  # statements per POST /v1/support
+
+# any JSON value is taken as an item, so a bad one gets its own error in the results (the body is not refused)
+_AnyItem = Annotated[Any, WithJsonSchema(SupportItem.model_json_schema(mode="validation"))]
+
+
+class SupportRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    items: list[_AnyItem] = Field(min_length=1, max_length=MAX_SUPPORT_ITEMS, description=(
+        f"1 to {MAX_SUPPORT_ITEMS} statements, each with the spans it cites (and optionally their units' titles) "
+        "or the ids of the tenant's units it cites"))
+
+
+class SupportVerdictOut(BaseModel):
+    index: int = Field(description="the item's 0-based position in `items`")
+    supported: bool
+    score: float = Field(ge=0, le=1)
+    failed: str | None = Field(description="the part of the statement that did not hold; null when supported")
+
+
+class SupportErrorOut(BaseModel):
+    index: int = Field(description="the item's 0-based position in `items`")
+    error: str = Field(description="why the item could not be checked, naming it (`items[2]: ...`)")
+
+
+class SupportResponse(BaseModel):
+    results: list[SupportVerdictOut | SupportErrorOut] = Field(
+        description="one per item, in the order of `items`: a verdict, or an error for an item that could not be "
+                    "checked (the others are checked all the same)")
 
 
 class Health(BaseModel):

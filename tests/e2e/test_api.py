@@ -284,3 +284,46 @@ def test_job_lists_errors_and_skips_per_file(api: dict[str, Any]) -> None:
     assert str(api["tmp"]) not in json.dumps(job)  # the server's folders are not shown
     assert job["counts"]["documents_new"] == 1 and job["counts"]["documents_failed"] == 1
     assert "ok.md" in [s["source"] for s in ca.get("/v1/sources").json()]
+
+
+def test_support_checks_each_item_against_the_keys_tenant(api: dict[str, Any]) -> None:
+    ca, cb = api["ca"], api["cb"]
+    ans = ca.post("/v1/ask", json={"question": "Where was Marie Curie born?", "generator": "extractive"}).json()
+    uid = ans["citations"][0]["unit_id"]
+    answers = len(ca.get("/v1/answers").json())
+    unknown = "u_" + "0" * 16
+    items: list[Any] = [
+        {"statement": "Marie Curie was born in Warsaw.", "unit_ids": [uid]},
+        {"statement": "Marie Curie was born in Berlin.", "unit_ids": [uid]},
+        "not an object",
+        {"statement": "Marie Curie was born in Warsaw.", "unit_ids": [uid, unknown]},
+        {"statement": "Oslo is the capital of Norway.", "spans": ["Oslo is the capital of Norway."], "titles": []},
+        {"statement": " ", "spans": ["x"]},
+        {"statement": "x", "spans": ["y" * 20_001]},
+    ]
+    r = ca.post("/v1/support", json={"items": items})
+    assert r.status_code == 200, r.text
+    got = r.json()["results"]
+    assert [x["index"] for x in got] == list(range(len(items)))
+    assert got[0] == {"index": 0, "supported": True, "score": 1.0, "failed": None}
+    assert got[1]["supported"] is False and "berlin" in got[1]["failed"].lower()
+    assert got[2] == {"index": 2, "error": "items[2]: " + got[2]["error"].removeprefix("items[2]: ")}
+    assert "not a JSON object (got string)" in got[2]["error"]
+    assert got[3] == {"index": 3, "error": f"items[3]: unknown unit id in tenant {api['a']!r}: {unknown}"}
+    assert got[4]["supported"] is True
+    assert got[5]["error"] == "items[5]: statement is empty"
+    assert "over the limit of 20,000 per span (KMRAG_SUPPORT_MAX_SPAN_CHARS)" in got[6]["error"]
+    assert len(ca.get("/v1/answers").json()) == answers  # nothing stored
+
+    # the key decides the tenant: A's unit is unknown to B
+    r = cb.post("/v1/support", json={"items": items[:1]}, params={"tenant": api["a"]})
+    assert r.json()["results"] == [{"index": 0, "error": f"items[0]: unknown unit id in tenant {api['b']!r}: {uid}"}]
+    with api["server"].client() as anon:
+        assert_problem(anon.post("/v1/support", json={"items": items[:1]}), 401)
+    for body in ({"items": []}, {"items": [items[4]] * 101}, {"item": items[:1]}, {"items": items[0]}):
+        assert_problem(ca.post("/v1/support", json=body), 422)
+    assert_problem(ca.post("/v1/support", content=b"{not json", headers={"content-type": "application/json"}), 422)
+    spec = httpx.get(api["server"].url + "/openapi.json").json()
+    op = spec["paths"]["/v1/support"]["post"]
+    assert op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/SupportResponse")
+    assert "0-based `index`" in op["description"]
