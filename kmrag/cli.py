@@ -800,6 +800,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise ConfigError(f"unknown eval action {args.target[0]!r}: use `kmrag eval --dataset ...` or `kmrag eval diff A B`")
     datasets = [args.file] if args.file else [d for ds in (args.dataset or ["musique"]) for d in ds.split(",")]
     strategies = [s for st in args.strategy.split(",") if (s := st.strip())]
+    if args.questions_file and len(datasets) != 1:
+        raise ConfigError("--questions-file rewords the questions of one set: name one --dataset or --file")
     settings = _settings(args)
     runs = []
     with open_stores(settings) as stores:
@@ -807,7 +809,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         for ds in datasets:
             runs.append(run_eval(stores, ds, strategies, limit=args.limit, tenant=args.tenant, out_root=out_root,
                                  data_root=args.data_root, progress=not args.json and sys.stderr.isatty(),
-                                 answer=[g for a in (args.answer or []) for g in a.split(",") if g]))
+                                 answer=[g for a in (args.answer or []) for g in a.split(",") if g],
+                                 questions_file=args.questions_file))
     text = render_markdown(runs)
     if len(runs) > 1:
         combined = out_root / f"combined-{runs[-1].run_id}.md"
@@ -940,6 +943,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--limit", type=int, help="evaluate only the first N questions (the corpus stays whole)")
     ev.add_argument("--answer", action="append", help="also answer with each strategy: extractive, llm, "
                                                       "first-sentence (the baseline); comma-separated or repeated")
+    ev.add_argument("--questions-file", help="JSON lines {\"qid\": ..., \"question\": ...}: these wordings replace the "
+                                         "set's questions of those qids (corpus, answers and gold stay the set's)")
     ev.add_argument("--out", default="reports/eval", help="where runs are saved")
     ev.add_argument("--data-root", help="the shared data folder (default ../shared/data)")
     ents = add("entities", cmd_entities, "entities: search names, show one with its relations and units; "

@@ -4,8 +4,15 @@
 - passage recall@k = |top-k ∩ gold| / |gold| (HippoRAG protocol), all-recall@k, answer-in-context;
   a gold passage that cannot be retrieved (empty text, not in the corpus, not stored) stays in |gold|
   as a miss, never silently leaves the denominator;
-- citation validity (cited IDs that exist and were in the context) and precision (cited units that
-  are gold); latency percentiles.
+- citation validity (cited IDs that exist and were in the context) and unit precision (cited units
+  that are gold passages); latency percentiles;
+- answers against the gold **evidence**: citation precision / recall (a cited quote matching a gold
+  supporting sentence, HotpotQA / 2Wiki; a cited unit from a gold supporting paragraph, MuSiQue), the
+  supported share of an answer's statements (the support checker, ``kmrag.answer.support.judge``);
+- **calibration** of the answers' confidence: correctness (:func:`is_correct`), expected calibration
+  error over equal-width bins, a reliability table, confident wrong answers, coverage / accuracy at
+  confidence thresholds. A question not answered ("not found") has confidence None: it counts against
+  coverage, never against accuracy or calibration.
 """
 
 from __future__ import annotations
@@ -14,7 +21,9 @@ import math
 import re
 import string
 from collections import Counter
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCT = set(string.punctuation)
@@ -125,12 +134,146 @@ def shown_citations(text: str) -> tuple[list[str], bool]:
     return ids, uncited
 
 
-def citation_precision(cited: Sequence[str], gold_ids: Iterable[str]) -> float | None:
-    """Share of cited units that are gold (None: no citations)."""
+def citation_unit_precision(cited: Sequence[str], gold_ids: Iterable[str]) -> float | None:
+    """Share of cited units whose passage is gold (None: no citations). Coarse: a unit of a gold passage
+    counts whatever span of it is quoted; :func:`evidence_precision_recall` looks at the quotes."""
     if not cited:
         return None
     gold = set(gold_ids)
     return sum(1 for c in cited if c in gold) / len(cited)
+
+
+# -- citations against the gold evidence ---------------------------------------------------------------
+
+
+def quote_matches(quote: str, sentence: str) -> bool:
+    """A cited quote matches a gold supporting sentence when, SQuAD-normalised (:func:`normalize_answer`),
+    the two are equal or one contains the other (the corpus's sentence boundaries need not be the data
+    set's). Text that normalises to nothing matches nothing."""
+    q, g = normalize_answer(quote), normalize_answer(sentence)
+    return bool(q and g) and (q == g or q in g or g in q)
+
+
+def sentence_evidence(quotes: Sequence[str], gold_sentences: Sequence[str]) -> list[set[int]]:
+    """For each cited quote, the indices of the gold sentences it matches (HotpotQA, 2Wiki)."""
+    return [{i for i, g in enumerate(gold_sentences) if quote_matches(q, g)} for q in quotes]
+
+
+def passage_evidence(cited_passages: Sequence[str], gold_passages: Sequence[str]) -> list[set[int]]:
+    """For each citation, given as the passage (source) ID of its unit, the indices of the gold passages it
+    lies in (MuSiQue: a quote lies in a gold paragraph when its unit comes from one)."""
+    return [{i for i, g in enumerate(gold_passages) if g == p} for p in cited_passages]
+
+
+def evidence_precision_recall(matches: Sequence[Collection[int]], n_gold: int) -> tuple[float | None, float | None]:
+    """``(precision, recall)`` of an answer's citations against the gold evidence, from the gold items each
+    citation matches (:func:`sentence_evidence`, :func:`passage_evidence`).
+
+    precision = citations matching a gold item / citations, None when nothing is cited (a not-found answer:
+    left out of the mean); recall = gold items matched by some citation / ``n_gold`` (0 when nothing is
+    cited), None when the question has no gold evidence. ``n_gold`` may exceed the items that can be matched
+    (gold evidence missing from the data stays in the denominator)."""
+    precision = sum(1 for m in matches if m) / len(matches) if matches else None
+    if n_gold <= 0:
+        return precision, None
+    hit = set().union(*matches) if matches else set()
+    return precision, min(1.0, len(hit) / n_gold)
+
+
+def supported_share(statements: Sequence[tuple[str, Sequence[str]]], citations: Sequence[tuple[str, str]],
+                    titles: Mapping[str, str] | None = None,
+                    judge: Callable[[str, Sequence[str], Sequence[str]], Any] | None = None) -> float | None:
+    """Share of an answer's statements ``(text, unit_ids)`` that the support checker finds supported by the
+    quotes of the citations ``(unit_id, quote)`` of the statement's units (the units' ``titles`` go with
+    them). None when there is no statement (a not-found answer). ``judge`` defaults to
+    ``kmrag.answer.support.judge``; it returns something with a boolean ``supported``."""
+    if not statements:
+        return None
+    if judge is None:
+        from kmrag.answer.support import judge as support_judge
+
+        judge = support_judge
+    titles = titles or {}
+    ok = 0
+    for text, unit_ids in statements:
+        ids = set(unit_ids)
+        mine = [(u, q) for u, q in citations if u in ids]
+        verdict = judge(text, [q for _, q in mine], [titles.get(u, "") for u, _ in mine])
+        ok += bool(verdict.supported)
+    return ok / len(statements)
+
+
+# -- calibration ---------------------------------------------------------------------------------------------
+
+CORRECT_F1 = 0.5
+THRESHOLDS = (0.5, 0.7, 0.9)
+OVERCONFIDENT = 0.9
+
+
+def is_correct(em: float | None, f1: float | None) -> bool:
+    """The one definition of a correct answer the calibration measures use: exact match, or token F1 of
+    at least ``CORRECT_F1`` (0.5) against the gold answer or an alias."""
+    return bool((em or 0.0) >= 1.0 or (f1 or 0.0) >= CORRECT_F1)
+
+
+# (confidence, correct); confidence None = not answered
+Judged = tuple[float | None, bool]
+
+
+def _answered(points: Iterable[Judged]) -> list[tuple[float, bool]]:
+    return [(float(c), bool(ok)) for c, ok in points if c is not None]
+
+
+def _bin(confidence: float, bins: int) -> int:
+    """Equal-width bins on [0, 1]: bin i holds [i/bins, (i+1)/bins), the last also 1.0 (exact at the edges)."""
+    return sum(1 for i in range(1, bins) if confidence >= i / bins)
+
+
+@dataclass(frozen=True)
+class ReliabilityBin:
+    lo: float
+    hi: float
+    count: int
+    confidence: float | None  # mean confidence in the bin (None: empty)
+    accuracy: float | None    # share correct in the bin (None: empty)
+
+
+def reliability(points: Iterable[Judged], bins: int = 10) -> list[ReliabilityBin]:
+    """Per equal-width confidence bin (deciles by default), over the answered questions: count, mean
+    confidence, accuracy."""
+    grouped: list[list[tuple[float, bool]]] = [[] for _ in range(bins)]
+    for c, ok in _answered(points):
+        grouped[_bin(c, bins)].append((c, ok))
+    return [ReliabilityBin(lo=round(i / bins, 6), hi=round((i + 1) / bins, 6), count=len(g),
+                           confidence=sum(c for c, _ in g) / len(g) if g else None,
+                           accuracy=sum(ok for _, ok in g) / len(g) if g else None)
+            for i, g in enumerate(grouped)]
+
+
+def expected_calibration_error(points: Iterable[Judged], bins: int = 10) -> float | None:
+    """ECE = sum over bins of |bin| / n * |accuracy(bin) - mean confidence(bin)|, n the answered questions
+    (None when none was answered)."""
+    table = reliability(points, bins)
+    n = sum(b.count for b in table)
+    if not n:
+        return None
+    return sum(b.count / n * abs((b.accuracy or 0.0) - (b.confidence or 0.0)) for b in table if b.count)
+
+
+def wrong_at(points: Iterable[Judged], threshold: float = OVERCONFIDENT) -> tuple[int, float | None]:
+    """Confident wrong answers: (how many answered questions are wrong at confidence >= ``threshold``, their
+    share of the answered questions; None when none was answered)."""
+    answered = _answered(points)
+    wrong = sum(1 for c, ok in answered if c >= threshold and not ok)
+    return wrong, (wrong / len(answered) if answered else None)
+
+
+def coverage_accuracy(points: Sequence[Judged], threshold: float) -> tuple[float | None, float | None]:
+    """(coverage, accuracy) at ``threshold``: the share of all questions answered with confidence >=
+    ``threshold``, and the share correct among those (None when none; coverage None when no question)."""
+    kept = [ok for c, ok in _answered(points) if c >= threshold]
+    coverage = len(kept) / len(points) if points else None
+    return coverage, (sum(kept) / len(kept) if kept else None)
 
 
 def percentile(values: Sequence[float], p: float) -> float:

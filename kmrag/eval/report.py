@@ -7,36 +7,85 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from kmrag.eval.runner import EvalRun, QuestionResult
+    from kmrag.eval.runner import EvalRun, QuestionResult, StrategySummary
 
 
 def _pct(v: float | None) -> str:
     return "n/a" if v is None else f"{100 * v:.1f}"
 
 
+def _num(v: float | None) -> str:
+    return "n/a" if v is None else f"{v:.3f}"
+
+
+def _answer_table(summaries: Sequence[StrategySummary]) -> list[str]:
+    out = ["\nAnswers against the gold evidence, and calibration:\n",
+           "| strategy+generator | correct | cite prec | cite rec | cite unit prec | supported | ECE "
+           "| wrong @≥0.9 | cov / acc @≥0.5 | cov / acc @≥0.7 | cov / acc @≥0.9 |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for s in summaries:
+        wrong = "n/a" if s.wrong_at_0_9 is None else f"{s.wrong_at_0_9} ({_pct(s.wrong_at_0_9_share)})"
+        at = " | ".join(f"{_pct(s.coverage_at.get(str(t)))} / {_pct(s.accuracy_at.get(str(t)))}"
+                        for t in (0.5, 0.7, 0.9))
+        out.append(f"| {s.strategy} | {_pct(s.correct)} | {_pct(s.citation_precision)} | {_pct(s.citation_recall)} "
+                   f"| {_pct(s.citation_unit_precision)} | {_pct(s.supported_share)} | {_num(s.ece)} | {wrong} "
+                   f"| {at} |")
+    broken = [s for s in summaries if s.invalid_citations]
+    for s in broken:
+        out.append(f"\n**invalid_citations: {s.invalid_citations}** in `{s.strategy}`: answers citing an ID that was "
+                   "not in the context or does not exist, a sentence shown uncited, or a quote that is not its unit's "
+                   "text (a defect of the run, not a score: see citation_validity in questions.jsonl)")
+    return out
+
+
+def _reliability_tables(summaries: Sequence[StrategySummary]) -> list[str]:
+    out = ["\nReliability (answered questions per confidence decile; the last holds 1.0):"]
+    for s in summaries:
+        out += [f"\n`{s.strategy}`\n", "| confidence | answers | mean confidence | accuracy |", "|---|---|---|---|"]
+        out += [f"| {b.lo:.1f}–{b.hi:.1f} | {b.count} | {_num(b.confidence)} | {_pct(b.accuracy)} |"
+                for b in s.reliability]
+    return out
+
+
 def render_markdown(runs: Sequence[EvalRun]) -> str:
     out = []
+    answers = False
     for run in runs:
         out.append(f"### {run.dataset}: {run.questions} questions, corpus {run.corpus_passages} passages "
                    f"(tenant `{run.tenant}`, run `{run.run_id}`)\n")
-        out.append("| strategy | R@2 | R@5 | R@10 | all-R@5 | ans-in-ctx@5 | EM | F1 | ans-in-ans | found | cite valid "
-                   "| cite prec | p50 ms | p95 ms | rounds | errors |")
-        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        out.append("| strategy | R@2 | R@5 | R@10 | all-R@5 | ans-in-ctx@5 | EM | F1 | ans-in-ans | found "
+                   "| p50 ms | p95 ms | rounds | errors |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for s in run.summaries:
             out.append(f"| {s.strategy} | {_pct(s.recall['2'])} | {_pct(s.recall['5'])} | {_pct(s.recall['10'])} "
                        f"| {_pct(s.all_recall_5)} | {_pct(s.answer_in_context_5)} | {_pct(s.em)} | {_pct(s.f1)} "
-                       f"| {_pct(s.answer_in_answer)} | {_pct(s.found)} | {_pct(s.citation_validity)} | {_pct(s.citation_precision)} | {s.latency_p50_ms:.1f} "
+                       f"| {_pct(s.answer_in_answer)} | {_pct(s.found)} | {s.latency_p50_ms:.1f} "
                        f"| {s.latency_p95_ms:.1f} | {s.rounds_mean:.1f} | {s.errors} |")
+        answered = [s for s in run.summaries if s.em is not None]
+        if answered:
+            answers = True
+            out += _answer_table(answered)
+            out += _reliability_tables(answered)
         out.append(f"\nunreachable gold passages: {run.unreachable_gold} (empty text, not in the corpus or not "
                    "stored; each counts as a miss in recall)")
+        if run.questions_file:
+            out.append(f"\n{run.reworded} questions worded as in {run.questions_file}")
         if run.loader_problems:
             out.append(f"\n{len(run.loader_problems)} malformed records skipped, e.g. {run.loader_problems[0]}")
         out.append("")
     out.append("Recall = passage recall@k against the gold supporting passages (HippoRAG protocol). Rows "
                "`strategy+generator` answer the questions (`--answer`): EM/F1 (SQuAD normalisation, max over "
                "aliases) of the direct answer, ans-in-ans = a gold answer contained in the answer, found = share "
-               "not 'Information not found', cite valid = cited IDs that exist and were in the context with no "
-               "uncited sentence, cite prec = cited units that are gold passages; latency is per answer.")
+               "not 'Information not found'; latency is per answer.")
+    if answers:
+        out.append("\nCorrect = EM or token F1 ≥ 0.5. Cite prec = cited quotes that are gold evidence (equal to, "
+                   "inside or containing a gold supporting sentence after normalisation; MuSiQue: from a gold "
+                   "supporting paragraph), cite rec = gold evidence items cited, cite unit prec = cited units from "
+                   "gold passages, supported = statements the support checker finds supported by their quotes. "
+                   "Calibration is over the answered questions (a not-found answer counts against coverage only): "
+                   "ECE over 10 equal-width confidence bins, wrong @≥0.9 = wrong answers at confidence ≥ 0.9 "
+                   "(share of answered), cov / acc @≥t = share of all questions answered at confidence ≥ t / share "
+                   "correct among them. The first-sentence baseline answers at confidence 1.0.")
     return "\n".join(out)
 
 

@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -24,13 +24,24 @@ KS = (1, 2, 3, 5, 10)
 
 
 class AnswerScores(BaseModel):
-    """What an answer row adds: EM / F1, answer-in-answer, citation validity and precision (None: a retrieval row)."""
+    """What an answer row adds (None: a retrieval row). See kmrag.eval.metrics for each measure."""
 
     em: float | None = None
     f1: float | None = None
     answer_in_answer: float | None = None
-    citation_validity: float | None = None
-    citation_precision: float | None = None
+    citation_precision: float | None = Field(default=None, description="cited quotes that are gold evidence (a gold "
+                                             "supporting sentence; MuSiQue: from a gold paragraph) / cited quotes; "
+                                             "None when nothing is cited")
+    citation_recall: float | None = Field(default=None, description="gold evidence items cited / gold evidence items")
+    citation_unit_precision: float | None = Field(default=None, description="cited units whose passage is gold")
+    supported_share: float | None = Field(default=None, description="statements the support checker finds supported "
+                                          "by their citations' quotes")
+    citation_validity: float | None = Field(default=None, description="an internal check, not a measure: cited IDs "
+                                            "that exist and were in the context, with no uncited sentence, no quote "
+                                            "off its unit, no statement's unit left uncited (1.0 expected)")
+    confidence: float | None = Field(default=None, description="the answer's confidence (first-sentence: 1.0 when it "
+                                     "answers)")
+    correct: bool | None = Field(default=None, description="kmrag.eval.metrics.is_correct: EM, or token F1 >= 0.5")
 
 
 class QuestionResult(AnswerScores):
@@ -57,7 +68,17 @@ class QuestionResult(AnswerScores):
     cited: list[str] = Field(default_factory=list)
 
 
-class StrategySummary(AnswerScores):
+class ReliabilityRow(BaseModel):
+    """One confidence bin [lo, hi) of the answered questions (the last bin holds 1.0 too)."""
+
+    lo: float
+    hi: float
+    count: int
+    confidence: float | None = None
+    accuracy: float | None = None
+
+
+class StrategySummary(BaseModel):
     strategy: str
     questions: int
     recall: dict[str, float]
@@ -68,7 +89,27 @@ class StrategySummary(AnswerScores):
     rounds_mean: float
     errors: int
     unreachable_gold: int = 0
+    # answer rows only (None / empty for a retrieval row)
     found: float | None = None
+    em: float | None = None
+    f1: float | None = None
+    answer_in_answer: float | None = None
+    citation_precision: float | None = None
+    citation_recall: float | None = None
+    citation_unit_precision: float | None = None
+    supported_share: float | None = None
+    correct: float | None = Field(default=None, description="share of the questions answered correctly")
+    ece: float | None = Field(default=None, description="expected calibration error, 10 equal-width bins, over the "
+                              "answered questions")
+    wrong_at_0_9: int | None = Field(default=None, description="answered wrong at confidence >= 0.9")
+    wrong_at_0_9_share: float | None = Field(default=None, description="wrong_at_0_9 / answered questions")
+    coverage_at: dict[str, float | None] = Field(default_factory=dict, description="per confidence threshold: share "
+                                                 "of the questions answered at >= it")
+    accuracy_at: dict[str, float | None] = Field(default_factory=dict, description="per threshold: share correct of "
+                                                 "those answered at >= it")
+    reliability: list[ReliabilityRow] = Field(default_factory=list)
+    invalid_citations: int | None = Field(default=None, description="answers whose citation validity is below 1.0: "
+                                          "a broken run, not a score (expected 0)")
 
 
 class EvalRun(BaseModel):
@@ -81,6 +122,9 @@ class EvalRun(BaseModel):
     loader_problems: list[str] = Field(default_factory=list)
     unreachable_gold: int = Field(default=0, description="gold passages of the questions that cannot be retrieved")
     ingest: dict[str, Any] = Field(default_factory=dict)
+    questions_file: str | None = Field(default=None, description="--questions-file: the wordings used instead of "
+                                       "the set's")
+    reworded: int = Field(default=0, description="questions whose wording came from questions_file")
     summaries: list[StrategySummary]
     out_dir: str = ""
     created_at: str = ""
@@ -105,12 +149,50 @@ def load_set(dataset: str, data_root: str | None = None) -> tuple[Path, str, lis
     return path, fmt, items, problems, passages
 
 
+def reword(items: Sequence[qa_corpora.QAItem], path: Path, dataset: str = "the set") -> tuple[
+        list[qa_corpora.QAItem], int]:
+    """The set's questions with the wordings of ``path`` (JSON lines ``{"qid": ..., "question": ...}``) in
+    place of theirs, matched by qid; the corpus, answers and gold stay the set's. Returns (items, how many
+    were reworded). A line that is not such an object, a qid given twice, or a qid the set does not have is
+    BadInput naming the file and line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise BadInput(f"{path}: cannot read the questions file: {e}") from e
+    wording: dict[str, tuple[int, str]] = {}
+    known = {it.id for it in items}
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise BadInput(f"{path}:{n}: not a JSON object ({e.msg}); each line is "
+                           '{"qid": "...", "question": "..."}') from e
+        qid, question = (rec.get("qid"), rec.get("question")) if isinstance(rec, dict) else (None, None)
+        if not isinstance(qid, str | int) or isinstance(qid, bool) or not isinstance(question, str) \
+                or not question.strip():
+            raise BadInput(f"{path}:{n}: each line is {{\"qid\": \"...\", \"question\": \"...\"}} with a "
+                           "non-empty question")
+        qid = str(qid)
+        if qid in wording:
+            raise BadInput(f"{path}:{n}: qid {qid!r} again (first at line {wording[qid][0]})")
+        if qid not in known:
+            raise BadInput(f"{path}:{n}: qid {qid!r} is not a question of {dataset}")
+        wording[qid] = (n, question.strip())
+    if not wording:
+        raise BadInput(f"{path}: holds no questions (lines of {{\"qid\": \"...\", \"question\": \"...\"}})")
+    out = [it.model_copy(update={"question": wording[it.id][1]}) if it.id in wording else it for it in items]
+    return out, len(wording)
+
+
 ANSWER_GENERATORS = ("extractive", "llm", "first-sentence")
 
 
 def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int | None = None,
              tenant: str | None = None, out_root: Path = Path("reports/eval"), data_root: str | None = None,
-             k_max: int = 10, progress: bool = False, answer: Sequence[str] = ()) -> EvalRun:
+             k_max: int = 10, progress: bool = False, answer: Sequence[str] = (),
+             questions_file: str | Path | None = None) -> EvalRun:
     from kmrag.ingestion.pipeline import ingest
     from kmrag.nlp.embed import get_embedder
     from kmrag.retrieval.strategies import STRATEGIES, build_strategy
@@ -122,8 +204,11 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     if unknown or not strategies:
         raise ConfigError(f"unknown strategy {unknown[0]!r}: choose from {', '.join(STRATEGIES)}" if unknown
                           else "name at least one strategy")
-    path, _fmt, items, problems, passages = load_set(dataset, data_root)
+    path, fmt, items, problems, passages = load_set(dataset, data_root)
     name = dataset if not Path(dataset).exists() else path.stem
+    reworded = 0
+    if questions_file is not None:
+        items, reworded = reword(items, Path(questions_file), name)
     tenant = tenant or tenant_for(name)
     # the corpus: every passage of the file, de-duplicated on title + text; ingestion is a no-op when unchanged
     job = ingest(stores, [path], tenant, progress=progress).job
@@ -162,12 +247,13 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
         summaries.append(summarise(sname, per))
         for gen in answer:
             rows = answer_rows(stores, tenant, sname, gen, retriever, questions, resolved, key=f"{name} {sname}+{gen}",
-                               progress=progress)
+                               progress=progress, evidence="passages" if fmt == "musique" else "sentences")
             results.extend(rows)
             summaries.append(summarise(f"{sname}+{gen}", rows))
     run = EvalRun(run_id=run_id, dataset=name, path=str(path), tenant=tenant, corpus_passages=len(passages),
                   questions=len(questions), loader_problems=problems, unreachable_gold=sum(len(u) for _, u in resolved),
                   ingest=ingest_info, summaries=summaries,
+                  questions_file=str(questions_file) if questions_file is not None else None, reworded=reworded,
                   out_dir=str(out_dir), created_at=datetime.now(UTC).isoformat())
     save_run(run, results, out_dir)
     return run
@@ -204,16 +290,20 @@ def _retrieval_scores(stores: Stores, tenant: str, item: qa_corpora.QAItem, gold
 
 def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retriever: Any,
                 questions: Sequence[qa_corpora.QAItem], resolved: Sequence[tuple[list[str], list[str]]], key: str,
-                progress: bool = False) -> list[QuestionResult]:
+                progress: bool = False, evidence: Literal["sentences", "passages"] = "sentences") -> list[QuestionResult]:
     """Answer every question with ``generator`` on top of ``strategy`` (answers not stored) and score them:
-    EM / F1 of the direct answer (else the answer text), answer-in-answer, citation validity (every cited ID
-    exists for the tenant and was in the generator's context, and no sentence of the shown text is
-    uncited) and citation precision (cited units that are gold supporting passages). ``first-sentence`` is
-    the baseline: the first sentence of the top unit, cited to it."""
+    EM / F1 of the direct answer (else the answer text) and correctness, answer-in-answer, citation
+    precision / recall against the gold ``evidence`` (the supporting sentences, HotpotQA / 2Wiki; the
+    supporting passages, MuSiQue), citation unit precision (cited units that are gold passages), the share
+    of statements the support checker finds supported, the answer's confidence, and citation validity as
+    a check (every cited ID exists for the tenant and was in the generator's context, no sentence of the
+    shown text is uncited, every quote is its unit's text). ``first-sentence`` is the baseline: the first
+    sentence of the top unit, cited to it, at confidence 1.0 (it has no notion of doubt)."""
     from kmrag.answer.answerer import Answerer
     from kmrag.answer.validate import NOT_FOUND, split_statements
     from kmrag.nlp.embed import get_embedder
-    from kmrag.nlp.sentences import split_sentences
+    from kmrag.nlp.sentences import sentence_spans
+    from kmrag.schema import Citation
 
     answerer = None
     if generator != "first-sentence":
@@ -223,27 +313,34 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
     for item, (gold, unreachable) in _each(questions, resolved, key, progress):
         t = time.perf_counter()
         error = None
+        statements: list[tuple[str, list[str]]] = []
+        citations: list[Citation] = []
         try:
             if answerer is None:
                 got = retriever.retrieve(tenant, item.question, 8)
                 unit_ids, ctx_ids, rounds = got.unit_ids, got.unit_ids[:1], got.rounds
                 top = stores.units.get_units(tenant, unit_ids[:1])
-                first = next(iter(split_sentences(top[0].content)), "") if top else ""
-                direct: str | None = first
-                text = f"{first} [{top[0].id}]" if first else NOT_FOUND
-                statements = [[top[0].id]] if first else []
-                citations: list[Any] = []
+                spans = sentence_spans(top[0].content) if top else []
+                direct: str | None = None
+                text, confidence = NOT_FOUND, 0.0
+                if spans:
+                    (start, end), unit = spans[0], top[0]
+                    direct = unit.content[start:end]
+                    text, confidence = f"{direct} [{unit.id}]", 1.0
+                    statements = [(direct, [unit.id])]
+                    citations = [Citation(unit_id=unit.id, source_id=unit.source_id, quote=direct, start=start,
+                                          end=end)]
             else:
                 ans = answerer.answer(tenant, item.question)
                 retrieve = next(s for s in ans.trace if s["step"] == "retrieve")
                 unit_ids, rounds = retrieve["unit_ids"], retrieve["rounds"]
                 ctx_ids = list(dict.fromkeys(u for s in ans.trace if s["step"] == "generate" for u in s["context"]))
-                direct, text = ans.direct, ans.text
-                statements = [s.unit_ids for s in ans.statements]
-                citations = ans.citations
+                direct, text, confidence = ans.direct, ans.text, ans.confidence
+                statements = [(s.text, list(s.unit_ids)) for s in ans.statements]
+                citations = list(ans.citations)
         except BadInput as e:
-            unit_ids, ctx_ids, rounds, direct, text, statements, error = [], [], 0, None, NOT_FOUND, [], str(e)
-            citations = []
+            unit_ids, ctx_ids, rounds, direct, text, confidence, error = [], [], 0, None, NOT_FOUND, 0.0, str(e)
+            statements, citations = [], []
         latency = (time.perf_counter() - t) * 1000
         found = text != NOT_FOUND
         # validity on the answer as shown, not on what the validator reports: every ID-like string in the text
@@ -256,35 +353,69 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
         stored = {u.id: u for u in stores.units.get_units(tenant, [c.unit_id for c in citations])}
         wrong_quote = any(c.unit_id not in stored or c.start is None or
                           stored[c.unit_id].content[c.start:c.end] != c.quote for c in citations)
-        unshown = not {u for ids in statements for u in ids} <= set(cited)
+        unshown = not {u for _, ids in statements for u in ids} <= set(cited)
         if validity is not None and (uncited or wrong_quote or unshown):
             validity = 0.0  # a sentence shown without a citation, a quote not in its unit, a citation not shown
         prediction = direct or (" ".join(s for s, _ in split_statements(text)) if found else "")
+        em, f1 = M.exact_match(prediction, item.answers), M.token_f1(prediction, item.answers)
+        # each distinct cited span once, in the answer's order
+        spans_cited = list(dict.fromkeys((c.unit_id, c.quote) for c in citations)) if found else []
+        if evidence == "passages":
+            source = {c.unit_id: stored[c.unit_id].source_id if c.unit_id in stored else c.source_id for c in citations}
+            matches = M.passage_evidence([source[u] for u, _ in spans_cited], gold)
+            n_gold = len(gold)
+        else:
+            matches = M.sentence_evidence([q for _, q in spans_cited], item.gold_sentences)
+            n_gold = len(item.gold_sentences) + item.missing_gold_sentences
+        cite_precision, cite_recall = M.evidence_precision_recall(matches, n_gold)
+        supported = M.supported_share(statements, spans_cited, {u.id: u.title for u in stored.values()}) \
+            if found else None
         out.append(QuestionResult(
             strategy=f"{strategy}+{generator}", **_retrieval_scores(stores, tenant, item, gold, unit_ids, 10),
             latency_ms=round(latency, 2), rounds=rounds, error=error, unreachable_gold=len(unreachable),
-            generator=generator, prediction=prediction, answer_text=text, found=found,
-            em=M.exact_match(prediction, item.answers), f1=M.token_f1(prediction, item.answers),
+            generator=generator, prediction=prediction, answer_text=text, found=found, em=em, f1=f1,
+            correct=M.is_correct(em, f1), confidence=confidence,
             answer_in_answer=M.answer_in_context([f"{direct or ''} {text if found else ''}"], item.answers),
-            citation_validity=validity,
-            citation_precision=M.citation_precision([u.source_id for u in cited_units], gold), cited=cited))
+            citation_validity=validity, citation_precision=cite_precision, citation_recall=cite_recall,
+            citation_unit_precision=M.citation_unit_precision([u.source_id for u in cited_units], gold),
+            supported_share=supported, cited=cited))
     return out
+
+
+def _r(v: float | None, digits: int = 4) -> float | None:
+    return None if v is None else round(v, digits)
+
+
+def answer_summary(answered: Sequence[QuestionResult]) -> dict[str, Any]:
+    """The answer measures of a strategy+generator: means of the per-answer scores, then calibration over
+    (confidence, correct), where a not-found answer is not answered (confidence None)."""
+    points: list[M.Judged] = [(r.confidence if r.found else None, bool(r.correct)) for r in answered]
+    wrong, wrong_share = M.wrong_at(points, M.OVERCONFIDENT)
+    at = {str(t): M.coverage_accuracy(points, t) for t in M.THRESHOLDS}
+    return {
+        "em": _r(M.mean(r.em for r in answered)), "f1": _r(M.mean(r.f1 for r in answered)),
+        "answer_in_answer": _r(M.mean(r.answer_in_answer for r in answered)),
+        "found": _r(M.mean(float(bool(r.found)) for r in answered)),
+        "citation_precision": _r(M.mean(r.citation_precision for r in answered)),
+        "citation_recall": _r(M.mean(r.citation_recall for r in answered)),
+        "citation_unit_precision": _r(M.mean(r.citation_unit_precision for r in answered)),
+        "supported_share": _r(M.mean(r.supported_share for r in answered)),
+        "correct": _r(M.mean(float(bool(r.correct)) for r in answered)),
+        "ece": _r(M.expected_calibration_error(points)),
+        "wrong_at_0_9": wrong, "wrong_at_0_9_share": _r(wrong_share),
+        "coverage_at": {t: _r(c) for t, (c, _) in at.items()},
+        "accuracy_at": {t: _r(a) for t, (_, a) in at.items()},
+        "reliability": [ReliabilityRow(lo=b.lo, hi=b.hi, count=b.count, confidence=_r(b.confidence),
+                                       accuracy=_r(b.accuracy)) for b in M.reliability(points)],
+        "invalid_citations": sum(1 for r in answered if r.citation_validity is not None and r.citation_validity < 1.0),
+    }
 
 
 def summarise(strategy: str, per: Sequence[QuestionResult]) -> StrategySummary:
     n = len(per) or 1
     lat = [r.latency_ms for r in per]
     answered = [r for r in per if r.generator is not None]
-    if answered:
-        extra: dict[str, Any] = {
-            "em": M.mean(r.em for r in answered), "f1": M.mean(r.f1 for r in answered),
-            "answer_in_answer": M.mean(r.answer_in_answer for r in answered),
-            "citation_validity": M.mean(r.citation_validity for r in answered),
-            "citation_precision": M.mean(r.citation_precision for r in answered),
-            "found": M.mean(float(bool(r.found)) for r in answered)}
-        extra = {k: round(v, 4) if v is not None else None for k, v in extra.items()}
-    else:
-        extra = {}
+    extra = answer_summary(answered) if answered else {}
     return StrategySummary(**extra,
         strategy=strategy, questions=len(per),
         recall={str(k): round(sum(r.recall[str(k)] for r in per) / n, 4) for k in KS},

@@ -33,6 +33,13 @@ class QAItem(BaseModel):
     answers: list[str] = Field(description="gold answer first, then aliases")
     passages: list[Passage]
     gold_keys: list[str] = Field(description="Passage.key of the gold supporting passages")
+    gold_sentences: list[str] = Field(default_factory=list, description=(
+        "HotpotQA / 2Wiki: the text of each supporting fact ([title, sentence index] -> that sentence of the "
+        "titled context paragraph), in the file's order, stripped and de-duplicated; empty for MuSiQue, whose "
+        "gold evidence is the supporting paragraphs (gold_keys)"))
+    missing_gold_sentences: int = Field(default=0, description=(
+        "supporting facts that name no context sentence (an unknown title or an index past the paragraph's "
+        "end): evidence no answer can cite, counted so a citation recall can keep it in its denominator"))
     type: str | None = None
 
 
@@ -82,10 +89,33 @@ def _context(rec: Any, i: int, id_field: str) -> QAItem:
         if not (isinstance(c, list) and len(c) == 2 and isinstance(c[1], list)):
             raise BadInput(f"record {i}: context {j} is not [title, [sentences]]")
         passages.append(Passage(title=str(c[0]), text="".join(str(s) for s in c[1]).strip()))
-    gold_titles = {str(f[0]) for f in rec["supporting_facts"] if isinstance(f, list) and f}
+    facts = [f for f in rec["supporting_facts"] if isinstance(f, list) and f]
+    gold_titles = {str(f[0]) for f in facts}
     gold = [p.key for p in passages if p.title in gold_titles]
+    sentences, missing = _supporting_sentences(rec["context"], facts)
     return QAItem(id=str(rec[id_field]), question=str(rec["question"]), answers=[str(rec["answer"])],
-                  passages=passages, gold_keys=list(dict.fromkeys(gold)), type=rec.get("type"))
+                  passages=passages, gold_keys=list(dict.fromkeys(gold)), gold_sentences=sentences,
+                  missing_gold_sentences=missing, type=rec.get("type"))
+
+
+def _supporting_sentences(context: list[Any], facts: list[list[Any]]) -> tuple[list[str], int]:
+    """The sentence text of each supporting fact [title, index], and how many facts name no sentence. A title
+    that occurs twice in the context is read from its first paragraph that has that sentence."""
+    by_title: dict[str, list[list[Any]]] = {}
+    for title, sents in context:
+        by_title.setdefault(str(title), []).append(sents)
+    found: list[str] = []
+    missing = 0
+    for f in facts:
+        idx = f[1] if len(f) > 1 else None
+        text = None
+        if isinstance(idx, int) and not isinstance(idx, bool) and idx >= 0:
+            text = next((str(s[idx]).strip() for s in by_title.get(str(f[0]), []) if idx < len(s)), None)
+        if not text:
+            missing += 1
+        elif text not in found:
+            found.append(text)
+    return found, missing
 
 
 def load_questions(data: Any, fmt: QAFormat) -> tuple[list[QAItem], list[str]]:

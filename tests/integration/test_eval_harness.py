@@ -101,3 +101,63 @@ def test_unreachable_gold_passages_count_as_misses(stores: Stores, tenant: str, 
     assert rows["q2"]["unreachable_gold"] == 0 and rows["q2"]["recall"]["10"] == 1.0
     assert "unreachable gold passages: 1" in (Path(run.out_dir) / "report.md").read_text()
     assert load_run(run.out_dir)[0].unreachable_gold == 1
+
+
+MINI_HOTPOT = Path(__file__).resolve().parents[1] / "fixtures" / "mini_hotpotqa.json"
+
+
+def test_the_first_sentence_baseline_scores_low_on_the_answer_measures(stores: Stores, tenant: str,
+                                                                       tmp_path: Path) -> None:
+    """The baseline ignores the question: the first sentence of the top unit, cited to it, at confidence 1.0.
+    Citation validity could not tell it from a real answer (it is 100 for both); these measures must.
+
+    By construction of tests/fixtures/mini_hotpotqa.json: every question has two gold supporting sentences
+    and a 1-2 word answer; no first sentence of any passage holds an answer word, so every baseline answer
+    is wrong (token F1 0) whichever unit retrieval puts on top, and only two first sentences (Warsaw's,
+    Paris's) are gold facts at all, each of one question."""
+    run = run_eval(stores, str(MINI_HOTPOT), ["hybrid"], tenant=tenant, out_root=tmp_path,
+                   answer=["extractive", "first-sentence"])
+    by = {s.strategy: s for s in run.summaries}
+    base, ext = by["hybrid+first-sentence"], by["hybrid+extractive"]
+    assert base.questions == ext.questions == 6 and base.found == 1.0
+    assert base.invalid_citations == 0 and ext.invalid_citations == 0  # validity holds for both: it measures nothing
+
+    # calibration: certain of every answer, right about none
+    assert base.correct == 0.0
+    assert base.wrong_at_0_9 == 6 and base.wrong_at_0_9_share == 1.0  # >= 0.5 would already be damning
+    assert base.ece == 1.0  # >= 0.3 would be: accuracy 0 in the one bin (0.9-1.0] it uses
+    assert base.coverage_at["0.9"] == 1.0 and base.accuracy_at["0.9"] == 0.0
+    assert [b.count for b in base.reliability] == [0] * 9 + [6]
+    # evidence: one quote per question against two gold sentences caps recall at 0.5; at most 2 of 6 quotes
+    # can be gold sentences at all
+    assert base.citation_recall is not None and base.citation_recall <= 0.25
+    assert base.citation_precision is not None and base.citation_precision <= 1 / 3
+    # a verbatim quote supports itself: the support check cannot fail a question-ignoring answer
+    assert base.supported_share == 1.0
+
+    # the extractive generator reads the question: better on every measure that can fail
+    assert ext.correct is not None and ext.correct > base.correct
+    assert ext.citation_recall is not None and ext.citation_recall > base.citation_recall
+    assert ext.citation_precision is not None and ext.citation_precision > base.citation_precision
+    assert ext.ece is not None and ext.ece < base.ece
+    assert ext.wrong_at_0_9_share is not None and ext.wrong_at_0_9_share < base.wrong_at_0_9_share
+    assert (ext.accuracy_at["0.9"] or 0.0) > base.accuracy_at["0.9"]
+
+    rows = [json.loads(line) for line in (Path(run.out_dir) / "questions.jsonl").read_text().splitlines()]
+    baseline = [r for r in rows if r["generator"] == "first-sentence"]
+    assert all(r["confidence"] == 1.0 and r["correct"] is False and r["citation_validity"] == 1.0 for r in baseline)
+    md = (Path(run.out_dir) / "report.md").read_text()
+    assert "cite valid" not in md and md.count("| confidence | answers | mean confidence | accuracy |") == 2
+
+
+def test_musique_citations_are_scored_against_the_gold_paragraphs(stores: Stores, tenant: str,
+                                                                  tmp_path: Path) -> None:
+    run = run_eval(stores, str(MINI), ["hybrid"], tenant=tenant, out_root=tmp_path, answer=["first-sentence"])
+    base = next(s for s in run.summaries if s.strategy == "hybrid+first-sentence")
+    rows = [json.loads(line) for line in (Path(run.out_dir) / "questions.jsonl").read_text().splitlines()]
+    for r in (r for r in rows if r["generator"]):
+        # one cited unit against two gold paragraphs: recall 1/2 when it is from a gold paragraph, else 0
+        assert r["citation_recall"] == (0.5 if r["citation_precision"] == 1.0 else 0.0)
+        assert r["citation_precision"] == r["citation_unit_precision"]  # one unit: the two agree
+    assert base.citation_recall is not None and base.citation_recall <= 0.5
+    assert base.wrong_at_0_9 == 2 and base.ece == 1.0  # no first sentence there reaches F1 0.5 against the answer

@@ -1,7 +1,9 @@
+import json
+
 import pytest
 
 from kmrag.eval.report import diff_runs, recall_chart, render_diff, render_markdown
-from kmrag.eval.runner import EvalRun, QuestionResult, summarise
+from kmrag.eval.runner import EvalRun, QuestionResult, load_run, save_run, summarise
 from kmrag.retrieval.strategies import check_question, rrf
 
 pytestmark = pytest.mark.unit
@@ -23,6 +25,76 @@ def test_summarise_means_and_percentiles():
     s = summarise("dense", [qr("dense", "1", 1.0, 10), qr("dense", "2", 0.5, 30, error="bad")])
     assert s.recall["5"] == 0.75 and s.all_recall_5 == 0.5 and s.errors == 1
     assert s.latency_p50_ms == 10 and s.latency_p95_ms == 30
+
+
+def ans(qid: str, confidence: float, correct: bool, found: bool = True, validity: float | None = 1.0,
+        precision: float | None = 1.0, recall: float | None = 0.5, supported: float | None = 1.0) -> QuestionResult:
+    return qr("hybrid+first-sentence", qid, 1.0).model_copy(update={
+        "generator": "first-sentence", "found": found, "confidence": confidence, "correct": correct,
+        "em": float(correct), "f1": float(correct), "answer_in_answer": float(correct),
+        "citation_validity": validity if found else None, "citation_precision": precision if found else None,
+        "citation_recall": recall if found else 0.0, "citation_unit_precision": 1.0 if found else None,
+        "supported_share": supported if found else None})
+
+
+def test_summarise_answer_rows_scores_evidence_and_calibration():
+    rows = [ans("1", 1.0, True), ans("2", 1.0, False, precision=0.0, recall=0.0, validity=0.5),
+            ans("3", 0.6, True, supported=0.5), ans("4", 0.0, False, found=False)]
+    s = summarise("hybrid+first-sentence", rows)
+    assert (s.found, s.correct, s.em) == (0.75, 0.5, 0.5)
+    assert s.citation_precision == pytest.approx(0.6667, abs=1e-4)  # the not-found answer is left out
+    assert s.citation_recall == 0.25  # ... and counts 0 here
+    assert s.supported_share == pytest.approx(0.8333, abs=1e-4)
+    # answered 3: bin 9 holds two at 1.0, one right (|0.5 - 1.0| * 2/3), bin 6 one right at 0.6 (0.4 * 1/3)
+    assert s.ece == pytest.approx(1 / 3 + 0.4 / 3, abs=1e-4)
+    assert (s.wrong_at_0_9, s.wrong_at_0_9_share) == (1, pytest.approx(0.3333, abs=1e-4))
+    assert s.coverage_at == {"0.5": 0.75, "0.7": 0.5, "0.9": 0.5}
+    assert s.accuracy_at == {"0.5": pytest.approx(0.6667, abs=1e-4), "0.7": 0.5, "0.9": 0.5}
+    assert [b.count for b in s.reliability] == [0, 0, 0, 0, 0, 0, 1, 0, 0, 2]
+    assert s.invalid_citations == 1
+    assert "citation_validity" not in s.model_dump()
+
+
+def test_markdown_shows_evidence_calibration_and_reliability_but_no_validity_column():
+    good = [ans("1", 1.0, True), ans("2", 0.95, True)]
+    bad = [ans("1", 1.0, False, validity=0.0), ans("2", 1.0, False)]
+    run = EvalRun(run_id="r", dataset="2wiki", path="p", tenant="t", corpus_passages=10, questions=2,
+                  summaries=[summarise("hybrid", [qr("hybrid", "1", 1.0)]),
+                             summarise("hybrid+extractive", good), summarise("hybrid+first-sentence", bad)])
+    md = render_markdown([run])
+    assert "cite valid" not in md
+    assert "| hybrid+extractive | 100.0 | 100.0 | 50.0 | 100.0 | 100.0 | 0.025 | 0 (0.0) |" in md
+    assert "| hybrid+first-sentence | 0.0 |" in md and "| 1.000 | 2 (100.0) |" in md
+    assert md.count("| confidence | answers | mean confidence | accuracy |") == 2  # one per strategy+generator
+    assert "| 0.9–1.0 | 2 | 0.975 | 100.0 |" in md and "| 0.0–0.1 | 0 | n/a | n/a |" in md
+    assert "**invalid_citations: 1** in `hybrid+first-sentence`" in md
+    assert md.count("invalid_citations") == 1  # the clean strategy+generator is not flagged
+
+
+def test_a_saved_run_with_answer_rows_loads_and_diffs(tmp_path):
+    rows = [ans("1", 1.0, True), ans("2", 0.5, False)]
+    run = EvalRun(run_id="A", dataset="d", path="p", tenant="t", corpus_passages=3, questions=2,
+                  summaries=[summarise("hybrid+first-sentence", rows)], questions_file="q.jsonl", reworded=2)
+    save_run(run, rows, tmp_path)
+    loaded, back = load_run(str(tmp_path))
+    assert loaded == run and back == rows
+    assert "2 questions worded as in q.jsonl" in (tmp_path / "report.md").read_text()
+    d = diff_runs((loaded, back), (loaded, back))
+    assert d["strategies"]["hybrid+first-sentence"]["same"] == 2
+
+
+def test_a_run_saved_before_these_measures_still_loads(tmp_path):
+    old = {"run_id": "old", "dataset": "d", "path": "p", "tenant": "t", "corpus_passages": 3, "questions": 1,
+           "summaries": [{"strategy": "hybrid+extractive", "questions": 1, "recall": {"5": 1.0},
+                          "all_recall_5": 1.0, "answer_in_context_5": 1.0, "latency_p50_ms": 1.0,
+                          "latency_p95_ms": 1.0, "rounds_mean": 1.0, "errors": 0, "em": 1.0,
+                          "citation_validity": 1.0, "citation_precision": 0.5}]}
+    (tmp_path / "summary.json").write_text(json.dumps(old), encoding="utf-8")
+    row = qr("hybrid+extractive", "1", 1.0).model_dump() | {"citation_validity": 1.0, "generator": "extractive"}
+    (tmp_path / "questions.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    run, rows = load_run(str(tmp_path))
+    assert run.summaries[0].em == 1.0 and run.summaries[0].invalid_citations is None
+    assert rows[0].citation_validity == 1.0 and rows[0].confidence is None
 
 
 def test_markdown_table_has_every_strategy_and_na_for_answers():

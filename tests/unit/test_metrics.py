@@ -5,15 +5,25 @@ import pytest
 from kmrag.eval.metrics import (
     all_recall_at_k,
     answer_in_context,
-    citation_precision,
+    citation_unit_precision,
     citation_validity,
+    coverage_accuracy,
+    evidence_precision_recall,
     exact_match,
+    expected_calibration_error,
+    is_correct,
     mean,
     normalize_answer,
+    passage_evidence,
     percentile,
+    quote_matches,
     recall_at_k,
+    reliability,
     resolve_gold,
+    sentence_evidence,
+    supported_share,
     token_f1,
+    wrong_at,
 )
 
 pytestmark = pytest.mark.unit
@@ -69,8 +79,8 @@ def test_citation_measures():
         pytest.approx(2 / 3)
     assert citation_validity(["u1"], context_ids=["u1"], existing_ids=[]) == 0.0  # must exist
     assert citation_validity([], ["u1"], ["u1"]) is None
-    assert citation_precision(["u1", "u2"], ["u2"]) == 0.5
-    assert citation_precision([], ["u2"]) is None
+    assert citation_unit_precision(["u1", "u2"], ["u2"]) == 0.5
+    assert citation_unit_precision([], ["u2"]) is None
 
 
 def test_percentiles_and_mean():
@@ -116,3 +126,120 @@ def test_shown_citations_reads_the_answer_as_shown_apart_from_the_validator() ->
     assert shown_citations(f"Paris is in France. [U_{'A' * 16}]") == (["U_" + "A" * 16], True)
     assert shown_citations("Information not found in knowledge map") == ([], True)
     assert shown_citations("") == ([], False)
+
+
+# -- citations against the gold evidence ------------------------------------------------------------------
+
+GOLD = ["She was born in Warsaw in 1867.", "Warsaw is the capital of Poland."]
+
+
+def test_a_quote_matches_a_gold_sentence_equal_inside_or_containing_it():
+    assert quote_matches("Warsaw is the capital of Poland", GOLD[1])  # equal once normalised (final stop)
+    assert quote_matches("the CAPITAL of Poland!", GOLD[1])  # inside it
+    assert quote_matches("Marie Curie was a physicist. She was born in Warsaw in 1867.", GOLD[0])  # holds it
+    assert not quote_matches("Lyon is a city in France.", GOLD[1])
+    assert not quote_matches("Warsaw is the capital of Mazovia.", GOLD[1])
+    assert not quote_matches("", GOLD[0]) and not quote_matches("The.", GOLD[0])  # normalises to nothing
+    assert not quote_matches("Warsaw", "")
+
+
+def test_sentence_evidence_precision_and_recall_by_hand():
+    quotes = ["Warsaw is the capital of Poland.", "Lyon is a city in France.",
+              "She was born in Warsaw in 1867. Warsaw is the capital of Poland."]
+    matches = sentence_evidence(quotes, GOLD)
+    assert matches == [{1}, set(), {0, 1}]
+    assert evidence_precision_recall(matches, 2) == (pytest.approx(2 / 3), 1.0)  # 2 of 3 quotes gold; both cited
+    # a third gold fact the data cannot name stays in the denominator
+    assert evidence_precision_recall(matches, 3) == (pytest.approx(2 / 3), pytest.approx(2 / 3))
+    only_one = sentence_evidence(["Warsaw is the capital of Poland.", "Warsaw is the capital of Poland."], GOLD)
+    assert evidence_precision_recall(only_one, 2) == (1.0, 0.5)  # citing one fact twice recalls it once
+
+
+def test_a_not_found_answer_has_no_precision_and_zero_recall():
+    assert evidence_precision_recall([], 2) == (None, 0.0)
+    assert evidence_precision_recall([{0}], 0) == (1.0, None)  # no gold evidence: recall undefined
+    assert evidence_precision_recall([], 0) == (None, None)
+
+
+def test_passage_evidence_for_musique():
+    matches = passage_evidence(["p1", "p2", "p1"], ["p1", "p3"])
+    assert matches == [{0}, set(), {0}]
+    assert evidence_precision_recall(matches, 2) == (pytest.approx(2 / 3), 0.5)
+
+
+class _Recorded:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, list[str], list[str]]] = []
+
+    def __call__(self, statement, spans, titles):
+        from kmrag.answer.support import Verdict
+
+        self.calls.append((statement, list(spans), list(titles)))
+        return Verdict(supported=bool(spans), score=1.0 if spans else 0.0)
+
+
+def test_supported_share_judges_each_statement_on_the_quotes_of_its_own_units():
+    judge = _Recorded()
+    statements = [("A.", ["u1"]), ("B.", ["u2", "u3"]), ("C.", ["u9"])]
+    citations = [("u1", "q1"), ("u2", "q2"), ("u3", "q3"), ("u1", "q1b")]
+    share = supported_share(statements, citations, {"u1": "T1", "u2": "T2"}, judge=judge)
+    assert share == pytest.approx(2 / 3)  # C cites a unit with no quote: nothing supports it
+    assert judge.calls == [("A.", ["q1", "q1b"], ["T1", "T1"]), ("B.", ["q2", "q3"], ["T2", ""]),
+                           ("C.", [], [])]
+    assert supported_share([], citations, judge=judge) is None  # not found: no statement to judge
+
+
+def test_supported_share_with_the_real_checker():
+    citations = [("u1", "Warsaw is the capital and largest city of Poland."),
+                 ("u2", "Lyon is a city in France known for its cuisine.")]
+    statements = [("Warsaw is the capital and largest city of Poland.", ["u1"]),  # verbatim
+                  ("Warsaw has 1867 bridges.", ["u1"]),  # a number its quote does not hold
+                  ("Lyon is a city in France known for its cuisine.", ["u2"])]
+    assert supported_share(statements, citations) == pytest.approx(2 / 3)
+
+
+# -- calibration -----------------------------------------------------------------------------------------
+
+
+def test_correct_is_exact_match_or_f1_of_at_least_a_half():
+    assert is_correct(1.0, 1.0) and is_correct(0.0, 0.5) and is_correct(1.0, 0.0)
+    assert not is_correct(0.0, 0.49) and not is_correct(None, None)
+
+
+def test_a_perfectly_calibrated_input_scores_ece_zero():
+    points = [(0.2, i < 1) for i in range(5)] + [(0.8, i < 8) for i in range(10)] + [(None, False)] * 3
+    assert expected_calibration_error(points) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_always_certain_and_half_wrong_scores_ece_one_half():
+    points = [(1.0, True), (1.0, False)] * 5
+    assert expected_calibration_error(points) == pytest.approx(0.5)
+    assert wrong_at(points, 0.9) == (5, 0.5)
+    assert coverage_accuracy(points, 0.9) == (1.0, 0.5)
+
+
+def test_calibration_by_hand():
+    points = [(0.95, True), (0.95, False), (0.6, True), (0.3, False), (None, False)]
+    # answered: 4. bin 9: 2 answers, conf .95, acc .5 -> 2/4 * .45; bin 6: 1/4 * .4; bin 3: 1/4 * .3
+    assert expected_calibration_error(points) == pytest.approx(0.225 + 0.1 + 0.075)
+    assert wrong_at(points, 0.9) == (1, 0.25)  # of the answered questions
+    assert coverage_accuracy(points, 0.5) == (pytest.approx(3 / 5), pytest.approx(2 / 3))  # of all questions
+    assert coverage_accuracy(points, 0.7) == (pytest.approx(2 / 5), 0.5)
+    assert coverage_accuracy(points, 0.99) == (0.0, None)
+    table = reliability(points)
+    assert [b.count for b in table] == [0, 0, 0, 1, 0, 0, 1, 0, 0, 2]
+    assert (table[9].lo, table[9].hi, table[9].confidence, table[9].accuracy) == (0.9, 1.0, pytest.approx(0.95), 0.5)
+    assert table[0].confidence is None and table[0].accuracy is None
+
+
+def test_bins_are_exact_at_their_edges():
+    table = reliability([(0.0, False), (0.1, False), (0.7, True), (0.9, True), (1.0, True)])
+    assert [i for i, b in enumerate(table) for _ in range(b.count)] == [0, 1, 7, 9, 9]
+
+
+def test_nothing_answered():
+    points = [(None, False), (None, False)]
+    assert expected_calibration_error(points) is None
+    assert wrong_at(points) == (0, None)
+    assert coverage_accuracy(points, 0.5) == (0.0, None)
+    assert coverage_accuracy([], 0.5) == (None, None)
