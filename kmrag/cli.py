@@ -796,8 +796,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         d = diff_runs(load_run(args.target[1], out_root), load_run(args.target[2], out_root))
         _emit(args, d, render_diff)
         return 0
+    if args.target and args.target[0] == "calibrate":
+        return _eval_calibrate(args, out_root)
     if args.target:
-        raise ConfigError(f"unknown eval action {args.target[0]!r}: use `kmrag eval --dataset ...` or `kmrag eval diff A B`")
+        raise ConfigError(f"unknown eval action {args.target[0]!r}: use `kmrag eval --dataset ...`, "
+                          "`kmrag eval calibrate` or `kmrag eval diff A B`")
     datasets = [args.file] if args.file else [d for ds in (args.dataset or ["musique"]) for d in ds.split(",")]
     strategies = [s for st in args.strategy.split(",") if (s := st.strip())]
     if args.questions_file and len(datasets) != 1:
@@ -818,6 +821,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
     _emit(args, [r.model_dump() for r in runs],
           lambda _: text + "\n\n" + "\n".join(f"saved: {r.out_dir}/ (report.md, summary.json, questions.jsonl, "
                                                   "recall.png)" for r in runs))
+    return 0
+
+
+def _eval_calibrate(args: argparse.Namespace, out_root: Any) -> int:
+    from kmrag.eval.calibrate import render, run_calibration
+    from kmrag.stores import open_stores
+
+    datasets = [d for ds in (args.dataset or ["2wiki,hotpotqa,musique,demo"]) for d in ds.split(",") if d]
+    with open_stores(_settings(args)) as stores:
+        stores.init_schema()
+        result = run_calibration(stores, datasets, out_root, limit=args.limit, data_root=args.data_root,
+                                 progress=not args.json and sys.stderr.isatty(), write=args.write)
+    _emit(args, result, render)
     return 0
 
 
@@ -936,7 +952,10 @@ def build_parser() -> argparse.ArgumentParser:
                                                            "so past answers stay auditable)")
     dele.add_argument("--dry-run", action="store_true", help="only list the sources that would be removed")
     ev = add("eval", cmd_eval, "evaluate retrieval strategies on multi-hop QA sets; `kmrag eval diff A B`")
-    ev.add_argument("target", nargs="*", help="empty, or: diff RUN_A RUN_B")
+    ev.add_argument("target", nargs="*", help="empty, or: diff RUN_A RUN_B, or: calibrate (fit the answer "
+                                              "confidence on half the sets' questions, report the other half)")
+    ev.add_argument("--write", action="store_true", help="calibrate: make the fit the default "
+                                                       "(kmrag/answer/calibration.json)")
     ev.add_argument("--dataset", action="append", help="musique, hotpotqa, 2wiki (comma-separated or repeated)")
     ev.add_argument("--file", help="evaluate any file in one of those formats")
     ev.add_argument("--strategy", default="bm25,dense,hybrid", help="comma-separated: bm25, dense, hybrid, graph")

@@ -131,7 +131,7 @@ class Answerer:
         confidence, why, evidence = 0.0, "nothing was found", []
         if best and validated.found:
             titles = {u.id: u.title for u in best[2].units}
-            feats = features(q, analysis, validated, titles)
+            feats = features(q, analysis, validated, titles, self.extractive.nlp)
             confidence, why = round(probability(feats), 3), explain(feats)
             trace.append({"step": "confidence", "p": confidence, "features": feats, "why": why,
                           "threshold": self.settings.min_confidence})

@@ -26,15 +26,21 @@ from kmrag.retrieval.multihop import VALUE_OF
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
 FEATURES = ("direct", "computed", "support_min", "grounded_share", "question_coverage", "entities_named",
-            "typed", "one_statement", "yes_no", "comparison")
+            "typed", "answer_span_coverage", "multi_hop", "one_statement", "yes_no", "comparison")
 # before any fit: a cautious prior (an answer without a direct value is unlikely to be right)
 PRIOR = {"bias": -2.0, "direct": 1.5, "computed": 0.0, "support_min": 1.0, "grounded_share": 0.5,
-         "question_coverage": 1.0, "entities_named": 0.5, "typed": 0.5, "one_statement": 0.0, "yes_no": 0.0,
-         "comparison": 0.0}
+         "question_coverage": 1.0, "entities_named": 0.5, "typed": 0.5, "answer_span_coverage": 1.0,
+         "multi_hop": -1.0, "one_statement": 0.0, "yes_no": 0.0, "comparison": 0.0}
+# the spaCy labels of each expected answer type (a value of the wrong kind is unlikely to be the answer)
+LABELS = {"PERSON": {"PERSON"}, "PLACE": {"GPE", "LOC", "FAC"}, "ORG": {"ORG"}, "DATE": {"DATE"},
+          "MONEY": {"MONEY"}, "QUANTITY": {"QUANTITY"}, "NUMBER": {"CARDINAL", "QUANTITY", "MONEY", "PERCENT"},
+          "WORK": {"WORK_OF_ART", "PRODUCT", "EVENT", "ORG"}}
 
 
-def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: Mapping[str, str]) -> dict[str, float]:
-    """The answer's features; ``titles``: the cited units' titles by ID."""
+def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: Mapping[str, str],
+             nlp: Any = None) -> dict[str, float]:
+    """The answer's features; ``titles``: the cited units' titles by ID; ``nlp``: spaCy, to tell the kind of
+    value the direct answer is."""
     quotes = " ".join(c.quote for c in validated.citations)
     cited = terms(quotes + " " + " ".join(titles.get(c.unit_id, "") for c in validated.citations))
     q = terms(question)
@@ -52,11 +58,38 @@ def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: 
         "grounded_share": float(validated.grounded_share),
         "question_coverage": len(qwords & have) / max(1, len(qwords)),
         "entities_named": len(present) / len(named) if named else 1.0,
-        "typed": float(bool(direct) and (pattern is None or bool(pattern.search(direct)))),
+        "typed": _typed(direct, analysis.answer_type, (validated.basis or {}).get("quote", ""), pattern, nlp),
+        "answer_span_coverage": _span_coverage(question, analysis, validated),
+        "multi_hop": float(analysis.kind in {"bridge", "inference"} or analysis.sub_question is not None),
         "one_statement": float(len(validated.statements) == 1),
         "yes_no": float(direct.lower() in {"yes", "no"}),
         "comparison": float(analysis.kind == "comparison"),
     }
+
+
+def _typed(direct: str, answer_type: str, quote: str, pattern: Any, nlp: Any) -> float:
+    """1 when the direct answer is a value of the kind the question asks for, 0.5 when that cannot be told."""
+    if not direct:
+        return 0.0
+    if direct.lower() in {"yes", "no"}:
+        return float(answer_type == "YES_NO")
+    if pattern is not None:
+        return float(bool(pattern.search(direct)))
+    labels = LABELS.get(answer_type)
+    if not labels or nlp is None:
+        return 0.5
+    ents = {e.text: e.label_ for e in nlp(quote or direct).ents}
+    label = ents.get(direct) or next((lab for t, lab in ents.items() if direct in t or t in direct), None)
+    return 0.5 if label is None else float(label in labels)
+
+
+def _span_coverage(question: str, analysis: QuestionAnalysis, validated: Any) -> float:
+    """The share of the question's words other than its entities' that the span holding the answer holds."""
+    quote = (validated.basis or {}).get("quote") or (validated.citations[0].quote if validated.citations else "")
+    asked = terms(question).words - terms(" ".join(analysis.mentions)).words
+    if not asked:
+        return 1.0
+    return len(asked & terms(quote).words) / len(asked)
 
 
 @functools.lru_cache(maxsize=4)
@@ -89,6 +122,8 @@ def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) ->
         "question_coverage": ("the cited spans hold the question's words", "the cited spans hold few of the question's words"),
         "entities_named": ("the question's entities are named in the evidence", "some of the question's entities are not in the evidence"),
         "typed": ("the answer is the kind of value asked for", "the answer is not the kind of value asked for"),
+        "answer_span_coverage": ("the answer's span holds what the question asks", "the answer's span holds little of what the question asks"),
+        "multi_hop": ("a question of several hops", "a single-hop question"),
         "one_statement": ("one statement", "several statements"),
         "yes_no": ("a yes / no", "not a yes / no"),
         "comparison": ("a comparison", "not a comparison"),

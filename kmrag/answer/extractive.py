@@ -154,11 +154,11 @@ class ExtractiveGenerator:
         scored.sort(key=lambda x: (-x.score, x.span.rank, x.span.start))
         if not scored or scored[0].score <= 0:
             return Draft(text="", notes=[{"generator": "extractive", "why": "no span shares a word with the question"}])
-        band = self._band(scored, analysis)
+        band = self._band(question, scored, analysis)
         basis: dict[str, Any] | None = None
         if band is not None:
-            chain, direct = band
-            basis = {"kind": "band", "rule": "the row whose range holds the stated quantity",
+            chain, direct, rule = band
+            basis = {"kind": "band", "rule": rule,
                      "entities": [{"unit_id": s.unit_id, "quote": s.quote} for s in chain]}
         elif analysis.kind == "comparison" and len(analysis.compared) >= 2:
             chain = self._compared_chain(scored, analysis)
@@ -243,7 +243,8 @@ class ExtractiveGenerator:
 
     # -- bands -----------------------------------------------------------------------------------
 
-    def _band(self, scored: list[_Scored], analysis: QuestionAnalysis) -> tuple[list[Span], str | None] | None:
+    def _band(self, question: str, scored: list[_Scored],
+              analysis: QuestionAnalysis) -> tuple[list[Span], str | None, str] | None:
         """A table row whose range holds a quantity stated elsewhere in the context: (chain, direct)."""
         rows: list[tuple[_Scored, tuple[float | None, float | None, str]]] = []
         for s in scored:
@@ -253,24 +254,33 @@ class ExtractiveGenerator:
         if not rows:
             return None
         units = {r[2] for _, r in rows}
+        asked = row_range(question)
+        for row, r in rows:  # the question names a row's own range ("more than 3500 km")
+            if asked is not None and asked == r:
+                return [row.span], self._row_value(row.span, analysis), "the row of the range the question names"
+        for value, unit, said in quantities(question):  # the question states the quantity ("a 2,000 km flight")
+            for row, (lo, hi, runit) in rows:
+                if runit == unit and (lo is None or value >= lo) and (hi is None or value <= hi):
+                    return [row.span], self._row_value(row.span, analysis), f"the row whose range holds {said} (the question's)"
         facts = [(s, q) for s in scored if s.span.kind != "row" and s.score > 0
                  for q in quantities(s.span.display) if q[1] in units]
-        for fact, (value, unit, _) in facts:  # best-scored fact first
+        for fact, (value, unit, said) in facts:  # best-scored fact first
             for row, (lo, hi, runit) in rows:
                 if runit != unit:
                     continue
                 if (lo is None or value >= lo) and (hi is None or value <= hi):
-                    return [fact.span, row.span], self._row_value(row.span, analysis)
+                    return [fact.span, row.span], self._row_value(row.span, analysis), \
+                        f"the row whose range holds {said} (stated in the cited span)"
         return None
 
     @staticmethod
     def _row_value(span: Span, analysis: QuestionAnalysis) -> str | None:
         pattern = VALUE_OF.get(analysis.answer_type)
-        for cell in span.display.split("; "):
-            value = cell.split(": ", 1)[-1]
-            if pattern is not None and pattern.search(value) and row_range(value) is None:
-                return value
-        return None
+        values = [c.split(": ", 1)[-1] for c in span.display.split("; ")]
+        values = [v for v in values if row_range(v) is None]
+        if pattern is None:  # the question does not say what kind of value: the row's value column
+            return values[-1] if values else None
+        return next((v for v in values if pattern.search(v)), None)
 
     # -- direct answers --------------------------------------------------------------------------
 

@@ -119,11 +119,3 @@ def support(statement: str, evidence: Iterable[str], titles: Iterable[str] = ())
                    tuple(sorted(st.names - have_words)), negated(statement) != any(negated(e) for e in evidence))
 
 
-
-def __getattr__(name: str) -> object:
-    """``judge`` and ``Verdict`` live in kmrag.answer.judge (the per-statement check); importable from here."""
-    if name in {"judge", "Verdict"}:
-        from kmrag.answer import judge as j
-
-        return getattr(j, name)
-    raise AttributeError(name)

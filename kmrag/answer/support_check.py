@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
 
-from kmrag.answer.support import Verdict, judge
+from kmrag.answer.judge import Verdict, judge
 from kmrag.errors import BadInput
 from kmrag.schema.ids import UNIT_ID_RE
 

@@ -48,7 +48,8 @@ def split_of(dataset: str, qid: str) -> str:
 def is_correct(prediction: str, answers: Sequence[str], found: bool) -> bool:
     if not answers:
         return not found
-    return found and (M.exact_match(prediction, answers) == 1.0 or M.token_f1(prediction, answers) >= 0.5)
+    return found and M.is_correct(M.exact_match(prediction, answers), M.token_f1(prediction, answers), prediction,
+                                  answers)
 
 
 def _row(dataset: str, qid: str, question: str, answers: list[str], ans: Any) -> CalibrationRow:
@@ -167,3 +168,35 @@ def summary(conf: Sequence[float], correct: Sequence[bool], found: Sequence[bool
             "coverage": round(len(shown) / len(conf), 4) if conf else 0.0,
             "accuracy_shown": round(sum(ok for _, ok in shown) / len(shown), 4) if shown else None,
             "accuracy_answered": round(sum(ok for _, ok in answered) / n, 4) if n else None}
+
+
+def run_calibration(stores: Stores, datasets: Sequence[str], out_root: Path, limit: int | None = None,
+                    data_root: str | None = None, progress: bool = False, write: bool = False) -> dict[str, Any]:
+    """Collect every set's rows (saved under ``out_root``), fit, report; ``write``: make the fit the default."""
+    rows = [r for ds in datasets for r in collect(stores, ds, limit, data_root, progress)]
+    out = out_root / f"calibrate-{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}"
+    out.mkdir(parents=True, exist_ok=True)
+    with (out / "rows.jsonl").open("w", encoding="utf-8") as f:
+        for r in rows:
+            f.write(r.model_dump_json() + "\n")
+    result = calibrate(rows, stores.settings.min_confidence, out / "calibration.json")
+    if write:
+        C.CALIBRATION.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        C._weights.cache_clear()
+    result["out_dir"] = str(out)
+    return result
+
+
+def render(result: dict[str, Any]) -> str:
+    lines = [f"fitted on {result['fitted_on']['questions']} answered tune questions; figures on the test half "
+             f"(threshold {result['threshold']}):", "",
+             "| set | weights | answered | ECE | wrong at >= 0.9 | coverage | accuracy shown |", "|---|---|---|---|---|---|---|"]
+    for label, key in (("prior", "test_before"), ("fitted", "test")):
+        for name, m in result[key].items():
+            acc = "n/a" if m["accuracy_shown"] is None else f"{m['accuracy_shown']:.1%}"
+            lines.append(f"| {name} | {label} | {m['answered']} | {m['ece']:.3f} | {m['wrong_at_0_9']} "
+                         f"({m['wrong_at_0_9_share']:.1%}) | {m['coverage']:.1%} | {acc} |")
+    lines += ["", "weights: " + ", ".join(f"{k} {v:+.2f}" for k, v in result["weights"].items())]
+    if result.get("out_dir"):
+        lines.append(f"saved: {result['out_dir']}/ (rows.jsonl, calibration.json)")
+    return "\n".join(lines)

@@ -190,7 +190,7 @@ def supported_share(statements: Sequence[tuple[str, Sequence[str]]], citations: 
     if not statements:
         return None
     if judge is None:
-        from kmrag.answer.support import judge as support_judge
+        from kmrag.answer.judge import judge as support_judge
 
         judge = support_judge
     titles = titles or {}
@@ -210,10 +210,19 @@ THRESHOLDS = (0.5, 0.7, 0.9)
 OVERCONFIDENT = 0.9
 
 
-def is_correct(em: float | None, f1: float | None) -> bool:
+def is_correct(em: float | None, f1: float | None, prediction: str = "", answers: Sequence[str] = ()) -> bool:
     """The one definition of a correct answer the calibration measures use: exact match, or token F1 of
-    at least ``CORRECT_F1`` (0.5) against the gold answer or an alias."""
-    return bool((em or 0.0) >= 1.0 or (f1 or 0.0) >= CORRECT_F1)
+    at least ``CORRECT_F1`` (0.5) against the gold answer or an alias, where (when the prediction and answers
+    are given) the numbers agree: "600 EUR" is not a right answer to "400 EUR" at F1 0.5."""
+    if (em or 0.0) >= 1.0:
+        return True
+    if (f1 or 0.0) < CORRECT_F1:
+        return False
+    if not answers:
+        return True
+    said = set(re.findall(r"\d+", normalize_answer(prediction).replace(",", "")))
+    return any(_f1(prediction, a) >= CORRECT_F1 and said == set(re.findall(r"\d+", normalize_answer(a).replace(",", "")))
+               for a in answers)
 
 
 # (confidence, correct); confidence None = not answered

@@ -374,7 +374,7 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
             strategy=f"{strategy}+{generator}", **_retrieval_scores(stores, tenant, item, gold, unit_ids, 10),
             latency_ms=round(latency, 2), rounds=rounds, error=error, unreachable_gold=len(unreachable),
             generator=generator, prediction=prediction, answer_text=text, found=found, em=em, f1=f1,
-            correct=M.is_correct(em, f1), confidence=confidence,
+            correct=M.is_correct(em, f1, prediction, item.answers), confidence=confidence,
             answer_in_answer=M.answer_in_context([f"{direct or ''} {text if found else ''}"], item.answers),
             citation_validity=validity, citation_precision=cite_precision, citation_recall=cite_recall,
             citation_unit_precision=M.citation_unit_precision([u.source_id for u in cited_units], gold),

@@ -172,7 +172,7 @@ class _Recorded:
         self.calls: list[tuple[str, list[str], list[str]]] = []
 
     def __call__(self, statement, spans, titles):
-        from kmrag.answer.support import Verdict
+        from kmrag.answer.judge import Verdict
 
         self.calls.append((statement, list(spans), list(titles)))
         return Verdict(supported=bool(spans), score=1.0 if spans else 0.0)
@@ -204,6 +204,8 @@ def test_supported_share_with_the_real_checker():
 def test_correct_is_exact_match_or_f1_of_at_least_a_half():
     assert is_correct(1.0, 1.0) and is_correct(0.0, 0.5) and is_correct(1.0, 0.0)
     assert not is_correct(0.0, 0.49) and not is_correct(None, None)
+    # a wrong number is a wrong answer, whatever the words around it
+    assert not is_correct(0.0, 0.5, "600 EUR", ["400 EUR"]) and is_correct(0.0, 0.8, "about 5,900 km", ["5,900 km"])
 
 
 def test_a_perfectly_calibrated_input_scores_ece_zero():

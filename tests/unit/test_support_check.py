@@ -13,7 +13,7 @@ import pytest
 
 from kmrag import cli
 from kmrag.answer import support_check
-from kmrag.answer.support import judge
+from kmrag.answer.judge import judge
 from kmrag.answer.support_check import SupportLimits, check_items, check_lines, parse_item
 from kmrag.config import load_settings
 from kmrag.errors import BadInput
