@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kmrag.answer.lexicon import same as same_relation
 from kmrag.answer.support import STOP, negated, number_key, stem
 
 SOFT = 0.6       # cosine of two word vectors that count as the same meaning
@@ -55,6 +56,16 @@ over/under increase/decrease start/end begin/end opened/closed open/close founde
 married/divorced alive/dead male/female men/women man/woman king/queen actor/actress home/away
 predecessor/successor""".split()]
 _OPP = {w for p in OPPOSITES for w in p}
+# words of a closed set that name different things however close their vectors: kin, roles, outcomes
+CLOSED = frozenset("""father mother son daughter brother sister cousin uncle aunt nephew niece grandfather
+grandmother grandson granddaughter husband wife spouse child parent sibling stepfather stepmother father-in-law
+director producer writer screenwriter composer actor actress singer songwriter editor author publisher founder
+owner president chairman captain coach manager player guitarist drummer bassist winner finalist nominee
+runner-up champion member leader successful failed won lost regiment corps battalion brigade division army
+navy""".split())
+ORDINALS = {w: str(i + 1) for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())}
 # where one clause may end and the next rest on another span
 BOUNDARY = re.compile(r"[,;:()\u2013\u2014]|\b(?:and|but|which|who|whom|whose|while|whereas|where|when|"
                       r"although|though|because|as well as)\b", re.I)
@@ -65,9 +76,12 @@ _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac0
 _AUXW = r"(?!(?:is|was|are|were|has|had|have)\b)"
 _POSSESSIVE = re.compile(rf"\b([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)*)['’]s\s+((?:{_AUXW}[a-z][\w-]*\s+){{0,2}}{_AUXW}[a-z][\w-]*)\b")
 # a bound on a quantity is part of the claim: "more than 3500 km" is not "1500 to 3500 km"
-COMPARATORS = [(re.compile(r"\b(?:more than|over|above|exceeding|beyond|at least|greater than|or more)\b", re.I), ">"),
-               (re.compile(r"\b(?:less than|fewer than|under|below|up to|at most|no more than|or less|within)\b", re.I),
-                "<")]
+_QTY_AFTER = r"(?=\s+(?:about\s+|some\s+)?[\d$€£])"
+_QTY_BEFORE = r"(?<=\d)(?:\s*[a-zA-Z%€$]{0,12})?\s+"
+COMPARATORS = [(re.compile(rf"\b(?:more than|over|above|exceeding|beyond|at least|greater than){_QTY_AFTER}|"
+                           rf"{_QTY_BEFORE}or more\b", re.I), ">"),
+               (re.compile(rf"\b(?:less than|fewer than|under|below|up to|at most|no more than|within){_QTY_AFTER}|"
+                           rf"{_QTY_BEFORE}or less\b", re.I), "<")]
 NEGATORS = frozenset({"not", "never", "no", "nor", "neither", "cannot", "n't", "none"})
 
 
@@ -93,15 +107,20 @@ class _Tok:
     at: int            # character offset
     lemma: str = ""
     matched: list[int] = field(default_factory=list)  # spans holding a counterpart
+    where: dict[int, list[int]] = field(default_factory=dict)  # span -> offsets of the counterparts there
 
 
 def _key(word: str) -> tuple[str, bool]:
     """(matching key, is a number)."""
-    low = word.lower().replace("’", "'")
+    low = word.lower().replace("’", "'").strip(".'-")
     if low in UNIT_KEYS:
         return UNIT_KEYS[low], False
     if low in NUMBER_WORDS:
         return NUMBER_WORDS[low], True
+    if low in ORDINALS:
+        return ORDINALS[low] + "th", True
+    if re.fullmatch(r"\d+(?:st|nd|rd|th)", low):
+        return re.sub(r"(st|nd|rd|th)$", "", low) + "th", True
     n = number_key(word)
     if n is not None:
         return n, True
@@ -123,11 +142,13 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
         if low in STOP or low in HEDGES or low in RELATIVE or low in NEGATORS:
             continue
         key, is_num = _key(t.text)
-        if not key:
+        if not key or (low in NUMBER_WORDS and (t.pos_ != "NUM" or low == "one")) or (len(key) <= 2 and not is_num and
+                                                                    not t.text[:1].isupper()):
             continue
         if is_num:
             kind = "num"
-        elif t.pos_ == "PROPN" or (t.i > 0 and t.text[:1].isupper() and t.pos_ in {"NOUN", "ADJ", "X"}):
+        elif t.pos_ == "PROPN" or (t.text[:1].isupper() and t.pos_ in {"NOUN", "ADJ", "X"} and
+                                   (t.i > 0 or t.pos_ == "NOUN")):  # a capitalised first word is checked too
             kind = "name"
         elif t.pos_ in {"VERB"} or (t.pos_ == "AUX" and low not in STOP):
             kind = "verb"
@@ -144,8 +165,7 @@ def _bounds(text: str) -> list[Any]:
     out = []
     for pattern, key in COMPARATORS:
         for m in pattern.finditer(text):
-            if re.search(r"\d", text[max(0, m.start() - 20):m.end() + 20]):  # a bound of a quantity
-                out.append((m, key))
+            out.append((m, key))
     return [_Bound(m.group(0), m.start(), key) for m, key in out]
 
 
@@ -164,11 +184,19 @@ class _Bound:
 
 def _evidence_words(text: str) -> list[tuple[str, str, int]]:
     out = []
+    caps: list[str] = []
     for m in _TOKEN.finditer(text):
         w = m.group(0)
         key, _ = _key(w)
         if key:
             out.append((w, key, m.start()))
+        parts = [p for p in re.split(r"[-‐]", w) if p] if "-" in w or "‐" in w else []
+        out += [(p, _key(p)[0], m.start()) for p in parts if len(parts) > 1 and _key(p)[0]]
+        if w.lower().endswith("ed") and len(w) > 4:  # "based" is "base", "located" "locate"
+            out.append((w, w.lower()[:-1], m.start()))
+        caps = caps + [w] if w[:1].isupper() else []
+        for n in range(2, min(6, len(caps)) + 1):  # "Major League Baseball" is also "MLB"
+            out.append((w, "".join(c[0] for c in caps[-n:]).lower(), m.start()))
     out += [(b.text, b.key, b.at) for b in _bounds(text)]
     return out
 
@@ -219,6 +247,7 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     spans = [s for s in spans]
     titles = list(titles) + [""] * (len(spans) - len(titles))
     text = _POSSESSIVE.sub(r"\2 of \1", " ".join(statement.split()))
+    text = re.sub(r"(\d)\s*[–—-]\s*(\d)", r"\1 – \2", text)  # "1854–1943": two years
     toks = [_Tok(w, k, kind, at, lemma) for w, k, kind, at, lemma in _statement(text)]
     if not toks:
         return Verdict(False, 0.0, "the statement has no words to check")
@@ -242,7 +271,8 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     if segments is None:
         return Verdict(False, score * 0.4, "one clause joins words of different spans: " + _which(toks))
     failed = _subjects(text, toks, segments, ev, tw) or _polarity(text, segments, spans) or \
-        _roles(text, toks, segments, spans, ev)
+        _near(toks, segments) or _direction(text, segments, spans, titles) or \
+        _roles(text, toks, segments, [_with_title(sp, t) for sp, t in zip(spans, titles, strict=True)])
     used = tuple(sorted({s for _, _, s in segments}))
     if failed:
         return Verdict(False, round(score * 0.5, 4), failed, used)
@@ -250,24 +280,71 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
 
 
 def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list[tuple[str, str, int]]]) -> None:
+    """Each statement word's counterparts: ``t.matched`` the spans, ``t.where[span]`` their offsets there (-1:
+    the unit's title, which stands for the span's "it" / "he")."""
     for i, words in enumerate(ev):
-        keys = {k for _, k, _ in words} | {k for _, k, _ in tw[i]}
+        both = words + [(w, k, -1) for w, k, _ in tw[i]]
+        lowered = [w.lower() for w, _, _ in both]
         for t in toks:
-            if t.key in keys or stem(t.lemma) in keys or (t.kind == "num" and _number_in(t.key, keys)):
+            lem = stem(t.lemma) if t.lemma else t.key
+            at = []
+            for j, (_w, k, pos) in enumerate(both):
+                if k == t.key or k == lem or (t.kind == "num" and _number_in(t.key, {k})) or \
+                        (t.kind in {"verb", "word"} and _prefix_same(t.key, k)) or \
+                        (t.kind != "num" and _lexical(t, lowered[j], lowered[j + 1] if j + 1 < len(both) else "")):
+                    at.append(pos)
+            if at:
                 t.matched.append(i)
-            elif t.kind in {"verb", "word"} and any(_prefix_same(t.key, k) for k in keys):
-                t.matched.append(i)
+                t.where[i] = at
     soft = [t for t in toks if not t.matched and t.kind in {"verb", "word"}]
     if not soft:
         return
     for i, words in enumerate(ev):
-        cands = sorted({w.lower() for w, k, _ in words + tw[i] if w.lower() not in STOP and not k.isdigit()})
+        both = words + [(w, k, -1) for w, k, _ in tw[i]]
+        cands = sorted({w.lower() for w, k, _ in both if w.lower() not in STOP and not k.isdigit()})
         if not cands:
             continue
-        sims = _similar([t.lemma or t.text.lower() for t in soft], cands)
+        _similar([t.lemma or t.text.lower() for t in soft], cands)
         for t in soft:
-            if sims[t.lemma or t.text.lower()] >= SOFT:
+            mine = t.lemma or t.text.lower()
+            at = [pos for w, _, pos in both if w.lower() in _VEC and _close(mine, w.lower())]
+            if at:
                 t.matched.append(i)
+                t.where[i] = at
+
+
+def _close(a: str, b: str) -> bool:
+    if frozenset((a, b)) in OPPOSITES or (a in _OPP and b in _OPP and a != b) or \
+            (a != b and (a in CLOSED or b in CLOSED)):
+        return False
+    return float(_VEC[a] @ _VEC[b]) >= SOFT
+
+
+IRREGULAR = {"born": "bear", "won": "win", "took": "take", "taken": "take", "gave": "give", "given": "give",
+             "ran": "run", "flew": "fly", "flown": "fly", "wrote": "write", "written": "write", "held": "hold",
+             "made": "make", "sold": "sell", "bought": "buy", "led": "lead", "began": "begin", "begun": "begin",
+             "built": "build", "laid": "lay", "left": "leave", "known": "know", "shown": "show", "set": "set",
+             "sent": "send", "won't": "win", "founded": "found", "lay": "lie", "lain": "lie", "stood": "stand",
+             "sat": "sit", "hit": "hit", "struck": "strike", "beat": "beat", "beaten": "beat", "became": "become",
+             "drew": "draw", "drawn": "draw", "chose": "choose", "chosen": "choose", "dealt": "deal", "met": "meet"}
+
+
+def _forms(word: str) -> set[str]:
+    """The lemmas an inflected word may have (no parser for the cited spans: a few suffix rules)."""
+    w = word.lower()
+    out = {w, IRREGULAR.get(w, w)}
+    for suffix, repl in (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("d", ""),
+                         ("ing", ""), ("ing", "e")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            out.add(w[: -len(suffix)] + repl)
+    return out
+
+
+def _lexical(tok: _Tok, word: str, after: str) -> bool:
+    """Does ``word`` (or ``word after``) of a span say the same relation as ``tok`` (kmrag.answer.lexicon)?"""
+    mine = {tok.lemma, tok.text.lower()} - {""}
+    cands = _forms(word) | {f"{c} {after}" for c in _forms(word)} if after else _forms(word)
+    return any(same_relation(x, y) for x in mine for y in cands)
 
 
 def _clause_support(text: str, toks: list[_Tok], tok: _Tok) -> int:
@@ -373,38 +450,78 @@ def _polarity(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str])
     return None
 
 
-_PASSIVE = re.compile(r"\b(?:was|were|is|are|been|being|be)\s+(?:\w+\s+){0,2}?\w+(?:ed|en|wn|lt|ng|ne)\s+by\b|\bby\b",
-                      re.I)
+NEAR = 30  # characters: how far apart in a span two words the statement puts side by side may stand
 
 
-def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str],
-           ev: list[list[tuple[str, str, int]]]) -> str | None:
-    """Two names around a relation word stand in the same order in the span (passive voice allowed for)."""
+def _near(toks: list[_Tok], segs: list[tuple[int, int, int]]) -> str | None:
+    """A number is said of the words around it in the statement (up to three each side): in its span one of
+    those words stands within ``NEAR`` characters of it, and, when a name is among them, a name within twice
+    that ("disbanded in 2001" is not "released in 2001 ... disbanded in 2004")."""
+    for a, b, s in segs:
+        for i in range(a, b + 1):
+            t = toks[i]
+            if t.kind != "num" or s not in t.where:
+                continue
+            around = [n for n in toks[max(0, i - 3):i] + toks[i + 1:i + 4]
+                      if n.kind != "num" and s in n.where and any(q >= 0 for q in n.where[s])]
+            for kinds, reach in (({"verb", "word"}, NEAR), ({"name"}, 2 * NEAR)):
+                near = [n for n in around if n.kind in kinds]
+                if near and not any(abs(p - q) <= reach for n in near for p in t.where[s] for q in n.where[s] if q >= 0):
+                    return f"{t.text!r} is not said of {' / '.join(n.text for n in near)!r} in the cited span"
+    return None
+
+
+_FROM_TO = re.compile(r"\bfrom\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)\s+to\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)")
+_PRONOUN = re.compile(r"^\s*(?:he|she|it|they)\b", re.I)
+
+
+def _with_title(span: str, title: str) -> str:
+    """The span with a leading "He" / "It" read as its unit's title, for the order of names."""
+    span = _PRONOUN.sub(title, span, count=1) if title and _PRONOUN.match(span) else span
+    return _POSSESSIVE.sub(r"\2 of \1", span)
+
+
+def _direction(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str], titles: Sequence[str]) -> str | None:
+    """"from A to B" the other way round in the span."""
+    said = {(a.lower(), b.lower()) for a, b in _FROM_TO.findall(text)}
+    for _, _, s in segs:
+        for a, b in _FROM_TO.findall(spans[s]):
+            if (b.lower(), a.lower()) in said and (a.lower(), b.lower()) not in said:
+                return f"the cited span says from {a} to {b}"
+    return None
+
+
+_BY = re.compile(r"[\w-]+(?:\s+and\s+[\w-]+)?\s+by\b", re.I)
+
+def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
+    """Two names around a relation word stand in the same order in the span ("Y was directed by X" is
+    "X directed Y"; the span's leading "He" is its title)."""
     for a, b, s in segs:
         seg = toks[a:b + 1]
         names = [t for t in seg if t.kind == "name"]
         rels = [t for t in seg if t.kind in {"verb", "word"}]
         if len(names) < 2 or not rels:
             continue
+        ev = _evidence_words(spans[s])
         pos: dict[str, int] = {}
-        for _, k, at in ev[s]:
+        for _, k, at in ev:
             pos.setdefault(k, at)
         for x in range(len(names)):
             for y in range(x + 1, len(names)):
                 n1, n2 = names[x], names[y]
-                if n1.key == n2.key or n1.key not in pos or n2.key not in pos:
+                if n1.key == n2.key or n1.key not in pos or n2.key not in pos or \
+                        re.search(r"[,;()]", text[n1.at:n2.at]):
                     continue
                 between = [r for r in rels if n1.at < r.at < n2.at and r.key in pos]
                 if not between:
                     continue
                 r = between[0]
-                s_fwd = True
                 e1, e2, er = pos[n1.key], pos[n2.key], pos[r.key]
-                if not (min(e1, e2) < er < max(e1, e2)):
+                if not (min(e1, e2) < er < max(e1, e2)) or re.search(r"[,;()]", spans[s][min(e1, e2):max(e1, e2)]):
                     continue
-                e_fwd = e1 < e2
-                s_pass = bool(_PASSIVE.search(text[n1.at:n2.at]))
-                e_pass = bool(_PASSIVE.search(spans[s][min(e1, e2):max(e1, e2)]))
-                if (s_fwd == e_fwd) != (s_pass == e_pass):
+                s_pass = bool(_BY.match(text[r.at:]))
+                m = _BY.match(spans[s][er:])
+                e_pass = bool(m)
+                if (e1 < e2) != (s_pass == e_pass):
                     return f"{n1.text!r} and {n2.text!r} stand in the other roles in the cited span ({r.text!r})"
     return None

@@ -1,0 +1,90 @@
+"""Words that say the same relation in English, for the support check (kmrag.answer.judge).
+
+Word vectors cannot tell "lies in" (= "is located in") from "died in" (!= "was born in"): both pairs are as
+close or as far. These groups are the relation words of encyclopedic and technical prose that people use
+for one another; two words match when they share a group. They are general English, not the wording of any
+dataset's questions. Lemmas, lower case; a group member may be two words ("set up").
+"""
+
+from __future__ import annotations
+
+GROUPS = [
+    "locate lie situate sit stand be_in find_in",
+    "found establish create form start launch set_up inaugurate institute",
+    "win carry take capture claim earn secure gain",
+    "award give grant present receive confer",
+    "publish release issue appear come_out print",
+    "send dispatch deploy",
+    "regard consider rate deem view see hold",
+    "operate run serve fly",
+    "head lead chair run ceo chief executive boss",
+    "rank place",
+    "star feature play appear act portray",
+    "live reside inhabit dwell",
+    "inhabitant resident population people citizen",
+    "direct helm",
+    "write author pen",
+    "compose score",
+    "build construct erect",
+    "design plan",
+    "marry wed spouse husband_or_wife",
+    "die perish pass_away death",
+    "bear birth born native",
+    "join enter",
+    "leave quit depart exit",
+    "buy purchase acquire",
+    "sell vend",
+    "make produce manufacture",
+    "own possess hold",
+    "begin start commence open",
+    "end finish conclude close",
+    "call name term dub know_as",
+    "include comprise contain consist feature incorporate",
+    "show display depict",
+    "lay establish set define",
+    "use employ utilise utilize",
+    "help assist aid",
+    "teach instruct",
+    "study learn",
+    "describe characterise characterize",
+    "defeat beat",
+    "hit strike",
+    "daily every_day each_day",
+    "annual yearly every_year each_year",
+    "former previous earlier ex",
+    "current present",
+    "large big",
+    "small little",
+    "main principal chief primary",
+    "about approximately roughly around nearly",
+    "movie film picture",
+    "town city municipality",
+    "nation country state",
+    "firm company business corporation enterprise",
+    "band group",
+    "album record",
+    "song track single",
+    "frontman front singer vocalist lead",
+    "debut first",
+    "base headquarter headquarters hq seat",
+    "represent symbolise symbolize stand_for",
+    "follow after succeed",
+    "precede before",
+    "credit attribute",
+    "hold host stage",
+]
+
+_BY_WORD: dict[str, set[int]] = {}
+for i, group in enumerate(GROUPS):
+    for w in group.split():
+        for part in (w, w.replace("_", " ")):
+            _BY_WORD.setdefault(part, set()).add(i)
+
+
+def groups(word: str) -> set[int]:
+    return _BY_WORD.get(word.lower(), set())
+
+
+def same(a: str, b: str) -> bool:
+    """Do the two lemmas share a group?"""
+    return bool(groups(a) & groups(b))

@@ -1,0 +1,101 @@
+"""The support check (kmrag.answer.judge) measured on the hand-labelled set (tests/data/support/labelled.jsonl):
+precision and recall of "supported", per split, and the kinds of error it must always catch.
+
+The figures asserted are the floors measured when this test was written (tune: 0.83 / 0.74, test: 0.82 /
+0.67); the issue's target (precision >= 0.95, recall >= 0.90) is NOT met by this offline checker, and the
+test says so rather than hiding it: ``test_the_target_is_not_yet_met`` fails the day it is, so the floors
+are raised with it."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from kmrag.answer.judge import judge
+
+pytestmark = pytest.mark.unit
+
+SET = Path(__file__).resolve().parents[1] / "data" / "support" / "labelled.jsonl"
+FLOORS = {"tune": (0.80, 0.70), "test": (0.78, 0.62)}
+
+
+def _scores(split: str | None) -> tuple[float, float, Counter[str]]:
+    counts: Counter[str] = Counter()
+    for line in SET.read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        if split and r["split"] != split:
+            continue
+        said = judge(r["statement"], r["spans"], r.get("titles") or []).supported
+        counts[("t" if said == r["supported"] else "f") + ("p" if said else "n")] += 1
+        if said != r["supported"]:
+            counts["wrong:" + r["kind"]] += 1
+    precision = counts["tp"] / max(1, counts["tp"] + counts["fp"])
+    recall = counts["tp"] / max(1, counts["tp"] + counts["fn"])
+    return precision, recall, counts
+
+
+@pytest.fixture(scope="module")
+def measured() -> dict[str, tuple[float, float, Counter[str]]]:
+    return {split: _scores(split) for split in ("tune", "test")}
+
+
+@pytest.mark.parametrize("split", ["tune", "test"])
+def test_precision_and_recall_stay_at_or_above_the_measured_floor(measured: dict, split: str) -> None:
+    precision, recall, counts = measured[split]
+    floor_p, floor_r = FLOORS[split]
+    assert precision >= floor_p and recall >= floor_r, (split, precision, recall, counts)
+
+
+def test_the_target_is_not_yet_met(measured: dict) -> None:
+    precision, recall, _ = measured["test"]
+    assert not (precision >= 0.95 and recall >= 0.90), "the target is met: raise FLOORS and drop this test"
+
+
+def test_a_checker_that_always_says_supported_scores_badly() -> None:
+    # the measure can fail: "always supported" has the set's base rate as precision
+    rows = [json.loads(line) for line in SET.read_text(encoding="utf-8").splitlines()]
+    base = sum(r["supported"] for r in rows) / len(rows)
+    assert base < 0.5
+
+
+@pytest.mark.parametrize("statement, spans, why", [
+    ("Air India was founded in 1953.", ["Air India is the flag carrier of India.", "Lufthansa was founded in 1953."],
+     "joins"),
+    ("Air India, the flag carrier of India, was founded in 1953.",
+     ["Air India is the flag carrier of India.", "Lufthansa was founded in 1953."], "about"),
+    ("For more than 3500 km the compensation is 400 EUR.",
+     ["Flight distance: more than 3500 km; Compensation: 600 EUR",
+      "Flight distance: between 1500 km and 3500 km; Compensation: 400 EUR"], "joins"),
+    ("Lufthansa was acquired in 1953.", ["Lufthansa was founded in 1953 and is based in Cologne."], "acquired"),
+    ("Lufthansa never operates a flight from Delhi to Munich.", ["Lufthansa operates a daily flight from Delhi to Munich."],
+     "negates"),
+    ("Lufthansa is the chief executive of Carsten Spohr.", ["Carsten Spohr is the chief executive of Lufthansa."], "roles"),
+    ("Lufthansa operates a daily flight from Munich to Delhi.", ["Lufthansa operates a daily flight from Delhi to Munich."],
+     "from Delhi to Munich"),
+    ("Berlin is about 5,900 km from Delhi and Munich.",
+     ["The great-circle distance between Delhi and Munich is about 5,900 km."], "Berlin"),
+    ("Creed disbanded in 2001.", ["Creed released its third album, Weathered, in 2001, with Tremonti handling bass, "
+                                  "and the band disbanded in 2004."], "2001"),
+    ("Creed disbanded in 2004.", ["The band disbanded in 2004 after a long tour."], "Creed"),
+])
+def test_each_kind_of_unsupported_statement_fails_and_names_what(statement: str, spans: list[str], why: str) -> None:
+    v = judge(statement, spans)
+    assert not v.supported and v.failed and why in v.failed, v
+
+
+@pytest.mark.parametrize("statement, spans", [
+    ("Lufthansa was established in 1953.", ["Lufthansa was founded in 1953 and is based in Cologne."]),
+    ("Delhi and Munich are roughly 5900 kilometres apart.",
+     ["The great-circle distance between Delhi and Munich is about 5,900 km."]),
+    ("Lufthansa's chief executive is Carsten Spohr.", ["Carsten Spohr is the chief executive of Lufthansa."]),
+    ("Carsten Spohr is the chief executive of Lufthansa, which flies daily from Delhi to Munich.",
+     ["Carsten Spohr is the chief executive of Lufthansa.", "Lufthansa operates a daily flight from Delhi to Munich."]),
+    ("It was founded in 1953.", ["It was founded in 1953 and is based in Cologne."]),
+    ("Munich Airport lies in Bavaria.", ["Munich Airport is located in Bavaria."]),
+])
+def test_paraphrases_pass_and_say_which_spans_they_rest_on(statement: str, spans: list[str]) -> None:
+    v = judge(statement, spans)
+    assert v.supported and v.failed is None and v.used, v
