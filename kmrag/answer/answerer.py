@@ -151,7 +151,8 @@ class Answerer:
         if self.save:
             self.units.save_answer(answer)  # PostgreSQL holds the record the audit reads
             try:
-                self.graph.write_answer(answer)
+                # (:Answer)-[:CITES] is what an answer rests on: a not-found answer's evidence is not that
+                self.graph.write_answer(answer if answer.found else answer.model_copy(update={"citations": []}))
                 self.graph.flush()  # an embedded graph holding unflushed changes would keep its view frozen
             except Exception as e:  # noqa: BLE001 - the answer stands and is auditable; only its graph view is missing
                 answer.trace.append({"step": "store", "warning": f"the answer is stored in PostgreSQL, but its "

@@ -132,10 +132,13 @@ def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) ->
     for k in FEATURES:
         v = feats.get(k, 0.0)
         effect = w.get(k, 0.0) * (v - 0.5)
-        if abs(effect) >= 0.15:
-            parts.append((effect, said[k][0] if effect > 0 else said[k][1]))
+        if abs(effect) >= 0.15:  # worded by the value, weighed by how much it moved the confidence
+            parts.append((effect, said[k][0] if v >= 0.5 else said[k][1]))
     parts.sort(key=lambda x: -abs(x[0]))
-    return "; ".join(p for _, p in parts[:4]) or "no strong signal either way"
+    up = [p for e, p in parts[:4] if e > 0]
+    down = [p for e, p in parts[:4] if e < 0]
+    out = (["raised by: " + ", ".join(up)] if up else []) + (["lowered by: " + ", ".join(down)] if down else [])
+    return "; ".join(out) or "no strong signal either way"
 
 
 def fit(rows: list[tuple[Mapping[str, float], bool]], l2: float = 1.0, steps: int = 3000,

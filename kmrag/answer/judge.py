@@ -466,7 +466,8 @@ def _near(toks: list[_Tok], segs: list[tuple[int, int, int]]) -> str | None:
                       if n.kind != "num" and s in n.where and any(q >= 0 for q in n.where[s])]
             for kinds, reach in (({"verb", "word"}, NEAR), ({"name"}, 2 * NEAR)):
                 near = [n for n in around if n.kind in kinds]
-                if near and not any(abs(p - q) <= reach for n in near for p in t.where[s] for q in n.where[s] if q >= 0):
+                if near and not any(abs(p - q) <= max(reach, abs(t.at - n.at) + 15)  # as far apart as said, or near
+                                    for n in near for p in t.where[s] for q in n.where[s] if q >= 0):
                     return f"{t.text!r} is not said of {' / '.join(n.text for n in near)!r} in the cited span"
     return None
 

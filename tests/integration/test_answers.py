@@ -121,7 +121,9 @@ def test_a_question_the_corpus_cannot_answer_is_not_found(stores: Stores, tenant
     ingest(stores, tenant, extractor, corpus(tmp_path))
     for q in ["What is the boiling point of liquid nitrogen in kelvin?", "What is the capital of France?"]:
         ans = answerer(stores).answer(tenant, q)
-        assert ans.text == NOT_FOUND and not ans.citations and not ans.statements and ans.direct is None
+        assert ans.text == NOT_FOUND and not ans.statements and ans.direct is None
+        # what was found is shown as evidence, not as an answer; its citations are those of the evidence only
+        assert {c.unit_id for c in ans.citations} <= {u for e in ans.evidence for u in e.unit_ids}
         assert stores.units.get_answer(tenant, ans.id) is not None  # stored, so the "no" can be audited too
         assert stores.graph.answer_citations(tenant, ans.id) == []
 
