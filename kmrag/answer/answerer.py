@@ -142,11 +142,11 @@ class Answerer:
         elif best and best[1].found:
             evidence = best[1].statements
         trace.append({"step": "done", "found": validated.found, "statements": len(validated.statements),
-                      "confidence_why": why, "evidence": [e.model_dump() for e in evidence],
+                      "confidence_why": why, "evidence": [e.model_dump() for e in evidence], "basis": validated.basis,
                       "ms": round((time.perf_counter() - t0) * 1000, 1)})
         answer = Answer(id=answer_id(), tenant=tenant, question=q, text=validated.text, direct=validated.direct,
                         statements=validated.statements, citations=validated.citations, confidence=confidence,
-                        confidence_why=why, evidence=evidence,
+                        confidence_why=why, evidence=evidence, basis=validated.basis,
                         generator=self.generator_name, strategy=self.strategy, trace=trace)
         if self.save:
             self.units.save_answer(answer)  # PostgreSQL holds the record the audit reads

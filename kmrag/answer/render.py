@@ -31,6 +31,9 @@ def answer_text(answer: Answer, ms: float | None = None, browser: bool = False,
     else:
         if answer.direct:
             lines.append(f"Answer: {answer.direct}")
+            computed = basis_text(answer.basis)
+            if computed:
+                lines += _wrap(computed, "  ")
         for s in answer.statements:
             lines += _wrap(f"{s.text} " + " ".join(f"[{u}]" for u in s.unit_ids), "  ")
         lines.append("Citations:")
@@ -53,6 +56,34 @@ def answer_text(answer: Answer, ms: float | None = None, browser: bool = False,
     return "\n".join(lines)
 
 
+COMPUTED = {"band", "comparison", "yes_no"}
+QUOTE_CHARS = 80
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def basis_text(basis: dict[str, Any] | None) -> str | None:
+    """"computed: RULE; NAME: VALUE [u_…]; …" for a direct answer computed from cited values (a band lookup, a
+    comparison, a yes / no over the compared entities); None for one read from a span, or none."""
+    if not basis or basis.get("kind") not in COMPUTED:
+        return None
+    parts = []
+    for e in basis.get("entities") or []:
+        cite = f"[{e['unit_id']}]" if e.get("unit_id") else ""
+        if e.get("name"):
+            said = e["name"] + (f": {_value(e['value'])}" if e.get("value") not in (None, "") else "")
+        else:  # a band's span: what it says
+            quote = " ".join(str(e.get("quote") or "").split())
+            said = f"“{quote if len(quote) <= QUOTE_CHARS else quote[:QUOTE_CHARS - 1] + '…'}”"
+        parts.append(f"{said} {cite}".strip())
+    rule = basis.get("rule") or basis["kind"]
+    return "computed: " + "; ".join([rule, *parts])
+
+
 def trace_text(trace: list[dict[str, Any]]) -> str:
     lines = ["trace:"]
     for s in trace:
@@ -71,6 +102,9 @@ def audit_text(a: AnswerAudit, browser: bool = False) -> str:
              f"{ans.strategy}, confidence {ans.confidence:.2f})", f"Q: {ans.question}"]
     if ans.direct:
         lines.append(f"Answer: {ans.direct}")
+        computed = basis_text(ans.basis)
+        if computed:
+            lines += _wrap(computed, "  ")
     lines += _wrap(ans.text, "  ")
     if not a.citations:
         lines.append("no citations: the answer was 'Information not found in knowledge map'")

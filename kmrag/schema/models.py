@@ -155,6 +155,11 @@ class Answer(_Model):
     confidence_why: str = Field(default="", description="what raised or lowered the confidence, in words")
     evidence: list[Statement] = Field(default_factory=list, description="when not found or below the confidence "
                                       "threshold: the best evidence found, cited, shown as evidence, not as an answer")
+    basis: dict[str, Any] | None = Field(default=None, description=(
+        "how the direct answer was read or computed from the cited spans: {kind: span | band | comparison | "
+        "yes_no, rule (what was computed), entities [{name, value, unit_id, quote}] (the values compared or "
+        "looked up, each with its unit), unit_id and quote (the span holding the answer)}; null without a "
+        "direct answer"))
     generator: str = ""
     strategy: str = ""
     trace: list[dict[str, Any]] = Field(default_factory=list)

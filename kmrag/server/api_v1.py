@@ -26,10 +26,12 @@ from kmrag.schema.redact import redact_data
 from kmrag.server.auth import request_tenant
 from kmrag.server.models import (
     MAX_SUPPORT_ITEMS,
+    AnswerAuditOut,
     AskRequest,
     AskResponse,
     IngestPaths,
     JobAccepted,
+    StoredAnswerOut,
     SupportRequest,
     SupportResponse,
 )
@@ -228,10 +230,11 @@ def _answer(state: ServerState, tenant: str, body: AskRequest) -> dict[str, Any]
     data = answer.model_dump(mode="json", exclude={"tenant", "trace"})
     data.update(found=answer.found, units=units, ms=ms, trace=answer.trace if body.trace else None,
                 paths=trace_paths(answer.trace))
-    return _out(AskResponse.model_validate(data).model_dump(mode="json"))
+    # what was given, as declared (a basis has only the keys that apply to its kind, as when stored)
+    return _out(AskResponse.model_validate(data).model_dump(mode="json", exclude_unset=True))
 
 
-@router.post("/ask", response_model=AskResponse, tags=["asking"],
+@router.post("/ask", response_model=AskResponse, response_model_exclude_unset=True, tags=["asking"],
              summary="a grounded answer with its citations and the ranked units (trace on request)")
 async def ask(body: AskRequest, request: Request, tenant: str = Tenant) -> Any:
     state = _state(request)
@@ -328,14 +331,15 @@ def support_check(body: SupportRequest, request: Request, tenant: str = Tenant) 
 
 # -- answers, units, entities -----------------------------------------------------------------------------
 
-@router.get("/answers", tags=["answers"], summary="past answers, newest first")
+@router.get("/answers", tags=["answers"], response_model=list[StoredAnswerOut], response_model_exclude_unset=True,
+            summary="past answers, newest first")
 def list_answers(request: Request, limit: int = Query(20, ge=1, le=500), offset: int = Query(0, ge=0),
                  tenant: str = Tenant) -> Any:
     got = _state(request).stores().units.list_answers(tenant, limit=limit, offset=offset)
     return _out([a.model_dump(mode="json", exclude={"trace", "tenant"}) | {"found": a.found} for a in got])
 
 
-@router.get("/answers/{answer_id}", tags=["answers"],
+@router.get("/answers/{answer_id}", tags=["answers"], response_model=AnswerAuditOut, response_model_exclude_unset=True,
             summary="the audit of an answer: each cited unit, its source and version, the span, retired or not")
 def get_answer(answer_id: str, request: Request, trace: bool = False, tenant: str = Tenant) -> Any:
     from kmrag.answer.audit import audit
@@ -344,6 +348,7 @@ def get_answer(answer_id: str, request: Request, trace: bool = False, tenant: st
     report = audit(stores.units, stores.graph, tenant, answer_id)
     data = report.model_dump(mode="json") | {"all_current": report.all_current}
     data["answer"].pop("tenant", None)
+    data["answer"]["found"] = report.answer.found
     data["paths"] = trace_paths(data["answer"].get("trace") or [])
     if not trace:
         data["answer"].pop("trace", None)

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from kmrag.answer.audit import CitationAudit
 from kmrag.answer.support_check import SupportItem
 from kmrag.retrieval.strategies import MAX_QUESTION_CHARS
 
@@ -42,15 +43,39 @@ class JobAccepted(BaseModel):
 class CitationOut(BaseModel):
     unit_id: str
     source_id: str
-    quote: str
+    quote: str = Field(description="exactly the unit's content[start:end]")
     start: int | None = None
     end: int | None = None
-    kind: str = "sentence"
+    kind: str = Field(default="sentence", description="sentence, or row (a table row shown with its header)")
 
 
 class StatementOut(BaseModel):
     text: str
-    unit_ids: list[str]
+    unit_ids: list[str] = Field(description="the units it rests on, each cited as [u_…]")
+
+
+class BasisEntityOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str | None = Field(default=None, description="the entity (a compared one); absent for a band's spans")
+    value: float | str | None = Field(default=None, description="the value read for it (a number, a year, a "
+                                      "nationality or place), when the rule compares values")
+    unit_id: str | None = Field(default=None, description="the unit the value was read from")
+    quote: str | None = Field(default=None, description="the cited span it was read from")
+
+
+class BasisOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    kind: str = Field(description="span: the direct answer is words of a cited span; band: the row of a table "
+                      "whose range holds a quantity (the question's or a cited span's); comparison: the entity "
+                      "whose value wins; yes_no: a check of every compared entity's span")
+    rule: str | None = Field(default=None, description="what was computed, in words (band, comparison, yes_no)")
+    winner: str | None = Field(default=None, description="a comparison's winning entity")
+    entities: list[BasisEntityOut] = Field(default_factory=list, description="the spans (and, for a comparison "
+                                           "or yes / no, the entities and their values) it was computed from")
+    unit_id: str | None = Field(default=None, description="the unit whose span holds the direct answer")
+    quote: str | None = Field(default=None, description="that span")
 
 
 class RankedUnitOut(BaseModel):
@@ -74,23 +99,56 @@ class RelationPathOut(BaseModel):
     hops: list[PathHopOut]
 
 
-class AskResponse(BaseModel):
+class AnswerOut(BaseModel):
+    """What an answer says, as asked and as stored."""
+
     id: str
     question: str
-    found: bool
-    text: str
-    direct: str | None = None
+    found: bool = Field(description="false: the answer is exactly \"Information not found in knowledge map\"")
+    text: str = Field(description="the answer as shown: each statement followed by its [u_…] citations")
+    direct: str | None = Field(default=None, description="a short direct answer, when one was read or computed")
     statements: list[StatementOut]
-    citations: list[CitationOut]
-    confidence: float
+    citations: list[CitationOut] = Field(description="the cited spans; of a not-found answer, those of its "
+                                         "`evidence`")
+    confidence: float = Field(ge=0, le=1, description="the probability that the answer is right, calibrated on "
+                              "held-out questions (`kmrag eval calibrate`); below KMRAG_MIN_CONFIDENCE (default "
+                              "0.5) the answer is not found; 0 when nothing was found")
+    confidence_why: str = Field(default="", description="what raised or lowered the confidence, in words")
+    evidence: list[StatementOut] = Field(default_factory=list, description="of a not-found answer: the best "
+                                         "evidence found, as cited statements (evidence, never an answer)")
+    basis: BasisOut | None = Field(default=None, description="how the direct answer was read or computed from the "
+                                   "cited spans; null without one")
     generator: str
     strategy: str
+    created_at: Any = None
+
+
+class AskResponse(AnswerOut):
     units: list[RankedUnitOut] = Field(description="the units retrieval ranked first, best first")
     paths: list[RelationPathOut] = Field(default_factory=list, description="the relation paths retrieval followed "
                                          "(entity names, relation types, the units each hop came from)")
-    created_at: Any = None
     ms: float
     trace: list[dict[str, Any]] | None = Field(default=None, description="only when asked for (trace: true)")
+
+
+class StoredAnswerOut(AnswerOut):
+    trace: list[dict[str, Any]] | None = Field(default=None, description="GET /v1/answers/{id}?trace=true only")
+
+
+class BrowserQueryOut(BaseModel):
+    params: str = Field(description="`:param` line setting tenant and answer_id in Neo4j Browser")
+    query: str = Field(description="the evidence query: the answer, the units it cites, their sources and entities")
+    one_statement: str = Field(description="the same query with the values bound by a leading WITH, for a link")
+
+
+class AnswerAuditOut(BaseModel):
+    answer: StoredAnswerOut
+    citations: list[CitationAudit] = Field(description="each citation with its unit's full text, source, version "
+                                           "and whether it is current, retired (and what replaced it) or missing")
+    graph_cites: list[str] = Field(default_factory=list, description="units the (:Answer) node CITES now")
+    browser: BrowserQueryOut
+    all_current: bool = Field(description="every cited unit is still current")
+    paths: list[RelationPathOut] = Field(default_factory=list, description="the relation paths retrieval followed")
 
 
 MAX_SUPPORT_ITEMS = 100  # statements per POST /v1/support

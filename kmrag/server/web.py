@@ -37,7 +37,7 @@ def neo4j_browser(settings: Settings, server: ServerSettings) -> dict[str, str] 
 def page_config(settings: Settings, server: ServerSettings) -> dict[str, Any]:
     return {"version": kmrag.__version__, "tenant_mode": "insecure-local" if server.insecure_local else "api-keys",
             "tenant": settings.tenant if server.insecure_local else None,
-            "neo4j_browser": neo4j_browser(settings, server)}
+            "neo4j_browser": neo4j_browser(settings, server), "min_confidence": settings.min_confidence}
 
 
 def _json_in_html(data: Any) -> str:

@@ -58,4 +58,4 @@ class AnswerRecords(PgBase):
         return Answer(id=r[0], tenant=tenant, question=r[1], text=r[2], direct=r[3], statements=r[4] or [],
                       citations=r[5] or [], confidence=float(r[6] or 0), generator=r[7] or "", strategy=r[8] or "",
                       trace=r[9] or [], created_at=r[10], confidence_why=done.get("confidence_why", ""),
-                      evidence=done.get("evidence", []))
+                      evidence=done.get("evidence", []), basis=done.get("basis"))

@@ -18,6 +18,8 @@ from tests.fixtures.server import RunningServer, free_port, start_server, wait_j
 
 pytestmark = pytest.mark.e2e
 PROBLEM_KEYS = {"type", "title", "status", "detail", "instance"}
+SURE = ("confidence", "confidence_why", "evidence", "basis")  # how sure an answer is, and why
+NOT_FOUND = "Information not found in knowledge map"
 MAX_BODY = 300_000
 
 
@@ -83,6 +85,10 @@ def test_upload_job_ask_audit_unit_entities_delete(api: dict[str, Any]) -> None:
     assert r.status_code == 200, r.text
     ans = r.json()
     assert ans["found"] and "Gustave Eiffel" in ans["text"] and ans["trace"] is None
+    # how sure, why, and how the direct answer was read: a span of a cited unit
+    assert 0.0 < ans["confidence"] <= 1.0 and ans["confidence_why"] and ans["evidence"] == []
+    assert ans["basis"]["kind"] == "span" and ans["direct"] in ans["basis"]["quote"], ans["basis"]
+    assert ans["basis"]["unit_id"] in {c["unit_id"] for c in ans["citations"]}
     assert ans["citations"] and ans["units"] and ans["units"][0]["rank"] == 1
     c = ans["citations"][0]
     assert c["source_id"] == "guide.md" and c["unit_id"] in {u["id"] for u in ans["units"]}
@@ -97,7 +103,10 @@ def test_upload_job_ask_audit_unit_entities_delete(api: dict[str, Any]) -> None:
     assert audit["answer"]["id"] == ans["id"] and audit["all_current"] is True
     assert audit["citations"][0]["unit_id"] == c["unit_id"] and audit["citations"][0]["quote_in_unit"]
     assert "trace" not in audit["answer"] and "tenant" not in audit["answer"]
-    assert ans["id"] in [x["id"] for x in ca.get("/v1/answers").json()]
+    listed = {x["id"]: x for x in ca.get("/v1/answers").json()}
+    for stored in (audit["answer"], listed[ans["id"]]):  # a stored answer reads them back
+        assert stored["found"] is True and "trace" not in stored
+        assert {k: stored[k] for k in SURE} == {k: ans[k] for k in SURE}, stored
 
     hits = ca.get("/v1/entities", params={"q": "eiffel"}).json()
     assert {"Gustave Eiffel", "Eiffel Tower"} <= {h["name"] for h in hits}
@@ -112,6 +121,39 @@ def test_upload_job_ask_audit_unit_entities_delete(api: dict[str, Any]) -> None:
     audit = ca.get(f"/v1/answers/{ans['id']}").json()
     assert audit["all_current"] is False and audit["citations"][0]["status"] == "retired"
     assert ca.delete("/v1/sources", params={"id": "no/such.md"}).status_code == 404
+
+
+def test_not_found_says_how_sure_and_shows_the_best_evidence(api: dict[str, Any]) -> None:
+    """A question the corpus cannot answer is not found: nothing retrieved, confidence 0; something retrieved
+    but below KMRAG_MIN_CONFIDENCE, its statements come back as evidence (cited), never as the answer."""
+    ca = api["ca"]
+    none = ca.post("/v1/ask", json={"question": "What is the boiling point of mercury?"}).json()
+    assert not none["found"] and none["text"] == NOT_FOUND and none["statements"] == [], none
+    assert none["confidence"] == 0.0 and none["confidence_why"] and none["evidence"] == [] and none["basis"] is None
+
+    # the same tenant, through a server whose threshold no answer of this corpus reaches
+    env = {**api["env"], "KMRAG_MIN_CONFIDENCE": "0.99", "KMRAG_DATA_DIR": str(api["tmp"] / "strict-data")}
+    server = start_server(env, api["tmp"] / "strict-logs")
+    try:
+        with server.client(api["key_a"]) as c:
+            r = c.post("/v1/ask", json={"question": "When did Marie Curie die?", "trace": True})
+            assert r.status_code == 200, r.text
+            ans = r.json()
+            assert not ans["found"] and ans["text"] == NOT_FOUND and ans["statements"] == [], ans
+            assert ans["direct"] is None and ans["basis"] is None
+            assert 0.0 < ans["confidence"] < 0.99 and ans["confidence_why"], ans
+            step = next(s for s in ans["trace"] if s["step"] == "confidence")
+            assert step["threshold"] == 0.99 and step["p"] == ans["confidence"] and step["why"] == ans["confidence_why"]
+            assert ans["evidence"] and all(e["text"] and e["unit_ids"] for e in ans["evidence"]), ans["evidence"]
+            cited = {x["unit_id"] for x in ans["citations"]}
+            assert {u for e in ans["evidence"] for u in e["unit_ids"]} <= cited  # the evidence's citations
+            assert any("Marie Curie" in e["text"] for e in ans["evidence"]), ans["evidence"]
+            audit = c.get(f"/v1/answers/{ans['id']}").json()
+            assert audit["answer"]["found"] is False and audit["answer"]["text"] == NOT_FOUND
+            assert {k: audit["answer"][k] for k in SURE} == {k: ans[k] for k in SURE}, audit["answer"]
+            assert {x["unit_id"] for x in audit["citations"]} == cited
+    finally:
+        server.stop()
 
 
 def test_problem_details(api: dict[str, Any]) -> None:
@@ -266,6 +308,8 @@ def test_health_reports_versions(api: dict[str, Any]) -> None:
     assert h["pool"]["pool_max"] == 4 and h["pool"]["pool_size"] == 4
     assert os.environ["KMRAG_NEO4J_PASSWORD"] not in json.dumps(h)
     spec = httpx.get(api["server"].url + "/openapi.json").json()
+    asked = spec["components"]["schemas"]["AskResponse"]["properties"]
+    assert all(asked[k].get("description") for k in SURE), {k: asked[k] for k in SURE}
     assert {"/v1/ask", "/v1/ask/stream", "/v1/ingest", "/v1/jobs/{job_id}", "/v1/answers/{answer_id}",
             "/v1/sources/{source_id}", "/v1/health"} <= set(spec["paths"])
     assert httpx.get(api["server"].url + "/docs").status_code == 200

@@ -28,6 +28,8 @@ def test_ask_answers_with_citations_and_the_audit_shows_them(tmp_path: Path) -> 
         assert cite["quote"] == "Marie Curie was born in Warsaw." and cite["source_id"].endswith("notes.txt")
         assert data["text"] == f"Marie Curie was born in Warsaw. [{cite['unit_id']}]"
         assert data["browser"]["params"].startswith(":param {tenant: ") and "$tenant" in data["browser"]["query"]
+        assert 0 < data["confidence"] <= 1 and data["confidence_why"] and data["evidence"] == []
+        assert data["basis"] == {"kind": "span", "unit_id": cite["unit_id"], "quote": cite["quote"]}, data["basis"]
 
         human = kmrag("ask", "Where was Marie Curie born?", "--trace", env=env)
         assert human.returncode == 0
@@ -42,6 +44,7 @@ def test_ask_answers_with_citations_and_the_audit_shows_them(tmp_path: Path) -> 
         assert "notes.txt" in aud.stdout and "unit text:" in aud.stdout
         audj = data_of(kmrag("audit", answer_id, "--json", env=env))
         assert audj["all_current"] and audj["citations"][0]["status"] == "current"
+        assert audj["answer"]["basis"] == data["basis"] and audj["answer"]["confidence_why"]  # stored, read back
 
         listed = data_of(kmrag("answers", "--json", env=env))
         assert [a["id"] for a in listed][:2] == [answer_id, data["id"]]

@@ -6,6 +6,7 @@ KMRAG_SCREENSHOTS_DIR=docs/screenshots: also save the screenshots there (the com
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from tests.fixtures.server import start_server, wait_job
 BROWSER_URL = os.environ.get("KMRAG_NEO4J_BROWSER_URL", "http://127.0.0.1:7474/browser/")  # services/up.sh sets it
 pytestmark = pytest.mark.e2e
 QUESTION = "How much can I receive if I am denied boarding, for flights from Delhi to Munich?"
+UNANSWERABLE = "How many employees does Air India have?"  # the corpus names Air India, not its staff
 XSS_QUESTION = "What is the Oslo lounge code in terminal B?"
 XSS_NOTE = ("Lounge notice for Oslo Gardermoen.\n\nThe Oslo lounge code is <script>window.__xss = 1</script> and the "
             "lounge map is <img src=x onerror=\"window.__xss = 2\"> on the wall of terminal B.\n")
@@ -101,6 +103,24 @@ def test_page_asks_cites_opens_units_draws_paths(web: dict[str, Any], browser: A
     audit = web["client"].get(f"/v1/answers/{answer_id}").json()
     assert sorted({c["unit_id"] for c in audit["citations"]}) == cited, audit
 
+    # how sure, in words as well as a bar, and why
+    ans = audit["answer"]
+    badge = page.locator("#confidence-badge")
+    expect(badge).to_be_visible()
+    band = "high" if ans["confidence"] >= 0.8 else "medium"  # found: at or above the threshold (0.5)
+    expect(badge).to_contain_text(f"{sure_percent(ans['confidence'])}% sure · {band}")
+    expect(badge).to_have_class(f"badge {band}")
+    assert page.locator("#confidence-bar").evaluate("m => m.value") == pytest.approx(ans["confidence"])
+    expect(page.locator("#confidence-why")).to_have_text("why: " + ans["confidence_why"])
+    expect(page.locator("#evidence")).to_be_hidden()
+    # the direct answer was computed: the band's rule, then each span it read, cited
+    assert ans["basis"]["kind"] == "band", ans["basis"]
+    basis = page.locator("#answer-basis")
+    expect(basis).to_be_visible()
+    expect(page.locator("#basis-rule")).to_have_text("computed: " + ans["basis"]["rule"])
+    expect(basis.locator("li button.cite")).to_have_count(len(ans["basis"]["entities"]))
+    assert {b.get_attribute("data-unit") for b in basis.locator("button.cite").all()} <= set(cited)
+
     # a citation opens its unit in the panel: full text, source, version, section, current
     uid = cites.first.get_attribute("data-unit")
     unit = web["client"].get(f"/v1/units/{uid}").json()
@@ -140,6 +160,56 @@ def test_page_asks_cites_opens_units_draws_paths(web: dict[str, Any], browser: A
     expect(page.locator("#answer-text button.cite")).to_have_count(cites.count())
     assert errors == [], errors
     page.close()
+
+
+def sure_percent(p: float) -> int:
+    return math.floor(p * 100 + 0.5)  # as the page rounds (Math.round)
+
+
+def test_not_found_answer_shows_the_best_evidence(web: dict[str, Any], browser: Any) -> None:
+    """Below the confidence threshold the page says "Information not found in knowledge map", how sure and why,
+    then the best evidence found, marked as not an answer, its citations clickable."""
+    from playwright.sync_api import expect
+
+    # the same tenant through a server whose threshold no answer of this corpus reaches
+    env = {**web["env"], "KMRAG_MIN_CONFIDENCE": "0.99", "KMRAG_DATA_DIR": str(web["tmp"] / "strict-data")}
+    server = start_server(env, web["tmp"] / "strict-logs", "--insecure-local")
+    page = browser.new_page(viewport={"width": 1360, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + "/")
+        page.fill("#question", UNANSWERABLE)
+        page.click("#ask-button")
+        expect(page.locator("#status")).to_have_text("not found in the knowledge map", timeout=TIMEOUT_MS)
+        expect(page.locator("#answer-text")).to_have_text("Information not found in knowledge map")
+        expect(page.locator("#answer-direct")).to_have_text("")
+        expect(page.locator("#answer-basis")).to_be_hidden()
+        expect(page.locator("#neo4j-button")).to_be_hidden()  # no answer, so no answer's evidence query
+        evidence = page.locator("#evidence")
+        expect(evidence).to_be_visible()
+        expect(evidence.locator("h3")).to_have_text("Best evidence found (not an answer)")
+        answer_id = page.locator("#answer-meta").inner_text().split()[1]
+        ans = web["client"].get(f"/v1/answers/{answer_id}").json()["answer"]
+        assert not ans["found"] and ans["evidence"] and 0 < ans["confidence"] < 0.99, ans
+        expect(evidence.locator("p.statement")).to_have_count(len(ans["evidence"]))
+        for i, e in enumerate(ans["evidence"]):
+            expect(evidence.locator("p.statement").nth(i)).to_contain_text(e["text"])
+        badge = page.locator("#confidence-badge")
+        expect(badge).to_contain_text(f"{sure_percent(ans['confidence'])}% sure · low (below 99%: not an answer)")
+        expect(page.locator("#confidence-why")).to_have_text("why: " + ans["confidence_why"])
+
+        # an evidence citation opens its unit, the cited span marked
+        uid = ans["evidence"][0]["unit_ids"][0]
+        evidence.locator(f'button.cite[data-unit="{uid}"]').first.click()
+        expect(page.locator("#unit-id")).to_have_text(uid)
+        expect(page.locator("#unit-text mark")).to_have_count(1)
+        expect(page.locator("#answers li", has_text=answer_id)).to_contain_text("not found")  # in the recent list
+        shot(page, web["tmp"], "web-not-found.png")
+        assert errors == [], errors
+    finally:
+        page.close()
+        server.stop()
 
 
 def test_document_markup_is_shown_as_text(web: dict[str, Any], browser: Any) -> None:

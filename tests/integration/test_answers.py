@@ -67,6 +67,8 @@ def test_the_seed_question_is_answered_from_two_units_and_audited(stores: Stores
 
     stored = stores.units.get_answer(tenant, ans.id)
     assert stored is not None and stored.citations == ans.citations and stored.direct == "600 EUR"
+    assert ans.basis is not None and ans.basis["kind"] == "band" and "5,900 km" in ans.basis["rule"], ans.basis
+    assert (stored.basis, stored.confidence_why, stored.evidence) == (ans.basis, ans.confidence_why, [])  # read back
     assert stores.graph.answer_citations(tenant, ans.id) == sorted(c.unit_id for c in ans.citations)
     assert [a.id for a in stores.units.list_answers(tenant)] == [ans.id]
 

@@ -54,3 +54,26 @@ def test_trace_paths_each_once_from_retrieve_steps() -> None:
     trace = [{"step": "retrieve", "paths": [p, q]}, {"step": "generate", "paths": [{"hops": []}]},
              {"step": "retrieve", "paths": [q]}, {"step": "retrieve"}]
     assert trace_paths(trace) == [p, q]
+
+
+def test_openapi_declares_how_sure_evidence_and_basis() -> None:
+    from kmrag.schema import Answer
+    from kmrag.server.models import AskResponse, StoredAnswerOut
+
+    # every field of a stored answer reaches the API (the response models would drop an undeclared one)
+    assert set(Answer.model_fields) - {"tenant"} <= set(StoredAnswerOut.model_fields)
+    assert set(Answer.model_fields) - {"tenant"} <= set(AskResponse.model_fields)
+    spec = TestClient(create_app(Settings(neo4j_uri=None), ServerSettings())).get("/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+    for name in ("AskResponse", "StoredAnswerOut"):
+        props = schemas[name]["properties"]
+        for field in ("confidence", "confidence_why", "evidence", "basis"):
+            assert props[field].get("description"), (name, field)
+        assert "KMRAG_MIN_CONFIDENCE" in props["confidence"]["description"]
+    assert {"kind", "rule", "entities", "unit_id", "quote"} <= set(schemas["BasisOut"]["properties"])
+    ok = spec["paths"]["/v1/answers/{answer_id}"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert ok["schema"]["$ref"].endswith("/AnswerAuditOut")
+    listed = spec["paths"]["/v1/answers"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert listed["items"]["$ref"].endswith("/StoredAnswerOut")
+    page = TestClient(create_app(Settings(neo4j_uri=None, min_confidence=0.6), ServerSettings())).get("/").text
+    assert json.loads(re.search(r'id="kmrag-config">(.*?)</script>', page, re.S).group(1))["min_confidence"] == 0.6  # type: ignore[union-attr]

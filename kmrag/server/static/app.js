@@ -117,27 +117,75 @@ function withCitations(text) {
   return frag;
 }
 
+// a statement (text with [u_…] markers) and a button for each unit it rests on that the text does not name
+function statementPara(s) {
+  const p = el("p", {class: "statement"}, withCitations(s.text));
+  for (const uid of s.unit_ids || []) {
+    if (!s.text.includes("[" + uid + "]")) p.append(" ", citeButton(uid));
+  }
+  return p;
+}
+
+const COMPUTED = new Set(["band", "comparison", "yes_no"]);
+const THRESHOLD = typeof CONFIG.min_confidence === "number" ? CONFIG.min_confidence : 0.5;
+const HIGH = Math.max(0.8, THRESHOLD);
+
+// how a computed direct answer was computed: the rule, then each value (or span) with its citation
+function renderBasis(basis) {
+  const box = $("answer-basis");
+  const list = $("basis-entities");
+  list.replaceChildren();
+  box.hidden = !(basis && COMPUTED.has(basis.kind));
+  if (box.hidden) return;
+  $("basis-rule").textContent = "computed: " + (basis.rule || basis.kind);
+  for (const e of basis.entities || []) {
+    let said;
+    if (e.name) said = e.name + (e.value !== undefined && e.value !== null && e.value !== "" ? ": " + String(e.value) : "");
+    else said = "“" + (e.quote || "") + "”";
+    const li = el("li", {class: "basis-entity"}, said + " ");
+    if (e.unit_id) li.append(citeButton(e.unit_id));
+    list.append(li);
+  }
+}
+
+// how sure: a badge in words ("72% sure · medium"), a bar, and why
+function renderConfidence(answer) {
+  const box = $("confidence");
+  if (typeof answer.confidence !== "number") { box.hidden = true; return; }
+  const p = answer.confidence;
+  const band = p >= HIGH ? "high" : p >= THRESHOLD ? "medium" : "low";
+  const badge = $("confidence-badge");
+  badge.className = "badge " + band;
+  badge.textContent = Math.round(p * 100) + "% sure · " + band +
+    (band === "low" ? " (below " + Math.round(THRESHOLD * 100) + "%: not an answer)" : "");
+  const bar = $("confidence-bar");
+  bar.low = THRESHOLD;
+  bar.high = HIGH;
+  bar.value = p;
+  $("confidence-why").textContent = answer.confidence_why ? "why: " + answer.confidence_why : "";
+  box.hidden = false;
+}
+
 function renderAnswer(answer, paths, units) {
   current = {answer, paths: paths || [], units: units || [], citations: answer.citations || []};
   $("answer").hidden = false;
   $("answer-question").textContent = "Q: " + answer.question;
   $("answer-direct").textContent = answer.direct ? "Answer: " + answer.direct : "";
+  renderBasis(answer.direct ? answer.basis : null);
   const body = $("answer-text");
   body.replaceChildren();
-  if (answer.statements && answer.statements.length) {
-    for (const s of answer.statements) {
-      const p = el("p", {class: "statement"}, withCitations(s.text));
-      for (const uid of s.unit_ids) {
-        if (!s.text.includes("[" + uid + "]")) p.append(" ", citeButton(uid));
-      }
-      body.append(p);
-    }
+  const found = Boolean(answer.statements && answer.statements.length);
+  if (found) {
+    for (const s of answer.statements) body.append(statementPara(s));
   } else {
-    body.append(el("p", {}, withCitations(answer.text || "")));
+    body.append(el("p", {class: "not-found"}, withCitations(answer.text || "")));
   }
-  const conf = typeof answer.confidence === "number" ? answer.confidence.toFixed(2) : "?";
+  const evidence = found ? [] : (answer.evidence || []);
+  $("evidence-list").replaceChildren(...evidence.map(statementPara));
+  $("evidence").hidden = evidence.length === 0;
+  renderConfidence(answer);
   $("answer-meta").textContent = "answer " + answer.id + " · " + (answer.generator || "") + ", " +
-    (answer.strategy || "") + ", confidence " + conf + " · " + (answer.citations || []).length + " citation(s)";
+    (answer.strategy || "") + " · " + (answer.citations || []).length + " citation(s)";
   $("neo4j-button").hidden = true;
   drawPaths(current.paths, new Set((answer.citations || []).map((c) => c.unit_id)));
   const ranked = $("ranked");
@@ -259,7 +307,7 @@ function drawPaths(paths, cited) {
     }
   }
   $("paths-none").hidden = nodes.size > 0;
-  g.hidden = nodes.size === 0;
+  g.toggleAttribute("hidden", nodes.size === 0); // an <svg> has no .hidden property
   if (!nodes.size) return;
   const W = 720, H = Math.max(260, Math.min(520, 90 * Math.ceil(nodes.size / 2)));
   g.setAttribute("viewBox", "0 0 " + W + " " + H);
@@ -351,8 +399,9 @@ async function loadAnswers() {
     for (const a of got) {
       const b = el("button", {type: "button", class: "link", text: a.question});
       b.addEventListener("click", () => showAnswer(a.id));
-      ul.append(el("li", {}, b, el("span", {class: "muted", text: " " + a.id + " · " + (a.citations || []).length +
-        " citation(s) · " + String(a.created_at || "").slice(0, 16).replace("T", " ")})));
+      const said = a.found ? (a.citations || []).length + " citation(s)" : "not found";
+      ul.append(el("li", {}, b, el("span", {class: "muted", text: " " + a.id + " · " + said + " · " +
+        String(a.created_at || "").slice(0, 16).replace("T", " ")})));
     }
   } catch (e) {
     ul.replaceChildren(el("li", {class: "muted", text: e.message}));
