@@ -25,6 +25,7 @@ from kmrag.answer.context import Context
 from kmrag.answer.extractive import Draft, ExtractiveGenerator
 from kmrag.answer.grade import AnswerGrade, OfflineGrader, grader_for
 from kmrag.answer.llm import LLMClient, LLMGenerator
+from kmrag.answer.llm_judge import LLMJudge
 from kmrag.answer.validate import NOT_FOUND, Validated, validate
 from kmrag.config import Settings
 from kmrag.errors import ConfigError
@@ -74,6 +75,7 @@ class Answerer:
             self.client = LLMClient(settings, client=llm_client)
         self.llm = LLMGenerator(self.client) if self.client else None
         self.grader = grader_for(self.client) if self.client else OfflineGrader()
+        self.second_opinion = LLMJudge(self.client) if self.client else None  # can only make support stricter
 
     # -- the loop ---------------------------------------------------------------------------------
 
@@ -173,7 +175,8 @@ class Answerer:
                 draft = self.llm.generate(q, analysis, shown, feedback)
             else:
                 draft = self.extractive.generate(q, analysis, context)
-            v = validate(draft.text, shown, known, direct=draft.direct, basis=draft.basis)
+            v = validate(draft.text, shown, known, direct=draft.direct, basis=draft.basis,
+                         second_opinion=self.second_opinion)
             trace.append({"step": "generate", "attempt": attempt, "generator": self.generator_name,
                           "context": shown.ids, "left_out": len(context.units) - len(shown.units),
                           "regenerated": bool(feedback), "sentences": v.raw_sentences, "kept": len(v.statements),

@@ -144,7 +144,8 @@ def judged(statement: str, spans: Sequence[Span]) -> tuple[Verdict, list[Span]]:
     return v, [spans[i] for i in v.used] if v.supported else []
 
 
-def recite(statement: str, context: Context, limit: int = 4) -> tuple[Verdict | None, list[Span]]:
+def recite(statement: str, context: Context, limit: int = 4,
+           second_opinion: Callable[[str, list[str]], bool | None] | None = None) -> tuple[Verdict | None, list[Span]]:
     """The context unit whose spans support ``statement``, among the ``limit`` units sharing most words."""
     ranked: dict[str, float] = {}
     for s in context.all_spans():
@@ -154,7 +155,7 @@ def recite(statement: str, context: Context, limit: int = 4) -> tuple[Verdict | 
         if ranked[uid] <= 0:
             break
         v, used = judged(statement, context.spans[uid])
-        if v.supported:
+        if v.supported and (second_opinion is None or second_opinion(statement, [_evidence(u) for u in used]) is not False):
             return v, used
     return None, []
 
@@ -165,7 +166,8 @@ def _citation(span: Span) -> Citation:
 
 
 def validate(text: str, context: Context, known: Callable[[list[str]], set[str]] | None = None,
-             direct: str | None = None, basis: dict[str, Any] | None = None) -> Validated:
+             direct: str | None = None, basis: dict[str, Any] | None = None,
+             second_opinion: Callable[[str, list[str]], bool | None] | None = None) -> Validated:
     """``known(ids)`` answers which IDs exist for the tenant (to tell invented from out-of-context IDs)."""
     out = Validated()
     pairs = [(s, ids) for s, ids in split_statements(text or "") if terms(s).words or terms(s).numbers]
@@ -184,13 +186,17 @@ def validate(text: str, context: Context, known: Callable[[list[str]], set[str]]
         verdict: Verdict | None = None
         if valid:
             verdict, chosen = judged(sentence, [sp for x in valid for sp in context.spans[x]])
+            if chosen and second_opinion is not None and second_opinion(sentence, [_evidence(c) for c in chosen]) is False:
+                out.issues.append({"sentence": n, "issue": "llm_unsupported", "why": "the LLM judge found the cited "
+                                   "spans do not support it (the offline check did)"})
+                verdict, chosen = Verdict(False, 0.0, "the LLM judge found it unsupported"), []
             for x in valid:
                 if chosen and x not in {c.unit_id for c in chosen}:
                     out.issues.append({"sentence": n, "issue": "citation_removed", "id": x,
                                        "why": "the statement does not rest on this unit"})
         if not chosen:
             why = verdict.failed if verdict is not None else None
-            verdict, chosen = recite(sentence, context)
+            verdict, chosen = recite(sentence, context, second_opinion=second_opinion)
             if chosen:
                 out.issues.append({"sentence": n, "issue": "recited", "id": chosen[0].unit_id,
                                    "why": "uncited" if not ids else f"not supported by the cited units: {why}"})
