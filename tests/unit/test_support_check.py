@@ -209,7 +209,7 @@ def test_cli_json_exit_codes_and_text(no_db: None, tmp_path: Path, capsys: pytes
     text = capsys.readouterr().out.splitlines()
     assert text[0].startswith("line 1  ✓ 1.00  Marie Curie was born in Warsaw.")
     assert text[1].startswith("line 2  error: not JSON")
-    assert text[2].startswith("line 3  ✗ ") and "failed: number not in the cited spans: 1900" in text[2]
+    assert text[2].startswith("line 3  ✗ ") and "failed: number '1900' is not in the cited spans" in text[2]
     assert text[3] == "3 statement(s): 1 supported, 1 not supported, 1 could not be checked"
     assert not (tmp_path / "data").exists()  # no store was opened
 
