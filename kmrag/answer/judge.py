@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kmrag.answer.lexicon import LIGHT
 from kmrag.answer.lexicon import same as same_relation
 from kmrag.answer.support import STOP, negated, number_key, stem
 
@@ -108,6 +109,7 @@ class _Tok:
     lemma: str = ""
     matched: list[int] = field(default_factory=list)  # spans holding a counterpart
     where: dict[int, list[int]] = field(default_factory=dict)  # span -> offsets of the counterparts there
+    against: str = ""  # a span word of the opposite or another closed-set meaning ("cousin" for "brother")
 
 
 def _key(word: str) -> tuple[str, bool]:
@@ -139,7 +141,8 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
             if t.text in {"'s", "’s"} or not any(c.isalnum() for c in t.text):
                 continue
         low = t.text.lower()
-        if low in STOP or low in HEDGES or low in RELATIVE or low in NEGATORS:
+        if low in STOP or low in HEDGES or low in RELATIVE or low in NEGATORS or \
+                (low in {"bc", "ad", "bce", "ce"} and t.i > 0 and t.nbor(-1).like_num):  # "90 BC": a number's era
             continue
         key, is_num = _key(t.text)
         if not key or (low in NUMBER_WORDS and (t.pos_ != "NUM" or low == "one")) or (len(key) <= 2 and not is_num and
@@ -150,7 +153,7 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
         elif t.pos_ == "PROPN" or (t.text[:1].isupper() and t.pos_ in {"NOUN", "ADJ", "X"} and
                                    (t.i > 0 or t.pos_ == "NOUN")):  # a capitalised first word is checked too
             kind = "name"
-        elif t.pos_ in {"VERB"} or (t.pos_ == "AUX" and low not in STOP):
+        elif (t.pos_ in {"VERB"} or (t.pos_ == "AUX" and low not in STOP)) and t.lemma_.lower() not in LIGHT:
             kind = "verb"
         else:
             kind = "word"
@@ -198,7 +201,14 @@ def _evidence_words(text: str) -> list[tuple[str, str, int]]:
         for n in range(2, min(6, len(caps)) + 1):  # "Major League Baseball" is also "MLB"
             out.append((w, "".join(c[0] for c in caps[-n:]).lower(), m.start()))
     out += [(b.text, b.key, b.at) for b in _bounds(text)]
+    for m in _LIFESPAN.finditer(text):  # "Name (25 August 1885 – 29 May 1967)": born, died, lived
+        out += [("born", "born", m.start(1)), ("bear", "bear", m.start(1)), ("died", "di", m.start(2)),
+                ("die", "die", m.start(2)), ("lived", "liv", m.start(1)), ("live", "live", m.start(1))]
     return out
+
+
+_DATE = r"((?:[^()–—;]{0,20}?)\b(?:1\d{3}|20\d{2})\b)"
+_LIFESPAN = re.compile(rf"\(\s*(?:born\s+)?[^()]*?{_DATE}\s*[–—-]\s*{_DATE}[^()]*\)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -228,6 +238,13 @@ def _similar(words: Sequence[str], candidates: Sequence[str]) -> dict[str, float
             best = max(best, float(_VEC[w] @ _VEC[c]))
         out[w] = best
     return out
+
+
+def _demonym(a: str, b: str) -> bool:
+    """"Tunisia" and "Tunisian", "Japan" and "Japanese": a place and its people's adjective."""
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 4 and long_.startswith(short[:-1]) and long_[len(short) - 1:] in {
+        short[-1] + x for x in ("n", "an", "ian", "ese", "ish", "i")} | {x for x in ("n", "an", "ian", "ese", "ish")}
 
 
 def _prefix_same(a: str, b: str) -> bool:
@@ -260,6 +277,10 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     hard = [t for t in missing if t.kind in {"name", "num", "verb"}]
     minor = [t for t in missing if t.kind == "word"]
     score = round(1 - len(missing) / len(toks), 4)
+    rivals = [t for t in missing if t.against]
+    if rivals:
+        t = rivals[0]
+        return Verdict(False, score * 0.4, f"{t.text!r} where the cited span says {t.against!r}")
     if hard:
         t = hard[0]
         what = {"name": "name", "num": "number", "verb": "verb"}[t.kind]
@@ -271,7 +292,7 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     if segments is None:
         return Verdict(False, score * 0.4, "one clause joins words of different spans: " + _which(toks))
     failed = _subjects(text, toks, segments, ev, tw) or _polarity(text, segments, spans) or \
-        _near(toks, segments) or _direction(text, segments, spans, titles) or \
+        _near(text, toks, segments) or _direction(text, segments, spans, titles) or \
         _roles(text, toks, segments, [_with_title(sp, t) for sp, t in zip(spans, titles, strict=True)])
     used = tuple(sorted({s for _, _, s in segments}))
     if failed:
@@ -291,6 +312,7 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
             for j, (_w, k, pos) in enumerate(both):
                 if k == t.key or k == lem or (t.kind == "num" and _number_in(t.key, {k})) or \
                         (t.kind in {"verb", "word"} and _prefix_same(t.key, k)) or \
+                        (t.kind == "name" and _demonym(t.key, k)) or \
                         (t.kind != "num" and _lexical(t, lowered[j], lowered[j + 1] if j + 1 < len(both) else "")):
                     at.append(pos)
             if at:
@@ -308,9 +330,19 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
         for t in soft:
             mine = t.lemma or t.text.lower()
             at = [pos for w, _, pos in both if w.lower() in _VEC and _close(mine, w.lower())]
+            rival = [w for w, _, _ in both if w.lower() in _VEC and _rival(mine, w.lower())]
+            if rival and not at:
+                t.against = rival[0]
             if at:
                 t.matched.append(i)
                 t.where[i] = at
+
+
+def _rival(a: str, b: str) -> bool:
+    """``b`` is close to ``a`` in meaning but names another thing of the same kind (or the opposite)."""
+    if a == b or not ((frozenset((a, b)) in OPPOSITES) or (a in _OPP and b in _OPP) or (a in CLOSED and b in CLOSED)):
+        return False
+    return float(_VEC[a] @ _VEC[b]) >= 0.45
 
 
 def _close(a: str, b: str) -> bool:
@@ -336,7 +368,10 @@ def _forms(word: str) -> set[str]:
     for suffix, repl in (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("d", ""),
                          ("ing", ""), ("ing", "e")):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            out.add(w[: -len(suffix)] + repl)
+            base = w[: -len(suffix)] + repl
+            out.add(base)
+            if suffix in {"ed", "ing"} and len(base) > 3 and base[-1] == base[-2]:  # "starring", "capped"
+                out.add(base[:-1])
     return out
 
 
@@ -441,9 +476,12 @@ def _name_group(toks: list[_Tok], i: int) -> list[_Tok]:
     return toks[i:j + 1]
 
 
+_NOT_NEGATION = re.compile(r"\bno (?:later|earlier|sooner|more|less|fewer) than\b|\bnot only\b|\bno doubt\b", re.I)
+
+
 def _polarity(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
-    said = negated(text)
-    used = [spans[s] for _, _, s in segs]
+    said = negated(_NOT_NEGATION.sub(" ", text))
+    used = [_NOT_NEGATION.sub(" ", spans[s]) for _, _, s in segs]
     if said != any(negated(s) for s in used):
         return ("the statement negates what the cited span says" if said
                 else "the cited span negates what the statement says")
@@ -453,7 +491,12 @@ def _polarity(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str])
 NEAR = 30  # characters: how far apart in a span two words the statement puts side by side may stand
 
 
-def _near(toks: list[_Tok], segs: list[tuple[int, int, int]]) -> str | None:
+def _boundary_between(text: str, a: _Tok, b: _Tok) -> bool:
+    x, y = sorted((a, b), key=lambda t: t.at)
+    return bool(BOUNDARY.search(text[x.at + len(x.text):y.at]))
+
+
+def _near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]]) -> str | None:
     """A number is said of the words around it in the statement (up to three each side): in its span one of
     those words stands within ``NEAR`` characters of it, and, when a name is among them, a name within twice
     that ("disbanded in 2001" is not "released in 2001 ... disbanded in 2004")."""
@@ -464,21 +507,48 @@ def _near(toks: list[_Tok], segs: list[tuple[int, int, int]]) -> str | None:
                 continue
             around = [n for n in toks[max(0, i - 3):i] + toks[i + 1:i + 4]
                       if n.kind != "num" and s in n.where and any(q >= 0 for q in n.where[s])]
+            own = [n for n in around if not _boundary_between(text, n, t)]
+            around = own or around
             for kinds, reach in (({"verb", "word"}, NEAR), ({"name"}, 2 * NEAR)):
                 near = [n for n in around if n.kind in kinds]
                 if near and not any(abs(p - q) <= max(reach, abs(t.at - n.at) + 15)  # as far apart as said, or near
                                     for n in near for p in t.where[s] for q in n.where[s] if q >= 0):
                     return f"{t.text!r} is not said of {' / '.join(n.text for n in near)!r} in the cited span"
+    return _names_near(toks, segs)
+
+
+def _names_near(toks: list[_Tok], segs: list[tuple[int, int, int]]) -> str | None:
+    """A name is said of the relation words next to it (one each side): in its span one of them stands as
+    near it as in the statement, or within twice ``NEAR`` ("Lana Wood ... stars" is not "stars ... Natalie
+    Wood")."""
+    for a, b, s in segs:
+        i = a
+        while i <= b:
+            j = i
+            while j + 1 <= b and toks[i].kind == "name" and toks[j + 1].kind == "name":
+                j += 1
+            if toks[i].kind != "name" or s not in toks[i].where or any(-1 in t.where.get(s, [-1]) for t in toks[i:j + 1]):
+                i = j + 1
+                continue
+            group = toks[i:j + 1]
+            heres = [p for g in group for p in g.where[s]]
+            side = [n for n in (toks[i - 1] if i > 0 else None, toks[j + 1] if j + 1 < len(toks) else None)
+                    if n is not None and n.kind in {"verb", "word"} and s in n.where and -1 not in n.where[s]]
+            if side and not any(abs(p - q) <= max(2 * NEAR, abs(group[0].at - n.at) + 20)
+                                for n in side for p in heres for q in n.where[s]):
+                said = " ".join(g.text for g in group)
+                return f"{said!r} is not said of {' / '.join(n.text for n in side)!r} in the cited span"
+            i = j + 1
     return None
 
 
 _FROM_TO = re.compile(r"\bfrom\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)\s+to\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)")
-_PRONOUN = re.compile(r"^\s*(?:he|she|it|they)\b", re.I)
+_PRONOUN = re.compile(r"^(\s*(?:[\w,]+\s+){0,3}?)(?:he|she|it|they)\b", re.I)
 
 
 def _with_title(span: str, title: str) -> str:
     """The span with a leading "He" / "It" read as its unit's title, for the order of names."""
-    span = _PRONOUN.sub(title, span, count=1) if title and _PRONOUN.match(span) else span
+    span = _PRONOUN.sub(lambda m: m.group(1) + title, span, count=1) if title and _PRONOUN.match(span) else span
     return _POSSESSIVE.sub(r"\2 of \1", span)
 
 
@@ -518,7 +588,7 @@ def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans:
                     continue
                 r = between[0]
                 e1, e2, er = pos[n1.key], pos[n2.key], pos[r.key]
-                if not (min(e1, e2) < er < max(e1, e2)) or re.search(r"[,;()]", spans[s][min(e1, e2):max(e1, e2)]):
+                if not (min(e1, e2) < er < max(e1, e2)):
                     continue
                 s_pass = bool(_BY.match(text[r.at:]))
                 m = _BY.match(spans[s][er:])

@@ -72,7 +72,20 @@ GROUPS = [
     "precede before",
     "credit attribute",
     "hold host stage",
+    "replace succeed take_over supersede",
+    "elect win vote",
+    "film shoot",
+    "record recording",
+    "study educate school train",
+    "move migrate relocate emigrate immigrate",
+    "remain stay continue",
+    "mean define denote refer_to",
+    "cover span travel",
+    "run publish appear",
+    "cap appearance",
 ]
+# verbs that carry little of a claim on their own ("made the first recording", "took the surname")
+LIGHT = frozenset("make take have get do give become go keep".split())
 
 _BY_WORD: dict[str, set[int]] = {}
 for i, group in enumerate(GROUPS):
