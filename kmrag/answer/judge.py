@@ -64,8 +64,8 @@ director producer writer screenwriter composer actor actress singer songwriter e
 owner president chairman captain coach manager player guitarist drummer bassist winner finalist nominee
 runner-up champion member leader successful failed won lost regiment corps battalion brigade division army
 navy""".split())
-ORDINALS = {w: str(i + 1) for i, w in enumerate(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+ORDINALS = {w: str(i + 2) for i, w in enumerate(  # not "first": it is as often "earliest" or "debut"
+    "second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
     "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())}
 # where one clause may end and the next rest on another span
 BOUNDARY = re.compile(r"[,;:()\u2013\u2014]|\b(?:and|but|which|who|whom|whose|while|whereas|where|when|"
@@ -73,7 +73,7 @@ BOUNDARY = re.compile(r"[,;:()\u2013\u2014]|\b(?:and|but|which|who|whom|whose|wh
 RELATIVE = frozenset({"which", "who", "whom", "whose", "that", "where", "when"})
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|"
                     r"[^\W\d_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af](?:[^\W]|['’-])*|"
-                    r"\d[\d,.]*\d|\d|[€$%]")
+                    r"\d+(?:st|nd|rd|th)\b|\d[\d,.]*\d|\d|[€$%]")
 _AUXW = r"(?!(?:is|was|are|were|has|had|have)\b)"
 _POSSESSIVE = re.compile(rf"\b([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)*)['’]s\s+((?:{_AUXW}[a-z][\w-]*\s+){{0,2}}{_AUXW}[a-z][\w-]*)\b")
 # a bound on a quantity is part of the claim: "more than 3500 km" is not "1500 to 3500 km"
@@ -340,7 +340,7 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
 
 def _rival(a: str, b: str) -> bool:
     """``b`` is close to ``a`` in meaning but names another thing of the same kind (or the opposite)."""
-    if a == b or not ((frozenset((a, b)) in OPPOSITES) or (a in _OPP and b in _OPP) or (a in CLOSED and b in CLOSED)):
+    if a == b or not (frozenset((a, b)) in OPPOSITES or (a in CLOSED and b in CLOSED)):
         return False
     return float(_VEC[a] @ _VEC[b]) >= 0.45
 
@@ -562,7 +562,7 @@ def _direction(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str]
     return None
 
 
-_BY = re.compile(r"[\w-]+(?:\s+and\s+[\w-]+)?\s+by\b", re.I)
+_BY = re.compile(r"[\w-]+(?:\s+[\w,-]+){0,4}?\s+by\b", re.I)
 
 def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
     """Two names around a relation word stand in the same order in the span ("Y was directed by X" is
