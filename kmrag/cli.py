@@ -825,11 +825,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _eval_calibrate(args: argparse.Namespace, out_root: Any) -> int:
+    from pathlib import Path
+
     from kmrag.eval.calibrate import render, run_calibration
     from kmrag.stores import open_stores
 
     datasets = [d for ds in (args.dataset or ["2wiki,hotpotqa,musique,demo"]) for d in ds.split(",") if d]
-    with open_stores(_settings(args)) as stores:
+    settings = _settings(args)
+    if args.rows:
+        result = run_calibration(None, datasets, out_root, write=args.write, rows_from=Path(args.rows),
+                                 threshold=settings.min_confidence)
+        _emit(args, result, render)
+        return 0
+    with open_stores(settings) as stores:
         stores.init_schema()
         result = run_calibration(stores, datasets, out_root, limit=args.limit, data_root=args.data_root,
                                  progress=not args.json and sys.stderr.isatty(), write=args.write)
@@ -956,6 +964,7 @@ def build_parser() -> argparse.ArgumentParser:
                                               "confidence on half the sets' questions, report the other half)")
     ev.add_argument("--write", action="store_true", help="calibrate: make the fit the default "
                                                        "(kmrag/answer/calibration.json)")
+    ev.add_argument("--rows", help="calibrate: fit again from the rows.jsonl of an earlier calibrate run")
     ev.add_argument("--dataset", action="append", help="musique, hotpotqa, 2wiki (comma-separated or repeated)")
     ev.add_argument("--file", help="evaluate any file in one of those formats")
     ev.add_argument("--strategy", default="bm25,dense,hybrid", help="comma-separated: bm25, dense, hybrid, graph")

@@ -144,18 +144,18 @@ def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) ->
 def fit(rows: list[tuple[Mapping[str, float], bool]], l2: float = 1.0, steps: int = 3000,
         lr: float = 0.5) -> dict[str, float]:
     """Logistic regression by gradient descent (L2 on the weights, not the bias): (features, correct) rows."""
+    import numpy as np
+
     keys = ("bias", *FEATURES)
-    w = dict.fromkeys(keys, 0.0)
-    n = max(1, len(rows))
+    if not rows:
+        return dict.fromkeys(keys, 0.0)
+    x = np.array([[1.0] + [float(f.get(k, 0.0)) for k in FEATURES] for f, _ in rows])
+    y = np.array([1.0 if ok else 0.0 for _, ok in rows])
+    w = np.zeros(len(keys))
+    reg = np.full(len(keys), l2)
+    reg[0] = 0.0
+    n = len(rows)
     for _ in range(steps):
-        grad = dict.fromkeys(keys, 0.0)
-        for feats, ok in rows:
-            p = probability(feats, w)
-            err = p - (1.0 if ok else 0.0)
-            grad["bias"] += err
-            for k in FEATURES:
-                grad[k] += err * feats.get(k, 0.0)
-        for k in keys:
-            reg = 0.0 if k == "bias" else l2 * w[k]
-            w[k] -= lr * (grad[k] / n + reg / n)
-    return {k: round(v, 4) for k, v in w.items()}
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+        w -= lr * ((x.T @ (p - y)) + reg * w) / n
+    return {k: round(float(v), 4) for k, v in zip(keys, w, strict=True)}

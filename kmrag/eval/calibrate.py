@@ -11,6 +11,7 @@ wrong answers at confidence >= 0.9, coverage and accuracy at the threshold.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Sequence
@@ -148,38 +149,54 @@ def calibrate(rows: Sequence[CalibrationRow], threshold: float, out: Path | None
     return result
 
 
-def summary(conf: Sequence[float], correct: Sequence[bool], found: Sequence[bool], threshold: float,
-            bins: int = 10) -> dict[str, Any]:
-    """ECE over the answered questions (equal-width bins), wrong answers at >= 0.9 (share of answered),
-    coverage and accuracy of what is shown at ``threshold``."""
-    answered = [(c, ok) for c, ok, f in zip(conf, correct, found, strict=True) if f]
-    n = len(answered)
-    ece = 0.0
-    for b in range(bins):
-        lo, hi = b / bins, (b + 1) / bins
-        got = [(c, ok) for c, ok in answered if lo <= c < hi or (b == bins - 1 and c == 1.0)]
-        if got:
-            ece += len(got) / n * abs(sum(ok for _, ok in got) / len(got) - sum(c for c, _ in got) / len(got))
-    shown = [(c, ok) for c, ok in answered if c >= threshold]
-    high = [ok for c, ok in answered if c >= 0.9]
-    return {"questions": len(conf), "answered": n, "ece": round(ece, 4),
-            "wrong_at_0_9": sum(1 for ok in high if not ok), "wrong_at_0_9_share": round(
-                sum(1 for ok in high if not ok) / n, 4) if n else 0.0,
-            "coverage": round(len(shown) / len(conf), 4) if conf else 0.0,
-            "accuracy_shown": round(sum(ok for _, ok in shown) / len(shown), 4) if shown else None,
-            "accuracy_answered": round(sum(ok for _, ok in answered) / n, 4) if n else None}
+def summary(conf: Sequence[float], correct: Sequence[bool], found: Sequence[bool], threshold: float) -> dict[str, Any]:
+    """The calibration measures of kmrag.eval.metrics on these questions: ECE over the answered ones, wrong
+    answers at >= 0.9 (share of the answered), coverage and accuracy of what is shown at ``threshold``."""
+    points: list[M.Judged] = [(c if f else None, ok) for c, ok, f in zip(conf, correct, found, strict=True)]
+    wrong, share = M.wrong_at(points, 0.9)
+    coverage, accuracy = M.coverage_accuracy(points, threshold)
+    answered = [ok for c, ok in points if c is not None]
+    ece = M.expected_calibration_error(points)
+    return {"questions": len(points), "answered": len(answered), "ece": round(ece or 0.0, 4),
+            "wrong_at_0_9": wrong, "wrong_at_0_9_share": round(share or 0.0, 4),
+            "coverage": round(coverage or 0.0, 4), "accuracy_shown": None if accuracy is None else round(accuracy, 4),
+            "accuracy_answered": round(sum(answered) / len(answered), 4) if answered else None,
+            "reliability": [dataclasses.asdict(b) for b in M.reliability(points)]}
 
 
-def run_calibration(stores: Stores, datasets: Sequence[str], out_root: Path, limit: int | None = None,
-                    data_root: str | None = None, progress: bool = False, write: bool = False) -> dict[str, Any]:
-    """Collect every set's rows (saved under ``out_root``), fit, report; ``write``: make the fit the default."""
-    rows = [r for ds in datasets for r in collect(stores, ds, limit, data_root, progress)]
+def load_rows(path: Path) -> list[CalibrationRow]:
+    """The rows of an earlier run (its rows.jsonl), to fit again without answering again."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise BadInput(f"{path}: cannot read: {e}") from e
+    out = []
+    for n, line in enumerate(lines, start=1):
+        if line.strip():
+            try:
+                out.append(CalibrationRow.model_validate_json(line))
+            except ValueError as e:
+                raise BadInput(f"{path}:{n}: not a calibration row: {e}") from e
+    return out
+
+
+def run_calibration(stores: Stores | None, datasets: Sequence[str], out_root: Path, limit: int | None = None,
+                    data_root: str | None = None, progress: bool = False, write: bool = False,
+                    rows_from: Path | None = None, threshold: float = 0.5) -> dict[str, Any]:
+    """Collect every set's rows (saved under ``out_root``; or read them from ``rows_from``), fit, report;
+    ``write``: make the fit the default."""
+    if rows_from is not None:
+        rows = load_rows(rows_from)
+    else:
+        assert stores is not None
+        rows = [r for ds in datasets for r in collect(stores, ds, limit, data_root, progress)]
+        threshold = stores.settings.min_confidence
     out = out_root / f"calibrate-{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}"
     out.mkdir(parents=True, exist_ok=True)
     with (out / "rows.jsonl").open("w", encoding="utf-8") as f:
         for r in rows:
             f.write(r.model_dump_json() + "\n")
-    result = calibrate(rows, stores.settings.min_confidence, out / "calibration.json")
+    result = calibrate(rows, threshold, out / "calibration.json")
     if write:
         C.CALIBRATION.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
         C._weights.cache_clear()
