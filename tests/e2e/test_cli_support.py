@@ -54,7 +54,7 @@ def test_support_check_on_a_real_tenant(tmp_path: Path) -> None:
         assert data[1] == {"line": 2, "error": f"line 2: unknown unit id in tenant {env['KMRAG_TENANT']!r}: {UNKNOWN}"}
         assert set(data[2]) == {"line", "error"} and data[2]["error"].startswith("line 3: not JSON")
         assert set(data[3]) == {"line", "supported", "score", "failed"} and data[3]["supported"] is False
-        assert "name not in the cited spans" in data[3]["failed"] and 0 <= data[3]["score"] < 1
+        assert "is not in the cited spans" in data[3]["failed"] and 0 <= data[3]["score"] < 1
         assert data[4]["supported"] is True  # the lines after the bad ones are checked
         out = json.loads(res.stdout)
         assert out["command"] == "support check" and out["error"]["type"] == "BadInput"
@@ -66,7 +66,7 @@ def test_support_check_on_a_real_tenant(tmp_path: Path) -> None:
         assert text[0].startswith("line 1  ✓ 1.00  Marie Curie was born in Warsaw in 1867.")
         assert text[1].startswith("line 2  error: unknown unit id") and UNKNOWN in text[1]
         assert text[2].startswith("line 3  error: not JSON")
-        assert text[3].startswith("line 4  ✗ ") and "failed: name not in the cited spans" in text[3]
+        assert text[3].startswith("line 4  ✗ ") and "is not in the cited spans" in text[3]
         assert text[5] == "5 statement(s): 2 supported, 1 not supported, 2 could not be checked"
 
         # every line checked (whatever the verdicts): 0, also from stdin

@@ -141,7 +141,8 @@ def test_the_first_sentence_baseline_scores_low_on_the_answer_measures(stores: S
     assert ext.citation_precision is not None and ext.citation_precision > base.citation_precision
     assert ext.ece is not None and ext.ece < base.ece
     assert ext.wrong_at_0_9_share is not None and ext.wrong_at_0_9_share < base.wrong_at_0_9_share
-    assert (ext.accuracy_at["0.9"] or 0.0) > base.accuracy_at["0.9"]
+    # what extractive shows at >= 0.9 is more often right, or it shows nothing that sure (it abstains)
+    assert ext.accuracy_at["0.9"] is None or ext.accuracy_at["0.9"] > base.accuracy_at["0.9"]
 
     rows = [json.loads(line) for line in (Path(run.out_dir) / "questions.jsonl").read_text().splitlines()]
     baseline = [r for r in rows if r["generator"] == "first-sentence"]
