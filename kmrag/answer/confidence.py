@@ -26,11 +26,12 @@ from kmrag.retrieval.multihop import VALUE_OF
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
 FEATURES = ("direct", "computed", "support_min", "grounded_share", "question_coverage", "entities_named",
-            "typed", "answer_span_coverage", "multi_hop", "one_statement", "yes_no", "comparison")
+            "typed", "answer_span_coverage", "multi_hop", "question_length", "answer_in_top_unit", "yes_no",
+            "comparison")
 # before any fit: a cautious prior (an answer without a direct value is unlikely to be right)
 PRIOR = {"bias": -2.0, "direct": 1.5, "computed": 0.0, "support_min": 1.0, "grounded_share": 0.5,
          "question_coverage": 1.0, "entities_named": 0.5, "typed": 0.5, "answer_span_coverage": 1.0,
-         "multi_hop": -1.0, "one_statement": 0.0, "yes_no": 0.0, "comparison": 0.0}
+         "multi_hop": -1.0, "question_length": -1.0, "answer_in_top_unit": 0.5, "yes_no": 0.0, "comparison": 0.0}
 # the spaCy labels of each expected answer type (a value of the wrong kind is unlikely to be the answer)
 LABELS = {"PERSON": {"PERSON"}, "PLACE": {"GPE", "LOC", "FAC"}, "ORG": {"ORG"}, "DATE": {"DATE"},
           "MONEY": {"MONEY"}, "QUANTITY": {"QUANTITY"}, "NUMBER": {"CARDINAL", "QUANTITY", "MONEY", "PERCENT"},
@@ -61,7 +62,9 @@ def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: 
         "typed": _typed(direct, analysis.answer_type, (validated.basis or {}).get("quote", ""), pattern, nlp),
         "answer_span_coverage": _span_coverage(question, analysis, validated),
         "multi_hop": float(analysis.kind in {"bridge", "inference"} or analysis.sub_question is not None),
-        "one_statement": float(len(validated.statements) == 1),
+        "question_length": min(1.0, len(q.words) / 15),
+        "answer_in_top_unit": float(bool(direct) and bool(titles) and
+                                    (validated.basis or {}).get("unit_id") == next(iter(titles), None)),
         "yes_no": float(direct.lower() in {"yes", "no"}),
         "comparison": float(analysis.kind == "comparison"),
     }
@@ -124,7 +127,8 @@ def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) ->
         "typed": ("the answer is the kind of value asked for", "the answer is not the kind of value asked for"),
         "answer_span_coverage": ("the answer's span holds what the question asks", "the answer's span holds little of what the question asks"),
         "multi_hop": ("a question of several hops", "a single-hop question"),
-        "one_statement": ("one statement", "several statements"),
+        "question_length": ("a long question", "a short question"),
+        "answer_in_top_unit": ("the answer is in the best-ranked unit", "the answer is not in the best-ranked unit"),
         "yes_no": ("a yes / no", "not a yes / no"),
         "comparison": ("a comparison", "not a comparison"),
     }

@@ -251,6 +251,7 @@ class ExtractiveGenerator:
             r = row_range(s.span.display) if s.span.kind == "row" else None
             if r is not None:
                 rows.append((s, r))
+        rows = [(s, r) for s, r in rows if self._asks_row_value(question, s.span, analysis)]
         if not rows:
             return None
         units = {r[2] for _, r in rows}
@@ -272,6 +273,22 @@ class ExtractiveGenerator:
                     return [fact.span, row.span], self._row_value(row.span, analysis), \
                         f"the row whose range holds {said} (stated in the cited span)"
         return None
+
+    @staticmethod
+    def _asks_row_value(question: str, span: Span, analysis: QuestionAnalysis) -> bool:
+        """Does the question ask for what the row's value column holds? It names that column ("what
+        compensation"), or asks for a value of its kind ("how much": money) and not for the ranged quantity
+        itself ("what is the distance")."""
+        cells = [c.split(": ", 1) for c in span.display.split("; ")]
+        qwords = terms(question).words
+        value_heads = [terms(c[0]).words for c in cells if len(c) == 2 and row_range(c[1]) is None]
+        range_heads = [terms(c[0]).words for c in cells if len(c) == 2 and row_range(c[1]) is not None]
+        if any(h & qwords for h in value_heads):
+            return True
+        pattern = VALUE_OF.get(analysis.answer_type)
+        values = [c[1] for c in cells if len(c) == 2 and row_range(c[1]) is None]
+        return pattern is not None and any(pattern.search(v) for v in values) and \
+            not any(h & qwords for h in range_heads)
 
     @staticmethod
     def _row_value(span: Span, analysis: QuestionAnalysis) -> str | None:
