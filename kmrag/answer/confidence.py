@@ -26,12 +26,13 @@ from kmrag.retrieval.multihop import VALUE_OF
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
 FEATURES = ("direct", "computed", "support_min", "grounded_share", "question_coverage", "entities_named",
-            "typed", "answer_span_coverage", "multi_hop", "question_length", "answer_in_top_unit", "yes_no",
-            "comparison")
+            "typed", "answer_span_coverage", "multi_hop", "question_length", "answer_in_top_unit", "unambiguous",
+            "near_question_words", "yes_no", "comparison")
 # before any fit: a cautious prior (an answer without a direct value is unlikely to be right)
 PRIOR = {"bias": -2.0, "direct": 1.5, "computed": 0.0, "support_min": 1.0, "grounded_share": 0.5,
          "question_coverage": 1.0, "entities_named": 0.5, "typed": 0.5, "answer_span_coverage": 1.0,
-         "multi_hop": -1.0, "question_length": -1.0, "answer_in_top_unit": 0.5, "yes_no": 0.0, "comparison": 0.0}
+         "multi_hop": -1.0, "question_length": -1.0, "answer_in_top_unit": 0.5,
+         "unambiguous": 1.0, "near_question_words": 0.5, "yes_no": 0.0, "comparison": 0.0}
 # the spaCy labels of each expected answer type (a value of the wrong kind is unlikely to be the answer)
 LABELS = {"PERSON": {"PERSON"}, "PLACE": {"GPE", "LOC", "FAC"}, "ORG": {"ORG"}, "DATE": {"DATE"},
           "MONEY": {"MONEY"}, "QUANTITY": {"QUANTITY"}, "NUMBER": {"CARDINAL", "QUANTITY", "MONEY", "PERCENT"},
@@ -65,6 +66,8 @@ def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: 
         "question_length": min(1.0, len(q.words) / 15),
         "answer_in_top_unit": float(bool(direct) and bool(titles) and
                                     (validated.basis or {}).get("unit_id") == next(iter(titles), None)),
+        "unambiguous": _unambiguous(validated.basis or {}, bool(direct)),
+        "near_question_words": _near_words(validated.basis or {}, bool(direct)),
         "yes_no": float(direct.lower() in {"yes", "no"}),
         "comparison": float(analysis.kind == "comparison"),
     }
@@ -84,6 +87,22 @@ def _typed(direct: str, answer_type: str, quote: str, pattern: Any, nlp: Any) ->
     ents = {e.text: e.label_ for e in nlp(quote or direct).ents}
     label = ents.get(direct) or next((lab for t, lab in ents.items() if direct in t or t in direct), None)
     return 0.5 if label is None else float(label in labels)
+
+
+def _unambiguous(basis: Mapping[str, Any], direct: bool) -> float:
+    """1 when the span offered one value of the kind asked for, 1/n for n; computed answers count as one."""
+    if not direct:
+        return 0.0
+    n = basis.get("candidates")
+    return 1.0 / max(1, int(n)) if isinstance(n, int) else 1.0
+
+
+def _near_words(basis: Mapping[str, Any], direct: bool) -> float:
+    """1 when the answer stands right by the question's words in its span, falling to 0 at 150 characters."""
+    d = basis.get("distance")
+    if not direct:
+        return 0.0
+    return max(0.0, 1.0 - float(d) / 150) if isinstance(d, int | float) else 1.0
 
 
 def _span_coverage(question: str, analysis: QuestionAnalysis, validated: Any) -> float:
@@ -129,6 +148,8 @@ def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) ->
         "multi_hop": ("a question of several hops", "a single-hop question"),
         "question_length": ("a long question", "a short question"),
         "answer_in_top_unit": ("the answer is in the best-ranked unit", "the answer is not in the best-ranked unit"),
+        "unambiguous": ("the span offers one value of the kind asked for", "the span offers several values of the kind asked for"),
+        "near_question_words": ("the answer stands by the question's words", "the answer stands far from the question's words"),
         "yes_no": ("a yes / no", "not a yes / no"),
         "comparison": ("a comparison", "not a comparison"),
     }
@@ -146,8 +167,9 @@ def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) ->
 
 
 def fit(rows: list[tuple[Mapping[str, float], bool]], l2: float = 1.0, steps: int = 3000,
-        lr: float = 0.5) -> dict[str, float]:
-    """Logistic regression by gradient descent (L2 on the weights, not the bias): (features, correct) rows."""
+        lr: float = 0.5, sample_weights: list[float] | None = None) -> dict[str, float]:
+    """Logistic regression by gradient descent (L2 on the weights, not the bias): (features, correct) rows,
+    each weighed by ``sample_weights`` (default 1)."""
     import numpy as np
 
     keys = ("bias", *FEATURES)
@@ -155,11 +177,13 @@ def fit(rows: list[tuple[Mapping[str, float], bool]], l2: float = 1.0, steps: in
         return dict.fromkeys(keys, 0.0)
     x = np.array([[1.0] + [float(f.get(k, 0.0)) for k in FEATURES] for f, _ in rows])
     y = np.array([1.0 if ok else 0.0 for _, ok in rows])
+    sw = np.array(sample_weights if sample_weights is not None else [1.0] * len(rows), dtype=float)
+    sw = sw / sw.mean()
     w = np.zeros(len(keys))
     reg = np.full(len(keys), l2)
     reg[0] = 0.0
     n = len(rows)
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
-        w -= lr * ((x.T @ (p - y)) + reg * w) / n
+        w -= lr * ((x.T @ (sw * (p - y))) + reg * w) / n
     return {k: round(float(v), 4) for k, v in zip(keys, w, strict=True)}

@@ -141,6 +141,7 @@ class ExtractiveGenerator:
         self.nlp = nlp
         self.max_statements = max_statements
         self.min_gain = min_gain
+        self.picked: dict[str, Any] | None = None
 
     # -- the draft -------------------------------------------------------------------------------
 
@@ -168,7 +169,9 @@ class ExtractiveGenerator:
             if analysis.answer_type == "YES_NO":
                 direct, basis = self._yes_no(question, analysis, chain, ents)
             else:
+                self.picked = None
                 direct = self._direct(question, analysis, chain, ents)
+                basis = self.picked  # how many values of the kind the span offered, how far from the question's words
         text = " ".join(f"{s.display} [{s.unit_id}]" for s in chain)
         return Draft(text=text, direct=direct, basis=basis,
                      notes=[{"generator": "extractive", "statements": len(chain), "band": band is not None}])
@@ -328,9 +331,13 @@ class ExtractiveGenerator:
                 continue
             anchors = [m.start() for m in re.finditer(r"[\w'-]+", span.display)
                        if stem(m.group(0)) in qwords and m.group(0).lower() not in STOP]
+            distinct = len({c.lower() for c, _ in cands})
             if not anchors:
+                self.picked = {"kind": "span", "candidates": distinct, "distance": None}
                 return cands[0][0]
-            return min(cands, key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))[0]
+            best = min(cands, key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
+            self.picked = {"kind": "span", "candidates": distinct, "distance": min(abs(best[1] - a) for a in anchors)}
+            return best[0]
         return None
 
     def _about(self, chain: list[Span], names: list[str]) -> list[tuple[str, Span]] | None:

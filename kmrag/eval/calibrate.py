@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -132,11 +133,13 @@ def report(rows: Sequence[CalibrationRow], weights: dict[str, float], threshold:
 def calibrate(rows: Sequence[CalibrationRow], threshold: float, out: Path | None = None) -> dict[str, Any]:
     """Fit on the tune half (the answered questions), report both halves under the fit and under the prior."""
     tune = [r for r in rows if r.split == "tune" and r.found]
-    weights = C.fit([(r.features, r.correct) for r in tune])
+    per_set = Counter(r.dataset for r in tune)  # each set weighs the same, however many questions it has
+    weights = C.fit([(r.features, r.correct) for r in tune], sample_weights=[1.0 / per_set[r.dataset] for r in tune])
     test = [r for r in rows if r.split == "test"]
     result = {
         "weights": weights,
-        "fitted_on": {"questions": len(tune), "sets": sorted({r.dataset for r in tune}), "split": "tune",
+        "fitted_on": {"questions": len(tune), "sets": dict(sorted(per_set.items())), "split": "tune",
+                      "weighting": "each set the same",
                       "generator": "extractive", "strategy": "multihop",
                       "at": datetime.now(UTC).isoformat(timespec="seconds")},
         "threshold": threshold,
