@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ FEATURES = ("direct", "computed", "support_min", "grounded_share", "question_cov
 PRIOR = {"bias": -2.0, "direct": 1.5, "computed": 0.0, "support_min": 1.0, "grounded_share": 0.5,
          "question_coverage": 1.0, "entities_named": 0.5, "typed": 0.5, "answer_span_coverage": 1.0,
          "multi_hop": -1.0, "question_length": -1.0, "answer_in_top_unit": 0.5,
-         "unambiguous": 1.0, "near_question_words": 0.5, "yes_no": 0.0, "comparison": 0.0}
+         "unambiguous": 1.0, "near_question_words": 0.5, "nested": -0.5, "yes_no": 0.0, "comparison": 0.0}
 # the spaCy labels of each expected answer type (a value of the wrong kind is unlikely to be the answer)
 LABELS = {"PERSON": {"PERSON"}, "PLACE": {"GPE", "LOC", "FAC"}, "ORG": {"ORG"}, "DATE": {"DATE"},
           "MONEY": {"MONEY"}, "QUANTITY": {"QUANTITY"}, "NUMBER": {"CARDINAL", "QUANTITY", "MONEY", "PERCENT"},
@@ -68,6 +69,7 @@ def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: 
                                     (validated.basis or {}).get("unit_id") == next(iter(titles), None)),
         "unambiguous": _unambiguous(validated.basis or {}, bool(direct)),
         "near_question_words": _near_words(validated.basis or {}, bool(direct)),
+        "nested": min(3, len(NESTING.findall(" ".join(question.split()[2:])))) / 3,
         "yes_no": float(direct.lower() in {"yes", "no"}),
         "comparison": float(analysis.kind == "comparison"),
     }
@@ -87,6 +89,12 @@ def _typed(direct: str, answer_type: str, quote: str, pattern: Any, nlp: Any) ->
     ents = {e.text: e.label_ for e in nlp(quote or direct).ents}
     label = ents.get(direct) or next((lab for t, lab in ents.items() if direct in t or t in direct), None)
     return 0.5 if label is None else float(label in labels)
+
+
+# a question that describes what it asks about through another thing ("the record company who released X",
+# "a film directed by which director"): each clause is a hop the answer had to make
+NESTING = re.compile(r"\b(?:who|which|that|whose|where|whom|when)\b|\b(?:of|by|in|from|for|with) "
+                     r"(?:the|a|an|this|his|her|its|their)\b|\b\w+(?:ed|en) by\b", re.I)
 
 
 def _unambiguous(basis: Mapping[str, Any], direct: bool) -> float:
@@ -148,6 +156,7 @@ def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) ->
         "multi_hop": ("a question of several hops", "a single-hop question"),
         "question_length": ("a long question", "a short question"),
         "answer_in_top_unit": ("the answer is in the best-ranked unit", "the answer is not in the best-ranked unit"),
+        "nested": ("a question that goes through other things", "a direct question"),
         "unambiguous": ("the span offers one value of the kind asked for", "the span offers several values of the kind asked for"),
         "near_question_words": ("the answer stands by the question's words", "the answer stands far from the question's words"),
         "yes_no": ("a yes / no", "not a yes / no"),

@@ -285,13 +285,13 @@ class ExtractiveGenerator:
         cells = [c.split(": ", 1) for c in span.display.split("; ")]
         qwords = terms(question).words
         value_heads = [terms(c[0]).words for c in cells if len(c) == 2 and row_range(c[1]) is None]
-        range_heads = [terms(c[0]).words for c in cells if len(c) == 2 and row_range(c[1]) is not None]
         if any(h & qwords for h in value_heads):
             return True
         pattern = VALUE_OF.get(analysis.answer_type)
         values = [c[1] for c in cells if len(c) == 2 and row_range(c[1]) is None]
-        return pattern is not None and any(pattern.search(v) for v in values) and \
-            not any(h & qwords for h in range_heads)
+        heads = [c[0].split()[-1] for c in cells if len(c) == 2 and c[0].split() and row_range(c[1]) is not None]
+        asks_range = any(terms(h).words & qwords for h in heads)  # "what is the distance": the ranged quantity itself
+        return pattern is not None and any(pattern.search(v) for v in values) and not asks_range
 
     @staticmethod
     def _row_value(span: Span, analysis: QuestionAnalysis) -> str | None:
