@@ -1,18 +1,11 @@
-"""Does a quoted span support a statement? A lexical check one can defend and audit:
+"""Word overlap between a statement and spans: the shared word lists (STOP), stemming and number keys, and a
+lexical score used to *rank* spans (which span shares most with a statement, which unit to try first when
+re-citing, how a grader scores a unit). It is not the verdict on support: that is kmrag.answer.judge, which
+judges each statement against the spans it cites.
 
-- every **number** in the statement must occur in the cited spans (5,900 = 5900);
-- every **name** (a capitalised word not at the start of the statement) must occur in them or in the
-  cited units' titles (a passage about "Lufthansa" supports "It was founded in 1953" about Lufthansa);
-- and at least ``MIN_COVERAGE`` of the statement's **content words** (stemmed, stop words dropped)
-  must occur in them.
-
-- and the statement must not negate what the spans affirm, or affirm what they negate ("not", "never",
-  "no longer" on one side only).
-
-A verbatim sentence has coverage 1.0; a paraphrase keeps most content words; an invented claim misses a
-number, a name or most words. This is not entailment (a wrong verb, an appended clause or a swapped
-row value slip through: tests/unit/test_answer_adversarial.py lists them), so the quotes are always
-shown for a person to check.
+The score: every number of the statement found in the spans, every name (a capitalised word) in them or in
+their units' titles, the share of content words (stemmed, stop words dropped) present, and the same
+polarity ("not", "never", "no longer" on both sides or neither).
 """
 
 from __future__ import annotations
