@@ -29,7 +29,8 @@ def test_ask_answers_with_citations_and_the_audit_shows_them(tmp_path: Path) -> 
         assert data["text"] == f"Marie Curie was born in Warsaw. [{cite['unit_id']}]"
         assert data["browser"]["params"].startswith(":param {tenant: ") and "$tenant" in data["browser"]["query"]
         assert 0 < data["confidence"] <= 1 and data["confidence_why"] and data["evidence"] == []
-        assert data["basis"] == {"kind": "span", "unit_id": cite["unit_id"], "quote": cite["quote"]}, data["basis"]
+        assert data["basis"] == {"kind": "span", "unit_id": cite["unit_id"], "quote": cite["quote"],
+                             "candidates": 1, "distance": data["basis"]["distance"]}, data["basis"]
 
         human = kmrag("ask", "Where was Marie Curie born?", "--trace", env=env)
         assert human.returncode == 0
