@@ -39,13 +39,18 @@ SLACK = 0.2      # share of a statement's minor words (not names, numbers or ver
 # hedges and fillers a paraphrase adds or drops freely
 HEDGES = frozenset("""roughly approximately around nearly almost some circa about approx overall total
 respectively also already still even well indeed actually currently originally""".split())
+SCALES = {"thousand": "thousand", "million": "million", "billion": "billion", "trillion": "trillion",
+          "k": "thousand", "m": "million", "bn": "billion", "millions": "million", "billions": "billion",
+          "thousands": "thousand"}
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
 UNIT_KEYS = {"kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km", "miles": "mi",
              "mile": "mi", "kilograms": "kg", "kilogram": "kg", "metres": "m", "meters": "m", "metre": "m",
              "meter": "m", "percent": "%", "per cent": "%", "hours": "h", "hour": "h", "hrs": "h", "minutes": "min",
-             "euros": "eur", "euro": "eur", "€": "eur", "dollars": "usd", "dollar": "usd", "$": "usd"}
+             "euros": "eur", "euro": "eur", "€": "eur", "dollars": "usd", "dollar": "usd", "$": "usd",
+             "£": "gbp", "pounds": "gbp", "km": "km", "mi": "mi", "kg": "kg", "eur": "eur", "usd": "usd", "gbp": "gbp",
+             "feet": "ft", "foot": "ft", "ft": "ft"}
 # word pairs whose vectors are close but whose meanings are opposite or distinct roles
 OPPOSITES = [frozenset(p.split("/")) for p in """born/died born/dead birth/death older/younger oldest/youngest
 elder/younger earlier/later earliest/latest first/last before/after husband/wife father/mother father/son
@@ -73,7 +78,7 @@ BOUNDARY = re.compile(r"[,;:()\u2013\u2014]|\b(?:and|but|which|who|whom|whose|wh
 RELATIVE = frozenset({"which", "who", "whom", "whose", "that", "where", "when"})
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|"
                     r"[^\W\d_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af](?:[^\W]|['’-])*|"
-                    r"\d+(?:st|nd|rd|th)\b|\d[\d,.]*\d|\d|[€$%]")
+                    r"\d+(?:st|nd|rd|th)\b|\d[\d,.]*\d|\d|[€$%£]")
 _AUXW = r"(?!(?:is|was|are|were|has|had|have)\b)"
 _POSSESSIVE = re.compile(rf"\b([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)*)['’]s\s+((?:{_AUXW}[a-z][\w-]*\s+){{0,2}}{_AUXW}[a-z][\w-]*)\b")
 # a bound on a quantity is part of the claim: "more than 3500 km" is not "1500 to 3500 km"
@@ -145,6 +150,10 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
                 (low in {"bc", "ad", "bce", "ce"} and t.i > 0 and t.nbor(-1).like_num):  # "90 BC": a number's era
             continue
         key, is_num = _key(t.text)
+        if low in SCALES or low in UNIT_KEYS or low in UNIT_KEYS.values() or t.text in "€$£%":
+            out.append((t.text, SCALES.get(low) or UNIT_KEYS.get(low) or UNIT_KEYS.get(t.text) or low, "num", t.idx,
+                        low))  # "billion" is not "million", "km" not "miles", "€" not "$"
+            continue
         if not key or (low in NUMBER_WORDS and (t.pos_ != "NUM" or low == "one")) or (len(key) <= 2 and not is_num and
                                                                     not t.text[:1].isupper()):
             continue
@@ -262,7 +271,7 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     ``spans``: the cited spans (sentences, table rows as "Header: cell; ...", or whole unit texts);
     ``titles``: their units' titles, parallel to ``spans`` when given."""
     spans = [s for s in spans]
-    titles = list(titles) + [""] * (len(spans) - len(titles))
+    titles = (list(titles) + [""] * len(spans))[: len(spans)]
     text = _POSSESSIVE.sub(r"\2 of \1", " ".join(statement.split()))
     text = re.sub(r"(\d)\s*[–—-]\s*(\d)", r"\1 – \2", text)  # "1854–1943": two years
     toks = [_Tok(w, k, kind, at, lemma) for w, k, kind, at, lemma in _statement(text)]
@@ -292,6 +301,7 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     if segments is None:
         return Verdict(False, score * 0.4, "one clause joins words of different spans: " + _which(toks))
     failed = _subjects(text, toks, segments, ev, tw) or _polarity(text, segments, spans) or \
+        _lifespan(toks, segments, spans) or \
         _near(text, toks, segments) or _direction(text, segments, spans, titles) or \
         _roles(text, toks, segments, [_with_title(sp, t) for sp, t in zip(spans, titles, strict=True)])
     used = tuple(sorted({s for _, _, s in segments}))
@@ -392,7 +402,7 @@ def _clause_support(text: str, toks: list[_Tok], tok: _Tok) -> int:
 
 def _number_in(key: str, keys: set[str]) -> bool:
     """A year inside a written date range ("1910-2000"), a number written with a unit glued on ("5900km")."""
-    return any(k.startswith(key) and not k[len(key):len(key) + 1].isdigit() and len(key) >= 3 for k in keys)
+    return any(k.startswith(key) and len(key) >= 3 and not re.match(r"[\d.,]", k[len(key):len(key) + 1]) for k in keys)
 
 
 def _which(toks: list[_Tok]) -> str:
@@ -489,6 +499,23 @@ def _polarity(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str])
 
 
 NEAR = 30  # characters: how far apart in a span two words the statement puts side by side may stand
+
+
+def _lifespan(toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
+    """In "Name (5 May 1990 – 3 June 2020)" the first date is the birth, the second the death."""
+    verbs = {t.lemma for t in toks}
+    years = [t.key for t in toks if t.kind == "num" and re.fullmatch(r"1\d{3}|20\d{2}", t.key)]
+    if not years or not verbs & {"bear", "die"}:
+        return None
+    for _, _, s in segs:
+        for m in _LIFESPAN.finditer(spans[s]):
+            born, died = m.group(1), m.group(2)
+            for y in years:
+                if "bear" in verbs and "die" not in verbs and y in died and y not in born:
+                    return f"{y} is the death in the cited span's lifespan, not the birth"
+                if "die" in verbs and "bear" not in verbs and y in born and y not in died:
+                    return f"{y} is the birth in the cited span's lifespan, not the death"
+    return None
 
 
 def _boundary_between(text: str, a: _Tok, b: _Tok) -> bool:

@@ -218,6 +218,12 @@ def validate(text: str, context: Context, known: Callable[[list[str]], set[str]]
     return out
 
 
+def _plain(text: str) -> str:
+    """Lower case, thousands separators and punctuation out, spaces collapsed: "5,900 km." is "5900 km"."""
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", text.lower())
+    return " ".join(re.sub(r"[^\w\s%€$£.-]|(?<!\d)\.|\.(?!\d)", " ", text).split())
+
+
 def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any] | None) -> None:
     """The direct answer stands when it is words of a span a kept statement rests on, or a value computed
     from such spans with the computation shown (``basis``: a comparison, a yes / no over every compared
@@ -226,19 +232,27 @@ def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any]
         return
     kept = {u for s in out.statements for u in s.unit_ids}
     low = direct.lower().strip()
+    rests = [x.get("unit_id") for x in (basis or {}).get("entities", [])]
     if basis and basis.get("kind") in {"yes_no", "comparison"}:
-        rests = [x.get("unit_id") for x in basis.get("entities", [])]
-        if len(rests) >= 1 and all(u in kept for u in rests) and (low in {"yes", "no"}) == (basis["kind"] == "yes_no"):
+        whole_check = all(u in kept for u in rests) and (low in {"yes", "no"}) == (basis["kind"] == "yes_no")
+        if basis["kind"] == "comparison":  # the answer is the winner, one of two or more compared entities
+            names = [str(x.get("name", "")).lower() for x in basis.get("entities", [])]
+            whole_check = whole_check and len(rests) >= 2 and low == str(basis.get("winner", "")).lower() and low in names
+        if rests and whole_check:
             out.direct, out.basis = direct.strip(), basis
             return
         out.issues.append({"issue": "direct_dropped", "text": direct[:200],
                            "why": "its computation does not rest on the cited spans of every entity it compares"})
         return
-    whole = re.compile(rf"(?<![\w-]){re.escape(low)}(?![\w-])")  # "50" is not in "250 EUR"
+    if basis and basis.get("kind") == "band" and not all(u in kept for u in rests):
+        out.issues.append({"issue": "direct_dropped", "text": direct[:200],
+                           "why": "the band lookup's quantity or row is not among the kept statements"})
+        return
+    phrase = _plain(direct)
+    whole = re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])")  # "50" is not in "250 EUR"
     for s in used:
         ev = _evidence(s)
-        sup = support(direct, [ev])
-        if low not in {"yes", "no"} and (whole.search(ev.lower()) or (sup.coverage == 1.0 and sup.ok)):
+        if low not in {"yes", "no"} and phrase and whole.search(_plain(ev)):
             out.direct = direct.strip()
             out.basis = {**(basis or {"kind": "span"}), "unit_id": s.unit_id, "quote": s.quote}
             return

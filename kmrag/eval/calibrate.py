@@ -133,6 +133,9 @@ def report(rows: Sequence[CalibrationRow], weights: dict[str, float], threshold:
 def calibrate(rows: Sequence[CalibrationRow], threshold: float, out: Path | None = None) -> dict[str, Any]:
     """Fit on the tune half (the answered questions), report both halves under the fit and under the prior."""
     tune = [r for r in rows if r.split == "tune" and r.found]
+    if len({r.correct for r in tune}) < 2:
+        raise BadInput(f"cannot fit the confidence: the tune half has {len(tune)} answered question(s), and a fit needs "
+                       "right and wrong answers among them")
     per_set = Counter(r.dataset for r in tune)  # each set weighs the same, however many questions it has
     weights = C.fit([(r.features, r.correct) for r in tune], sample_weights=[1.0 / per_set[r.dataset] for r in tune])
     test = [r for r in rows if r.split == "test"]

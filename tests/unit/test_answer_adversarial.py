@@ -200,3 +200,21 @@ def test_units_that_each_hold_part_of_a_statement_are_all_cited(ctx: Context) ->
 def test_a_citation_written_into_the_direct_answer_is_lifted_out(ctx: Context, direct: str) -> None:
     v = validate(f"For more than 3500 km the compensation is 600 EUR [{B}].", ctx, known, direct=direct)
     assert v.direct == "600 EUR"
+
+
+def test_a_direct_answer_is_a_phrase_of_a_kept_span_not_words_picked_from_it() -> None:
+    ctx = Context.of(T, [unit(A, "The tower was designed by Gustave Eiffel and Maurice Koechlin.", title="Tower")])
+    said = f"The tower was designed by Gustave Eiffel and Maurice Koechlin [{A}]."
+    assert validate(said, ctx, known, direct="Gustave Eiffel").direct == "Gustave Eiffel"
+    assert validate(said, ctx, known, direct="Maurice Eiffel").direct is None
+
+
+def test_a_comparison_answer_is_its_winner_among_two_compared_entities(ctx: Context) -> None:
+    said = f"Lufthansa operates a daily flight from Delhi to Munich [{A}]. Carsten Spohr is the chief executive of Lufthansa [{C}]."
+    two = [{"name": "Delhi", "unit_id": A}, {"name": "Munich", "unit_id": C}]
+    assert validate(said, ctx, known, direct="Delhi", basis={"kind": "comparison", "winner": "Delhi",
+                                                             "entities": two}).direct == "Delhi"
+    assert validate(said, ctx, known, direct="Berlin", basis={"kind": "comparison", "winner": "Delhi",
+                                                              "entities": two}).direct is None
+    assert validate(said, ctx, known, direct="Delhi", basis={"kind": "comparison", "winner": "Delhi",
+                                                             "entities": two[:1]}).direct is None

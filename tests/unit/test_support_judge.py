@@ -1,8 +1,8 @@
 """The support check (kmrag.answer.judge) measured on the hand-labelled set (tests/data/support/labelled.jsonl):
 precision and recall of "supported", per split, and the kinds of error it must always catch.
 
-The figures asserted are the floors measured when this test was written (tune: 0.88 / 0.78, test: 0.87 /
-0.78); the issue's target (precision >= 0.95, recall >= 0.90) is NOT met by this offline checker, and the
+The figures asserted are the floors measured when this test was written (tune: 0.88 / 0.76, test: 0.87 /
+0.77); the issue's target (precision >= 0.95, recall >= 0.90) is NOT met by this offline checker, and the
 test says so rather than hiding it: ``test_the_target_is_not_yet_met`` fails the day it is, so the floors
 are raised with it."""
 
@@ -99,3 +99,20 @@ def test_each_kind_of_unsupported_statement_fails_and_names_what(statement: str,
 def test_paraphrases_pass_and_say_which_spans_they_rest_on(statement: str, spans: list[str]) -> None:
     v = judge(statement, spans)
     assert v.supported and v.failed is None and v.used, v
+
+
+@pytest.mark.parametrize("statement, spans", [
+    ("He died on 5 May 1990.", ["John (5 May 1990 – 3 June 2020) was an actor."]),   # the birth, not the death
+    ("John was born on 3 June 2020.", ["John (5 May 1990 – 3 June 2020) was an actor."]),
+    ("The bridge is 1,000 metres long.", ["The bridge is 1000.5 m long."]),
+    ("Google bought YouTube for $1.65 billion.", ["Google bought YouTube for $1.65 million."]),
+    ("The river is 500 km long.", ["The river is 500 miles long."]),
+    ("It costs 5 euros.", ["It costs 5 dollars."]),
+    ("It costs £5.", ["It costs $5."]),
+])
+def test_units_scales_and_lifespans_are_part_of_the_claim(statement: str, spans: list[str]) -> None:
+    assert not judge(statement, spans).supported
+
+
+def test_more_titles_than_spans_is_no_crash() -> None:
+    assert judge("Paris is in France.", ["Paris is in France."], ["", "", ""]).supported
