@@ -169,29 +169,13 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
         if t.pos_ == "AUX":  # "is", "has", "was" carry no claim of their own
             continue
         out.append((t.text, key, kind, t.idx, t.lemma_.lower() if not is_num else key))
-    out += [(b.text, b.key, "num", b.at, b.key) for b in _bounds(text)]
+    out += [(said, key, "num", at, key) for said, at, key in _bounds(text)]
     return tuple(sorted(out, key=lambda x: x[3]))
 
 
-def _bounds(text: str) -> list[Any]:
-    out = []
-    for pattern, key in COMPARATORS:
-        for m in pattern.finditer(text):
-            out.append((m, key))
-    return [_Bound(m.group(0), m.start(), key) for m, key in out]
-
-
-@dataclass(frozen=True)
-class _Bound:
-    text: str
-    at: int
-    key: str
-
-    def group(self, _: int = 0) -> str:
-        return self.text
-
-    def start(self) -> int:
-        return self.at
+def _bounds(text: str) -> list[tuple[str, int, str]]:
+    """(text, offset, ">" or "<") of each bound on a quantity in ``text``."""
+    return [(m.group(0), m.start(), key) for pattern, key in COMPARATORS for m in pattern.finditer(text)]
 
 
 def _evidence_words(text: str) -> list[tuple[str, str, int]]:
@@ -209,7 +193,7 @@ def _evidence_words(text: str) -> list[tuple[str, str, int]]:
         caps = caps + [w] if w[:1].isupper() else []
         for n in range(2, min(6, len(caps)) + 1):  # "Major League Baseball" is also "MLB"
             out.append((w, "".join(c[0] for c in caps[-n:]).lower(), m.start()))
-    out += [(b.text, b.key, b.at) for b in _bounds(text)]
+    out += [(said, key, at) for said, at, key in _bounds(text)]
     for m in _LIFESPAN.finditer(text):  # "Name (25 August 1885 – 29 May 1967)": born, died, lived
         out += [("born", "born", m.start(1)), ("bear", "bear", m.start(1)), ("died", "di", m.start(2)),
                 ("die", "die", m.start(2)), ("lived", "liv", m.start(1)), ("live", "live", m.start(1))]

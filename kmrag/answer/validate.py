@@ -15,14 +15,14 @@ is reported, so a generator can regenerate once and the trace shows what happene
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from kmrag.answer.context import Context
 from kmrag.answer.judge import Verdict, judge
 from kmrag.answer.spans import Span
-from kmrag.answer.support import Support, support, terms
+from kmrag.answer.support import support, terms
 from kmrag.nlp.sentences import sentence_spans
 from kmrag.schema import Citation, Statement
 
@@ -126,16 +126,6 @@ def _split_block(text: str) -> tuple[list[tuple[str, list[str]]], list[str]]:
 
 def _evidence(span: Span) -> str:
     return span.display if span.kind == "row" else span.quote
-
-
-def best_span(statement: str, spans: Iterable[Span]) -> tuple[Span | None, Support | None]:
-    """The span sharing most words with ``statement`` (a lexical ranking, not a verdict)."""
-    best: tuple[Span | None, Support | None] = (None, None)
-    for s in spans:
-        sup = support(statement, [_evidence(s)], [s.title])
-        if best[1] is None or (sup.score, -s.rank) > (best[1].score, -best[0].rank):  # type: ignore[union-attr]
-            best = (s, sup)
-    return best
 
 
 def judged(statement: str, spans: Sequence[Span]) -> tuple[Verdict, list[Span]]:
