@@ -59,6 +59,10 @@ class Settings(BaseModel):
     max_question_chars: int = 2000  # longer questions are refused (after whitespace runs become one space)
     # below this probability of being right an answer is "not found", with the best evidence shown
     min_confidence: float = 0.5
+    # the cross-encoder (kmrag.nlp.rerank): "cross-encoder" reranks retrieval's best candidates / reads the
+    # spans by meaning; "none" leaves retrieval's order / reads spans by the question's words alone
+    rerank: str = "none"
+    reader: str = "cross-encoder"
     # `kmrag support check` / POST /v1/support: a statement, span or line over these is refused, named
     support_max_statement_chars: int = 5000
     support_max_span_chars: int = 20000  # per span given (units read by unit_ids are taken whole)
@@ -104,6 +108,20 @@ class Settings(BaseModel):
     def _question_limit_ok(cls, v: int) -> int:
         if not 1 <= v <= 100_000:
             raise ValueError("max_question_chars must be between 1 and 100000")
+        return v
+
+    @field_validator("rerank")
+    @classmethod
+    def _rerank_ok(cls, v: str) -> str:
+        if v not in ("cross-encoder", "none"):
+            raise ValueError("rerank must be 'cross-encoder' or 'none'")
+        return v
+
+    @field_validator("reader")
+    @classmethod
+    def _reader_ok(cls, v: str) -> str:
+        if v not in ("cross-encoder", "words"):
+            raise ValueError("reader must be 'cross-encoder' or 'words'")
         return v
 
     @field_validator("min_confidence")

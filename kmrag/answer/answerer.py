@@ -18,6 +18,7 @@ the answer's trace.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from kmrag.answer.confidence import explain, features, probability
@@ -63,13 +64,13 @@ class Answerer:
         self.units, self.graph, self.settings = units, graph, settings
         self.generator_name = generator_name(settings, generator)
         self.strategy = strategy
-        self.retriever = retriever or build_strategy(strategy, units, embedder, graph=graph)
+        self.retriever = retriever or build_strategy(strategy, units, embedder, graph=graph, rerank=settings.rerank)
         self.k = k
         self.max_attempts = max(1, max_attempts)
         self.save = save
         extractor = SpacyExtractor()
         self.analyser = QuestionAnalyser(extractor)
-        self.extractive = ExtractiveGenerator(extractor.nlp)
+        self.extractive = ExtractiveGenerator(extractor.nlp, reranker=reader_model(settings), analyse=self.analyser.analyse)
         self.client: LLMClient | None = None
         if self.generator_name == "llm":
             self.client = LLMClient(settings, client=llm_client)
@@ -110,7 +111,7 @@ class Answerer:
             ordered = sorted(kept.values(), key=lambda u: -scores[u.id])[: self.k]
             context = Context.of(tenant, ordered)
             if context:
-                validated = self._generate(q, analysis, context, trace, attempt)
+                validated = self._generate(q, analysis, context, trace, attempt, got.queries)
                 grade = self.grader.grade_answer(q, analysis, validated, context)
                 trace.append({"step": "grade_answer", "attempt": attempt, "by": grade.by, "grounded": grade.grounded,
                               "addresses": grade.addresses, "why": grade.why})
@@ -162,7 +163,7 @@ class Answerer:
         return answer
 
     def _generate(self, q: str, analysis: QuestionAnalysis, context: Context, trace: list[dict[str, Any]],
-                  attempt: int) -> Validated:
+                  attempt: int, asked: Sequence[str] = ()) -> Validated:
         def known(ids: list[str]) -> set[str]:
             return {u.id for u in self.units.get_units(context.tenant, ids)}
 
@@ -174,7 +175,7 @@ class Answerer:
             if self.llm is not None:
                 draft = self.llm.generate(q, analysis, shown, feedback)
             else:
-                draft = self.extractive.generate(q, analysis, context)
+                draft = self.extractive.generate(q, analysis, context, queries=asked)
             v = validate(draft.text, shown, known, direct=draft.direct, basis=draft.basis,
                          second_opinion=self.second_opinion)
             trace.append({"step": "generate", "attempt": attempt, "generator": self.generator_name,
@@ -200,6 +201,15 @@ class Answerer:
         if analysis.sub_question and analysis.sub_question.question != last:
             return analysis.sub_question.question
         return q
+
+
+def reader_model(settings: Settings) -> Any:
+    """The cross-encoder the extractive reader scores spans with (``reader`` setting), or None: by words."""
+    if settings.reader != "cross-encoder":
+        return None
+    from kmrag.nlp.rerank import get_cross_encoder
+
+    return get_cross_encoder()
 
 
 def _feedback(v: Validated) -> str:

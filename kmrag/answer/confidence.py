@@ -28,7 +28,7 @@ from kmrag.retrieval.multihop import VALUE_OF
 CALIBRATION = Path(__file__).with_name("calibration.json")
 FEATURES = ("direct", "computed", "support_min", "grounded_share", "question_coverage", "entities_named",
             "typed", "answer_span_coverage", "multi_hop", "question_length", "answer_in_top_unit", "unambiguous",
-            "near_question_words", "nested", "yes_no", "comparison")
+            "near_question_words", "nested", "yes_no", "comparison", "meaning", "relation_stated", "chain")
 # before any fit: a cautious prior (an answer without a direct value is unlikely to be right)
 PRIOR = {"bias": -2.0, "direct": 1.5, "computed": 0.0, "support_min": 1.0, "grounded_share": 0.5,
          "question_coverage": 1.0, "entities_named": 0.5, "typed": 0.5, "answer_span_coverage": 1.0,
@@ -72,7 +72,19 @@ def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: 
         "nested": min(3, len(NESTING.findall(" ".join(question.split()[2:])))) / 3,
         "yes_no": float(direct.lower() in {"yes", "no"}),
         "comparison": float(analysis.kind == "comparison"),
+        "meaning": _meaning(validated.basis or {}, bool(direct)),
+        "relation_stated": float(bool((validated.basis or {}).get("relation_stated", True)) and bool(direct)),
+        "chain": float(basis == "chain"),
     }
+
+
+def _meaning(basis: Mapping[str, Any], direct: bool) -> float:
+    """The cross-encoder's probability that the span the answer was read from answers the question (0.5 when
+    it was not read by one; computed answers rest on their computation)."""
+    if not direct:
+        return 0.0
+    p = basis.get("meaning")
+    return float(p) if isinstance(p, int | float) else 0.5
 
 
 def _typed(direct: str, answer_type: str, quote: str, pattern: Any, nlp: Any) -> float:
@@ -161,6 +173,11 @@ def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) ->
         "near_question_words": ("the answer stands by the question's words", "the answer stands far from the question's words"),
         "yes_no": ("a yes / no", "not a yes / no"),
         "comparison": ("a comparison", "not a comparison"),
+        "meaning": ("the answer's span answers the question, read together with it",
+                    "the answer's span does not read as an answer to the question"),
+        "relation_stated": ("the answer's span states the relation asked about",
+                            "the answer's span does not state the relation asked about"),
+        "chain": ("read hop by hop, each hop cited", "not read hop by hop"),
     }
     parts = []
     for k in FEATURES:

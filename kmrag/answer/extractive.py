@@ -20,9 +20,13 @@ Every statement is a verbatim span followed by its ``[u_…]``; the validator ch
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from kmrag.answer.chain import read_chain
 from kmrag.answer.context import Context
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, number_key, stem, terms
@@ -69,6 +73,8 @@ RELATED_PERSON = re.compile(r"\b(?:director|father|mother|founder|composer|autho
                             r"spouse|son|daughter|parent|child|creator|performer|singer|editor|owner)s?\b", re.I)
 SAME_PLACE = re.compile(r"\bsame\s+(?:nationality|country|citizenship|place)\b|\bboth\s+from\s+the\s+same\b|"
                         r"\bfrom the same country\b", re.I)
+MEANING_WEIGHT = 0.5  # the cross-encoder's share of a span's relevance (the question's words: the rest)
+MAX_READ_QUERIES = 2  # the question and the most resolved of retrieval's rewritten questions
 DEATH = re.compile(r"\b(die|died|death|dead|pass(ed)? away|killed)\b", re.I)
 
 
@@ -80,6 +86,34 @@ def _date_parts(text: str, at: int, question: str) -> list[tuple[str, int]]:
         return [(text, at)]
     ordered = list(reversed(parts)) if DEATH.search(question) else parts
     return [(p.strip(" ()"), at + text.find(p)) for p in ordered]
+
+
+BIRTH = re.compile(r"\b(born|birth|birthday|birthplace)\b", re.I)
+LIFESPAN_SPAN = re.compile(r"\(\s*(?:born\s+)?[^()]*\b(?:1\d{3}|20\d{2})\b\s*[-–—]\s*[^()]*\b(?:1\d{3}|20\d{2})\b[^()]*\)")
+
+
+def relation_stated(question: str, relational: frozenset[str], text: str) -> bool:
+    """Does ``text`` state the question's relation: one of its relational words (by stem), or, for a birth or
+    a death, such a word or a lifespan ("(2 February 1910 – 10 February 2000)")?"""
+    for pattern in (DEATH, BIRTH):
+        if pattern.search(question) and (pattern.search(text) or LIFESPAN_SPAN.search(text)):
+            return True
+    return bool(relational & terms(text).words)
+
+
+_BETWEEN_DATES = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*$")
+
+
+def _range_end(cands: list[tuple[str, int]], text: str, question: str) -> list[tuple[str, int]]:
+    """Two dates written as a range ("February 2, 1910 - February 10, 2000"): a question about a death keeps
+    the last, any other the first."""
+    out = list(cands)
+    for (a, at), (b, bt) in zip(cands, cands[1:], strict=False):
+        if at + len(a) <= bt and _BETWEEN_DATES.fullmatch(text[at + len(a): bt]):
+            drop = (a, at) if DEATH.search(question) else (b, bt)
+            if drop in out:
+                out.remove(drop)
+    return out
 
 
 def _num(text: str) -> float | None:
@@ -116,6 +150,11 @@ def row_range(text: str) -> tuple[float | None, float | None, str] | None:
     return None
 
 
+def _read_text(span: Span) -> str:
+    """A span as the cross-encoder reads it: with its unit's title when the span does not name it."""
+    return f"{span.title}: {span.display}" if span.title and span.title.lower() not in span.display.lower() else span.display
+
+
 @dataclass
 class Draft:
     """What a generator returns, before validation: text with [u_…] markers, a direct answer."""
@@ -137,21 +176,30 @@ class _Scored:
 class ExtractiveGenerator:
     name = "extractive"
 
-    def __init__(self, nlp: Any, max_statements: int = 3, min_gain: float = 0.2) -> None:
+    def __init__(self, nlp: Any, max_statements: int = 3, min_gain: float = 0.2, reranker: Any = None,
+                 w_meaning: float = MEANING_WEIGHT, analyse: Any = None) -> None:
         self.nlp = nlp
         self.max_statements = max_statements
         self.min_gain = min_gain
+        self.reranker = reranker  # a cross-encoder (kmrag.nlp.rerank): spans scored by meaning; None: by words
+        self.w_meaning = w_meaning
+        self.analyse = analyse  # question -> QuestionAnalysis: a compositional question's next hop
         self.picked: dict[str, Any] | None = None
 
     # -- the draft -------------------------------------------------------------------------------
 
-    def generate(self, question: str, analysis: QuestionAnalysis, context: Context) -> Draft:
+    def generate(self, question: str, analysis: QuestionAnalysis, context: Context,
+                 queries: Sequence[str] = ()) -> Draft:
+        """``queries``: the questions retrieval asked besides this one (its sub-questions, the question
+        rewritten with a resolved sub-answer): a span answering one of them is read as answering this one."""
         spans = context.all_spans()
         if not spans:
             return Draft(text="")
         qwords = self._question_words(question, analysis)
         ents = self._entities(spans)
-        scored = [self._score(s, qwords, analysis, ents) for s in spans]
+        meaning = self._meaning(question, queries, spans)
+        self._meanings = meaning
+        scored = [self._score(s, qwords, analysis, ents, meaning.get((s.unit_id, s.start))) for s in spans]
         scored.sort(key=lambda x: (-x.score, x.span.rank, x.span.start))
         if not scored or scored[0].score <= 0:
             return Draft(text="", notes=[{"generator": "extractive", "why": "no span shares a word with the question"}])
@@ -164,6 +212,9 @@ class ExtractiveGenerator:
         elif analysis.kind == "comparison" and len(analysis.compared) >= 2:
             chain = self._compared_chain(scored, analysis)
             direct, basis = self._compare(question, analysis, chain, ents)
+        elif analysis.sub_question is not None and analysis.answer_type != "YES_NO" and \
+                (hopped := read_chain(question, analysis, spans, self._reader(ents), self._rank_for, self.analyse)):
+            chain, direct, basis = hopped
         else:
             chain = self._chain(scored, qwords, analysis)
             if analysis.answer_type == "YES_NO":
@@ -197,14 +248,43 @@ class ExtractiveGenerator:
         labels = LABELS.get(t, set())
         return any(lab in labels for _, lab, _ in ents.get((span.unit_id, span.start), []))
 
+    def _reader(self, ents: dict[tuple[str, int], list[Any]]) -> Any:
+        return lambda q, answer_type, mentions, order: self._read(q, answer_type, mentions, order, ents)
+
+    def _rank_for(self, query: str, spans: Sequence[Span]) -> list[tuple[Span, float]]:
+        """``spans`` best first for answering ``query``: by the cross-encoder, else by the query's words."""
+        if not spans:
+            return []
+        if self.reranker is not None:
+            logits = self.reranker.score_pairs([(query, _read_text(s)) for s in spans])
+            probs = 1.0 / (1.0 + np.exp(-np.asarray(logits, dtype=np.float64)))
+        else:
+            qw = terms(query).words
+            probs = np.array([len(qw & terms(f"{s.title} {s.display}").words) / max(1, len(qw)) for s in spans])
+        order = sorted(range(len(spans)), key=lambda i: (-probs[i], spans[i].rank, spans[i].start))
+        return [(spans[i], float(probs[i])) for i in order]
+
+    def _meaning(self, question: str, queries: Sequence[str], spans: list[Span]) -> dict[tuple[str, int], float]:
+        """Per span, the cross-encoder's probability that it answers the question or one of retrieval's
+        rewritten questions (the best of them); empty without a cross-encoder."""
+        if self.reranker is None or self.w_meaning <= 0:
+            return {}
+        asked = list(dict.fromkeys([question, *queries]))[:MAX_READ_QUERIES]
+        texts = [_read_text(s) for s in spans]
+        logits = self.reranker.score_pairs([(q, t) for q in asked for t in texts]).reshape(len(asked), len(spans))
+        best = 1.0 / (1.0 + np.exp(-logits.max(axis=0)))
+        return {(s.unit_id, s.start): float(p) for s, p in zip(spans, best, strict=True)}
+
     def _score(self, span: Span, qwords: frozenset[str], analysis: QuestionAnalysis,
-               ents: dict[tuple[str, int], list[Any]]) -> _Scored:
+               ents: dict[tuple[str, int], list[Any]], meaning: float | None = None) -> _Scored:
         words = terms(span.display).words
         title = terms(span.title).words - words
         hit = len(qwords & words) + 0.5 * len(qwords & title)
         overlap = hit / max(1, len(qwords))
         typed = self._typed(span, analysis, ents)
         prior = 1.0 / (1.0 + 0.25 * span.rank)
+        if meaning is not None:  # what the span says, read with the question, more than the words it shares
+            overlap = (1 - self.w_meaning) * overlap + self.w_meaning * meaning
         score = (overlap + (0.3 if typed and overlap > 0 else 0.0)) * prior
         return _Scored(span, score, words | title, typed)
 
@@ -306,38 +386,60 @@ class ExtractiveGenerator:
 
     def _direct(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
                 ents: dict[tuple[str, int], list[Any]]) -> str | None:
-        qlow = question.lower()
-        labels = LABELS.get(analysis.answer_type, LABELS["ENTITY"])
         order = list(reversed(chain)) if analysis.kind in {"bridge", "inference"} else chain
+        got = self._read(question, analysis.answer_type, analysis.mentions, order, ents)
+        if got is None:
+            return None
+        p = getattr(self, "_meanings", {}).get((got[1].unit_id, got[1].start))
+        self.picked = {**got[2], "meaning": None if p is None else round(p, 4)}
+        return got[0]
+
+    def _candidates(self, question: str, answer_type: str, span: Span,
+                    ents: dict[tuple[str, int], list[Any]]) -> list[tuple[str, int]]:
+        """(text, offset) of the values of ``answer_type`` in ``span`` that the question does not name."""
+        qlow = question.lower()
+        labels = LABELS.get(answer_type, LABELS["ENTITY"])
         qwords = terms(question).words
-        for span in order:
-            cands: list[tuple[str, int]] = []
-            pattern = VALUE_OF.get(analysis.answer_type)
-            if pattern is not None and analysis.answer_type != "DATE":
-                cands += [(m.group(0).strip(), m.start()) for m in pattern.finditer(span.display)
-                          if analysis.answer_type != "NUMBER"]
-            cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels]
-            if analysis.answer_type == "PLACE":
-                cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
-                          if not any(m.start(1) == at for _, at in cands)]
-            if analysis.answer_type == "DATE":
-                cands = [part for c, at in cands for part in _date_parts(c, at, question)]
-                if YEAR_ASKED.search(question):  # "in what year": the year alone
-                    cands = [(y.group(0), at + y.start()) for c, at in cands if (y := YEAR.search(c))]
-            if analysis.answer_type == "NUMBER":  # "over 26,000" -> "26,000"
-                cands = [(QUALIFIER.sub("", c), at) for c, at in cands]
-            cands = [(c, at) for c, at in cands if c.lower() not in qlow and not (terms(c).words and terms(c).words <= qwords)]
+        cands: list[tuple[str, int]] = []
+        pattern = VALUE_OF.get(answer_type)
+        if pattern is not None and answer_type not in {"DATE", "NUMBER"}:
+            cands += [(m.group(0).strip(), m.start()) for m in pattern.finditer(span.display)]
+        cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels]
+        if answer_type == "PLACE":
+            cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
+                      if not any(m.start(1) == at for _, at in cands)]
+        if answer_type == "DATE":
+            cands = _range_end(sorted((p for c, at in cands for p in _date_parts(c, at, question)), key=lambda c: c[1]),
+                               span.display, question)
+            if YEAR_ASKED.search(question):  # "in what year": the year alone
+                cands = [(y.group(0), at + y.start()) for c, at in cands if (y := YEAR.search(c))]
+        if answer_type == "NUMBER":  # "over 26,000" -> "26,000"
+            cands = [(QUALIFIER.sub("", c), at) for c, at in cands]
+        return [(c, at) for c, at in cands if c.lower() not in qlow and not (terms(c).words and terms(c).words <= qwords)]
+
+    def _read(self, question: str, answer_type: str, mentions: Sequence[str], order: Sequence[Span],
+              ents: dict[tuple[str, int], list[Any]]) -> tuple[str, Span, dict[str, Any]] | None:
+        """The answer to ``question`` from the first span of ``order`` holding a value of the type asked: the
+        value nearest the question's relational words (its words other than its entities'), else nearest
+        any of its words. A date or a number is first sought in the spans that state the question's relation
+        ("died", a lifespan for a death): values are everywhere. (answer, span, how it was picked)."""
+        qwords = terms(question).words
+        relational = qwords - terms(" ".join(mentions)).words
+        stated = [s for s in order if relation_stated(question, relational, s.display)]
+        first = stated if answer_type in VALUE_OF and relational else []
+        for span in [*first, *(s for s in order if s not in first)]:
+            cands = self._candidates(question, answer_type, span, ents)
             if not cands:
                 continue
-            anchors = [m.start() for m in re.finditer(r"[\w'-]+", span.display)
-                       if stem(m.group(0)) in qwords and m.group(0).lower() not in STOP]
-            distinct = len({c.lower() for c, _ in cands})
+            words = [(m.start(), stem(m.group(0))) for m in re.finditer(r"[\w'-]+", span.display)
+                     if m.group(0).lower() not in STOP]
+            anchors = [at for at, w in words if w in relational] or [at for at, w in words if w in qwords]
+            how = {"kind": "span", "candidates": len({c.lower() for c, _ in cands}), "distance": None,
+                   "relation_stated": span in stated}
             if not anchors:
-                self.picked = {"kind": "span", "candidates": distinct, "distance": None}
-                return cands[0][0]
+                return cands[0][0], span, how
             best = min(cands, key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
-            self.picked = {"kind": "span", "candidates": distinct, "distance": min(abs(best[1] - a) for a in anchors)}
-            return best[0]
+            return best[0], span, {**how, "distance": min(abs(best[1] - a) for a in anchors)}
         return None
 
     def _about(self, chain: list[Span], names: list[str]) -> list[tuple[str, Span]] | None:

@@ -76,7 +76,8 @@ ORDINALS = {w: str(i + 2) for i, w in enumerate(  # not "first": it is as often 
 BOUNDARY = re.compile(r"[,;:()\u2013\u2014]|\b(?:and|but|which|who|whom|whose|while|whereas|where|when|"
                       r"although|though|because|as well as)\b", re.I)
 RELATIVE = frozenset({"which", "who", "whom", "whose", "that", "where", "when"})
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|"
+_TOKEN = re.compile(r"(?:[^\W\d_]\.){2,}|"  # "U.S.", "D.C.": one word, as spaCy reads it
+                    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|"
                     r"[^\W\d_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af](?:[^\W]|['’-])*|"
                     r"\d+(?:st|nd|rd|th)\b|\d[\d,.]*\d|\d|[€$%£]")
 _AUXW = r"(?!(?:is|was|are|were|has|had|have)\b)"
@@ -120,6 +121,8 @@ class _Tok:
 def _key(word: str) -> tuple[str, bool]:
     """(matching key, is a number)."""
     low = word.lower().replace("’", "'").strip(".'-")
+    if re.fullmatch(r"(?:[^\W\d_]\.)+[^\W\d_]", low):  # "u.s" (U.S.) is "us"
+        low = low.replace(".", "")
     if low in UNIT_KEYS:
         return UNIT_KEYS[low], False
     if low in NUMBER_WORDS:

@@ -111,11 +111,11 @@ def bench_query(stores: Stores, dataset: str | None = None, tenant: str | None =
                 seconds: float | None = None, pool_max: Sequence[int] = (), with_ingest: str | None = None,
                 ) -> dict[str, Any]:
     from kmrag.nlp.embed import get_embedder
-    from kmrag.retrieval.strategies import STRATEGIES
+    from kmrag.retrieval.strategies import STRATEGIES, known_strategy
     from kmrag.units.store import PgUnitStore, open_pool
 
     strategies = list(dict.fromkeys(strategies))
-    unknown = [s for s in strategies if s not in STRATEGIES and s != REFERENCE]
+    unknown = [s for s in strategies if not known_strategy(s) and s != REFERENCE]
     if unknown or not strategies:
         raise ConfigError(f"unknown strategy {unknown[0]!r}: choose from {', '.join([*STRATEGIES, REFERENCE])}"
                           if unknown else "name at least one strategy")

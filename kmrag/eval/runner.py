@@ -195,12 +195,12 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
              questions_file: str | Path | None = None) -> EvalRun:
     from kmrag.ingestion.pipeline import ingest
     from kmrag.nlp.embed import get_embedder
-    from kmrag.retrieval.strategies import STRATEGIES, build_strategy
+    from kmrag.retrieval.strategies import STRATEGIES, build_strategy, known_strategy
 
     bad = [g for g in answer if g not in ANSWER_GENERATORS]
     if bad:
         raise ConfigError(f"unknown answer generator {bad[0]!r}: choose from {', '.join(ANSWER_GENERATORS)}")
-    unknown = [s for s in strategies if s not in STRATEGIES]
+    unknown = [s for s in strategies if not known_strategy(s)]
     if unknown or not strategies:
         raise ConfigError(f"unknown strategy {unknown[0]!r}: choose from {', '.join(STRATEGIES)}" if unknown
                           else "name at least one strategy")

@@ -82,13 +82,24 @@ def _musique(rec: Any, i: int) -> QAItem:
                   gold_keys=list(dict.fromkeys(gold)))
 
 
+def join_sentences(sentences: list[Any]) -> str:
+    """A paragraph from its sentences: HotpotQA's carry their leading space, 2Wiki's do not ("Moraes.Words"
+    would be one sentence, and "Party.Ji" one word), so a space goes between two that would touch."""
+    out = ""
+    for s in (str(x) for x in sentences):
+        if out and s and not out[-1].isspace() and not s[0].isspace():
+            out += " "
+        out += s
+    return out.strip()
+
+
 def _context(rec: Any, i: int, id_field: str) -> QAItem:
     _need(rec, i, id_field, "question", "answer", "context", "supporting_facts")
     passages = []
     for j, c in enumerate(rec["context"]):
         if not (isinstance(c, list) and len(c) == 2 and isinstance(c[1], list)):
             raise BadInput(f"record {i}: context {j} is not [title, [sentences]]")
-        passages.append(Passage(title=str(c[0]), text="".join(str(s) for s in c[1]).strip()))
+        passages.append(Passage(title=str(c[0]), text=join_sentences(c[1])))
     facts = [f for f in rec["supporting_facts"] if isinstance(f, list) and f]
     gold_titles = {str(f[0]) for f in facts}
     gold = [p.key for p in passages if p.title in gold_titles]

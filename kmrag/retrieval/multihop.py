@@ -77,6 +77,8 @@ class _State:
     current: str = ""  # the question with the sub-questions resolved so far filled in
     expanded: bool = False
     missing_compared: list[str] = field(default_factory=list)  # compared entities with no unit about them
+    rewritten: list[str] = field(default_factory=list)  # the question with resolved sub-answers filled in
+    subs: list[str] = field(default_factory=list)  # the sub-questions asked
 
     def add(self, ranking: list[str], weight: float) -> None:
         if ranking:
@@ -142,7 +144,7 @@ class MultiHopRetriever:
         st.trace.append({"step": "done", "rounds": st.rounds, "found": len(top),
                          "ms": round((time.perf_counter() - t0) * 1000, 2)})
         return Retrieved(unit_ids=[u for u, _ in top], scores=[s for _, s in top], rounds=st.rounds, trace=st.trace,
-                         paths=st.paths)
+                         paths=st.paths, queries=list(dict.fromkeys([q, *reversed(st.rewritten), *st.subs])))
 
     def _analyse(self, tenant: str, q: str, k: int) -> _State:
         analysis = self.analyser.analyse(q)
@@ -290,6 +292,7 @@ class MultiHopRetriever:
         sub = st.pending
         assert sub is not None
         st.pending = None
+        st.subs.append(sub.question)
         inner = self._about(tenant, [sub.anchor])
         if sub.question not in st.queries:
             st.queries.add(sub.question)
@@ -311,6 +314,7 @@ class MultiHopRetriever:
             return {"sub_question": sub.question, "resolved": None}
         outer = sub.outer(st.current, answer.name)
         st.current = outer
+        st.rewritten.append(outer)
         if self.chain:  # "the castle in the city where <band> formed": the outer question may hold another
             st.pending = self.analyser.analyse(outer).sub_question
         got = self.dense.retrieve(tenant, outer, st.depth) if outer not in st.queries else None

@@ -31,6 +31,9 @@ class Retrieved(BaseModel):
     rounds: int = 1
     trace: list[dict[str, Any]] = Field(default_factory=list)
     paths: list[dict[str, Any]] = Field(default_factory=list)  # relation paths used: {"hops": [{subject, predicate, object, unit_ids}]}
+    # the questions the units were found for: the question first, then the sub-questions it was split into
+    # and the questions rewritten with a resolved sub-answer ("the mother of <the director found>")
+    queries: list[str] = Field(default_factory=list)
 
 
 class Retriever(Protocol):
@@ -140,12 +143,30 @@ def _graph(units: PgUnitStore, embedder: Embedder, exact: bool, graph: Any) -> R
     return GraphRetriever(HybridRetriever(units, embedder, exact=exact), graph)
 
 
+RERANKED = "-rerank"  # a strategy's name with this suffix: its candidates reranked by the cross-encoder
+
+
+def known_strategy(name: str) -> bool:
+    return name in STRATEGIES or (name.endswith(RERANKED) and name[: -len(RERANKED)] in STRATEGIES)
+
+
 def build_strategy(name: str, units: PgUnitStore, embedder: Embedder, exact: bool = False,
-                   graph: Any = None) -> Retriever:
+                   graph: Any = None, rerank: str = "none") -> Retriever:
+    """The strategy ``name``; reranked by the cross-encoder when the name ends in ``-rerank`` or ``rerank``
+    is "cross-encoder" (the ``rerank`` setting)."""
+    base = name[: -len(RERANKED)] if name.endswith(RERANKED) else name
     try:
-        factory = STRATEGIES[name]
+        factory = STRATEGIES[base]
     except KeyError:
-        raise ConfigError(f"unknown strategy {name!r}: choose from {', '.join(STRATEGIES)}") from None
+        choices = ", ".join([*STRATEGIES, *(f"{s}{RERANKED}" for s in STRATEGIES if s != "fulltext")])
+        raise ConfigError(f"unknown strategy {name!r}: choose from {choices}") from None
+    if rerank not in ("none", "cross-encoder"):
+        raise ConfigError(f"unknown reranker {rerank!r}: use 'cross-encoder' or 'none' (setting rerank, KMRAG_RERANK)")
     r = factory(units, embedder, exact, graph)
-    r.name = name
+    r.name = base
+    if name != base or rerank == "cross-encoder":
+        from kmrag.retrieval.rerank import RerankedRetriever
+
+        r = RerankedRetriever(r, units)
+        r.name = f"{base}{RERANKED}"
     return r

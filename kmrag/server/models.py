@@ -10,7 +10,8 @@ from kmrag.answer.audit import CitationAudit
 from kmrag.answer.support_check import SupportItem
 from kmrag.retrieval.strategies import MAX_QUESTION_CHARS
 
-Strategy = Literal["multihop", "hybrid", "dense", "bm25", "graph"]
+Strategy = Literal["multihop", "hybrid", "dense", "bm25", "graph", "multihop-rerank", "hybrid-rerank", "dense-rerank",
+                   "bm25-rerank", "graph-rerank"]
 
 
 class AskRequest(BaseModel):

@@ -1,0 +1,81 @@
+"""Reading a compositional question hop by hop: "Where did the director of film X die?" is read as
+"Who is the director of film X?" → (the answer, from the span about X that answers it best) → "Where did
+<that person> die?" → the final answer, from the span about that person that answers it best. Each hop's
+span is cited, so the answer rests on both units, and the hops are shown in the answer's basis.
+
+The sub-question comes from the question's analysis (kmrag.retrieval.analysis: general English patterns of
+relational phrases); which span answers a hop is decided by meaning (the cross-encoder) among the spans
+that name the hop's anchor, and the value read is the one of the expected type nearest the hop's relational
+words. Nothing here knows a dataset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kmrag.answer.spans import Span
+from kmrag.answer.support import terms
+from kmrag.retrieval.analysis import QuestionAnalysis, SubQuestion
+from kmrag.retrieval.multihop import VALUE_OF
+
+MAX_HOPS = 3
+# reads the answer of one question from spans in order: (answer, span, how) or None
+Read = Callable[[str, str, Sequence[str], Sequence[Span]], "tuple[str, Span, dict[str, Any]] | None"]
+# orders spans by how well they answer a question, best first, with each one's score
+Rank = Callable[[str, Sequence[Span]], "list[tuple[Span, float]]"]
+Analyse = Callable[[str], QuestionAnalysis]
+
+
+def about(name: str, spans: Sequence[Span]) -> list[Span]:
+    """The spans that name ``name`` (every word of it) in their text or their unit's title."""
+    words = terms(name).words
+    return [s for s in spans if words and words <= terms(f"{s.title} {s.display}").words]
+
+
+def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span], read: Read, rank: Rank,
+               analyse: Analyse | None) -> tuple[list[Span], str, dict[str, Any]] | None:
+    """(the spans cited, hop by hop; the final answer; the basis with every hop) or None when a hop cannot
+    be read from the spans."""
+    sub: SubQuestion | None = analysis.sub_question
+    current = question
+    hops: list[dict[str, Any]] = []
+    cited: list[Span] = []
+    mentions = list(analysis.mentions)
+    while sub is not None and len(hops) < MAX_HOPS:
+        got = _hop(sub.question, sub.resolves_to, [sub.anchor], about(sub.anchor, spans), read, rank)
+        if got is None:
+            return None
+        answer, span, how = got
+        hops.append({"question": sub.question, "answer": answer, "unit_id": span.unit_id, "quote": span.quote,
+                     "meaning": how.get("meaning")})
+        cited.append(span)
+        current = sub.outer(current, answer)
+        mentions = [answer, *(m for m in mentions if m.lower() not in sub.phrase.lower())]
+        sub = analyse(current).sub_question if analyse is not None else None
+        if sub is not None and sub.anchor.lower() != answer.lower() and answer.lower() not in sub.phrase.lower():
+            sub = None  # the next hop must start from this hop's answer
+    if not hops:
+        return None
+    last = str(hops[-1]["answer"])
+    got = _hop(current, analysis.answer_type, mentions, about(last, spans), read, rank)
+    if got is None:
+        return None
+    answer, span, how = got
+    if analysis.answer_type in VALUE_OF and not how.get("relation_stated"):
+        return None  # a date or number read from a span that does not state the relation asked about
+    hops.append({"question": current, "answer": answer, "unit_id": span.unit_id, "quote": span.quote,
+                 "meaning": how.get("meaning")})
+    cited = list(dict.fromkeys([*cited, span]))
+    basis = {**how, "kind": "chain", "hops": hops}
+    return cited, answer, basis
+
+
+def _hop(question: str, answer_type: str, mentions: Sequence[str], spans: Sequence[Span], read: Read,
+         rank: Rank) -> tuple[str, Span, dict[str, Any]] | None:
+    ranked = rank(question, spans)
+    got = read(question, answer_type, mentions, [s for s, _ in ranked])
+    if got is None:
+        return None
+    score = dict((id(s), p) for s, p in ranked).get(id(got[1]))
+    return got[0], got[1], {**got[2], "meaning": None if score is None else round(score, 4)}

