@@ -79,3 +79,29 @@ def _hop(question: str, answer_type: str, mentions: Sequence[str], spans: Sequen
         return None
     score = dict((id(s), p) for s, p in ranked).get(id(got[1]))
     return got[0], got[1], {**got[2], "meaning": None if score is None else round(score, 4)}
+
+
+def compare_related(question: str, compared: Sequence[str], relation: str, attribute: Callable[[str], str],
+                    spans: Sequence[Span], read: Read, rank: Rank,
+                    value: Callable[[str], float | None]) -> list[dict[str, Any]] | None:
+    """"Which film has the director born first, X or Y?": for each compared entity, its ``relation`` read
+    from the spans about it (hop 1), then the asked attribute of that person read from the spans about them
+    (hop 2, ``attribute(person)`` is the question asked there). One dict per entity: name, the related
+    entity, the value, and both hops' spans; None when any hop cannot be read."""
+    out = []
+    for name in compared:
+        hop1 = _hop(f"Who is the {relation} of {name}?", "PERSON", [name], about(name, spans), read, rank)
+        if hop1 is None:
+            return None
+        person, span1, _ = hop1
+        asked = attribute(person)
+        hop2 = _hop(asked, "DATE", [person], about(person, spans), read, rank)
+        if hop2 is None or not hop2[2].get("relation_stated"):
+            return None
+        v = value(hop2[0])
+        if v is None:
+            return None
+        out.append({"name": name, "via": person, "value": v, "read": hop2[0], "unit_id": hop2[1].unit_id,
+                    "quote": hop2[1].quote, "hop_unit_id": span1.unit_id, "hop_quote": span1.quote,
+                    "spans": [span1, hop2[1]], "question": asked})
+    return out

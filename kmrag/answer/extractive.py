@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from kmrag.answer.chain import read_chain
+from kmrag.answer.chain import compare_related, read_chain
 from kmrag.answer.context import Context
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, number_key, stem, terms
@@ -98,7 +98,21 @@ def relation_stated(question: str, relational: frozenset[str], text: str) -> boo
     for pattern in (DEATH, BIRTH):
         if pattern.search(question) and (pattern.search(text) or LIFESPAN_SPAN.search(text)):
             return True
-    return bool(relational & terms(text).words)
+    return any(akin(w, relational) for w in terms(text).words)
+
+
+def akin(word: str, keys: frozenset[str]) -> bool:
+    """``word`` is one of ``keys`` or shares a long prefix with one ("directed" ~ "director", "founding" ~
+    "founder"): the relational words of a question and of the text it is answered from."""
+    if word in keys:
+        return True
+    for k in keys:
+        n = min(len(word), len(k))
+        if n >= 5 and word[:5] == k[:5]:
+            common = next((i for i in range(n) if word[i] != k[i]), n)
+            if common >= max(5, int(0.6 * n)):
+                return True
+    return False
 
 
 _BETWEEN_DATES = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*$")
@@ -209,6 +223,9 @@ class ExtractiveGenerator:
             chain, direct, rule = band
             basis = {"kind": "band", "rule": rule,
                      "entities": [{"unit_id": s.unit_id, "quote": s.quote} for s in chain]}
+        elif analysis.kind == "comparison" and len(analysis.compared) >= 2 and analysis.answer_type != "YES_NO" \
+                and RELATED_PERSON.search(question):  # "whose director was born first": the value is the person's
+            chain, direct, basis = self._compare_related(question, analysis, spans, ents)
         elif analysis.kind == "comparison" and len(analysis.compared) >= 2:
             chain = self._compared_chain(scored, analysis)
             direct, basis = self._compare(question, analysis, chain, ents)
@@ -433,7 +450,7 @@ class ExtractiveGenerator:
                 continue
             words = [(m.start(), stem(m.group(0))) for m in re.finditer(r"[\w'-]+", span.display)
                      if m.group(0).lower() not in STOP]
-            anchors = [at for at, w in words if w in relational] or [at for at, w in words if w in qwords]
+            anchors = [at for at, w in words if akin(w, relational)] or [at for at, w in words if w in qwords]
             how = {"kind": "span", "candidates": len({c.lower() for c, _ in cands}), "distance": None,
                    "relation_stated": span in stated}
             if not anchors:
@@ -479,6 +496,35 @@ class ExtractiveGenerator:
             return "yes", {"kind": "yes_no", "rule": "every entity's span states: " + " ".join(sorted(predicate)),
                            "entities": entities}
         return None, None
+
+    def _compare_related(self, question: str, analysis: QuestionAnalysis, spans: list[Span],
+                         ents: dict[tuple[str, int], list[Any]]) -> tuple[list[Span], str | None, dict[str, Any] | None]:
+        """A comparison of a related person's dates (birth or death), read hop by hop for each entity."""
+        m = RELATED_PERSON.search(question)
+        pick = min if EARLIER.search(question) else max if LATER.search(question) else None
+        if m is None or pick is None:
+            return [], None, None
+        relation = m.group(0).rstrip("s").lower()
+        died = bool(DEATH.search(question))
+
+        def attribute(person: str) -> str:
+            return f"When did {person} die?" if died else f"When was {person} born?"
+
+        def year(text: str) -> float | None:
+            y = YEAR.search(text)
+            return float(y.group(0)) if y else None
+
+        got = compare_related(question, analysis.compared[:4], relation, attribute, spans, self._reader(ents),
+                              self._rank_for, year)
+        if not got or len(got) < 2:
+            return [], None, None
+        chain = list(dict.fromkeys(s for e in got for s in e["spans"]))
+        if len({e["value"] for e in got}) < len(got):
+            return chain, None, None  # a tie decides nothing
+        won = pick(got, key=lambda e: e["value"])
+        rule = f"{'earliest' if pick is min else 'latest'} {'death' if died else 'birth'} of the {relation}"
+        return chain, won["name"], {"kind": "comparison", "rule": rule, "winner": won["name"],
+                                    "entities": [{k: v for k, v in e.items() if k != "spans"} for e in got]}
 
     def _compare(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
                  ents: dict[tuple[str, int], list[Any]]) -> tuple[str | None, dict[str, Any] | None]:

@@ -166,3 +166,30 @@ def test_entity_names_are_embedded_and_follow_the_graph(stores: Stores, tenant: 
     assert sync_entity_names(stores, None, tenant)["entity_names_removed"] > 0
     left = {resolution_key(f) for e in stores.graph.all_entities(tenant) for f in (e.name, *e.aliases)}
     assert stores.units.entity_name_keys(tenant) == left
+
+
+def test_reranking_reads_the_candidates_again_with_every_question_asked(stores: Stores, tenant: str) -> None:
+    """``multihop-rerank``: the same candidates, reordered by the cross-encoder against every question
+    retrieval asked; the trace says so; the bridge unit stays in the top 5."""
+    question = "Where was the director of The Silent Harbour born?"
+    emb = get_embedder(stores.settings)
+    plain = build_strategy("multihop", stores.units, emb, exact=True, graph=stores.graph).retrieve(tenant, question, 30)
+    rr = build_strategy("multihop-rerank", stores.units, emb, exact=True, graph=stores.graph)
+    assert rr.name == "multihop-rerank"
+    got = rr.retrieve(tenant, question, 5)
+    assert got.queries[0] == question
+    step = [s for s in got.trace if s["step"] == "rerank"][0]
+    assert step["candidates"] == len(plain.unit_ids) and step["queries"] == len(got.queries)
+    assert set(got.unit_ids) <= set(plain.unit_ids)
+    assert "Edmund Varga" in titles(stores, tenant, got.unit_ids[:5])
+    assert titles(stores, tenant, [step["best"][0]["unit_id"]]) in (["Edmund Varga"], ["The Silent Harbour"])
+
+
+def test_an_unknown_strategy_or_reranker_is_refused_naming_the_choices(stores: Stores) -> None:
+    from kmrag.errors import ConfigError
+
+    emb = get_embedder(stores.settings)
+    with pytest.raises(ConfigError, match="hybrid-rerank"):
+        build_strategy("hybrid-rerankk", stores.units, emb, graph=stores.graph)
+    with pytest.raises(ConfigError, match="cross-encoder"):
+        build_strategy("hybrid", stores.units, emb, graph=stores.graph, rerank="colbert")
