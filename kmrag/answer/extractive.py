@@ -56,6 +56,7 @@ RANGES = [
 ]
 # a place after a locative preposition ("born in Szeged"): the small NER model often mislabels such names
 PLACE_AFTER = re.compile(r"\b(?:in|at|near|from|to)\s+((?:[A-Z][\w'-]+)(?:\s+(?:[A-Z][\w'-]+|of|de|del|am|upon))*)")
+NAME_AFTER_BY = re.compile(r"\bby\s+((?:[A-Z][\w.'-]+)(?:\s+(?:[A-Z][\w.'-]+|de|van|von|da|del|di|le|la))*\s+[A-Z][\w'-]+)")
 EARLIER = re.compile(r"\b(first|earlier|earliest|older|oldest|before|sooner|previously)\b", re.I)
 LATER = re.compile(r"\b(later|latest|last|younger|youngest|after|newer|newest|more recent|most recent)\b", re.I)
 MORE = re.compile(r"\b(more|most|larger|largest|bigger|biggest|longer|longest|higher|highest|taller|tallest|"
@@ -83,9 +84,9 @@ def _date_parts(text: str, at: int, question: str) -> list[tuple[str, int]]:
     death takes the last, any other the first; a single date stays whole."""
     parts = [p for p in _RANGE_SPLIT.split(text) if YEAR.search(p)]
     if len(parts) < 2:
-        return [(text, at)]
+        return [(text.strip(" ()–—-"), at)]
     ordered = list(reversed(parts)) if DEATH.search(question) else parts
-    return [(p.strip(" ()"), at + text.find(p)) for p in ordered]
+    return [(p.strip(" ()–—-"), at + text.find(p)) for p in ordered]
 
 
 BIRTH = re.compile(r"\b(born|birth|birthday|birthplace)\b", re.I)
@@ -101,10 +102,20 @@ def relation_stated(question: str, relational: frozenset[str], text: str) -> boo
     return any(akin(w, relational) for w in terms(text).words)
 
 
+def _bases(word: str) -> set[str]:
+    """A word without its inflection, each way it may have been made ("died": die, di; "located": locate)."""
+    out = {word}
+    for suffix in ("ing", "ed", "es", "s", "d"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            out.add(word[: -len(suffix)])
+    return out
+
+
 def akin(word: str, keys: frozenset[str]) -> bool:
-    """``word`` is one of ``keys`` or shares a long prefix with one ("directed" ~ "director", "founding" ~
-    "founder"): the relational words of a question and of the text it is answered from."""
-    if word in keys:
+    """``word`` is one of ``keys``, the same word inflected ("died" ~ "die"), or shares a long prefix with one
+    ("directed" ~ "director", "founding" ~ "founder"): the relational words of a question and of the text it
+    is answered from."""
+    if word in keys or any(_bases(word) & _bases(k) for k in keys):
         return True
     for k in keys:
         n = min(len(word), len(k))
@@ -115,6 +126,7 @@ def akin(word: str, keys: frozenset[str]) -> bool:
     return False
 
 
+_DAY_BEFORE = re.compile(r"(?<![\d,.])\b[0-3]?\d\s+$")
 _BETWEEN_DATES = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*$")
 
 
@@ -227,7 +239,7 @@ class ExtractiveGenerator:
                 and RELATED_PERSON.search(question):  # "whose director was born first": the value is the person's
             chain, direct, basis = self._compare_related(question, analysis, spans, ents)
         elif analysis.kind == "comparison" and len(analysis.compared) >= 2:
-            chain = self._compared_chain(scored, analysis)
+            chain = self._compared_chain(scored, analysis, question)
             direct, basis = self._compare(question, analysis, chain, ents)
         elif analysis.sub_question is not None and analysis.answer_type != "YES_NO" and \
                 (hopped := read_chain(question, analysis, spans, self._reader(ents), self._rank_for, self.analyse)):
@@ -331,12 +343,22 @@ class ExtractiveGenerator:
             covered |= best[1].words & qwords
         return [c.span for c in chosen]
 
-    def _compared_chain(self, scored: list[_Scored], analysis: QuestionAnalysis) -> list[Span]:
+    def _compared_chain(self, scored: list[_Scored], analysis: QuestionAnalysis, question: str = "") -> list[Span]:
+        """The best span about each compared entity; when the question compares dates ("born first", "who
+        lived longer"), a span with a year that states a birth, a death or a lifespan first."""
         chain: list[Span] = []
+        dated = bool(EARLIER.search(question) or LATER.search(question) or LIFESPAN.search(question))
         for name in analysis.compared[:4]:
             nw = terms(name).words
             about = [s for s in scored if nw and nw <= terms(s.span.title + " " + s.span.display).words]
-            about.sort(key=lambda s: (-(s.typed), -s.score, s.span.rank))
+
+            def has_date(s: _Scored) -> int:
+                if not dated or not YEAR.search(s.span.display):
+                    return 0
+                return 2 if BIRTH.search(s.span.display) or DEATH.search(s.span.display) or \
+                    LIFESPAN_SPAN.search(s.span.display) else 1
+
+            about.sort(key=lambda s: (-has_date(s), -(s.typed), -s.score, s.span.rank))
             if about and about[0].span not in chain:
                 chain.append(about[0].span)
         return chain or [scored[0].span]
@@ -425,7 +447,12 @@ class ExtractiveGenerator:
         if answer_type == "PLACE":
             cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands)]
-        if answer_type == "DATE":
+        if answer_type == "PERSON":  # "directed by Christy Cabanne": the small NER model misses many names
+            cands += [(m.group(1), m.start(1)) for m in NAME_AFTER_BY.finditer(span.display)
+                      if not any(m.start(1) == at for _, at in cands)]
+        if answer_type == "DATE":  # "5 December 1905" read by the NER as "December 1905": the day goes with it
+            cands = [(day.group(0) + c, at - len(day.group(0))) if (day := _DAY_BEFORE.search(span.display[:at])) else (c, at)
+                     for c, at in cands]
             cands = _range_end(sorted((p for c, at in cands for p in _date_parts(c, at, question)), key=lambda c: c[1]),
                                span.display, question)
             if YEAR_ASKED.search(question):  # "in what year": the year alone
