@@ -99,7 +99,7 @@ class Answerer:
                           "paths": got.paths})
             stored = self.units.get_units(tenant, got.unit_ids, include_retired=False)
             rank = {u: i for i, u in enumerate(got.unit_ids)}
-            grades = self.grader.grade_units(q, analysis, stored)
+            grades = self.grader.grade_units(q, analysis, stored, got.queries)
             for g, u in zip(grades, stored, strict=True):
                 if g.useful and u.id not in kept:
                     kept[u.id] = u

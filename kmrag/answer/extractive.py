@@ -75,6 +75,7 @@ RELATED_PERSON = re.compile(r"\b(?:director|father|mother|founder|composer|autho
 SAME_PLACE = re.compile(r"\bsame\s+(?:nationality|country|citizenship|place)\b|\bboth\s+from\s+the\s+same\b|"
                         r"\bfrom the same country\b", re.I)
 MEANING_WEIGHT = 0.5  # the cross-encoder's share of a span's relevance (the question's words: the rest)
+MEANING_TOP = 16  # the spans the cross-encoder reads: the best by the question's words (the rest score 0 by meaning)
 MAX_READ_QUERIES = 2  # the question and the most resolved of retrieval's rewritten questions
 DEATH = re.compile(r"\b(die|died|death|dead|pass(ed)? away|killed)\b", re.I)
 
@@ -223,9 +224,12 @@ class ExtractiveGenerator:
             return Draft(text="")
         qwords = self._question_words(question, analysis)
         ents = self._entities(spans)
-        meaning = self._meaning(question, queries, spans)
+        by_words = sorted((self._score(s, qwords, analysis, ents) for s in spans),
+                          key=lambda x: (-x.score, x.span.rank, x.span.start))
+        meaning = self._meaning(question, queries, [x.span for x in by_words[:MEANING_TOP]])
         self._meanings = meaning
-        scored = [self._score(s, qwords, analysis, ents, meaning.get((s.unit_id, s.start))) for s in spans]
+        scored = [self._score(s, qwords, analysis, ents, meaning.get((s.unit_id, s.start), 0.0 if meaning else None))
+                  for s in spans]
         scored.sort(key=lambda x: (-x.score, x.span.rank, x.span.start))
         if not scored or scored[0].score <= 0:
             return Draft(text="", notes=[{"generator": "extractive", "why": "no span shares a word with the question"}])
