@@ -75,7 +75,7 @@ RELATED_PERSON = re.compile(r"\b(?:director|father|mother|founder|composer|autho
 SAME_PLACE = re.compile(r"\bsame\s+(?:nationality|country|citizenship|place)\b|\bboth\s+from\s+the\s+same\b|"
                         r"\bfrom the same country\b", re.I)
 MEANING_WEIGHT = 0.5  # the cross-encoder's share of a span's relevance (the question's words: the rest)
-MEANING_TOP = 16  # the spans the cross-encoder reads: the best by the question's words (the rest score 0 by meaning)
+MEANING_TOP = 10  # the spans the cross-encoder reads: the best by the question's words (the rest score 0 by meaning)
 MAX_READ_QUERIES = 2  # the question and the most resolved of retrieval's rewritten questions
 DEATH = re.compile(r"\b(die|died|death|dead|pass(ed)? away|killed)\b", re.I)
 
