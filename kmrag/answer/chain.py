@@ -82,12 +82,14 @@ def _hop(question: str, answer_type: str, mentions: Sequence[str], spans: Sequen
 
 
 def compare_related(question: str, compared: Sequence[str], relation: str, attribute: Callable[[str], str],
-                    spans: Sequence[Span], read: Read, rank: Rank,
-                    value: Callable[[str], float | None]) -> list[dict[str, Any]] | None:
+                    spans: Sequence[Span], read: Read, rank: Rank, value: Callable[[str], Any],
+                    answer_type: str = "DATE", stated: bool = True) -> list[dict[str, Any]] | None:
     """"Which film has the director born first, X or Y?": for each compared entity, its ``relation`` read
     from the spans about it (hop 1), then the asked attribute of that person read from the spans about them
     (hop 2, ``attribute(person)`` is the question asked there). One dict per entity: name, the related
     entity, the value, and both hops' spans; None when any hop cannot be read."""
+    if len({n.lower() for n in compared}) < len(compared):
+        return None  # the question's entities were not told apart ("Film" and "Film")
     out = []
     for name in compared:
         hop1 = _hop(f"Who is the {relation} of {name}?", "PERSON", [name], about(name, spans), read, rank)
@@ -95,8 +97,8 @@ def compare_related(question: str, compared: Sequence[str], relation: str, attri
             return None
         person, span1, _ = hop1
         asked = attribute(person)
-        hop2 = _hop(asked, "DATE", [person], about(person, spans), read, rank)
-        if hop2 is None or not hop2[2].get("relation_stated"):
+        hop2 = _hop(asked, answer_type, [person], about(person, spans), read, rank)
+        if hop2 is None or stated and not hop2[2].get("relation_stated"):
             return None
         v = value(hop2[0])
         if v is None:

@@ -37,6 +37,7 @@ LABELS = {
     "PERSON": {"PERSON"}, "PLACE": {"GPE", "LOC", "FAC"}, "ORG": {"ORG"},
     "WORK": {"WORK_OF_ART", "PRODUCT", "EVENT"}, "DATE": {"DATE"}, "MONEY": {"MONEY"},
     "QUANTITY": {"QUANTITY"}, "NUMBER": {"CARDINAL", "QUANTITY", "MONEY", "PERCENT"},
+    "NATIONALITY": {"NORP", "GPE"},
     "ENTITY": {"PERSON", "GPE", "LOC", "FAC", "ORG", "NORP", "WORK_OF_ART", "PRODUCT", "EVENT", "LANGUAGE", "LAW"},
 }
 UNIT_WORDS = {"km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km",
@@ -239,8 +240,9 @@ class ExtractiveGenerator:
             chain, direct, rule = band
             basis = {"kind": "band", "rule": rule,
                      "entities": [{"unit_id": s.unit_id, "quote": s.quote} for s in chain]}
-        elif analysis.kind == "comparison" and len(analysis.compared) >= 2 and analysis.answer_type != "YES_NO" \
-                and RELATED_PERSON.search(question):  # "whose director was born first": the value is the person's
+        elif analysis.kind == "comparison" and len(analysis.compared) >= 2 and RELATED_PERSON.search(question) \
+                and (analysis.answer_type != "YES_NO" or SAME_PLACE.search(question)):
+            # "whose director was born first", "are their directors from the same country": the person's value
             chain, direct, basis = self._compare_related(question, analysis, spans, ents)
         elif analysis.kind == "comparison" and len(analysis.compared) >= 2:
             chain = self._compared_chain(scored, analysis, question)
@@ -532,6 +534,8 @@ class ExtractiveGenerator:
                          ents: dict[tuple[str, int], list[Any]]) -> tuple[list[Span], str | None, dict[str, Any] | None]:
         """A comparison of a related person's dates (birth or death), read hop by hop for each entity."""
         m = RELATED_PERSON.search(question)
+        if m is not None and analysis.answer_type == "YES_NO":
+            return self._same_related(question, analysis, spans, ents, m.group(0).rstrip("s").lower())
         pick = min if EARLIER.search(question) else max if LATER.search(question) else None
         if m is None or pick is None:
             return [], None, None
@@ -556,6 +560,20 @@ class ExtractiveGenerator:
         rule = f"{'earliest' if pick is min else 'latest'} {'death' if died else 'birth'} of the {relation}"
         return chain, won["name"], {"kind": "comparison", "rule": rule, "winner": won["name"],
                                     "entities": [{k: v for k, v in e.items() if k != "spans"} for e in got]}
+
+    def _same_related(self, question: str, analysis: QuestionAnalysis, spans: list[Span],
+                      ents: dict[tuple[str, int], list[Any]], relation: str) -> tuple[list[Span], str | None, dict[str, Any] | None]:
+        """"Are the directors of X and Y from the same country?": each one's nationality read hop by hop."""
+        got = compare_related(question, analysis.compared[:4], relation, lambda p: f"What is the nationality of {p}?",
+                              spans, self._reader(ents), self._rank_for, lambda v: v.lower(),
+                              answer_type="NATIONALITY", stated=False)
+        if not got or len(got) < 2:
+            return [], None, None
+        chain = list(dict.fromkeys(s for e in got for s in e["spans"]))
+        same = len({e["value"] for e in got}) == 1
+        return chain, "yes" if same else "no", {
+            "kind": "yes_no", "rule": f"the same nationality of the {relation}",
+            "entities": [{k: v for k, v in e.items() if k != "spans"} for e in got]}
 
     def _compare(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
                  ents: dict[tuple[str, int], list[Any]]) -> tuple[str | None, dict[str, Any] | None]:

@@ -95,3 +95,40 @@ def test_sentences_that_carry_no_space_are_joined_with_one() -> None:
     assert join_sentences(["Ji is a diplomat.", "He was born in 1929."]) == "Ji is a diplomat. He was born in 1929."
     assert join_sentences(["A is one.", " B is two."]) == "A is one. B is two."  # HotpotQA's leading spaces kept
     assert join_sentences([]) == ""
+
+
+FILMS = [
+    ("The Self-Made Wife", "The Self-Made Wife is a 1923 American silent melodrama film, directed by John Francis Dillon."),
+    ("Nameless Men", "Nameless Men is a 1928 American silent drama film directed by Christy Cabanne and starring Claire Windsor."),
+    ("John Francis Dillon", "John Francis Dillon (July 13, 1884 – April 4, 1934) was an American film director."),
+    ("Christy Cabanne", "William Christy Cabanne (April 16, 1888 – October 15, 1950) was an American film director."),
+]
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Which film has the director born first, The Self-Made Wife or Nameless Men?", "The Self-Made Wife"),
+    ("Which film has the director who died later, The Self-Made Wife or Nameless Men?", "Nameless Men"),
+])
+def test_a_comparison_of_related_people_reads_each_person_and_cites_both_hops(
+        x: SpacyExtractor, ce: rerank.CrossEncoder, question: str, expected: str) -> None:
+    draft, v = read(x, ce, question, FILMS)
+    assert v.direct == expected, (draft.basis, v.issues)
+    people = {e["name"]: (e["via"], e["value"]) for e in v.basis["entities"]}
+    assert people["The Self-Made Wife"][0] == "John Francis Dillon" and people["Nameless Men"][0] == "Christy Cabanne"
+    assert {c.unit_id for c in v.citations} == {f"u_{i:016x}" for i in range(4)}  # both films, both directors
+
+
+def test_a_related_comparison_needs_every_hop(x: SpacyExtractor, ce: rerank.CrossEncoder) -> None:
+    """Without the unit about one director there is no comparison (and no default)."""
+    draft, v = read(x, ce, "Which film has the director born first, The Self-Made Wife or Nameless Men?", FILMS[:3])
+    assert v.direct is None
+
+
+def test_the_same_nationality_of_related_people_is_read_hop_by_hop(x: SpacyExtractor, ce: rerank.CrossEncoder) -> None:
+    films = [("Cannibal Girls", "Cannibal Girls is a 1973 comedy horror film directed by Ivan Reitman."),
+             ("Battle Circus", "Battle Circus is a 1953 war film directed by Richard Brooks."),
+             ("Ivan Reitman", "Ivan Reitman is a Canadian film director and producer."),
+             ("Richard Brooks", "Richard Brooks was an American screenwriter and film director.")]
+    draft, v = read(x, ce, "Are the directors of both films Cannibal Girls and Battle Circus from the same country?", films)
+    assert v.direct == "no" and v.basis["rule"] == "the same nationality of the director"
+    assert sorted(e["value"] for e in v.basis["entities"]) == ["american", "canadian"]
