@@ -317,6 +317,31 @@ def cmd_repair(args: argparse.Namespace) -> int:
     return 0 if all(r.after is None or r.after["agree"] for r in reports) else 1
 
 
+def cmd_reembed(args: argparse.Namespace) -> int:
+    """Re-embed every unit and entity name of the tenant with the configured (or named) embedder, in place."""
+    from kmrag.ingestion.reembed import reembed
+    from kmrag.nlp.embed import get_embedder
+    from kmrag.stores import open_stores
+
+    settings = _settings(args)
+    embedder = get_embedder(settings, args.embedder)
+    with open_stores(settings) as stores:
+        stores.init_schema()
+        report = reembed(stores, settings.tenant, embedder, batch=args.batch,
+                         progress=not args.json and sys.stderr.isatty(), lock_wait_s=args.lock_wait)
+
+    def human(r: Any) -> str:
+        if r["already"]:
+            return f"tenant {r['tenant']!r} is embedded with {r['embedder_to']} already; nothing to do"
+        counts = ", ".join(f"{r['total'][t]} {t} ({r['embedded'][t]} embedded now, {r['kept'][t]} kept from a "
+                           "stopped run)" for t in r["total"])
+        return (f"tenant {r['tenant']!r}: re-embedded with {r['embedder_to']} (was {r['embedder_from']}): {counts}; "
+                f"switched in one transaction; {r['seconds']} s ({r['embed_s']} s embedding)")
+
+    _emit(args, report.model_dump(mode="json"), human)
+    return 0
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     """Ask a question: a grounded answer whose every statement cites a unit (``--units-only``: the ranked
     units alone, as retrieval found them)."""
@@ -897,7 +922,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--json", action="store_true", help="machine-readable output")
         sp.add_argument("--tenant", help="tenant (default: KMRAG_TENANT or 'default')")
         sp.set_defaults(fn=fn)
-        if name in ("ingest", "delete", "entities", "repair"):
+        if name in ("ingest", "delete", "entities", "repair", "reembed"):
             sp.add_argument("--lock-wait", type=float, default=3600.0, metavar="SECONDS",
                             help="how long to wait for another writer of the tenant (default 3600)")
         return sp
@@ -925,6 +950,11 @@ def build_parser() -> argparse.ArgumentParser:
     rep = add("repair", cmd_repair, "compare the graph with PostgreSQL per source and rebuild what disagrees")
     rep.add_argument("--dry-run", action="store_true", help="only say what disagrees and what would be done")
     rep.add_argument("--all-tenants", action="store_true", help="every tenant of the database, one after another")
+    rem = add("reembed", cmd_reembed, "re-embed every unit and entity name of the tenant with another embedder, "
+                                      "in place (resumable; the tenant answers with its old vectors until the switch)")
+    rem.add_argument("--embedder", default=None, help="the embedder to use: local (all-MiniLM-L6-v2), bge-small or "
+                                                      "openai (default: KMRAG_EMBEDDER)")
+    rem.add_argument("--batch", type=int, default=256, help="texts embedded and committed at a time (default 256)")
     add("digest", cmd_digest, "a sha256 of what the tenant holds (units, entities, relations, mentions, links), "
                               "independent of the tenant's name: equal for the same corpus ingested anywhere")
     add("demo", cmd_demo, "the main job: ingest the bundled demo corpus (tenant 'demo') and show what was stored")

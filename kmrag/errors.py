@@ -49,3 +49,8 @@ class ModelNotInstalled(KmragError):
 
 class OptionalDependencyMissing(KmragError):
     """An optional provider was configured but its package is not installed."""
+
+
+class EmbedderMismatch(KmragError):
+    """A tenant's vectors were made with another embedder than the one configured: searching or writing it
+    with this one would compare vectors of two different spaces. The message names both and the fix."""

@@ -247,7 +247,10 @@ def _ensure_ingested(stores: Stores, dataset: str, data_root: str | None, note: 
     from kmrag.ingestion.pipeline import ingest
 
     path = dataset_path(dataset, data_root)
-    tenant = tenant or tenant_for(dataset if not Path(dataset).exists() else path.stem)
+    from kmrag.nlp.embed import get_embedder
+
+    tenant = tenant or tenant_for(dataset if not Path(dataset).exists() else path.stem,
+                                  get_embedder(stores.settings).name)
     if note:
         note(f"corpus {dataset} -> tenant {tenant}")
     ingest(stores, [path], tenant, progress=False)

@@ -73,17 +73,19 @@ def collect(stores: Stores, dataset: str, limit: int | None = None, data_root: s
     from kmrag.nlp.embed import get_embedder
 
     settings = stores.settings.model_copy(update={"min_confidence": 0.0})
+    from kmrag.eval.runner import tenant_for
+
     if dataset == "demo":
         from kmrag.demo import corpus_path
 
-        tenant = "eval-calibrate-demo"
+        tenant = tenant_for("calibrate-demo", get_embedder(settings).name)
         ingest(stores, [corpus_path()], tenant, progress=progress)
         items = [(f"demo-{i}", q["question"], q["answers"]) for i, q in enumerate(demo_questions())]
     else:
-        from kmrag.eval.runner import load_set, tenant_for
+        from kmrag.eval.runner import load_set
 
         path, _fmt, loaded, _problems, _passages = load_set(dataset, data_root)
-        tenant = tenant_for(path.stem)
+        tenant = tenant_for(path.stem, get_embedder(settings).name)
         ingest(stores, [path], tenant, progress=progress)
         items = [(q.id, q.question, q.answers) for q in loaded]
     items = items[:limit] if limit else items

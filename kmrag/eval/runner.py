@@ -130,8 +130,13 @@ class EvalRun(BaseModel):
     created_at: str = ""
 
 
-def tenant_for(name: str) -> str:
-    return "eval-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")[:40]
+def tenant_for(name: str, embedder: str | None = None) -> str:
+    """The set's eval tenant: ``eval-<set>`` for all-MiniLM-L6-v2 (the tenants made before other embedders),
+    ``eval-<set>-<embedder>`` for another (a tenant holds one embedder's vectors)."""
+    from kmrag.nlp.embed import MINILM_NAME
+
+    suffix = "" if embedder in (None, MINILM_NAME) else "-" + str(embedder).removesuffix("-onnx-int8")
+    return "eval-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")[:40] + suffix
 
 
 def load_set(dataset: str, data_root: str | None = None) -> tuple[Path, str, list[qa_corpora.QAItem], list[str],
@@ -209,9 +214,10 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     reworded = 0
     if questions_file is not None:
         items, reworded = reword(items, Path(questions_file), name)
-    tenant = tenant or tenant_for(name)
+    embedder = get_embedder(stores.settings)
+    tenant = tenant or tenant_for(name, embedder.name)
     # the corpus: every passage of the file, de-duplicated on title + text; ingestion is a no-op when unchanged
-    job = ingest(stores, [path], tenant, progress=progress).job
+    job = ingest(stores, [path], tenant, progress=progress, embedder=embedder).job
     ingest_info = {"job": job.id, "status": job.status, "documents_new": job.counts.get("documents_new", 0),
                    "documents_unchanged": job.counts.get("documents_unchanged", 0),
                    "seconds": job.timings.get("total", 0.0)}
@@ -222,7 +228,6 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     # recall denominator as misses, and are counted
     stored = stores.units.source_ids(tenant)
     resolved = [M.resolve_gold(item.gold_keys, key_to_sid, stored) for item in questions]
-    embedder = get_embedder(stores.settings)
     run_id = f"{name}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}"
     out_dir = out_root / run_id
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -22,9 +22,13 @@ _WORKER_EMBEDDER: Embedder | None = None
 
 def embedding_text(u: KnowledgeUnit) -> str:
     """What the embedder sees: the unit's title (section / passage title) and its content."""
-    if u.title and u.title != u.content and not u.content.startswith(u.title):
-        return f"{u.title}\n{u.content}"
-    return u.content
+    return titled_text(u.title, u.content)
+
+
+def titled_text(title: str, content: str) -> str:
+    if title and title != content and not content.startswith(title):
+        return f"{title}\n{content}"
+    return content
 
 
 def _die_with_parent(parent_pid: int, every_s: float = 1.0) -> None:
@@ -49,14 +53,13 @@ def _die_with_parent(parent_pid: int, every_s: float = 1.0) -> None:
     threading.Thread(target=watch, name="kmrag-parent-watch", daemon=True).start()
 
 
-def _init_worker(embedder: Embedder | None, parent_pid: int | None = None) -> None:
+def _init_worker(embedder: Embedder | None, parent_pid: int | None = None, onnx_class: type | None = None) -> None:
     global _WORKER_EMBEDDER
     if parent_pid is not None:
         _die_with_parent(parent_pid)
     if embedder is None:  # a worker process: load the local model there, once
-        from kmrag.nlp.embed import OnnxMiniLMEmbedder
-
-        embedder = OnnxMiniLMEmbedder(threads=1)  # one core for the model, the other for spaCy
+        assert onnx_class is not None
+        embedder = onnx_class(threads=1)  # one core for the model, the other for spaCy
     _WORKER_EMBEDDER = embedder
 
 
@@ -68,12 +71,12 @@ def timed_embed(texts: list[str]) -> tuple[np.ndarray, float]:
 
 
 def embedding_executor(embedder: Embedder) -> Executor:
-    from kmrag.nlp.embed import OnnxMiniLMEmbedder
+    from kmrag.nlp.embed import OnnxEmbedder
 
-    if isinstance(embedder, OnnxMiniLMEmbedder):
+    if isinstance(embedder, OnnxEmbedder):  # the same model class, loaded again in the worker process
         import multiprocessing as mp
 
         return ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"), initializer=_init_worker,
-                                   initargs=(None, os.getpid()))
+                                   initargs=(None, os.getpid(), type(embedder)))
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="kmrag-embed", initializer=_init_worker,
                               initargs=(embedder,))

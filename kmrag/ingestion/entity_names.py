@@ -29,6 +29,8 @@ def sync_entity_names(stores: Any, embedder: Embedder | None, tenant: str,
     stale = {k for k, name in stored.items() if k in live and name not in live[k]}
     add = sorted((set(live) - set(stored)) | stale) if embedder is not None else []
     gone = sorted(set(stored) - set(live))
+    if add:  # names embedded with another embedder than the tenant's would never be found
+        stores.units.claim_embedder(tenant, embedder)
     for i in range(0, len(add), BATCH):
         assert embedder is not None
         keys = add[i : i + BATCH]

@@ -155,6 +155,7 @@ class IngestionJob:
         self.job = job
         graph = self.stores.graph
         try:
+            self.stores.units.claim_embedder(self.tenant, self.embedder)  # one embedder's vectors per tenant
             self.resolver = EntityResolver(self.tenant, graph.all_entities(self.tenant),
                                            self.stores.units.undone_merges(self.tenant))
             self._entities_before = set(self.resolver.stored)

@@ -48,10 +48,11 @@ class IngestWorker:
 
     def __init__(self, settings: Settings) -> None:
         from kmrag.ingestion.pipeline import get_extractor
-        from kmrag.nlp.embed import OnnxMiniLMEmbedder, get_embedder
+        from kmrag.nlp.embed import LOCAL_EMBEDDERS, get_embedder, onnx_class
 
-        # the local model gets one thread: each actor has one CPU, and NLP runs before it in the actor
-        self.embedder = OnnxMiniLMEmbedder(threads=1) if settings.embedder == "local" else get_embedder(settings)
+        # a local model gets one thread: each actor has one CPU, and NLP runs before it in the actor
+        self.embedder = onnx_class(settings.embedder)(threads=1) if settings.embedder in LOCAL_EMBEDDERS \
+            else get_embedder(settings)
         self.extractor = get_extractor(settings)
         self.embedder.embed(["warm-up"])  # model load is not batch work
 
@@ -82,6 +83,9 @@ class _SpreadEmbedder:
         step = max(1, -(-len(texts) // (4 * self.engine.workers)))
         refs = [self.engine._actor().embed.remote(texts[i:i + step]) for i in range(0, len(texts), step)]
         return np.concatenate(self.engine.ray.get(refs))
+
+    def embed_query(self, texts: list[str]) -> Any:  # ingestion embeds no questions
+        return self.embed(texts)
 
 
 class RayEngine:

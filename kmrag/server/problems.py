@@ -48,6 +48,7 @@ def problem_response(status: int, detail: str, instance: str, kind: str | None =
 
 def status_of(e: KmragError) -> tuple[int, str]:
     """The HTTP status of a kmrag error and its problem type."""
+    from kmrag.errors import EmbedderMismatch
     from kmrag.server.keys import InvalidKey
     from kmrag.units.lock import TenantBusy
 
@@ -61,6 +62,8 @@ def status_of(e: KmragError) -> tuple[int, str]:
         return 503, "service-unavailable"
     if isinstance(e, TenantBusy):
         return 409, "tenant-busy"
+    if isinstance(e, EmbedderMismatch):
+        return 409, "embedder-mismatch"
     if isinstance(e, ConfigError):
         return 400, "bad-request"
     return 500, "kmrag-error"

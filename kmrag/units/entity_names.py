@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from kmrag.units.base import PgBase
+from kmrag.units.embedders import TenantEmbedders
 
 
-class EntityNames(PgBase):
+class EntityNames(TenantEmbedders):
     def entity_name_keys(self, tenant: str) -> set[str]:
         return set(self.entity_names(tenant))
 

@@ -27,7 +27,7 @@ def _running_jobs(pool: Any, tenant: str) -> str:
 
     running = [j for j in JobStore(pool).list(tenant, limit=10) if j.status == "running"]
     if not running:
-        return "a delete, unmerge or repair"
+        return "a delete, unmerge, repair or reembed"
     return ", ".join(f"job {j.id}" for j in running[:3])
 
 

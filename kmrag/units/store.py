@@ -20,6 +20,7 @@ from kmrag.schema.sanitize import tenant_checked
 from kmrag.schema.search_keys import search_key
 from kmrag.units import bm25
 from kmrag.units.answers import AnswerRecords
+from kmrag.units.embedders import LEGACY_DIM, LEGACY_EMBEDDER
 from kmrag.units.entity_names import EntityNames
 from kmrag.units.merges import MergeRecords
 from kmrag.units.pool import open_pool, redact
@@ -280,6 +281,9 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
                                 (list(sources),)).fetchone()[0]
         if not base:
             return 0
+        with self._conn() as conn:  # the copies are the first source tenant's embedder's vectors
+            conn.execute("INSERT INTO kmrag_tenant_embedders (tenant, embedder, dim) VALUES (%s, %s, %s)",
+                         (tenant, *self._embedder_of(sources[0])))
         written, rnd = 0, 0
         while written < n:
             with self._conn() as conn:
@@ -306,6 +310,10 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
             if on_progress is not None:
                 on_progress(written)
         return written
+
+    def _embedder_of(self, tenant: str) -> tuple[str, int]:
+        rec = self.tenant_embedder(tenant)
+        return (rec.embedder, rec.dim) if rec is not None else (LEGACY_EMBEDDER, LEGACY_DIM)
 
     def retire(self, tenant: str, unit_ids: Sequence[str]) -> int:
         with self._conn() as conn:
@@ -338,7 +346,8 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
         with self._conn() as conn:
             bm25.clear(conn, tenant)
             for table in ("kmrag_units", "kmrag_sources", "kmrag_jobs", "kmrag_answers", "kmrag_entity_merges",
-                          "kmrag_entity_names", "kmrag_api_keys"):
+                          "kmrag_entity_names", "kmrag_api_keys", "kmrag_tenant_embedders", "kmrag_reembed_units",
+                          "kmrag_reembed_names"):
                 # table names are constants of this module, never input
                 conn.execute(f"DELETE FROM {table} WHERE tenant = %s", (tenant,))  # noqa: S608
 
