@@ -186,7 +186,9 @@ class Answerer:
         _, v = run()
         problems = sorted({i["issue"] for i in v.issues} & REGENERATE_ON)
         if self.llm is not None and (problems or not v.found):
-            _, again = run(feedback=_feedback(v) or "the answer cited no unit")
+            _, again = run(feedback=_feedback(v) or ("the answer had no sentence after Because: (only IDs); copy "
+                                                     "the sentences that answer it, each followed by its [u_…] ID"
+                                                     if not v.raw_sentences else "the answer cited no unit"))
             if (len(again.statements), -len(again.issues)) > (len(v.statements), -len(v.issues)):
                 v = again
         return v
@@ -203,11 +205,21 @@ class Answerer:
 
 
 def _feedback(v: Validated) -> str:
+    """What failed, sentence by sentence, for the one regeneration: the model is told which statement the
+    support check refused and why, not only that something was wrong."""
     parts = []
     for kind, say in (("invented_id", "it cited IDs that do not exist"),
                       ("out_of_context_id", "it cited units that were not given"),
-                      ("uncited", "some sentences had no [u_…] citation"),
-                      ("dropped", "some sentences were not supported by any unit")):
+                      ("uncited", "some sentences had no [u_…] citation")):
+        ids = sorted({str(i["id"]) for i in v.issues if i["issue"] == kind and i.get("id")})
         if v.count(kind):
-            parts.append(say)
+            parts.append(say + (f" ({', '.join(ids[:3])})" if ids else ""))
+    for i in v.issues:
+        if i["issue"] == "recited" and i.get("cited"):
+            cited = ", ".join(f"[{u}]" for u in i["cited"])
+            parts.append(f'the statement "{i.get("text", "")}" is not supported by {cited} ({i["why"]}); '
+                         f"it is stated in [{i['id']}]: cite the unit that states it")
+        elif i["issue"] == "dropped":
+            parts.append(f'the statement "{i.get("text", "")}" is not supported by any unit ({i["why"]}): '
+                         "say only what a unit states")
     return "; ".join(parts)
