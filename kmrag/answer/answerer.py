@@ -169,10 +169,10 @@ class Answerer:
         # an LLM sees the best units that fit its budget; only what it saw can be cited
         shown = context.within(self.settings.llm_context_chars) if self.llm is not None else context
 
-        def run(feedback: str = "") -> tuple[Draft, Validated]:
+        def run(feedback: str = "", previous: str = "") -> tuple[Draft, Validated]:
             t = time.perf_counter()
             if self.llm is not None:
-                draft = self.llm.generate(q, analysis, shown, feedback)
+                draft = self.llm.generate(q, analysis, shown, feedback, previous)
             else:
                 draft = self.extractive.generate(q, analysis, context)
             v = validate(draft.text, shown, known, direct=draft.direct, basis=draft.basis,
@@ -183,10 +183,11 @@ class Answerer:
                           "issues": v.issues, "notes": draft.notes, "ms": round((time.perf_counter() - t) * 1000, 1)})
             return draft, v
 
-        _, v = run()
+        first, v = run()
         problems = sorted({i["issue"] for i in v.issues} & REGENERATE_ON)
         if self.llm is not None and (problems or not v.found):
-            _, again = run(feedback=_feedback(v) or ("the answer had no sentence after Because: (only IDs); copy "
+            previous = next((str(n["raw"]) for n in first.notes if "raw" in n), "")
+            _, again = run(previous=previous, feedback=_feedback(v) or ("the answer had no sentence after Because: (only IDs); copy "
                                                      "the sentences that answer it, each followed by its [u_…] ID"
                                                      if not v.raw_sentences else "the answer cited no unit"))
             if (len(again.statements), -len(again.issues)) > (len(v.statements), -len(v.issues)):

@@ -142,14 +142,24 @@ class LLMGenerator:
             return f"Units:\n{context.render()}\n{note}Question: {question}\nAnswer:"
         return f"{context.render()}\n{note}\nQuestion: {question}"
 
-    def generate(self, question: str, analysis: QuestionAnalysis, context: Context, feedback: str = "") -> Draft:
+    def generate(self, question: str, analysis: QuestionAnalysis, context: Context, feedback: str = "",
+                 previous: str = "") -> Draft:
+        """A draft; with ``feedback`` (and the ``previous`` draft it is about) the one regeneration: in chat, the
+        previous draft is the model's own turn and the feedback the next user turn, so the model is not led to
+        repeat the feedback as its answer."""
         if not context:
             return Draft(text="")
-        raw = self.client.complete(SYSTEM, self.prompt(question, context, feedback), few_shot=FEW_SHOT,
-                                   examples=(CHAT_EXAMPLE,))
+        examples: tuple[tuple[str, str], ...] = (CHAT_EXAMPLE,)
+        user = self.prompt(question, context, feedback)
+        if feedback and previous and self.client.api != "completions":
+            examples += ((self.prompt(question, context), previous),)
+            user = (f"That answer had problems: {feedback}. Answer the question again in the same form (Answer: …, "
+                    "then Because: sentences copied from the units, each followed by its [u_…] ID), or reply "
+                    "exactly: Information not found in knowledge map")
+        raw = self.client.complete(SYSTEM, user, few_shot=FEW_SHOT, examples=examples)
         if self.client.api == "completions":
             raw = "Answer:" + raw
         if "information not found in knowledge map" in raw.lower() and "[u_" not in raw:
-            return Draft(text="", notes=[{"generator": "llm", "said": "not found"}])
+            return Draft(text="", notes=[{"generator": "llm", "said": "not found", "raw": raw[:1000]}])
         direct, body = parse_reply(raw)
         return Draft(text=body, direct=direct, notes=[{"generator": "llm", "raw": raw[:1000]}])
