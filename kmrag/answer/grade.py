@@ -113,7 +113,9 @@ class LLMGrader(OfflineGrader):
             f"{listing}\nQuestion: {question}\nJSON:", max_tokens=200,
             few_shot='Units list, then a question; reply {"useful": [ids]}.\n')
         ids = _json_field(reply, "useful")
-        if not isinstance(ids, list):
+        listed = {u.id for u in units}
+        # a list naming none of the units given (a small model copying the format's "u_..." placeholder) is no grade
+        if not isinstance(ids, list) or (ids and not {str(x) for x in ids} & listed):
             for g in offline:
                 g.why += " (the LLM's grade could not be read: offline grade)"
             return offline

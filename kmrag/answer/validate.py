@@ -188,8 +188,8 @@ def validate(text: str, context: Context, known: Callable[[list[str]], set[str]]
             why = verdict.failed if verdict is not None else None
             verdict, chosen = recite(sentence, context, second_opinion=second_opinion)
             if chosen:
-                out.issues.append({"sentence": n, "issue": "recited", "id": chosen[0].unit_id,
-                                   "why": "uncited" if not ids else f"not supported by the cited units: {why}"})
+                out.issues.append({"sentence": n, "issue": "recited", "id": chosen[0].unit_id, "text": sentence[:200],
+                                   "cited": valid, "why": "uncited" if not ids else f"not supported by the cited units: {why}"})
             else:
                 out.issues.append({"sentence": n, "issue": "dropped", "text": sentence[:200],
                                    "why": why or "no unit in the context supports it"})
