@@ -46,6 +46,10 @@ class Settings(BaseModel):
     llm_api: str = "chat"  # chat | completions (a base model served without a chat template)
     llm_timeout: float = 60.0  # seconds per LLM call
     llm_context_chars: int = 6000  # unit text given to the LLM per answer (the best units that fit)
+    # the LLM's part in answering: "all" (it grades units, drafts, judges statements, grades the answer) or
+    # "draft" (it only drafts; grading and judging stay offline: about 3 LLM calls an answer instead of ~13,
+    # for a small local model on a CPU)
+    llm_roles: str = "all"
     generator: str = "auto"  # auto (llm when configured, else extractive) | extractive | llm
     # outages: fail fast on queries, retry writes of an ingestion job with backoff, then name the service
     pg_connect_timeout_s: float = 5.0  # connecting, and waiting for a pooled connection
@@ -108,6 +112,13 @@ class Settings(BaseModel):
     def _question_limit_ok(cls, v: int) -> int:
         if not 1 <= v <= 100_000:
             raise ValueError("max_question_chars must be between 1 and 100000")
+        return v
+
+    @field_validator("llm_roles")
+    @classmethod
+    def _llm_roles_ok(cls, v: str) -> str:
+        if v not in ("all", "draft"):
+            raise ValueError("llm_roles must be 'all' or 'draft'")
         return v
 
     @field_validator("rerank")

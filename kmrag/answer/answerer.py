@@ -75,8 +75,9 @@ class Answerer:
         if self.generator_name == "llm":
             self.client = LLMClient(settings, client=llm_client)
         self.llm = LLMGenerator(self.client) if self.client else None
-        self.grader = grader_for(self.client) if self.client else OfflineGrader()
-        self.second_opinion = LLMJudge(self.client) if self.client else None  # can only make support stricter
+        helps = self.client if settings.llm_roles == "all" else None  # "draft": the LLM only drafts
+        self.grader = grader_for(helps) if helps else OfflineGrader()
+        self.second_opinion = LLMJudge(helps) if helps else None  # can only make support stricter
 
     # -- the loop ---------------------------------------------------------------------------------
 

@@ -118,3 +118,21 @@ def test_invented_ids_and_uncited_sentences_are_repaired_by_one_regeneration(sto
     assert "champagne" not in ans.text and "u_0123456789abcdef" not in ans.text
     assert [s.unit_ids for s in ans.statements] == [[distance.id]]
     assert_valid(stores, tenant, ans)
+
+
+def test_with_llm_roles_draft_the_llm_only_drafts(stores: Stores, tenant: str) -> None:
+    """``llm_roles="draft"`` (a small local model on a CPU): units are graded, statements judged and the answer
+    graded offline; the one LLM call is the draft, and the answer is validated as ever."""
+    distance = next(u for u in stores.units.get_units(tenant, sorted(stores.units.unit_ids(tenant)))
+                    if "5,900 km" in u.content)
+    with openai_stub() as stub:
+        stub.chat_replies = [f"Answer: 600 EUR\nBecause: The great-circle distance between Delhi and Munich is about "
+                             f"5,900 km [{distance.id}]."] * 4
+        answerer = llm_answerer(stores, llm_base_url=stub.url, llm_model="stub", llm_api="chat", llm_roles="draft")
+        assert answerer.second_opinion is None and answerer.grader.name == "offline"
+        ans = answerer.answer(tenant, SEED)
+        prompts = [b["messages"][-1]["content"] for p, b in stub.requests if p.endswith("/chat/completions")]
+    assert prompts and all("<<<UNIT" in p for p in prompts)  # drafts only: no grading or judging prompt
+    assert len(prompts) == len([s for s in ans.trace if s["step"] == "generate"])
+    assert [s.unit_ids for s in ans.statements] == [[distance.id]]
+    assert_valid(stores, tenant, ans)
