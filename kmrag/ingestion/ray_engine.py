@@ -141,7 +141,13 @@ class RayEngine:
         return out
 
     def names_embedder(self) -> Any:
-        return _SpreadEmbedder(self, f"ray:{self.settings.embedder}", self.settings.embedding_dim)
+        """The actors' embedder, under the name of the model they run (a tenant records the model its vectors
+        were made with, whichever engine made them)."""
+        from kmrag.nlp.embed import LOCAL_EMBEDDERS, onnx_class
+
+        kind = self.settings.embedder
+        name = onnx_class(kind).name if kind in LOCAL_EMBEDDERS else self.settings.embedding_model
+        return _SpreadEmbedder(self, name, self.settings.embedding_dim)
 
     def pids(self) -> list[int]:
         """The actors' process ids (a test kills one)."""
