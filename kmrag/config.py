@@ -24,6 +24,10 @@ ENV_PREFIX = "KMRAG_"
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 
 
+# settings that take one of a few words: the words
+CHOICES = {"llm_roles": ("all", "draft"), "rerank": ("cross-encoder", "none"), "reader": ("cross-encoder", "words")}
+
+
 class Settings(BaseModel):
     data_dir: Path = Field(default_factory=lambda: Path.home() / ".kmrag")
     tenant: str = "default"
@@ -114,25 +118,12 @@ class Settings(BaseModel):
             raise ValueError("max_question_chars must be between 1 and 100000")
         return v
 
-    @field_validator("llm_roles")
+    @field_validator("llm_roles", "rerank", "reader")
     @classmethod
-    def _llm_roles_ok(cls, v: str) -> str:
-        if v not in ("all", "draft"):
-            raise ValueError("llm_roles must be 'all' or 'draft'")
-        return v
-
-    @field_validator("rerank")
-    @classmethod
-    def _rerank_ok(cls, v: str) -> str:
-        if v not in ("cross-encoder", "none"):
-            raise ValueError("rerank must be 'cross-encoder' or 'none'")
-        return v
-
-    @field_validator("reader")
-    @classmethod
-    def _reader_ok(cls, v: str) -> str:
-        if v not in ("cross-encoder", "words"):
-            raise ValueError("reader must be 'cross-encoder' or 'words'")
+    def _choice_ok(cls, v: str, info: Any) -> str:
+        choices = CHOICES[info.field_name]
+        if v not in choices:
+            raise ValueError(f"{info.field_name} must be " + " or ".join(repr(c) for c in choices))
         return v
 
     @field_validator("min_confidence")

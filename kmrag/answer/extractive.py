@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from kmrag.answer.chain import compare_related, read_chain
+from kmrag.answer.chain import about, compare_related, read_chain
 from kmrag.answer.context import Context
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, number_key, stem, terms
@@ -291,8 +291,7 @@ class ExtractiveGenerator:
         if not spans:
             return []
         if self.reranker is not None:
-            logits = self.reranker.score_pairs([(query, _read_text(s)) for s in spans])
-            probs = 1.0 / (1.0 + np.exp(-np.asarray(logits, dtype=np.float64)))
+            probs = self._answers([query], spans)
         else:
             qw = terms(query).words
             probs = np.array([len(qw & terms(f"{s.title} {s.display}").words) / max(1, len(qw)) for s in spans])
@@ -304,11 +303,14 @@ class ExtractiveGenerator:
         rewritten questions (the best of them); empty without a cross-encoder."""
         if self.reranker is None or self.w_meaning <= 0:
             return {}
-        asked = list(dict.fromkeys([question, *queries]))[:MAX_READ_QUERIES]
-        texts = [_read_text(s) for s in spans]
-        logits = self.reranker.score_pairs([(q, t) for q in asked for t in texts]).reshape(len(asked), len(spans))
-        best = 1.0 / (1.0 + np.exp(-logits.max(axis=0)))
+        best = self._answers(list(dict.fromkeys([question, *queries]))[:MAX_READ_QUERIES], spans)
         return {(s.unit_id, s.start): float(p) for s, p in zip(spans, best, strict=True)}
+
+    def _answers(self, queries: Sequence[str], spans: Sequence[Span]) -> np.ndarray:
+        """Per span, the cross-encoder's probability that it answers one of ``queries`` (the best of them)."""
+        texts = [_read_text(s) for s in spans]
+        logits = self.reranker.score_pairs([(q, t) for q in queries for t in texts]).reshape(len(queries), len(spans))
+        return 1.0 / (1.0 + np.exp(-np.asarray(logits, dtype=np.float64).max(axis=0)))
 
     def _score(self, span: Span, qwords: frozenset[str], analysis: QuestionAnalysis,
                ents: dict[tuple[str, int], list[Any]], meaning: float | None = None) -> _Scored:
@@ -496,11 +498,10 @@ class ExtractiveGenerator:
         """Each named entity with the chain's span about it (its name in the span or its unit's title)."""
         out = []
         for name in names:
-            nw = terms(name).words
-            span = next((s for s in chain if nw and nw <= terms(s.title + " " + s.display).words), None)
-            if span is None:
+            found = about(name, chain)
+            if not found:
                 return None
-            out.append((name, span))
+            out.append((name, found[0]))
         return out
 
     def _yes_no(self, question: str, analysis: QuestionAnalysis, chain: list[Span],

