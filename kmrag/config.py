@@ -25,7 +25,8 @@ DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 
 
 # settings that take one of a few words: the words
-CHOICES = {"llm_roles": ("all", "draft"), "rerank": ("cross-encoder", "none"), "reader": ("cross-encoder", "words")}
+CHOICES = {"llm_roles": ("all", "draft"), "rerank": ("cross-encoder", "none"), "reader": ("cross-encoder", "words"),
+           "paths": ("relations", "none")}
 
 
 class Settings(BaseModel):
@@ -71,6 +72,9 @@ class Settings(BaseModel):
     # spans by meaning; "none" leaves retrieval's order / reads spans by the question's words alone
     rerank: str = "none"
     reader: str = "cross-encoder"
+    # answers read off relation paths in the graph (kmrag.answer.paths): "relations" tries them beside the text
+    # reader (the support check decides when they disagree), "none" reads the text alone
+    paths: str = "relations"
     # `kmrag support check` / POST /v1/support: a statement, span or line over these is refused, named
     support_max_statement_chars: int = 5000
     support_max_span_chars: int = 20000  # per span given (units read by unit_ids are taken whole)
@@ -118,7 +122,7 @@ class Settings(BaseModel):
             raise ValueError("max_question_chars must be between 1 and 100000")
         return v
 
-    @field_validator("llm_roles", "rerank", "reader")
+    @field_validator("llm_roles", "rerank", "reader", "paths")
     @classmethod
     def _choice_ok(cls, v: str, info: Any) -> str:
         choices = CHOICES[info.field_name]

@@ -21,12 +21,15 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from kmrag.answer import paths
 from kmrag.answer.confidence import explain, features, probability
 from kmrag.answer.context import Context
 from kmrag.answer.extractive import Draft, ExtractiveGenerator
 from kmrag.answer.grade import AnswerGrade, OfflineGrader, grader_for
 from kmrag.answer.llm import LLMClient, LLMGenerator
 from kmrag.answer.llm_judge import LLMJudge
+from kmrag.answer.paths import PathAnswer, PathReader
+from kmrag.answer.support import terms
 from kmrag.answer.validate import NOT_FOUND, Validated, validate
 from kmrag.config import Settings
 from kmrag.errors import ConfigError
@@ -78,6 +81,7 @@ class Answerer:
         helps = self.client if settings.llm_roles == "all" else None  # "draft": the LLM only drafts
         self.grader = grader_for(helps) if helps else OfflineGrader()
         self.second_opinion = LLMJudge(helps) if helps else None  # can only make support stricter
+        self.paths = PathReader(graph, extractor.nlp) if settings.paths == "relations" else None
 
     # -- the loop ---------------------------------------------------------------------------------
 
@@ -90,9 +94,12 @@ class Answerer:
         scores: dict[str, float] = {}
         best: tuple[tuple[int, int, int], Validated, Context, AnswerGrade] | None = None
         query, depth = q, self.k
+        path: tuple[PathAnswer, Context] | None = None
         for attempt in range(1, self.max_attempts + 1):
             t = time.perf_counter()
             got = self.retriever.retrieve(tenant, query, depth)
+            if attempt == 1:
+                path = self._read_path(tenant, q, analysis, got.entities, trace)
             trace.append({"step": "retrieve", "attempt": attempt, "query": query, "strategy": self.strategy,
                           "units": len(got.unit_ids), "unit_ids": got.unit_ids, "rounds": got.rounds,
                           "ms": round((time.perf_counter() - t) * 1000, 1),
@@ -127,6 +134,8 @@ class Answerer:
                 query, depth = self._corrective_query(q, analysis, query), depth * 2
                 trace.append({"step": "refine", "attempt": attempt, "decision": "corrective retrieval",
                               "query": query, "depth": depth})
+        if path is not None:
+            best = self._decide(q, analysis, path, best, trace)
         validated = best[1] if best else Validated()
         if best and validated.found and not best[3].on_topic:
             trace.append({"step": "judge", "decision": "not found: the evidence is not about the question's entities",
@@ -196,6 +205,58 @@ class Answerer:
                 v = again
         return v
 
+    def _read_path(self, tenant: str, q: str, analysis: QuestionAnalysis, entities: Sequence[str],
+                   trace: list[dict[str, Any]]) -> tuple[PathAnswer, Context] | None:
+        """The best relation path's answer with each hop's sentence, and the context of its units; None when
+        no path answers (the trace says why)."""
+        if self.paths is None:
+            return None
+        t = time.perf_counter()
+        found, step = self.paths.read(tenant, q, analysis, entities)
+        top, why = paths.best(found)
+        context = None
+        if top is not None:
+            units = self.units.get_units(tenant, sorted({u for h in top.hops for u in h.unit_ids}), include_retired=False)
+            context = Context.of(tenant, units)
+            if not paths.cite(top, context.all_spans()):
+                top, why = None, "a hop of the best path has no sentence naming both its ends"
+        trace.append({**step, "decision": why, "answer": top.answer if top else None,
+                      "ms": round((time.perf_counter() - t) * 1000, 1)})
+        return (top, context) if top is not None and context is not None else None
+
+    def _decide(self, q: str, analysis: QuestionAnalysis, path: tuple[PathAnswer, Context],
+                text: tuple[tuple[int, int, int], Validated, Context, AnswerGrade] | None,
+                trace: list[dict[str, Any]]) -> tuple[tuple[int, int, int], Validated, Context, AnswerGrade] | None:
+        """The path's answer or the text's: the same answer rests on the path; when they differ, the support
+        check decides (the path's statements validated and its answer graded like the text's)."""
+        top, context = path
+        said = (text[1].direct or "") if text and text[1].found else ""
+        agree = bool(said) and _same_answer(said, top.answer)
+        known = lambda ids: {u.id for u in self.units.get_units(context.tenant, ids)}  # noqa: E731
+        last = top.spans[-1]
+        asked = list(dict.fromkeys([q, paths.last_question(q, analysis, top)]))
+        meaning = max(p for a in asked for _, p in self.extractive.rank_for(a, [last])) \
+            if self.extractive.reranker is not None else None
+        v = validate(paths.text(top), context, known, direct=top.answer, second_opinion=self.second_opinion,
+                     basis=paths.basis(top, rivals=1 if agree or not said else 2, meaning=meaning))
+        grade = self.grader.grade_answer(q, analysis, v, context)
+        ok = v.found and v.direct is not None and grade.ok and not v.issues
+        if agree and ok:
+            decision = "the path and the text give the same answer: it rests on the path"
+        elif ok:
+            decision = (f"the path's answer {top.answer!r} differs from the text's {said!r}; the support check "
+                        "passes the path's statements" if said else "the text gave no answer; the path's passes "
+                        "the support check")
+        else:
+            decision = "the text's answer stands: the path's " + ("statements fail the support check" if v.issues or
+                                                                 not v.found else "answer is not kept or not on topic")
+        trace.append({"step": "decide", "path": top.answer, "text": said or None, "agree": agree,
+                      "decision": decision, "issues": v.issues, "grounded": grade.grounded,
+                      "addresses": grade.addresses})
+        if not ok:
+            return text
+        return ((1, 1, 1), v, context, grade)
+
     @staticmethod
     def _corrective_query(q: str, analysis: QuestionAnalysis, last: str) -> str:
         """The question's entities and content words alone (a broader scope), else the first sub-question."""
@@ -205,6 +266,13 @@ class Answerer:
         if analysis.sub_question and analysis.sub_question.question != last:
             return analysis.sub_question.question
         return q
+
+
+def _same_answer(a: str, b: str) -> bool:
+    """One answer in two wordings: equal ignoring case and punctuation, or one's words all in the other's."""
+    wa, wb = terms(a), terms(b)
+    x, y = wa.words | wa.numbers, wb.words | wb.numbers
+    return bool(x and y) and (x <= y or y <= x)
 
 
 def reader_model(settings: Settings) -> Any:

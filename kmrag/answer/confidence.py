@@ -74,7 +74,7 @@ def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: 
         "comparison": float(analysis.kind == "comparison"),
         "meaning": _meaning(validated.basis or {}, bool(direct)),
         "relation_stated": float(bool((validated.basis or {}).get("relation_stated", True)) and bool(direct)),
-        "chain": float(basis == "chain"),
+        "chain": float(basis in {"chain", "path"}),
     }
 
 

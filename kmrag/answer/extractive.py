@@ -248,7 +248,7 @@ class ExtractiveGenerator:
             chain = self._compared_chain(scored, analysis, question)
             direct, basis = self._compare(question, analysis, chain, ents)
         elif analysis.sub_question is not None and analysis.answer_type != "YES_NO" and \
-                (hopped := read_chain(question, analysis, spans, self._reader(ents), self._rank_for, self.analyse)):
+                (hopped := read_chain(question, analysis, spans, self._reader(ents), self.rank_for, self.analyse)):
             chain, direct, basis = hopped
         else:
             chain = self._chain(scored, qwords, analysis)
@@ -286,7 +286,7 @@ class ExtractiveGenerator:
     def _reader(self, ents: dict[tuple[str, int], list[Any]]) -> Any:
         return lambda q, answer_type, mentions, order: self._read(q, answer_type, mentions, order, ents)
 
-    def _rank_for(self, query: str, spans: Sequence[Span]) -> list[tuple[Span, float]]:
+    def rank_for(self, query: str, spans: Sequence[Span]) -> list[tuple[Span, float]]:
         """``spans`` best first for answering ``query``: by the cross-encoder, else by the query's words."""
         if not spans:
             return []
@@ -551,7 +551,7 @@ class ExtractiveGenerator:
             return float(y.group(0)) if y else None
 
         got = compare_related(question, analysis.compared[:4], relation, attribute, spans, self._reader(ents),
-                              self._rank_for, year)
+                              self.rank_for, year)
         if not got or len(got) < 2:
             return [], None, None
         chain = list(dict.fromkeys(s for e in got for s in e["spans"]))
@@ -566,7 +566,7 @@ class ExtractiveGenerator:
                       ents: dict[tuple[str, int], list[Any]], relation: str) -> tuple[list[Span], str | None, dict[str, Any] | None]:
         """"Are the directors of X and Y from the same country?": each one's nationality read hop by hop."""
         got = compare_related(question, analysis.compared[:4], relation, lambda p: f"What is the nationality of {p}?",
-                              spans, self._reader(ents), self._rank_for, lambda v: v.lower(),
+                              spans, self._reader(ents), self.rank_for, lambda v: v.lower(),
                               answer_type="NATIONALITY", stated=False)
         if not got or len(got) < 2:
             return [], None, None

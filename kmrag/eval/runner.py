@@ -66,6 +66,9 @@ class QuestionResult(AnswerScores):
     answer_text: str | None = None
     found: bool | None = None
     cited: list[str] = Field(default_factory=list)
+    basis: str | None = Field(default=None, description=(
+        "how the direct answer was read: span, chain (hop by hop through the text), path (a relation path of "
+        "the graph), comparison, yes_no, band; None without one"))
 
 
 class ReliabilityRow(BaseModel):
@@ -98,6 +101,8 @@ class StrategySummary(BaseModel):
     citation_recall: float | None = None
     citation_unit_precision: float | None = None
     supported_share: float | None = None
+    # answers with a direct answer, by how it was read (kmrag.answer: span, chain, path, ...): count, EM, F1
+    by_basis: dict[str, dict[str, float]] = Field(default_factory=dict)
     correct: float | None = Field(default=None, description="share of the questions answered correctly")
     ece: float | None = Field(default=None, description="expected calibration error, 10 equal-width bins, over the "
                               "answered questions")
@@ -320,6 +325,7 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
         error = None
         statements: list[tuple[str, list[str]]] = []
         citations: list[Citation] = []
+        basis: str | None = None
         try:
             if answerer is None:
                 got = retriever.retrieve(tenant, item.question, 8)
@@ -343,6 +349,7 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
                 direct, text, confidence = ans.direct, ans.text, ans.confidence
                 statements = [(s.text, list(s.unit_ids)) for s in ans.statements]
                 citations = list(ans.citations)
+                basis = (ans.basis or {}).get("kind") if ans.direct else None
         except BadInput as e:
             unit_ids, ctx_ids, rounds, direct, text, confidence, error = [], [], 0, None, NOT_FOUND, 0.0, str(e)
             statements, citations = [], []
@@ -383,7 +390,7 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
             answer_in_answer=M.answer_in_context([f"{direct or ''} {text if found else ''}"], item.answers),
             citation_validity=validity, citation_precision=cite_precision, citation_recall=cite_recall,
             citation_unit_precision=M.citation_unit_precision([u.source_id for u in cited_units], gold),
-            supported_share=supported, cited=cited))
+            supported_share=supported, cited=cited, basis=basis))
     return out
 
 
@@ -413,7 +420,17 @@ def answer_summary(answered: Sequence[QuestionResult]) -> dict[str, Any]:
         "reliability": [ReliabilityRow(lo=b.lo, hi=b.hi, count=b.count, confidence=_r(b.confidence),
                                        accuracy=_r(b.accuracy)) for b in M.reliability(points)],
         "invalid_citations": sum(1 for r in answered if r.citation_validity is not None and r.citation_validity < 1.0),
+        "by_basis": _by_basis(answered),
     }
+
+
+def _by_basis(answered: Sequence[QuestionResult]) -> dict[str, dict[str, float]]:
+    groups: dict[str, list[QuestionResult]] = {}
+    for r in answered:
+        if r.found and r.basis:
+            groups.setdefault(r.basis, []).append(r)
+    return {k: {"answers": len(v), "em": _r(M.mean(r.em for r in v)) or 0.0, "f1": _r(M.mean(r.f1 for r in v)) or 0.0}
+            for k, v in sorted(groups.items())}
 
 
 def summarise(strategy: str, per: Sequence[QuestionResult]) -> StrategySummary:

@@ -116,4 +116,5 @@ class GraphRetriever:
         graph_ranking = [u for u, _ in sorted(path_score.items(), key=lambda kv: (-kv[1], kv[0]))][:100]
         fused = rrf([base.unit_ids, graph_ranking], weights=[1.0, self.weight])[:k]
         trace.append({"step": "fuse", "graph_weight": self.weight, "ms": round((time.perf_counter() - t) * 1000, 2)})
-        return Retrieved(unit_ids=[u for u, _ in fused], scores=[s for _, s in fused], trace=trace)
+        return Retrieved(unit_ids=[u for u, _ in fused], scores=[s for _, s in fused], trace=trace,
+                         entities=list(seeds))

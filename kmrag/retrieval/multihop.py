@@ -144,7 +144,8 @@ class MultiHopRetriever:
         st.trace.append({"step": "done", "rounds": st.rounds, "found": len(top),
                          "ms": round((time.perf_counter() - t0) * 1000, 2)})
         return Retrieved(unit_ids=[u for u, _ in top], scores=[s for _, s in top], rounds=st.rounds, trace=st.trace,
-                         paths=st.paths, queries=list(dict.fromkeys([q, *reversed(st.rewritten), *st.subs])))
+                         paths=st.paths, queries=list(dict.fromkeys([q, *reversed(st.rewritten), *st.subs])),
+                         entities=list(st.seeds))
 
     def _analyse(self, tenant: str, q: str, k: int) -> _State:
         analysis = self.analyser.analyse(q)

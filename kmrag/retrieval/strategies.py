@@ -34,6 +34,8 @@ class Retrieved(BaseModel):
     # the questions the units were found for: the question first, then the sub-questions it was split into
     # and the questions rewritten with a resolved sub-answer ("the mother of <the director found>")
     queries: list[str] = Field(default_factory=list)
+    # the graph entities the question was linked to (strategies that link; empty for the others)
+    entities: list[str] = Field(default_factory=list)
 
 
 class Retriever(Protocol):

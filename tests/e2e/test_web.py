@@ -162,6 +162,37 @@ def test_page_asks_cites_opens_units_draws_paths(web: dict[str, Any], browser: A
     page.close()
 
 
+def test_an_answer_read_along_the_graph_shows_and_highlights_its_path(web: dict[str, Any], browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1360, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(web["server"].url + "/")
+    page.fill("#question", "What is the capital of the state where Munich Airport is located?")
+    page.click("#ask-button")
+    expect(page.locator("#answer-direct")).to_contain_text("Munich", timeout=TIMEOUT_MS)
+    answer_id = page.locator("#answer-meta").inner_text().split()[1]
+    ans = web["client"].get(f"/v1/answers/{answer_id}").json()["answer"]
+    assert ans["basis"]["kind"] == "path", ans["basis"]
+    # the hops, each with the unit its edge came from
+    expect(page.locator("#basis-rule")).to_have_text("read along the graph's relations:")
+    hops = page.locator("#answer-basis li.basis-hop")
+    expect(hops).to_have_count(2)
+    expect(hops.first).to_contain_text("Munich Airport \u2014located in\u2192 Bavaria")
+    expect(hops.nth(1)).to_contain_text("Munich \u2014capital of\u2192 Bavaria")
+    assert [b.get_attribute("data-unit") for b in hops.locator("button.cite").all()] == \
+        [h["unit_id"] for h in ans["basis"]["hops"]]
+    # and the graph highlights exactly those edges
+    on_path = page.locator("#paths-graph g.edge.answer-path")
+    expect(on_path).to_have_count(2)
+    expect(on_path.first).to_contain_text("LOCATED_IN")
+    expect(on_path.nth(1)).to_contain_text("CAPITAL_OF")
+    shot(page, web["tmp"], "web-path-answer.png")
+    assert errors == [], errors
+    page.close()
+
+
 def sure_percent(p: float) -> int:
     return math.floor(p * 100 + 0.5)  # as the page rounds (Math.round)
 

@@ -135,8 +135,17 @@ function renderBasis(basis) {
   const box = $("answer-basis");
   const list = $("basis-entities");
   list.replaceChildren();
-  box.hidden = !(basis && COMPUTED.has(basis.kind));
+  box.hidden = !(basis && (COMPUTED.has(basis.kind) || basis.kind === "path"));
   if (box.hidden) return;
+  if (basis.kind === "path") {  // read along relations of the graph: each hop with the unit its edge came from
+    $("basis-rule").textContent = "read along the graph's relations:";
+    for (const h of basis.hops || []) {
+      const li = el("li", {class: "basis-hop"}, h.subject + " \u2014" + h.predicate + "\u2192 " + h.object + " ");
+      if (h.unit_id) li.append(citeButton(h.unit_id));
+      list.append(li);
+    }
+    return;
+  }
   $("basis-rule").textContent = "computed: " + (basis.rule || basis.kind);
   for (const e of basis.entities || []) {
     let said;
@@ -187,7 +196,8 @@ function renderAnswer(answer, paths, units) {
   $("answer-meta").textContent = "answer " + answer.id + " · " + (answer.generator || "") + ", " +
     (answer.strategy || "") + " · " + (answer.citations || []).length + " citation(s)";
   $("neo4j-button").hidden = true;
-  drawPaths(current.paths, new Set((answer.citations || []).map((c) => c.unit_id)));
+  drawPaths(withAnswerPath(current.paths, answer), new Set((answer.citations || []).map((c) => c.unit_id)),
+            answerEdges(answer));
   const ranked = $("ranked");
   ranked.replaceChildren();
   for (const u of current.units) {
@@ -292,7 +302,21 @@ async function openUnit(uid) {
 
 // -- relation paths as a small graph ------------------------------------------------------------------------
 
-function drawPaths(paths, cited) {
+// an answer read along a relation path: its hops are drawn (first) and highlighted
+function answerEdges(answer) {
+  const b = answer.direct ? answer.basis : null;
+  return new Set(b && b.kind === "path" ? (b.hops || []).map((h) => h.subject + "\u0000" + (h.type || h.predicate) + "\u0000" + h.object) : []);
+}
+
+function withAnswerPath(paths, answer) {
+  const b = answer.direct ? answer.basis : null;
+  if (!b || b.kind !== "path") return paths;
+  // drawn like retrieval's paths, whose edges are labelled by relation type
+  return [{hops: (b.hops || []).map((h) => ({...h, predicate: h.type || h.predicate, unit_ids: h.unit_id ? [h.unit_id] : []}))},
+          ...paths];
+}
+
+function drawPaths(paths, cited, onPath = new Set()) {
   const g = $("paths-graph");
   g.replaceChildren();
   const nodes = new Map();
@@ -326,7 +350,8 @@ function drawPaths(paths, cited) {
     const d = Math.hypot(x2 - x1, y2 - y1) || 1;
     const ux = (x2 - x1) / d, uy = (y2 - y1) / d;
     const isCited = [...e.units].some((u) => cited.has(u));
-    const group = svg("g", {class: "edge" + (isCited ? " cited" : "")});
+    const answerHop = onPath.has(e.from + "\u0000" + e.label + "\u0000" + e.to);
+    const group = svg("g", {class: "edge" + (isCited ? " cited" : "") + (answerHop ? " answer-path" : "")});
     const title = svg("title");
     title.textContent = e.label + " (from " + [...e.units].join(", ") + ")";
     group.append(title,

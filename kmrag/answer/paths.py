@@ -1,0 +1,271 @@
+"""Answers read off relation paths in the graph: "What is the capital of the state where Munich Airport is
+located?" is (Munich Airport) -[located in]-> (Bavaria) <-[capital of]- (Munich), and the answer is the
+path's end, each hop a statement citing the unit its edge was extracted from.
+
+How a path is chosen (general English, nothing about a dataset):
+
+- **Stages.** A question with a dependent sub-question (kmrag.retrieval.analysis: "the state where X is
+  located") is two stages: the sub-question's relational words, then the outer question's ("the capital of
+  ..."); any other question is one stage of all its relational words, read in one hop or in two hops that
+  each say a different one of them. Relational words are the question's content words outside its entity
+  mentions, as lemmas.
+- **Hops.** Bounded reads through the graph store (both backends, kmrag.graph.paths): the first hop from
+  the entities retrieval linked to the question, the second from the best first hops' ends. A hop counts
+  when its predicate says a word of its stage: the same lemma, the same word inflected or derived
+  ("directed" ~ "director"), words of one relation group (kmrag.answer.lexicon: "serve" ~ "operate"), or the
+  converse family relation ("father" ~ "daughter of"). Co-mention hops never count: they say no relation.
+- **End.** Not an entity the question names; of the kind asked for: a date or a number must be one, a name
+  of the asked kind fits best (the small entity recogniser mislabels names, so another name fits less).
+- **Choice.** The most question words said, then the best type fit, then the fewest hops. Two different
+  answers tied at the top is no answer (the trace shows both).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kmrag.answer.extractive import LABELS, akin
+from kmrag.answer.lexicon import same
+from kmrag.answer.spans import Span
+from kmrag.answer.support import STOP, terms
+from kmrag.graph.base import GraphStore, Hop
+from kmrag.graph.paths import CO_MENTION
+from kmrag.retrieval.analysis import QuestionAnalysis
+from kmrag.retrieval.multihop import VALUE_OF
+
+# a relation and its converse among family words: "X is the daughter of Y" says who X's father or mother is
+CONVERSE = [({"father", "mother", "parent"}, {"son", "daughter", "child", "children"}),
+            ({"husband", "wife", "spouse"}, {"husband", "wife", "spouse", "marry", "married"})]
+QUESTION_WORDS = {"who", "whom", "whose", "what", "which", "when", "where", "why", "how", "name"}
+VALUE_TYPES = {"DATE", "NUMBER", "QUANTITY", "MONEY"}
+NAME_LABELS = LABELS["ENTITY"]
+FIRST_HOPS = 500   # first hops read from the question's entities
+BEAM = 8           # first-hop ends the second hop leaves from
+FANOUT = 100       # hops read per entity
+
+
+@dataclass(frozen=True)
+class Stage:
+    """What one part of the question asks: its relational lemmas and the kind of entity it ends at."""
+
+    words: tuple[str, ...]
+    expects: str
+
+
+@dataclass
+class PathAnswer:
+    answer: str
+    end_id: str
+    hops: list[Hop]
+    said: list[str]              # the question word each hop's predicate says
+    fit: float                   # how well the end is the kind asked for (0..1)
+    expects: str = "ENTITY"
+    spans: list[Span] = field(default_factory=list)  # one cited sentence per hop, once read
+
+    @property
+    def rank_key(self) -> tuple[float, float, int]:
+        return (-len(set(self.said)), -self.fit, len(self.hops))
+
+    def describe(self) -> dict[str, Any]:
+        return {"answer": self.answer, "said": self.said, "fit": self.fit,
+                "hops": [{"subject": h.subject_name, "predicate": h.predicate, "object": h.object_name,
+                          "unit_ids": h.unit_ids} for h in self.hops]}
+
+
+class PathReader:
+    def __init__(self, graph: GraphStore, nlp: Any, beam: int = BEAM, fanout: int = FANOUT,
+                 first_hops: int = FIRST_HOPS) -> None:
+        self.graph, self.nlp = graph, nlp
+        self.beam, self.fanout, self.first_hops = beam, fanout, first_hops
+
+    # -- what the question asks ---------------------------------------------------------------------
+
+    def plans(self, question: str, analysis: QuestionAnalysis) -> list[list[Stage]]:
+        """The ways the question may be read as hops, tried in order: the sub-question then the outer question
+        (when the analysis found a sub-question), then all the relational words in one stage."""
+        out: list[list[Stage]] = []
+        sub = analysis.sub_question
+        if sub is not None and sub.phrase in question:
+            inner = self._lemmas(sub.phrase)
+            outer = self._lemmas(question.replace(sub.phrase, " ", 1))
+            if inner and outer:
+                out.append([Stage(inner, sub.resolves_to), Stage(outer, analysis.answer_type)])
+        words = self._lemmas(question)
+        if words:
+            out.append([Stage(words, analysis.answer_type)])
+        return out
+
+    def _lemmas(self, text: str) -> tuple[str, ...]:
+        """The relational words of a question as lemmas: no names (proper nouns, capitalised words after the
+        first), numbers, stop words, question words, prepositions or auxiliaries."""
+        out: list[str] = []
+        for tok in self.nlp(text):
+            low = tok.lower_
+            if (tok.is_punct or tok.is_space or tok.like_num or low in STOP or low in QUESTION_WORDS
+                    or tok.pos_ in {"PROPN", "ADP", "DET", "AUX", "PART", "PRON"}
+                    or (tok.i > 0 and tok.text[:1].isupper())):
+                continue
+            out.append(tok.lemma_.lower())
+        return tuple(dict.fromkeys(out))
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - a reader lives as long as its answerer
+    def predicate_words(self, predicate: str) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(t.lemma_.lower() for t in self.nlp(predicate)
+                                   if not t.is_punct and t.lower_ not in STOP and t.pos_ not in {"ADP", "DET"}))
+
+    def says(self, hop: Hop, words: Sequence[str], taken: Sequence[str] = ()) -> str | None:
+        """The question word (of ``words``, not already ``taken``) that the hop's predicate says, or None."""
+        if hop.type == CO_MENTION:
+            return None
+        pred = self.predicate_words(hop.predicate)
+        for w in words:
+            if w not in taken and any(_same_word(w, p) for p in pred):
+                return w
+        return None
+
+    # -- reading the graph --------------------------------------------------------------------------
+
+    def read(self, tenant: str, question: str, analysis: QuestionAnalysis,
+             seeds: Sequence[str]) -> tuple[list[PathAnswer], dict[str, Any]]:
+        """The candidate answers, best first, and the trace of how they were found."""
+        plans = self.plans(question, analysis)
+        trace: dict[str, Any] = {"step": "paths", "entities": len(seeds)}
+        if not plans or not seeds or analysis.answer_type == "YES_NO" or analysis.kind == "comparison":
+            trace["decision"] = "not a question a relation path answers" if plans and seeds else \
+                "no relational words or no linked entity"
+            return [], trace
+        first = [p.hops[0] for p in self.graph.relation_paths(tenant, list(seeds), max_hops=1,
+                                                               limit=self.first_hops, fanout=self.fanout)]
+        found: list[PathAnswer] = []
+        for stages in plans:
+            found = self._search(tenant, stages, first, set(seeds))
+            trace["stages"] = [{"words": list(s.words), "expects": s.expects} for s in stages]
+            if found:
+                break
+        trace["candidates"] = [f.describe() for f in found[:5]]
+        return found, trace
+
+    def _search(self, tenant: str, stages: list[Stage], first: list[Hop], seeds: set[str]) -> list[PathAnswer]:
+        """Paths of one hop per stage (one stage: one hop, or two hops saying different words of it)."""
+        found: list[PathAnswer] = []
+        two_stage = len(stages) == 2
+        head, last = stages[0], stages[-1]
+        starts: dict[str, tuple[Hop, str]] = {}
+        for hop in first:
+            end = hop.object_id if hop.subject_id in seeds else hop.subject_id
+            said = None if end in seeds else self.says(hop, head.words)
+            if said is None:
+                continue
+            starts.setdefault(end, (hop, said))
+            if not two_stage:
+                found.append(self._answer([hop], [said], end, head.expects))
+        ends = list(starts)[: self.beam]
+        for p in self.graph.relation_paths(tenant, ends, max_hops=1, limit=self.first_hops, fanout=self.fanout) \
+                if ends else []:
+            hop, mid = p.hops[0], p.start_id
+            end = hop.object_id if hop.subject_id == mid else hop.subject_id
+            first_hop, said1 = starts[mid]
+            if end in seeds or end in (first_hop.subject_id, first_hop.object_id):
+                continue
+            said2 = self.says(hop, last.words, () if two_stage else (said1,))
+            if said2 is not None:
+                found.append(self._answer([first_hop, hop], [said1, said2], end, last.expects))
+        labels = {e.id: e.type for e in self.graph.get_entities(tenant, sorted({f.end_id for f in found}))}
+        for f in found:
+            f.fit = type_fit(f.answer, labels.get(f.end_id, "THING"), f.expects)
+        found = [f for f in found if f.fit > 0]
+        found.sort(key=lambda f: (f.rank_key, f.answer.lower()))
+        return found
+
+    def _answer(self, hops: list[Hop], said: list[str], end: str, expects: str) -> PathAnswer:
+        last = hops[-1]
+        name = last.object_name if last.object_id == end else last.subject_name
+        return PathAnswer(answer=name, end_id=end, hops=hops, said=said, fit=0.0, expects=expects)
+
+
+def type_fit(name: str, label: str, expects: str) -> float:
+    """1: the end is the kind asked for; 0.5: a name where a name of another kind is asked (the recogniser
+    mislabels), or a name of unknown kind; 0: a value where a name is asked, or not a value where one is."""
+    if expects in VALUE_TYPES:
+        pattern = VALUE_OF.get(expects)
+        is_value = label in LABELS.get(expects, set()) or bool(pattern is not None and pattern.search(name))
+        return 1.0 if is_value else 0.0
+    if label in {"DATE", "CARDINAL", "QUANTITY", "MONEY", "PERCENT", "TIME", "ORDINAL"} or re.fullmatch(r"[\d\s,.]+", name):
+        return 0.0
+    if expects in LABELS and label in LABELS[expects]:
+        return 1.0
+    return 0.5 if label in NAME_LABELS or label in {"THING", "CONCEPT", "NORP"} else 0.0
+
+
+def _same_word(question_word: str, predicate_word: str) -> bool:
+    if question_word == predicate_word or akin(question_word, frozenset({predicate_word})):
+        return True
+    if same(question_word, predicate_word):
+        return True
+    return any((question_word in a and predicate_word in b) or (question_word in b and predicate_word in a)
+               for a, b in CONVERSE)
+
+
+def best(found: Sequence[PathAnswer]) -> tuple[PathAnswer | None, str]:
+    """The answer of the best path, or None with why: two different answers tied at the top are no answer."""
+    if not found:
+        return None, "no path from the question's entities says its relations"
+    top = found[0]
+    rivals = sorted({f.answer for f in found if f.rank_key == top.rank_key and f.answer.lower() != top.answer.lower()})
+    if rivals:
+        return None, f"paths tie between {top.answer!r} and {', '.join(repr(r) for r in rivals[:3])}"
+    return top, f"the path says {' then '.join(repr(w) for w in top.said)}"
+
+
+def cite(candidate: PathAnswer, spans: Sequence[Span]) -> bool:
+    """Each hop's sentence: a span of one of the hop's units naming both its ends, the one sharing most words
+    with its predicate. False (and nothing cited) when some hop has no such sentence."""
+    by_unit: dict[str, list[Span]] = {}
+    for s in spans:
+        by_unit.setdefault(s.unit_id, []).append(s)
+    out: list[Span] = []
+    for hop in candidate.hops:
+        pool = [s for u in hop.unit_ids for s in by_unit.get(u, [])]
+        both = [s for s in pool if _names(hop.subject_name, s) and _names(hop.object_name, s)]
+        if not both:
+            return False
+        pred = terms(hop.predicate).words
+        out.append(max(both, key=lambda s: (len(pred & terms(s.display).words), -s.start)))
+    candidate.spans = out
+    return True
+
+
+def _names(name: str, span: Span) -> bool:
+    t = terms(name)
+    have = terms(f"{span.title} {span.display}")
+    return bool(t.words | t.numbers) and t.words <= have.words and t.numbers <= have.numbers
+
+
+def basis(candidate: PathAnswer, rivals: int = 1, meaning: float | None = None) -> dict[str, Any]:
+    """How the answer was read: every hop with the sentence and unit it rests on; ``meaning``: how well the
+    last hop's sentence answers the question, by the reader's cross-encoder."""
+    return {"kind": "path", "said": candidate.said, "relation_stated": True, "candidates": rivals, "meaning": meaning,
+            "hops": [{"subject": h.subject_name, "predicate": h.predicate, "type": h.type, "object": h.object_name,
+                      "unit_id": s.unit_id, "quote": s.quote} for h, s in zip(candidate.hops, candidate.spans,
+                                                                            strict=True)]}
+
+
+def last_question(question: str, analysis: QuestionAnalysis, candidate: PathAnswer) -> str:
+    """The question the last hop answers: for two hops and a sub-question, the outer question with the first
+    hop's end filled in ("What is the capital of Bavaria?"); else the question."""
+    sub = analysis.sub_question
+    if len(candidate.hops) < 2 or sub is None or sub.phrase not in question:
+        return question
+    one, two = candidate.hops[0], candidate.hops[1]
+    mid_id = next(iter({one.subject_id, one.object_id} & {two.subject_id, two.object_id}), one.object_id)
+    mid = one.subject_name if one.subject_id == mid_id else one.object_name
+    return sub.outer(question, mid)
+
+
+def text(candidate: PathAnswer) -> str:
+    """The statements: each hop's sentence with its unit's ID, in path order (a sentence saying two hops once)."""
+    return " ".join(f"{s.display} [{s.unit_id}]" for s in dict.fromkeys(candidate.spans))

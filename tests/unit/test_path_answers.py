@@ -1,0 +1,125 @@
+"""Answers read off relation paths (kmrag.answer.paths) on the embedded graph store: which hops a question's
+words choose, the end's kind, ties, and the sentence each hop cites. Sentences of our own wording."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kmrag.answer import paths
+from kmrag.answer.paths import PathReader, type_fit
+from kmrag.answer.spans import Span
+from kmrag.graph.local_store import LocalGraphStore
+from kmrag.nlp.extract import SpacyExtractor
+from kmrag.retrieval.analysis import QuestionAnalyser
+from kmrag.schema import Entity, Relation, entity_id, relation_id, relationship_type
+
+pytestmark = pytest.mark.unit
+T = "t"
+
+
+@pytest.fixture(scope="module")
+def nlp_parts() -> tuple[Any, QuestionAnalyser]:
+    ex = SpacyExtractor()
+    return ex.nlp, QuestionAnalyser(ex)
+
+
+class World:
+    def __init__(self, root: Path) -> None:
+        self.store = LocalGraphStore(root)
+        self.ids: dict[str, str] = {}
+
+    def ent(self, name: str, label: str) -> str:
+        eid = entity_id(T, name, label)
+        self.store.write_entities([Entity(id=eid, tenant=T, name=name, type=label)])
+        self.ids[name] = eid
+        return eid
+
+    def rel(self, s: str, predicate: str, o: str, unit: str) -> None:
+        rtype = relationship_type(predicate)
+        a, b = self.ids[s], self.ids[o]
+        self.store.write_relations([Relation(id=relation_id(T, a, rtype, b), tenant=T, subject_id=a, object_id=b,
+                                             predicate=predicate, type=rtype, confidence=0.9, unit_ids=[unit],
+                                             sentences=[f"{s} {predicate} {o}."])])
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    w = World(tmp_path / "graph")
+    for name, label in [("Harbour Bridge Station", "FAC"), ("Lowland", "GPE"), ("Eastport", "GPE"),
+                        ("Kestrel Air", "ORG"), ("Norhaven", "GPE"), ("Greta Vale", "PERSON"),
+                        ("Oskar Vale", "PERSON"), ("Brightwater", "GPE"), ("1961", "DATE"), ("Republic", "GPE")]:
+        w.ent(name, label)
+    w.rel("Harbour Bridge Station", "located in", "Lowland", "u_a")
+    w.rel("Eastport", "capital of", "Lowland", "u_a")
+    w.rel("Lowland", "province of", "Republic", "u_b")
+    w.rel("Kestrel Air", "founded in", "1961", "u_c")
+    w.rel("Kestrel Air", "operate flight from", "Norhaven", "u_d")
+    w.rel("Greta Vale", "daughter of", "Oskar Vale", "u_e")
+    w.rel("Oskar Vale", "died in", "Brightwater", "u_f")
+    w.store.flush()
+    return w
+
+
+def _read(world: World, parts: tuple[Any, QuestionAnalyser], question: str, *seeds: str) -> list[paths.PathAnswer]:
+    nlp, analyser = parts
+    found, _ = PathReader(world.store, nlp).read(T, question, analyser.analyse(question),
+                                                 [world.ids[s] for s in seeds])
+    return found
+
+
+def test_two_hops_each_saying_a_word_of_the_question(world: World, nlp_parts: Any) -> None:
+    found = _read(world, nlp_parts, "What is the capital of the province where Harbour Bridge Station is located?",
+                  "Harbour Bridge Station")
+    top, why = paths.best(found)
+    assert top is not None and top.answer == "Eastport", why
+    assert [h.predicate for h in top.hops] == ["located in", "capital of"] and top.said == ["locate", "capital"]
+
+
+def test_a_literal_end_for_when_and_the_kind_asked_for(world: World, nlp_parts: Any) -> None:
+    top, _ = paths.best(_read(world, nlp_parts, "When was the airline that flies from Norhaven founded?", "Norhaven"))
+    assert top is not None and top.answer == "1961" and len(top.hops) == 2
+    # a date is not where something is: no path answers "where" with 1961
+    assert all(f.answer != "1961" for f in _read(world, nlp_parts, "Where was Kestrel Air founded?", "Kestrel Air"))
+
+
+def test_a_family_relation_read_through_its_converse(world: World, nlp_parts: Any) -> None:
+    top, _ = paths.best(_read(world, nlp_parts, "Where did Greta Vale's father die?", "Greta Vale"))
+    assert top is not None and top.answer == "Brightwater"
+    assert [h.predicate for h in top.hops] == ["daughter of", "died in"]
+
+
+def test_no_path_when_no_hop_says_the_question(world: World, nlp_parts: Any) -> None:
+    assert _read(world, nlp_parts, "Who painted the ceiling of Harbour Bridge Station?", "Harbour Bridge Station") == []
+    assert paths.best([]) == (None, "no path from the question's entities says its relations")
+
+
+def test_different_answers_tied_at_the_top_are_no_answer(world: World, nlp_parts: Any) -> None:
+    top, _ = paths.best(_read(world, nlp_parts, "Where did Oskar Vale die?", "Oskar Vale"))
+    assert top is not None and top.answer == "Brightwater"
+    world.rel("Oskar Vale", "died in", "Eastport", "u_g")  # the graph now says two places
+    world.store.flush()
+    top, why = paths.best(_read(world, nlp_parts, "Where did Oskar Vale die?", "Oskar Vale"))
+    assert top is None and why == "paths tie between 'Brightwater' and 'Eastport'"
+
+
+def test_each_hop_cites_a_sentence_naming_both_its_ends(world: World, nlp_parts: Any) -> None:
+    found = _read(world, nlp_parts, "Where did Greta Vale's father die?", "Greta Vale")
+    top = found[0]
+    spans = [Span("u_e", "s", 0, 40, "Greta Vale is the daughter of Oskar Vale.", "sentence",
+                  "Greta Vale is the daughter of Oskar Vale.", 0),
+             Span("u_f", "s", 0, 30, "Oskar Vale died in Brightwater.", "sentence", "Oskar Vale died in Brightwater.", 1),
+             Span("u_f", "s", 31, 60, "Brightwater is a port.", "sentence", "Brightwater is a port.", 1)]
+    assert paths.cite(top, spans)
+    assert [s.unit_id for s in top.spans] == ["u_e", "u_f"] and top.spans[1].quote == "Oskar Vale died in Brightwater."
+    assert paths.text(top) == "Greta Vale is the daughter of Oskar Vale. [u_e] Oskar Vale died in Brightwater. [u_f]"
+    # a hop whose unit has no sentence naming both ends cannot be cited: no path answer
+    assert not paths.cite(top, spans[:1] + spans[2:])
+
+
+def test_type_fit() -> None:
+    assert type_fit("1961", "DATE", "DATE") == 1.0 and type_fit("Eastport", "GPE", "DATE") == 0.0
+    assert type_fit("Eastport", "GPE", "PLACE") == 1.0 and type_fit("Eastport", "PERSON", "PLACE") == 0.5
+    assert type_fit("1961", "DATE", "PERSON") == 0.0 and type_fit("about 40 km", "QUANTITY", "QUANTITY") == 1.0
