@@ -440,7 +440,8 @@ def _ask_units(args: argparse.Namespace) -> int:
     with open_stores(settings) as stores:
         stores.init_schema()
         result = ask(stores.units, stores.graph, get_embedder(settings), settings.tenant, args.question,
-                     strategy=args.strategy, k=args.k or 5, max_chars=settings.max_question_chars)
+                     strategy=args.strategy, k=args.k or 5, max_chars=settings.max_question_chars,
+                     path_weight=settings.path_weight)
 
     def human(r: Any) -> str:
         lines = [f"{r['question']}  (tenant {r['tenant']!r}, {r['strategy']}, {r['rounds']} round(s), {r['ms']} ms)"]

@@ -75,6 +75,9 @@ class Settings(BaseModel):
     # answers read off relation paths in the graph (kmrag.answer.paths): "relations" tries them beside the text
     # reader (the support check decides when they disagree), "none" reads the text alone
     paths: str = "relations"
+    # the weight of the units on relation paths from the question's entities among multihop's rankings (0: paths
+    # are shown, not ranked); chosen on the dev sets' tune halves (README, "Answers along relations")
+    path_weight: float = Field(default=0.0, ge=0.0, le=5.0)
     # `kmrag support check` / POST /v1/support: a statement, span or line over these is refused, named
     support_max_statement_chars: int = 5000
     support_max_span_chars: int = 20000  # per span given (units read by unit_ids are taken whole)

@@ -67,7 +67,8 @@ class Answerer:
         self.units, self.graph, self.settings = units, graph, settings
         self.generator_name = generator_name(settings, generator)
         self.strategy = strategy
-        self.retriever = retriever or build_strategy(strategy, units, embedder, graph=graph, rerank=settings.rerank)
+        self.retriever = retriever or build_strategy(strategy, units, embedder, graph=graph, rerank=settings.rerank,
+                                                      path_weight=settings.path_weight)
         self.k = k
         self.max_attempts = max(1, max_attempts)
         self.save = save

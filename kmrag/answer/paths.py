@@ -34,12 +34,22 @@ from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, terms
 from kmrag.graph.base import GraphStore, Hop
 from kmrag.graph.paths import CO_MENTION
-from kmrag.retrieval.analysis import QuestionAnalysis
+from kmrag.retrieval.analysis import (
+    DATE_NOUNS,
+    NUMBER_NOUNS,
+    ORG_NOUNS,
+    PLACE_NOUNS,
+    WORK_NOUNS,
+    QuestionAnalysis,
+)
 from kmrag.retrieval.multihop import VALUE_OF
 
 # a relation and its converse among family words: "X is the daughter of Y" says who X's father or mother is
 CONVERSE = [({"father", "mother", "parent"}, {"son", "daughter", "child", "children"}),
             ({"husband", "wife", "spouse"}, {"husband", "wife", "spouse", "marry", "married"})]
+# nouns naming the kind of a thing ("the city", "which film", "the date"), not a relation it has; a relational noun
+# of a question ("father", "director", "birth") is one some hop must say
+KIND_NOUNS = DATE_NOUNS | PLACE_NOUNS | ORG_NOUNS | WORK_NOUNS | NUMBER_NOUNS | {"person", "people", "man", "woman", "thing"}
 QUESTION_WORDS = {"who", "whom", "whose", "what", "which", "when", "where", "why", "how", "name"}
 VALUE_TYPES = {"DATE", "NUMBER", "QUANTITY", "MONEY"}
 NAME_LABELS = LABELS["ENTITY"]
@@ -54,6 +64,7 @@ class Stage:
 
     words: tuple[str, ...]
     expects: str
+    needed: tuple[str, ...] = ()  # the words some hop must say: relational nouns ("father", "birth")
 
 
 @dataclass
@@ -61,17 +72,21 @@ class PathAnswer:
     answer: str
     end_id: str
     hops: list[Hop]
-    said: list[str]              # the question word each hop's predicate says
+    said: list[tuple[str, ...]]  # the question words each hop's predicate says
     fit: float                   # how well the end is the kind asked for (0..1)
     expects: str = "ENTITY"
     spans: list[Span] = field(default_factory=list)  # one cited sentence per hop, once read
 
     @property
     def rank_key(self) -> tuple[float, float, int]:
-        return (-len(set(self.said)), -self.fit, len(self.hops))
+        return (-len(self.words), -self.fit, len(self.hops))
+
+    @property
+    def words(self) -> set[str]:
+        return {w for ws in self.said for w in ws}
 
     def describe(self) -> dict[str, Any]:
-        return {"answer": self.answer, "said": self.said, "fit": self.fit,
+        return {"answer": self.answer, "said": [list(w) for w in self.said], "fit": self.fit,
                 "hops": [{"subject": h.subject_name, "predicate": h.predicate, "object": h.object_name,
                           "unit_ids": h.unit_ids} for h in self.hops]}
 
@@ -90,42 +105,48 @@ class PathReader:
         out: list[list[Stage]] = []
         sub = analysis.sub_question
         if sub is not None and sub.phrase in question:
-            inner = self._lemmas(sub.phrase)
-            outer = self._lemmas(question.replace(sub.phrase, " ", 1))
-            if inner and outer:
-                out.append([Stage(inner, sub.resolves_to), Stage(outer, analysis.answer_type)])
-        words = self._lemmas(question)
-        if words:
-            out.append([Stage(words, analysis.answer_type)])
+            inner = self._stage(sub.phrase, sub.resolves_to)
+            outer = self._stage(question.replace(sub.phrase, " ", 1), analysis.answer_type)
+            if inner.words and outer.words:
+                out.append([inner, outer])
+        whole = self._stage(question, analysis.answer_type)
+        if whole.words:
+            out.append([whole])
         return out
 
-    def _lemmas(self, text: str) -> tuple[str, ...]:
-        """The relational words of a question as lemmas: no names (proper nouns, capitalised words after the
-        first), numbers, stop words, question words, prepositions or auxiliaries."""
-        out: list[str] = []
+    def _stage(self, text: str, expects: str) -> Stage:
+        lemmas = self._lemmas(text)
+        return Stage(tuple(w for w, _ in lemmas), expects,
+                     tuple(w for w, relational in lemmas if relational and w not in KIND_NOUNS))
+
+    def _lemmas(self, text: str) -> list[tuple[str, bool]]:
+        """The relational words of a question as (lemma, whether it is a relational noun): no names (proper
+        nouns, capitalised words after the first), numbers, stop words, question words, prepositions or
+        auxiliaries. A relational noun has an owner ("X's father", "the director of X") or is what an "of"
+        names ("the date of birth")."""
+        out: dict[str, bool] = {}
         for tok in self.nlp(text):
             low = tok.lower_
-            if (tok.is_punct or tok.is_space or tok.like_num or low in STOP or low in QUESTION_WORDS
-                    or tok.pos_ in {"PROPN", "ADP", "DET", "AUX", "PART", "PRON"}
+            if (tok.is_punct or tok.is_space or tok.like_num or any(c.isdigit() for c in low) or low in STOP
+                    or low in QUESTION_WORDS or tok.pos_ in {"PROPN", "ADP", "DET", "AUX", "PART", "PRON"}
                     or (tok.i > 0 and tok.text[:1].isupper())):
                 continue
-            out.append(tok.lemma_.lower())
-        return tuple(dict.fromkeys(out))
+            owned = any(c.dep_ == "poss" or (c.dep_ == "prep" and c.lower_ == "of") for c in tok.children)
+            of_what = tok.dep_ == "pobj" and tok.head.lower_ == "of" and tok.head.head.pos_ == "NOUN"
+            out[tok.lemma_.lower()] = out.get(tok.lemma_.lower(), False) or (tok.pos_ == "NOUN" and (owned or of_what))
+        return list(out.items())
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - a reader lives as long as its answerer
     def predicate_words(self, predicate: str) -> tuple[str, ...]:
         return tuple(dict.fromkeys(t.lemma_.lower() for t in self.nlp(predicate)
                                    if not t.is_punct and t.lower_ not in STOP and t.pos_ not in {"ADP", "DET"}))
 
-    def says(self, hop: Hop, words: Sequence[str], taken: Sequence[str] = ()) -> str | None:
-        """The question word (of ``words``, not already ``taken``) that the hop's predicate says, or None."""
+    def says(self, hop: Hop, words: Sequence[str], taken: Sequence[str] = ()) -> tuple[str, ...]:
+        """The question words (of ``words``, not already ``taken``) that the hop's predicate says."""
         if hop.type == CO_MENTION:
-            return None
+            return ()
         pred = self.predicate_words(hop.predicate)
-        for w in words:
-            if w not in taken and any(_same_word(w, p) for p in pred):
-                return w
-        return None
+        return tuple(w for w in words if w not in taken and any(_same_word(w, p) for p in pred))
 
     # -- reading the graph --------------------------------------------------------------------------
 
@@ -143,7 +164,7 @@ class PathReader:
         found: list[PathAnswer] = []
         for stages in plans:
             found = self._search(tenant, stages, first, set(seeds))
-            trace["stages"] = [{"words": list(s.words), "expects": s.expects} for s in stages]
+            trace["stages"] = [{"words": list(s.words), "needed": list(s.needed), "expects": s.expects} for s in stages]
             if found:
                 break
         trace["candidates"] = [f.describe() for f in found[:5]]
@@ -154,16 +175,17 @@ class PathReader:
         found: list[PathAnswer] = []
         two_stage = len(stages) == 2
         head, last = stages[0], stages[-1]
-        starts: dict[str, tuple[Hop, str]] = {}
+        starts: dict[str, tuple[Hop, tuple[str, ...]]] = {}
         for hop in first:
             end = hop.object_id if hop.subject_id in seeds else hop.subject_id
-            said = None if end in seeds else self.says(hop, head.words)
-            if said is None:
+            said = () if end in seeds else self.says(hop, head.words)
+            if not said:
                 continue
-            starts.setdefault(end, (hop, said))
-            if not two_stage:
+            if not two_stage or set(head.needed) <= set(said):
+                starts.setdefault(end, (hop, said))
+            if not two_stage and set(head.needed) <= set(said):
                 found.append(self._answer([hop], [said], end, head.expects))
-        ends = list(starts)[: self.beam]
+        ends = sorted(starts, key=lambda e: -len(starts[e][1]))[: self.beam]  # the ends of the hops saying most
         for p in self.graph.relation_paths(tenant, ends, max_hops=1, limit=self.first_hops, fanout=self.fanout) \
                 if ends else []:
             hop, mid = p.hops[0], p.start_id
@@ -171,8 +193,9 @@ class PathReader:
             first_hop, said1 = starts[mid]
             if end in seeds or end in (first_hop.subject_id, first_hop.object_id):
                 continue
-            said2 = self.says(hop, last.words, () if two_stage else (said1,))
-            if said2 is not None:
+            said2 = self.says(hop, last.words, () if two_stage else said1)
+            needed = set(last.needed) if two_stage else set(last.needed) - set(said1)
+            if said2 and needed <= set(said2):
                 found.append(self._answer([first_hop, hop], [said1, said2], end, last.expects))
         labels = {e.id: e.type for e in self.graph.get_entities(tenant, sorted({f.end_id for f in found}))}
         for f in found:
@@ -181,7 +204,7 @@ class PathReader:
         found.sort(key=lambda f: (f.rank_key, f.answer.lower()))
         return found
 
-    def _answer(self, hops: list[Hop], said: list[str], end: str, expects: str) -> PathAnswer:
+    def _answer(self, hops: list[Hop], said: list[tuple[str, ...]], end: str, expects: str) -> PathAnswer:
         last = hops[-1]
         name = last.object_name if last.object_id == end else last.subject_name
         return PathAnswer(answer=name, end_id=end, hops=hops, said=said, fit=0.0, expects=expects)
@@ -218,7 +241,7 @@ def best(found: Sequence[PathAnswer]) -> tuple[PathAnswer | None, str]:
     rivals = sorted({f.answer for f in found if f.rank_key == top.rank_key and f.answer.lower() != top.answer.lower()})
     if rivals:
         return None, f"paths tie between {top.answer!r} and {', '.join(repr(r) for r in rivals[:3])}"
-    return top, f"the path says {' then '.join(repr(w) for w in top.said)}"
+    return top, "the path says " + " then ".join(repr(", ".join(w)) for w in top.said)
 
 
 def cite(candidate: PathAnswer, spans: Sequence[Span]) -> bool:
@@ -248,7 +271,7 @@ def _names(name: str, span: Span) -> bool:
 def basis(candidate: PathAnswer, rivals: int = 1, meaning: float | None = None) -> dict[str, Any]:
     """How the answer was read: every hop with the sentence and unit it rests on; ``meaning``: how well the
     last hop's sentence answers the question, by the reader's cross-encoder."""
-    return {"kind": "path", "said": candidate.said, "relation_stated": True, "candidates": rivals, "meaning": meaning,
+    return {"kind": "path", "said": [list(w) for w in candidate.said], "relation_stated": True, "candidates": rivals, "meaning": meaning,
             "hops": [{"subject": h.subject_name, "predicate": h.predicate, "type": h.type, "object": h.object_name,
                       "unit_id": s.unit_id, "quote": s.quote} for h, s in zip(candidate.hops, candidate.spans,
                                                                             strict=True)]}

@@ -239,7 +239,8 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     results: list[QuestionResult] = []
     summaries = []
     for sname in strategies:
-        retriever = build_strategy(sname, stores.units, embedder, exact=True, graph=stores.graph)
+        retriever = build_strategy(sname, stores.units, embedder, exact=True, graph=stores.graph,
+                                   path_weight=stores.settings.path_weight)
         per: list[QuestionResult] = []
         for item, (gold, unreachable) in _each(questions, resolved, f"{name} {sname}", progress):
             t = time.perf_counter()

@@ -42,10 +42,11 @@ class AskResult(BaseModel):
 
 
 def ask(units: PgUnitStore, graph: GraphStore, embedder: Embedder, tenant: str, question: str,
-        strategy: str = "multihop", k: int = 5, max_chars: int = MAX_QUESTION_CHARS) -> AskResult:
+        strategy: str = "multihop", k: int = 5, max_chars: int = MAX_QUESTION_CHARS,
+        path_weight: float = 0.0) -> AskResult:
     q = check_question(question, max_chars)
     t = time.perf_counter()
-    got = build_strategy(strategy, units, embedder, graph=graph).retrieve(tenant, q, k)
+    got = build_strategy(strategy, units, embedder, graph=graph, path_weight=path_weight).retrieve(tenant, q, k)
     stored = {u.id: u for u in units.get_units(tenant, got.unit_ids, include_retired=False)}
     ranked = []
     for i, (uid, score) in enumerate(zip(got.unit_ids, got.scores, strict=True), start=1):

@@ -131,12 +131,12 @@ STRATEGIES: dict[str, Callable[..., Retriever]] = {
 }
 
 
-def _multihop(units: PgUnitStore, embedder: Embedder, exact: bool, graph: Any) -> Retriever:
+def _multihop(units: PgUnitStore, embedder: Embedder, exact: bool, graph: Any, path_weight: float = 0.0) -> Retriever:
     from kmrag.retrieval.multihop import MultiHopRetriever
 
     if graph is None:
         raise ConfigError("the multihop strategy needs a graph store")
-    return MultiHopRetriever(units, embedder, graph, exact=exact)
+    return MultiHopRetriever(units, embedder, graph, exact=exact, w_paths=path_weight)
 
 
 def _graph(units: PgUnitStore, embedder: Embedder, exact: bool, graph: Any) -> Retriever:
@@ -155,9 +155,10 @@ def known_strategy(name: str) -> bool:
 
 
 def build_strategy(name: str, units: PgUnitStore, embedder: Embedder, exact: bool = False,
-                   graph: Any = None, rerank: str = "none") -> Retriever:
+                   graph: Any = None, rerank: str = "none", path_weight: float = 0.0) -> Retriever:
     """The strategy ``name``; reranked by the cross-encoder when the name ends in ``-rerank`` or ``rerank``
-    is "cross-encoder" (the ``rerank`` setting)."""
+    is "cross-encoder" (the ``rerank`` setting). ``path_weight``: multihop's weight of relation-path units (the
+    ``path_weight`` setting)."""
     base = name[: -len(RERANKED)] if name.endswith(RERANKED) else name
     try:
         factory = STRATEGIES[base]
@@ -166,7 +167,7 @@ def build_strategy(name: str, units: PgUnitStore, embedder: Embedder, exact: boo
         raise ConfigError(f"unknown strategy {name!r}: choose from {choices}") from None
     if rerank not in ("none", "cross-encoder"):
         raise ConfigError(f"unknown reranker {rerank!r}: use 'cross-encoder' or 'none' (setting rerank, KMRAG_RERANK)")
-    r = factory(units, embedder, exact, graph)
+    r = _multihop(units, embedder, exact, graph, path_weight) if base == "multihop" else factory(units, embedder, exact, graph)
     r.name = base
     if name != base or rerank == "cross-encoder":
         from kmrag.retrieval.rerank import RerankedRetriever

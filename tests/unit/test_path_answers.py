@@ -75,7 +75,7 @@ def test_two_hops_each_saying_a_word_of_the_question(world: World, nlp_parts: An
                   "Harbour Bridge Station")
     top, why = paths.best(found)
     assert top is not None and top.answer == "Eastport", why
-    assert [h.predicate for h in top.hops] == ["located in", "capital of"] and top.said == ["locate", "capital"]
+    assert [h.predicate for h in top.hops] == ["located in", "capital of"] and top.said == [("locate",), ("capital",)]
 
 
 def test_a_literal_end_for_when_and_the_kind_asked_for(world: World, nlp_parts: Any) -> None:
@@ -89,6 +89,16 @@ def test_a_family_relation_read_through_its_converse(world: World, nlp_parts: An
     top, _ = paths.best(_read(world, nlp_parts, "Where did Greta Vale's father die?", "Greta Vale"))
     assert top is not None and top.answer == "Brightwater"
     assert [h.predicate for h in top.hops] == ["daughter of", "died in"]
+
+
+def test_a_relational_noun_of_the_question_must_be_said_by_some_hop(world: World, nlp_parts: Any) -> None:
+    world.ent("4 May 1990", "DATE")
+    world.rel("Greta Vale", "born on", "4 May 1990", "u_h")
+    world.store.flush()
+    # her own birth date says "birth", not "father": no answer to her father's
+    assert _read(world, nlp_parts, "What is the date of birth of Greta Vale's father?", "Greta Vale") == []
+    top, _ = paths.best(_read(world, nlp_parts, "What is the date of birth of Greta Vale?", "Greta Vale"))
+    assert top is not None and top.answer == "4 May 1990"
 
 
 def test_no_path_when_no_hop_says_the_question(world: World, nlp_parts: Any) -> None:
