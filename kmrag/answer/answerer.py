@@ -82,7 +82,7 @@ class Answerer:
         helps = self.client if settings.llm_roles == "all" else None  # "draft": the LLM only drafts
         self.grader = grader_for(helps) if helps else OfflineGrader()
         self.second_opinion = LLMJudge(helps) if helps else None  # can only make support stricter
-        self.paths = PathReader(graph, extractor.nlp) if settings.paths == "relations" else None
+        self.paths = PathReader(graph, extractor.nlp, embedder) if settings.paths == "relations" else None
 
     # -- the loop ---------------------------------------------------------------------------------
 

@@ -13,7 +13,8 @@ How a path is chosen (general English, nothing about a dataset):
   the entities retrieval linked to the question, the second from the best first hops' ends. A hop counts
   when its predicate says a word of its stage: the same lemma, the same word inflected or derived
   ("directed" ~ "director"), words of one relation group (kmrag.answer.lexicon: "serve" ~ "operate"), or the
-  converse family relation ("father" ~ "daughter of"). Co-mention hops never count: they say no relation.
+  converse family relation ("father" ~ "daughter of"), or is close to it in meaning (the embedder's vectors of
+  the word and the predicate: "spouse" ~ "married to"). Co-mention hops never count: they say no relation.
 - **End.** Not an entity the question names; of the kind asked for: a date or a number must be one, a name
   of the asked kind fits best (the small entity recogniser mislabels names, so another name fits less).
 - **Choice.** The most question words said, then the best type fit, then the fewest hops. Two different
@@ -56,6 +57,10 @@ NAME_LABELS = LABELS["ENTITY"]
 FIRST_HOPS = 500   # first hops read from the question's entities
 BEAM = 8           # first-hop ends the second hop leaves from
 FANOUT = 100       # hops read per entity
+# a question word and a predicate closer in meaning than this (cosine of the embedder's vectors) say the same
+# relation: "spouse" ~ "married to" 0.82, "nationality" ~ "citizen of" 0.51, "father" ~ "child of" 0.54; apart:
+# "birth" ~ "died in" 0.34, "director" ~ "located in" 0.32 (all-MiniLM-L6-v2; chosen on 25 pairs of our own)
+MEANING = 0.45
 
 
 @dataclass(frozen=True)
@@ -92,10 +97,11 @@ class PathAnswer:
 
 
 class PathReader:
-    def __init__(self, graph: GraphStore, nlp: Any, beam: int = BEAM, fanout: int = FANOUT,
-                 first_hops: int = FIRST_HOPS) -> None:
-        self.graph, self.nlp = graph, nlp
-        self.beam, self.fanout, self.first_hops = beam, fanout, first_hops
+    def __init__(self, graph: GraphStore, nlp: Any, embedder: Any = None, beam: int = BEAM, fanout: int = FANOUT,
+                 first_hops: int = FIRST_HOPS, meaning: float = MEANING) -> None:
+        self.graph, self.nlp, self.embedder = graph, nlp, embedder
+        self.beam, self.fanout, self.first_hops, self.meaning = beam, fanout, first_hops, meaning
+        self._vectors: dict[str, Any] = {}
 
     # -- what the question asks ---------------------------------------------------------------------
 
@@ -146,7 +152,23 @@ class PathReader:
         if hop.type == CO_MENTION:
             return ()
         pred = self.predicate_words(hop.predicate)
-        return tuple(w for w in words if w not in taken and any(_same_word(w, p) for p in pred))
+        return tuple(w for w in words if w not in taken and (any(_same_word(w, p) for p in pred)
+                                                             or self._close(w, hop.predicate)))
+
+    def _close(self, word: str, predicate: str) -> bool:
+        """Whether the word and the predicate are close in meaning (the embedder's vectors; False without one)."""
+        if self.embedder is None:
+            return False
+        self._embed([word, predicate])
+        return float(self._vectors[word] @ self._vectors[predicate]) >= self.meaning
+
+    def _embed(self, texts: Sequence[str]) -> None:
+        """The vectors of the texts not seen yet, in one call (kept for the reader's life, up to a bound)."""
+        missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if missing and self.embedder is not None:
+            if len(self._vectors) > 50_000:
+                self._vectors.clear()
+            self._vectors.update(zip(missing, self.embedder.embed(missing), strict=True))
 
     # -- reading the graph --------------------------------------------------------------------------
 
@@ -161,6 +183,7 @@ class PathReader:
             return [], trace
         first = [p.hops[0] for p in self.graph.relation_paths(tenant, list(seeds), max_hops=1,
                                                                limit=self.first_hops, fanout=self.fanout)]
+        self._embed([w for stages in plans for st in stages for w in st.words] + [h.predicate for h in first])
         found: list[PathAnswer] = []
         for stages in plans:
             found = self._search(tenant, stages, first, set(seeds))
@@ -186,8 +209,10 @@ class PathReader:
             if not two_stage and set(head.needed) <= set(said):
                 found.append(self._answer([hop], [said], end, head.expects))
         ends = sorted(starts, key=lambda e: -len(starts[e][1]))[: self.beam]  # the ends of the hops saying most
-        for p in self.graph.relation_paths(tenant, ends, max_hops=1, limit=self.first_hops, fanout=self.fanout) \
-                if ends else []:
+        second = self.graph.relation_paths(tenant, ends, max_hops=1, limit=self.first_hops, fanout=self.fanout) \
+            if ends else []
+        self._embed([p.hops[0].predicate for p in second])
+        for p in second:
             hop, mid = p.hops[0], p.start_id
             end = hop.object_id if hop.subject_id == mid else hop.subject_id
             first_hop, said1 = starts[mid]

@@ -68,7 +68,11 @@ def _value(v: Any) -> str:
 
 def basis_text(basis: dict[str, Any] | None) -> str | None:
     """"computed: RULE; NAME: VALUE [u_…]; …" for a direct answer computed from cited values (a band lookup, a
-    comparison, a yes / no over the compared entities); None for one read from a span, or none."""
+    comparison, a yes / no over the compared entities); "along the graph: A -[p]-> B [u_…]; …" for one read off
+    a relation path; None for one read from a span, or none."""
+    if basis and basis.get("kind") == "path":
+        return "along the graph: " + "; ".join(f"({h['subject']}) -[{h['predicate']}]-> ({h['object']}) [{h['unit_id']}]"
+                                               for h in basis.get("hops") or [])
     if not basis or basis.get("kind") not in COMPUTED:
         return None
     parts = []

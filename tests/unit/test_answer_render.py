@@ -69,6 +69,16 @@ def test_a_comparison_shows_each_entitys_value_and_unit() -> None:
     assert basis_text(yes) == f"computed: the same nationality or place; A: american [{U1}]; B [{U2}]"
 
 
+def test_an_answer_read_along_a_relation_path_shows_each_hop_and_its_unit() -> None:
+    basis = {"kind": "path", "said": [["locate"], ["capital"]],
+             "hops": [{"subject": "Munich Airport", "predicate": "located in", "type": "LOCATED_IN", "object": "Bavaria",
+                       "unit_id": U1, "quote": "…"},
+                      {"subject": "Munich", "predicate": "capital of", "type": "CAPITAL_OF", "object": "Bavaria",
+                       "unit_id": U2, "quote": "…"}]}
+    assert basis_text(basis) == (f"along the graph: (Munich Airport) -[located in]-> (Bavaria) [{U1}]; "
+                                 f"(Munich) -[capital of]-> (Bavaria) [{U2}]")
+
+
 def test_a_direct_answer_read_from_a_span_has_no_computed_line() -> None:
     assert basis_text(None) is None
     assert basis_text({"kind": "span", "unit_id": U1, "quote": "x"}) is None

@@ -129,6 +129,24 @@ def test_each_hop_cites_a_sentence_naming_both_its_ends(world: World, nlp_parts:
     assert not paths.cite(top, spans[:1] + spans[2:])
 
 
+def test_a_predicate_close_in_meaning_says_the_word(world: World, nlp_parts: Any) -> None:
+    from kmrag.config import load_settings
+    from kmrag.nlp.embed import get_embedder
+
+    world.rel("Oskar Vale", "citizen of", "Republic", "u_m")  # no word, stem or lexicon group shared
+    world.store.flush()
+    nlp, analyser = nlp_parts
+    q = "What was the nationality of Oskar Vale?"
+    by_words = PathReader(world.store, nlp).read(T, q, analyser.analyse(q), [world.ids["Oskar Vale"]])[0]
+    assert by_words == []
+    reader = PathReader(world.store, nlp, get_embedder(load_settings(environ={})))
+    top, _ = paths.best(reader.read(T, q, analyser.analyse(q), [world.ids["Oskar Vale"]])[0])
+    assert top is not None and top.answer == "Republic" and top.said == [("nationality",)]
+    # close in meaning is not any relation: "died in" is not a birth
+    q = "Where was Oskar Vale born?"
+    assert reader.read(T, q, analyser.analyse(q), [world.ids["Oskar Vale"]])[0] == []
+
+
 def test_type_fit() -> None:
     assert type_fit("1961", "DATE", "DATE") == 1.0 and type_fit("Eastport", "GPE", "DATE") == 0.0
     assert type_fit("Eastport", "GPE", "PLACE") == 1.0 and type_fit("Eastport", "PERSON", "PLACE") == 0.5
