@@ -14,7 +14,8 @@ How a path is chosen (general English, nothing about a dataset):
   when its predicate says a word of its stage: the same lemma, the same word inflected or derived
   ("directed" ~ "director"), words of one relation group (kmrag.answer.lexicon: "serve" ~ "operate"), or the
   converse family relation ("father" ~ "daughter of"), or is close to it in meaning (the embedder's vectors of
-  the word and the predicate: "spouse" ~ "married to"). Co-mention hops never count: they say no relation.
+  the word and the predicate: "nationality" ~ "citizen of"; not for a noun of a kind of thing, "airport", which
+  only a predicate naming it says). Co-mention hops never count: they say no relation.
 - **End.** Not an entity the question names; of the kind asked for: a date or a number must be one, a name
   of the asked kind fits best (the small entity recogniser mislabels names, so another name fits less).
 - **Choice.** The most question words said, then the best type fit, then the fewest hops. Two different
@@ -153,7 +154,7 @@ class PathReader:
             return ()
         pred = self.predicate_words(hop.predicate)
         return tuple(w for w in words if w not in taken and (any(_same_word(w, p) for p in pred)
-                                                             or self._close(w, hop.predicate)))
+                                                             or w not in KIND_NOUNS and self._close(w, hop.predicate)))
 
     def _close(self, word: str, predicate: str) -> bool:
         """Whether the word and the predicate are close in meaning (the embedder's vectors; False without one)."""
