@@ -233,7 +233,10 @@ class Answerer:
         top, context = path
         said = (text[1].direct or "") if text and text[1].found else ""
         agree = bool(said) and _same_answer(said, top.answer)
-        known = lambda ids: {u.id for u in self.units.get_units(context.tenant, ids)}  # noqa: E731
+
+        def known(ids: list[str]) -> set[str]:
+            return {u.id for u in self.units.get_units(context.tenant, ids)}
+
         last = top.spans[-1]
         asked = list(dict.fromkeys([q, paths.last_question(q, analysis, top)]))
         meaning = max(p for a in asked for _, p in self.extractive.rank_for(a, [last])) \
