@@ -95,12 +95,11 @@ class Answerer:
         scores: dict[str, float] = {}
         best: tuple[tuple[int, int, int], Validated, Context, AnswerGrade] | None = None
         query, depth = q, self.k
-        path: tuple[PathAnswer, Context] | None = None
+        entities: list[str] = []
         for attempt in range(1, self.max_attempts + 1):
             t = time.perf_counter()
             got = self.retriever.retrieve(tenant, query, depth)
-            if attempt == 1:
-                path = self._read_path(tenant, q, analysis, got.entities, trace)
+            entities = entities or got.entities
             trace.append({"step": "retrieve", "attempt": attempt, "query": query, "strategy": self.strategy,
                           "units": len(got.unit_ids), "unit_ids": got.unit_ids, "rounds": got.rounds,
                           "ms": round((time.perf_counter() - t) * 1000, 1),
@@ -135,6 +134,7 @@ class Answerer:
                 query, depth = self._corrective_query(q, analysis, query), depth * 2
                 trace.append({"step": "refine", "attempt": attempt, "decision": "corrective retrieval",
                               "query": query, "depth": depth})
+        path = self._read_path(tenant, q, analysis, entities, trace)
         if path is not None:
             best = self._decide(q, analysis, path, best, trace)
         validated = best[1] if best else Validated()
@@ -228,8 +228,9 @@ class Answerer:
     def _decide(self, q: str, analysis: QuestionAnalysis, path: tuple[PathAnswer, Context],
                 text: tuple[tuple[int, int, int], Validated, Context, AnswerGrade] | None,
                 trace: list[dict[str, Any]]) -> tuple[tuple[int, int, int], Validated, Context, AnswerGrade] | None:
-        """The path's answer or the text's: the same answer rests on the path; when they differ, the support
-        check decides (the path's statements validated and its answer graded like the text's)."""
+        """The path's answer or the text's: the same answer rests on a path of two hops (one hop adds nothing to
+        the text's reading); when they differ, the support check decides (the path's statements validated and its
+        answer graded like the text's)."""
         top, context = path
         said = (text[1].direct or "") if text and text[1].found else ""
         agree = bool(said) and _same_answer(said, top.answer)
@@ -245,8 +246,10 @@ class Answerer:
                      basis=paths.basis(top, rivals=1 if agree or not said else 2, meaning=meaning))
         grade = self.grader.grade_answer(q, analysis, v, context)
         ok = v.found and v.direct is not None and grade.ok and not v.issues
-        if agree and ok:
-            decision = "the path and the text give the same answer: it rests on the path"
+        if agree and ok and len(top.hops) == 1:
+            decision = "the path says what the text says: the text's reading stands"
+        elif agree and ok:
+            decision = "the path and the text give the same answer: it rests on the path's hops"
         elif ok:
             decision = (f"the path's answer {top.answer!r} differs from the text's {said!r}; the support check "
                         "passes the path's statements" if said else "the text gave no answer; the path's passes "
@@ -257,7 +260,7 @@ class Answerer:
         trace.append({"step": "decide", "path": top.answer, "text": said or None, "agree": agree,
                       "decision": decision, "issues": v.issues, "grounded": grade.grounded,
                       "addresses": grade.addresses})
-        if not ok:
+        if not ok or agree and len(top.hops) == 1:
             return text
         return ((1, 1, 1), v, context, grade)
 
