@@ -211,11 +211,13 @@ class SpacyExtractor:
         for sent in doc.sents:
             lead = _titled_subject(sent, spans)
             if lead is not None:
+                # a person's name after a title ("Sir Leonard Hutton", "Dr. X") stays a person
+                label = "PERSON" if spans.get(lead.end - 1, (None, ""))[1] == "PERSON" else "THING"
                 ents = [e for e in ents if not (lead.start_char <= e.start and e.end <= lead.end_char)]
-                ents.append(ExtractedEntity(name=clean_name(lead.text), label="THING", start=lead.start_char,
+                ents.append(ExtractedEntity(name=clean_name(lead.text), label=label, start=lead.start_char,
                                             end=lead.end_char))
                 for t in lead:
-                    spans[t.i] = (lead, "THING")
+                    spans[t.i] = (lead, label)
         for span, label in literal_spans(doc):  # relation objects only, never free entities
             for t in span:
                 spans.setdefault(t.i, (span, label))
