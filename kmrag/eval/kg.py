@@ -209,8 +209,7 @@ class Edges:
         return ed
 
     def between(self, subjects: set[str], objects: set[str]) -> set[str]:
-        """The predicate keys of every edge between a subject and an object (empty set: none); None-like
-        emptiness is told apart by :meth:`related`."""
+        """The predicate keys (surface and type) of every edge between a subject and an object."""
         out: set[str] = set()
         for s in subjects:
             for o in self.by_entity.get(s, set()) & objects:
