@@ -211,13 +211,11 @@ class SpacyExtractor:
         for sent in doc.sents:
             lead = _titled_subject(sent, spans)
             if lead is not None:
-                # a person's name after a title ("Sir Leonard Hutton", "Dr. X") stays a person
-                label = "PERSON" if spans.get(lead.end - 1, (None, ""))[1] == "PERSON" else "THING"
                 ents = [e for e in ents if not (lead.start_char <= e.start and e.end <= lead.end_char)]
-                ents.append(ExtractedEntity(name=clean_name(lead.text), label=label, start=lead.start_char,
+                ents.append(ExtractedEntity(name=clean_name(lead.text), label="THING", start=lead.start_char,
                                             end=lead.end_char))
                 for t in lead:
-                    spans[t.i] = (lead, label)
+                    spans[t.i] = (lead, "THING")
         for span, label in literal_spans(doc):  # relation objects only, never free entities
             for t in span:
                 spans.setdefault(t.i, (span, label))
@@ -550,6 +548,9 @@ def _titled_subject(sent: Any, spans: dict[int, Any]) -> Any | None:
         return None
     if not all(w[0].isupper() or w.lower() in _TITLE_WORDS for w in words) or not any(t.pos_ == "PROPN" for t in lead):
         return None
+    last = spans.get(lead.end - 1)
+    if last is not None and last[1] == "PERSON" and len(last[0]) >= 2:
+        return None  # a person's full name after a title ("Sir Peter Robert Jackson"): the recogniser's person
     covering = {(spans[t.i][0].start, spans[t.i][0].end) for t in lead if t.i in spans}
     if len(covering) == 1 and clean_name(sent.doc[min(covering)[0]:min(covering)[1]].text) == clean_name(lead.text):
         return None  # one entity is the whole subject already
