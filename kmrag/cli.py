@@ -31,8 +31,8 @@ def command_name(args: argparse.Namespace) -> str:
               "keys": "action", "support": "action"}.get(cmd)
     if action and getattr(args, action, None):
         return f"{cmd} {getattr(args, action)}"
-    if cmd == "eval" and getattr(args, "target", None) and args.target[0] == "diff":
-        return "eval diff"
+    if cmd == "eval" and getattr(args, "target", None) and args.target[0] in ("diff", "kg"):
+        return f"eval {args.target[0]}"
     return cmd
 
 
@@ -848,9 +848,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return 0
     if args.target and args.target[0] == "calibrate":
         return _eval_calibrate(args, out_root)
+    if args.target and args.target[0] == "kg":
+        return _eval_kg(args)
     if args.target:
         raise ConfigError(f"unknown eval action {args.target[0]!r}: use `kmrag eval --dataset ...`, "
-                          "`kmrag eval calibrate` or `kmrag eval diff A B`")
+                          "`kmrag eval calibrate`, `kmrag eval kg` or `kmrag eval diff A B`")
     datasets = [args.file] if args.file else [d for ds in (args.dataset or ["musique"]) for d in ds.split(",")]
     strategies = [s for st in args.strategy.split(",") if (s := st.strip())]
     if args.questions_file and len(datasets) != 1:
@@ -891,6 +893,25 @@ def _eval_calibrate(args: argparse.Namespace, out_root: Any) -> int:
         stores.init_schema()
         result = run_calibration(stores, datasets, out_root, limit=args.limit, data_root=args.data_root,
                                  progress=not args.json and sys.stderr.isatty(), write=args.write)
+    _emit(args, result, render)
+    return 0
+
+
+def _eval_kg(args: argparse.Namespace) -> int:
+    from kmrag.eval.bench import dataset_path
+    from kmrag.eval.kg import render, run_kg_eval
+    from kmrag.eval.runner import tenant_for
+    from kmrag.nlp.embed import get_embedder
+    from kmrag.stores import open_stores
+
+    names = [args.file] if args.file else [d for ds in (args.dataset or ["2wiki"]) for d in ds.split(",") if d]
+    if len(names) != 1:
+        raise ConfigError("usage: kmrag eval kg --dataset 2wiki | --file PATH (one 2Wiki-format set)")
+    path = dataset_path(names[0], args.data_root)
+    settings = _settings(args)
+    tenant = args.tenant or tenant_for(path.stem, get_embedder(settings).name)
+    with open_stores(settings) as stores:
+        result = run_kg_eval(stores.graph, tenant, path)
     _emit(args, result, render)
     return 0
 
@@ -1019,7 +1040,9 @@ def build_parser() -> argparse.ArgumentParser:
     dele.add_argument("--dry-run", action="store_true", help="only list the sources that would be removed")
     ev = add("eval", cmd_eval, "evaluate retrieval strategies on multi-hop QA sets; `kmrag eval diff A B`")
     ev.add_argument("target", nargs="*", help="empty, or: diff RUN_A RUN_B, or: calibrate (fit the answer "
-                                              "confidence on half the sets' questions, report the other half)")
+                                              "confidence on half the sets' questions, report the other half), "
+                                              "or: kg (the tenant's graph against the set's gold evidence "
+                                              "triples; --tenant, default the set's eval tenant)")
     ev.add_argument("--write", action="store_true", help="calibrate: make the fit the default "
                                                        "(kmrag/answer/calibration.json)")
     ev.add_argument("--rows", help="calibrate: fit again from the rows.jsonl of an earlier calibrate run")

@@ -76,8 +76,8 @@ class TaggingExtractor(SpacyExtractor):
             return add(s, pred, o, conf, sent)
         return tagged
 
-    def _verb_triples(self, v: Any, sent: Any, add: Any) -> None:
-        super()._verb_triples(v, sent, self._tag("verb", v, add))
+    def _verb_triples(self, v: Any, sent: Any, add: Any, spans: dict[int, Any]) -> None:
+        super()._verb_triples(v, sent, self._tag("verb", v, add), spans)
 
     def _appos_triples(self, ap: Any, sent: Any, add: Any) -> None:
         super()._appos_triples(ap, sent, self._tag("appos", None, add))

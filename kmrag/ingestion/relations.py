@@ -10,6 +10,7 @@ from kmrag.errors import InvalidIdentifier
 from kmrag.ingestion.resolve import EntityResolver
 from kmrag.nlp.extract import ExtractedEntity, Extraction
 from kmrag.nlp.names import looks_like_code
+from kmrag.nlp.predicates import canonical
 from kmrag.schema import KnowledgeUnit, Mention, MentionKind, Relation, relation_id, relationship_type
 
 
@@ -50,12 +51,16 @@ def graph_rows(tenant: str, resolver: EntityResolver, units: Sequence[KnowledgeU
         for ent in ex.entities:
             mention(u.id, resolver.resolve(ent, u.source_id))
         for tr in ex.triples:
+            canon = canonical(tr.predicate, tr.object.label)
             try:
-                rtype = relationship_type(tr.predicate)
+                rtype = relationship_type(canon.predicate if canon else tr.predicate)
             except InvalidIdentifier:
                 out.skipped["triples_unusable_predicate"] += 1
                 continue
             s, o = resolver.resolve(tr.subject, u.source_id), resolver.resolve(tr.object, u.source_id)
+            predicate = tr.predicate
+            if canon is not None and canon.inverse:  # "directed by": stored the canonical way round
+                s, o, predicate = o, s, canon.predicate
             if s == o:
                 out.skipped["triples_self_loop"] += 1
                 continue
@@ -64,7 +69,7 @@ def graph_rows(tenant: str, resolver: EntityResolver, units: Sequence[KnowledgeU
             rid = relation_id(tenant, s, rtype, o)
             rel = relations.get(rid)
             if rel is None:
-                relations[rid] = Relation(id=rid, tenant=tenant, subject_id=s, object_id=o, predicate=tr.predicate,
+                relations[rid] = Relation(id=rid, tenant=tenant, subject_id=s, object_id=o, predicate=predicate,
                                           type=rtype, confidence=tr.confidence, unit_ids=[u.id],
                                           sentences=[tr.sentence])
                 continue

@@ -5,6 +5,15 @@ dependency-based triples: active and passive voice, copulas ("X is the capital o
 appositions ("X, the capital of Y"), prepositional objects ("born in"), conjunctions. Each triple
 keeps the unit it came from and its sentence. An LLM extractor can stand behind the same protocol.
 
+Issue 21 added (kmrag/nlp/patterns.py): what a describing noun says ("X is a 1950 American film directed by
+Y": the verb on the noun is said of X; its nationality / country of origin and year modifiers; "X's wife, Y"),
+role nouns before a name ("a comedy from director Y"), pronouns standing for the last person subject, chains
+of places ("in A, B, C"), amounts with their unit as relation objects only ("about 5,900 km", "5,000
+employees"), a title the recogniser missed as a copula's subject ("Among Vultures is a 1964 film"), places
+after the dates of a person's parenthesis ("(2 March 1911 in Nantes – 8 July 1980 in Lille)"), and no DATE
+entity without a digit, a month, weekday, era or number word ("daily"). Surface predicates land on
+canonical ones when relations are written (kmrag/nlp/predicates.py).
+
 What the copula and apposition rules do not turn into relations (measured on HotpotQA with
 scripts/relation_precision.py; labelled samples in tests/data/relations/):
 - an ``is`` whose either end is a date, a nationality or a language ("Baku (July 29, 1938)",
@@ -36,6 +45,18 @@ from pydantic import BaseModel, Field
 
 from kmrag.errors import ModelNotInstalled
 from kmrag.nlp.names import looks_like_code
+from kmrag.nlp.patterns import (
+    LITERAL,
+    antecedents,
+    appos_name,
+    described,
+    literal_spans,
+    measure_triples,
+    noun_triples,
+    person_described,
+    place_chain,
+    vague_date,
+)
 from kmrag.schema import KnowledgeUnit, UnitType
 from kmrag.schema.search_keys import has_cjk
 
@@ -45,7 +66,7 @@ KEEP_LABELS = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
 SUBJ = {"nsubj", "nsubjpass"}
 BATCH_CHARS = 40_000  # text spaCy holds at once
 _LEADING = re.compile(r"^(the|a|an)\s+", re.I)
-NOT_IS = {"DATE", "NORP", "LANGUAGE"}  # never an end of an "is" relation
+NOT_IS = {"DATE", "NORP", "LANGUAGE"} | LITERAL  # never an end of an "is" relation
 PLACES = {"GPE", "LOC"}
 COPULAS = {"be": "is", "become": "become", "remain": "remain"}
 _MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
@@ -54,14 +75,19 @@ _DATE = (rf"(?:c\.\s*|circa\s+)?(?:\d{{1,2}}\s+{_MONTH}\s+|{_MONTH}\s+(?:\d{{1,2
          r"\d{3,4}(?:\s*(?:AD|BC|BCE|CE))?")
 _DAY = re.compile(r"\b\d{1,2}\b(?!\d)")
 # inside a parenthesis after a person's name: "born <date>", "<date> – <date>"
-_BORN = re.compile(rf"(?:^|[;,]\s*)born\s+(?:on\s+|in\s+)?({_DATE})(?=\s*(?:[;,]|\bin\b|$))")
-_SPAN = re.compile(rf"(?:^|[;,]\s*)(?:born\s+)?({_DATE})\s*[–—-]\s*(?:died\s+)?({_DATE})\s*(?=[;,]|$)")
+_PLACE_WORDS = r"[A-Z][\w.'’]*(?:(?:\s+|-)(?:[A-Z][\w.'’]*|de|del|la|le|of|am|upon|on|sur))*"
+# a place after a date in a parenthesis: "1929 in Lyon", "1901, Oklahoma City, Oklahoma", "1913 Kingston"
+_AT = rf"(?:,?\s+in\s+|,\s*|\s+)({_PLACE_WORDS}(?:,\s*{_PLACE_WORDS})*)"
+_BORN = re.compile(rf"(?:^|[;,]\s*)born\s+(?:on\s+|in\s+)?({_DATE})(?:{_AT})?(?=\s*(?:[;,]|\bin\b|$))")
+_SPAN = re.compile(rf"(?:^|[;,]\s*)(?:born\s+)?({_DATE})(?:{_AT})?\s*[–—-]\s*(?:died\s+)?({_DATE})(?:{_AT})?\s*(?=[;,]|$)")
 _GLOSS = re.compile(r"^\s*((?:[A-Z][a-z]+\s+){0,2}[A-Z][a-z]+)\s*:\s*(.+)$")
 _BORN_NAME = re.compile(r"^\s*(?:born|née|né)\s+([A-Z][^;,]*)$")
 LANGUAGES = {"Arabic", "Bengali", "Chinese", "Croatian", "Czech", "Danish", "Dutch", "English", "Finnish",
              "French", "German", "Greek", "Hebrew", "Hindi", "Hungarian", "Irish", "Italian", "Japanese", "Korean",
              "Latin", "Norse", "Norwegian", "Persian", "Polish", "Portuguese", "Romanian", "Russian", "Serbian",
              "Spanish", "Swedish", "Turkish", "Ukrainian", "Urdu", "Vietnamese", "Welsh", "Yiddish"}
+_NOT_TITLES = {"he", "she", "it", "they", "we", "i", "you", "this", "that", "these", "those", "there", "here", "his",
+               "her", "its", "their", "our", "my"}
 _TITLE_WORDS = {"the", "of", "and", "a", "an", "in", "on", "at", "for", "to", "de", "la", "le", "von", "van", "der",
                 "du", "del", "da", "di"}
 
@@ -167,7 +193,8 @@ class SpacyExtractor:
                 continue
             name = clean_name(ent.text)
             if (not name or not any(c.isalnum() for c in name) or has_cjk(name)
-                    or _code(doc.text, ent.start_char, ent.end_char, name)):
+                    or _code(doc.text, ent.start_char, ent.end_char, name)
+                    or (ent.label_ == "DATE" and vague_date(name))):
                 continue
             ents.append(ExtractedEntity(name=name, label=ent.label_, start=ent.start_char, end=ent.end_char))
             for t in ent:
@@ -181,7 +208,19 @@ class SpacyExtractor:
                                                 end=chunk.end_char))
                     for t in chunk:
                         spans.setdefault(t.i, (chunk, "THING"))
+        for sent in doc.sents:
+            lead = _titled_subject(sent, spans)
+            if lead is not None:
+                ents = [e for e in ents if not (lead.start_char <= e.start and e.end <= lead.end_char)]
+                ents.append(ExtractedEntity(name=clean_name(lead.text), label="THING", start=lead.start_char,
+                                            end=lead.end_char))
+                for t in lead:
+                    spans[t.i] = (lead, "THING")
+        for span, label in literal_spans(doc):  # relation objects only, never free entities
+            for t in span:
+                spans.setdefault(t.i, (span, label))
         doc.user_data["kmrag_paren"] = _paren_index(doc)
+        doc.user_data["kmrag_coref"] = antecedents(doc, spans)
         glosses, dated = self._parentheticals(doc, spans)
         aliases = list(dict.fromkeys(self._aliases(doc, spans) + glosses))
         triples = self._triples(doc, spans, dated) if with_triples else []
@@ -189,7 +228,12 @@ class SpacyExtractor:
 
     @staticmethod
     def _entity(tok: Any, spans: dict[int, Any]) -> ExtractedEntity | None:
+        """The entity at a token: its own, a pronoun's antecedent's, or the name in apposition to a noun."""
         hit = spans.get(tok.i)
+        if hit is None:
+            ref = tok.doc.user_data.get("kmrag_coref", {}).get(tok.i)
+            stand_in = tok.doc[ref] if ref is not None else appos_name(tok, spans)
+            hit = spans.get(stand_in.i) if stand_in is not None else None
         if hit is None:
             return None
         span, label = hit
@@ -204,12 +248,15 @@ class SpacyExtractor:
             out.extend(c for c in t.conjuncts if c.i > t.i)
         return out
 
-    def _subjects(self, verb: Any) -> list[Any]:
+    def _subjects(self, verb: Any, spans: dict[int, Any] | None = None) -> list[Any]:
         subs = [c for c in verb.children if c.dep_ in SUBJ]
         if not subs and verb.dep_ in ("conj", "xcomp", "advcl") and verb.head is not verb:
             subs = [c for c in verb.head.children if c.dep_ in SUBJ]
+            if not subs and verb.dep_ == "conj" and verb.head.dep_ in ("relcl", "acl"):
+                return self._subjects(verb.head, spans)  # "a film directed by X and produced by Y"
         if not subs and verb.dep_ in ("relcl", "acl") and verb.head.pos_ in ("PROPN", "NOUN"):
-            subs = [verb.head]  # "X, who was born in Y" / "X, founded in Y"
+            # "X, who was born in Y" / "X, founded in Y"; "X is a film directed by Y": said of X
+            subs = (described(verb.head, spans) if spans is not None else []) or [verb.head]
         # a subject inside a parenthesis its verb is outside of is a misparse
         # ("Pattie Howard (born ..., Cleveland, Ohio) is a singer": Cleveland is not the subject)
         paren = verb.doc.user_data.get("kmrag_paren")
@@ -240,24 +287,28 @@ class SpacyExtractor:
         def add(s: Any, pred: str, o: Any, conf: float, sent: Any) -> bool:
             """A triple between the entities at two tokens; False when either is not an entity."""
             se, oe = self._entity(s, spans), self._entity(o, spans)
-            if se is None or oe is None:
+            if se is None or oe is None or se.label in LITERAL:
                 return False
             return emit(se, pred, oe, conf, sent.text.strip())
 
         for sent in doc.sents:
             for tok in sent:
                 if tok.pos_ in ("VERB", "AUX"):
-                    self._verb_triples(tok, sent, add)
+                    self._verb_triples(tok, sent, add, spans)
+                if tok.pos_ == "NOUN":
+                    noun_triples(tok, sent, add, spans)
                 if tok.dep_ == "appos":
                     self._appos_triples(tok, sent, add)
         for se, pred, oe, sentence in dated:
             emit(se, pred, oe, 0.85, sentence)
         return out
 
-    def _verb_triples(self, v: Any, sent: Any, add: Any) -> None:
-        subjects = self._subjects(v)
+    def _verb_triples(self, v: Any, sent: Any, add: Any, spans: dict[int, Any]) -> None:
+        subjects = self._subjects(v, spans)
         if not subjects:
             return
+        if v.lemma_ in COPULAS:
+            measure_triples(v, subjects, sent, add, spans)
         passive = any(c.dep_ in ("nsubjpass", "auxpass") for c in v.children)
         neg = any(c.dep_ == "neg" for c in v.children)
         prt = " ".join(c.text for c in v.children if c.dep_ == "prt")
@@ -293,6 +344,10 @@ class SpacyExtractor:
                     objs = [x for x in c.children if x.dep_ == "pobj"]
                     for o in self._with_conj(objs):
                         add(s, f"{base} {c.text}", o, 0.85, sent)
+                        for place in place_chain(o, spans):  # "born in Szeged, Hungary", "in the village of A"
+                            add(s, f"{base} {c.text}", place, 0.75, sent)
+                elif c.dep_ == "npadvmod" and c.ent_type_ in PLACES:
+                    self._stray_place(s, base, v, c, sent, add)
                 elif c.dep_ == "agent":  # passive "X was founded by Y" -> (Y, found, X)
                     for o in self._with_conj(x for x in c.children if x.dep_ == "pobj"):
                         add(o, v.lemma_, s, 0.9, sent)
@@ -300,6 +355,20 @@ class SpacyExtractor:
                     for p in (x for x in c.children if x.dep_ == "prep"):
                         for o in self._with_conj(x for x in p.children if x.dep_ == "pobj"):
                             add(s, f"{c.text} {p.text}", o, 0.85, sent)
+                            for place in place_chain(o, spans):  # "located in the districts of A, B"
+                                add(s, f"{c.text} {p.text}", place, 0.75, sent)
+
+    @staticmethod
+    def _stray_place(s: Any, base: str, v: Any, place: Any, sent: Any, add: Any) -> None:
+        """"born in Szeged, Hungary on 4 May 1920": the parser hangs "Hungary" (and what follows it) on the
+        verb; right after a place the verb's preposition governs, it is that place's place."""
+        before = place.doc[place.i - 2] if place.i >= 2 and place.doc[place.i - 1].text == "," else None
+        if before is None or before.dep_ != "pobj" or before.head.head.i != v.i or before.ent_type_ not in PLACES:
+            return
+        add(s, f"{base} {before.head.text}", place, 0.75, sent)
+        for p in (x for x in place.children if x.dep_ == "prep"):
+            for o in (x for x in p.children if x.dep_ == "pobj"):
+                add(s, f"{base} {p.text}", o, 0.75, sent)
 
     def _appos_triples(self, ap: Any, sent: Any, add: Any) -> None:
         """"X, the capital of Y" -> (X, capital of, Y); "Macon, Georgia" -> (Macon, located in, Georgia).
@@ -363,7 +432,7 @@ class SpacyExtractor:
                     alias = m.group(2).split(",")[0].strip(" \"“”'‘’[]")
                     if any(ch.isalpha() for ch in alias) and alias.lower() != full.lower():
                         aliases.append((alias, full))
-                if head.label != "PERSON":
+                if not (head.label == "PERSON" or (head.label not in PLACES and person_described(tok.sent))):
                     continue
                 nm = _BORN_NAME.match(seg)
                 if nm and not re.match(rf"{_MONTH}(?!\w)", nm.group(1)) and not any(ch.isdigit() for ch in nm.group(1)):
@@ -372,18 +441,12 @@ class SpacyExtractor:
                 sent = tok.sent.text.strip()
                 span = _SPAN.search(seg)
                 if span:
-                    for kind, g in (("born", 1), ("died", 2)):
-                        d = span.group(g)
-                        dated.append((head, date_predicate(kind, d),
-                                      ExtractedEntity(name=d, label="DATE", start=start + span.start(g),
-                                                      end=start + span.end(g)), sent))
+                    for kind, g in (("born", 1), ("died", 3)):
+                        dated.extend(_dated(head, kind, span, g, start, sent))
                     continue
                 born = _BORN.search(seg)
                 if born:
-                    d = born.group(1)
-                    dated.append((head, date_predicate("born", d),
-                                  ExtractedEntity(name=d, label="DATE", start=start + born.start(1),
-                                                  end=start + born.end(1)), sent))
+                    dated.extend(_dated(head, "born", born, 1, start, sent))
         return aliases, dated
 
     @staticmethod
@@ -399,8 +462,11 @@ class SpacyExtractor:
                 words = full.split()
                 out.append((m.group(2), " ".join(words[len(initials) - len(abbr):]
                                                  if len(initials) > len(abbr) else words)))
-        for m in re.finditer(r"([A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)*),?\s+(?:also known as|better known as|a\.k\.a\.?|aka|"
-                             r"known as|née|born)\s+([A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)*)", text):
+        # "X, also known as Y"; "X (1900 – 1980), known professionally as Y" (a parenthesis may come between)
+        for m in re.finditer(r"([A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)*)(?:\s*\([^()]*\))?,?\s+(?:(?:also|better|"
+                             r"professionally|commonly|popularly|widely) known as|known (?:professionally |"
+                             r"commonly |popularly )?as|a\.k\.a\.?|aka|née|born)\s+([A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)*)",
+                             text):
             if not re.match(rf"{_MONTH}(?!\w)", m.group(2)):  # "X, born July 4, 1950" names no alias
                 out.append((clean_name(m.group(2)), clean_name(m.group(1))))
         return [(a, f) for a, f in out if a and f and a.lower() != f.lower()]
@@ -423,6 +489,22 @@ def _code(text: str, start: int, end: int, name: str) -> bool:
 def date_predicate(kind: str, date: str) -> str:
     """'born on' a day ("7 May 1939"), 'born in' a month or a year ("1950", "May 1939")."""
     return f"{kind} on" if _DAY.search(re.sub(r"\d{3,4}", "", date)) else f"{kind} in"
+
+
+def _dated(head: ExtractedEntity, kind: str, m: re.Match[str], g: int, start: int,
+           sentence: str) -> list[tuple[ExtractedEntity, str, ExtractedEntity, str]]:
+    """(person, born on|in / died on|in, date) from group ``g`` of a parenthesis match, and (person, born in /
+    died in, place) from group g + 1 when a place follows the date (its first part: "Valparaíso, Chile" ->
+    Valparaíso)."""
+    d = m.group(g)
+    out = [(head, date_predicate(kind, d), ExtractedEntity(name=d, label="DATE", start=start + m.start(g),
+                                                           end=start + m.end(g)), sentence)]
+    place = m.group(g + 1)
+    if place and not re.match(rf"{_MONTH}(?!\w)", place):
+        name = place.split(",")[0].strip()
+        out.append((head, f"{kind} in", ExtractedEntity(name=name, label="GPE", start=start + m.start(g + 1),
+                                                        end=start + m.start(g + 1) + len(name)), sentence))
+    return out
 
 
 def _ent_text(tok: Any) -> str:
@@ -450,6 +532,29 @@ def _is_language(words: str, inner: Any) -> bool:
     """'German', 'Old Norse', 'Standard Chinese': the word before a gloss's colon names a language."""
     last = words.split()[-1]
     return last in LANGUAGES or any(t.text == last and t.ent_type_ in ("NORP", "LANGUAGE") for t in inner)
+
+
+def _titled_subject(sent: Any, spans: dict[int, Any]) -> Any | None:
+    """A title the entity recogniser missed or cut, as the subject a copula sentence opens with: "Among Vultures
+    is a 1964 film", "What Every Girl Should Know is a 1927 film" (it saw "Every Girl"). Every word capitalised
+    (or a title's small word), at most 8, one a proper noun, no pronoun; none when one entity already covers it."""
+    root = sent.root
+    if root.lemma_ not in COPULAS or not any(c.dep_ == "attr" for c in root.children):
+        return None
+    end = next((t.i for t in sent if t.i >= root.i or t.text == "(" or t.is_punct and t.text not in ".-'’"), root.i)
+    lead = sent.doc[sent.start:end]
+    words = lead.text.split()
+    if not 0 < len(words) <= 8 or not words[0][0].isupper() or words[0].lower() in _NOT_TITLES:
+        return None
+    if not all(w[0].isupper() or w.lower() in _TITLE_WORDS for w in words) or not any(t.pos_ == "PROPN" for t in lead):
+        return None
+    last = spans.get(lead.end - 1)
+    if last is not None and last[1] == "PERSON" and len(last[0]) >= 2:
+        return None  # a person's full name after a title ("Sir Peter Robert Jackson"): the recogniser's person
+    covering = {(spans[t.i][0].start, spans[t.i][0].end) for t in lead if t.i in spans}
+    if len(covering) == 1 and clean_name(sent.doc[min(covering)[0]:min(covering)[1]].text) == clean_name(lead.text):
+        return None  # one entity is the whole subject already
+    return lead if clean_name(lead.text) else None
 
 
 def _lead_name(doc: Any, paren: Any) -> str | None:

@@ -65,7 +65,7 @@ def test_usage_errors_are_enveloped_with_json(capsys: pytest.CaptureFixture[str]
 
 
 @pytest.mark.parametrize(("argv", "name"), [(["ingest", "x"], "ingest"), (["entities", "search", "a"], "entities search"),
-                                            (["jobs"], "jobs list"), (["eval", "diff", "a", "b"], "eval diff"),
+                                            (["jobs"], "jobs list"), (["eval", "diff", "a", "b"], "eval diff"), (["eval", "kg"], "eval kg"),
                                             (["bench", "query"], "bench query"), (["units", "show", "u"], "units show")])
 def test_command_names(argv: list[str], name: str) -> None:
     assert cli.command_name(cli.build_parser().parse_args(argv)) == name

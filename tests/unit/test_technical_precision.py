@@ -38,7 +38,8 @@ def test_precision_on_the_labelled_technical_sample(x: SpacyExtractor) -> None:
     # 4 partly, 4 wrong of 25 (README.md of the sample)
     assert res["entities"] == {"code": 3, "junk": 3, "name": 55}
     assert res["merges"] == {"correct": 6}
-    assert res["relations"] == {"correct": 17, "partly": 4}
+    # issue 21 (a noun described by a copula: "X is a library developed by Y") adds 2, both correct
+    assert res["relations"] == {"correct": 19, "partly": 4}
 
 
 CODE = ["xsltGetDebuggerStatus", "BrotliEncoderCompressStream", "XMLHttpRequestUpload", "fs.readFile", "os.path", "Buffer.from",
