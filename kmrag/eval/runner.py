@@ -243,7 +243,7 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
              tenant: str | None = None, out_root: Path = Path("reports/eval"), data_root: str | None = None,
              k_max: int = 10, progress: bool = False, answer: Sequence[str] = (),
              questions_file: str | Path | None = None) -> EvalRun:
-    from kmrag.eval.baselines import build_baseline
+    from kmrag.eval.baselines import BASELINES, build_baseline
     from kmrag.ingestion.pipeline import ingest
     from kmrag.nlp.embed import get_embedder
     from kmrag.retrieval.strategies import STRATEGIES, build_strategy, known_strategy
@@ -251,12 +251,10 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     bad = [g for g in answer if g not in ANSWER_GENERATORS]
     if bad:
         raise ConfigError(f"unknown answer generator {bad[0]!r}: choose from {', '.join(ANSWER_GENERATORS)}")
-    from kmrag.eval.baselines import BASELINES
-
     unknown = [s for s in strategies if not known_strategy(s) and s not in BASELINES]
     if unknown or not strategies:
-        raise ConfigError(f"unknown strategy {unknown[0]!r}: choose from {', '.join(STRATEGIES)}" if unknown
-                          else "name at least one strategy")
+        raise ConfigError(f"unknown strategy {unknown[0]!r}: choose from {', '.join([*STRATEGIES, *BASELINES])}"
+                          if unknown else "name at least one strategy")
     path, fmt, items, problems, passages = load_set(dataset, data_root)
     corpus = qa_corpora.graphrag_corpus_path(path) if fmt == "graphrag-bench" else path
     name = dataset if not Path(dataset).exists() else path.stem
