@@ -1,6 +1,5 @@
-"""Choose the evidence matcher's threshold (kmrag/eval/evidence_match.py) on GraphRAG-Bench questions that
-are not reported: the Fact Retrieval and Complex Reasoning questions from position SKIP of each type on
-(the eval reports the first 100 of each). No retrieval, no stores: the novels' text only.
+"""Choose the evidence matcher's threshold (kmrag/eval/evidence_match.py) on GraphRAG-Bench questions outside
+the first-100 sample: the Fact Retrieval and Complex Reasoning questions from position SKIP of each type on. No retrieval, no stores: the novels' text only.
 
 For each evidence sentence: the best coverage over the novel's 1,200-character chunks (the evidence lies
 in one of them; a stand-in for a true match) and the coverage of one random chunk of the same novel (a

@@ -8,8 +8,8 @@ a light suffix stemmer: "contains" = "contain", "Carlo's" = "carlo"), and a text
 ``MIN_WINDOW``), holds at least ``THRESHOLD`` of them. The window keeps a long unit from matching by
 holding the words far apart; the share tolerates the paraphrase's own words ("maintained" for "had").
 
-The threshold was chosen on questions that are not reported (see ``scripts/novel_evidence_threshold.py``
-and the README): the score of each evidence against the best 1,200-character chunk of its novel (where
+The threshold was chosen before any strategy was run, on questions 200-399 of each type, outside the first-100
+sample (see ``scripts/novel_evidence_threshold.py`` and the README): the score of each evidence against the best 1,200-character chunk of its novel (where
 it lies) against the score against a random chunk of the same novel (where it does not).
 """
 
