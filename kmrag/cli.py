@@ -1046,10 +1046,16 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--write", action="store_true", help="calibrate: make the fit the default "
                                                        "(kmrag/answer/calibration.json)")
     ev.add_argument("--rows", help="calibrate: fit again from the rows.jsonl of an earlier calibrate run")
-    ev.add_argument("--dataset", action="append", help="musique, hotpotqa, 2wiki (comma-separated or repeated)")
-    ev.add_argument("--file", help="evaluate any file in one of those formats")
-    ev.add_argument("--strategy", default="bm25,dense,hybrid", help="comma-separated: bm25, dense, hybrid, graph")
-    ev.add_argument("--limit", type=int, help="evaluate only the first N questions (the corpus stays whole)")
+    ev.add_argument("--dataset", action="append", help="musique, hotpotqa, 2wiki, novel (GraphRAG-Bench: its Fact "
+                                                       "Retrieval and Complex Reasoning questions over novel.parquet; "
+                                                       "comma-separated or repeated)")
+    ev.add_argument("--file", help="evaluate any file in one of those formats (a GraphRAG-Bench question file reads "
+                                   "its corpus beside it: X_questions.json -> X.parquet or X.json)")
+    ev.add_argument("--strategy", default="bm25,dense,hybrid", help="comma-separated: bm25, dense, hybrid, graph, "
+                                                                   "multihop (and -rerank forms); GraphRAG-Bench also "
+                                                                   "the baselines random, other-question")
+    ev.add_argument("--limit", type=int, help="evaluate only the first N questions (GraphRAG-Bench: of each type; "
+                                              "the corpus stays whole)")
     ev.add_argument("--answer", action="append", help="also answer with each strategy: extractive, llm, "
                                                       "first-sentence (the baseline); comma-separated or repeated")
     ev.add_argument("--questions-file", help="JSON lines {\"qid\": ..., \"question\": ...}: these wordings replace the "

@@ -22,6 +22,13 @@ DATASETS = {
 }
 
 
+# `kmrag eval`: the question files of the sets whose name above is their corpus (GraphRAG-Bench)
+QUESTION_SETS = {
+    "novel": "graphrag-bench/novel_questions.json",
+    "medical": "graphrag-bench/medical_questions.json",
+}
+
+
 def shared_data_root(explicit: str | None = None) -> Path:
     """Where ../shared/data is: --data-root, KMRAG_SHARED_DATA, or ../shared/data / shared/data."""
     for cand in [explicit, os.environ.get("KMRAG_SHARED_DATA"), "../shared/data", "shared/data"]:
@@ -36,6 +43,13 @@ def dataset_path(name: str, data_root: str | None = None) -> Path:
     if name not in DATASETS:
         raise ConfigError(f"unknown dataset {name!r}: one of {sorted(DATASETS)} or a file path")
     return shared_data_root(data_root) / DATASETS[name]
+
+
+def eval_set_path(name: str, data_root: str | None = None) -> Path:
+    """The question file `kmrag eval` reads for a set name (or a file path)."""
+    if name in QUESTION_SETS and not Path(name).exists():
+        return shared_data_root(data_root) / QUESTION_SETS[name]
+    return dataset_path(name, data_root)
 
 
 def peak_rss_mb() -> float:

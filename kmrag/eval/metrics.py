@@ -154,9 +154,12 @@ def quote_matches(quote: str, sentence: str) -> bool:
     return bool(q and g) and (q == g or q in g or g in q)
 
 
-def sentence_evidence(quotes: Sequence[str], gold_sentences: Sequence[str]) -> list[set[int]]:
-    """For each cited quote, the indices of the gold sentences it matches (HotpotQA, 2Wiki)."""
-    return [{i for i, g in enumerate(gold_sentences) if quote_matches(q, g)} for q in quotes]
+def sentence_evidence(quotes: Sequence[str], gold_sentences: Sequence[str],
+                      match: Callable[[str, str], bool] | None = None) -> list[set[int]]:
+    """For each cited quote, the indices of the gold sentences it matches (HotpotQA, 2Wiki: by
+    :func:`quote_matches`; ``match(quote, sentence)`` for another notion, such as paraphrased evidence)."""
+    match = match or quote_matches
+    return [{i for i, g in enumerate(gold_sentences) if match(q, g)} for q in quotes]
 
 
 def passage_evidence(cited_passages: Sequence[str], gold_passages: Sequence[str]) -> list[set[int]]:

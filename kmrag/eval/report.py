@@ -47,6 +47,19 @@ def _reliability_tables(summaries: Sequence[StrategySummary]) -> list[str]:
     return out
 
 
+def _evidence_table(summaries: Sequence[StrategySummary]) -> list[str]:
+    """Per question type (GraphRAG-Bench): evidence recall@5 and, for answer rows, EM / F1."""
+    typed = [s for s in summaries if s.question_type is not None]
+    if not typed:
+        return []
+    out = ["\nPer question type: evidence R@5 = paraphrased evidence sentences held by a top-5 unit of the "
+           "question's record (kmrag.eval.evidence_match); record R@5 = a unit of that record in the top 5.\n",
+           "| strategy | question type | questions | evidence R@5 | record R@5 | EM | F1 |", "|---|---|---|---|---|---|---|"]
+    out += [f"| {s.strategy} | {s.question_type} | {s.questions} | {_pct(s.evidence_recall_5)} | {_pct(s.recall['5'])} "
+            f"| {_pct(s.em)} | {_pct(s.f1)} |" for s in typed]
+    return out
+
+
 def render_markdown(runs: Sequence[EvalRun]) -> str:
     out = []
     answers = False
@@ -56,12 +69,14 @@ def render_markdown(runs: Sequence[EvalRun]) -> str:
         out.append("| strategy | R@2 | R@5 | R@10 | all-R@5 | ans-in-ctx@5 | EM | F1 | ans-in-ans | found "
                    "| p50 ms | p95 ms | rounds | errors |")
         out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-        for s in run.summaries:
+        overall = [s for s in run.summaries if s.question_type is None]
+        for s in overall:
             out.append(f"| {s.strategy} | {_pct(s.recall['2'])} | {_pct(s.recall['5'])} | {_pct(s.recall['10'])} "
                        f"| {_pct(s.all_recall_5)} | {_pct(s.answer_in_context_5)} | {_pct(s.em)} | {_pct(s.f1)} "
                        f"| {_pct(s.answer_in_answer)} | {_pct(s.found)} | {s.latency_p50_ms:.1f} "
                        f"| {s.latency_p95_ms:.1f} | {s.rounds_mean:.1f} | {s.errors} |")
-        answered = [s for s in run.summaries if s.em is not None]
+        out += _evidence_table(run.summaries)
+        answered = [s for s in overall if s.em is not None]
         if answered:
             answers = True
             out += _answer_table(answered)

@@ -14,13 +14,17 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from kmrag.errors import BadInput, ConfigError
+from kmrag.eval import evidence_match
 from kmrag.eval import metrics as M
-from kmrag.eval.bench import dataset_path
+from kmrag.eval.bench import eval_set_path
 from kmrag.ingestion import qa_corpora
 from kmrag.ingestion.sources import record_source_id, source_id_for
 from kmrag.stores import Stores
 
 KS = (1, 2, 3, 5, 10)
+# GraphRAG-Bench: the question types whose evidence is a few sentences a ranking can hold (the others ask for
+# a summary or a story)
+GRAPHRAG_TYPES = ("Fact Retrieval", "Complex Reasoning")
 
 
 class AnswerScores(BaseModel):
@@ -60,6 +64,10 @@ class QuestionResult(AnswerScores):
     error: str | None = None
     unreachable_gold: int = Field(default=0, description="gold passages no strategy can retrieve (empty text, "
                                   "not in the corpus, not stored); they stay in the recall denominator as misses")
+    question_type: str | None = None
+    evidence_recall_5: float | None = Field(default=None, description="GraphRAG-Bench: share of the paraphrased "
+                                            "evidence sentences held by a top-5 unit of the question's record "
+                                            "(kmrag.eval.evidence_match)")
     # answer rows (`--answer`): what was answered and how it scores
     generator: str | None = None
     prediction: str | None = None
@@ -92,6 +100,8 @@ class StrategySummary(BaseModel):
     rounds_mean: float
     errors: int
     unreachable_gold: int = 0
+    question_type: str | None = Field(default=None, description="the summary of one question type (None: all)")
+    evidence_recall_5: float | None = None
     # answer rows only (None / empty for a retrieval row)
     found: float | None = None
     em: float | None = None
@@ -146,17 +156,48 @@ def tenant_for(name: str, embedder: str | None = None) -> str:
 
 def load_set(dataset: str, data_root: str | None = None) -> tuple[Path, str, list[qa_corpora.QAItem], list[str],
                                                                    list[qa_corpora.Passage]]:
-    path = dataset_path(dataset, data_root)
+    path = eval_set_path(dataset, data_root)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BadInput(f"{path}: cannot read as JSON: {e}") from e
     fmt = qa_corpora.detect_format(data)
     if fmt is None or fmt == "passages":
-        raise BadInput(f"{path}: not a MuSiQue, HotpotQA or 2Wiki question file")
+        raise BadInput(f"{path}: not a MuSiQue, HotpotQA, 2Wiki or GraphRAG-Bench question file")
     items, problems = qa_corpora.load_questions(data, fmt)
+    if fmt == "graphrag-bench":
+        corpus = qa_corpora.graphrag_corpus_path(path)
+        passages = qa_corpora.graphrag_corpus(corpus)
+        items, unknown = attach_records(items, passages, corpus)
+        return path, fmt, items, problems + unknown, passages
     passages, _ = qa_corpora.corpus_passages(data, fmt)
     return path, fmt, items, problems, passages
+
+
+def attach_records(items: Sequence[qa_corpora.QAItem], passages: Sequence[qa_corpora.Passage],
+                   corpus: Path) -> tuple[list[qa_corpora.QAItem], list[str]]:
+    """GraphRAG-Bench questions with their record's passage as gold; a question whose ``source`` names no
+    record of the corpus is left out and reported."""
+    keys = {p.title: p.key for p in passages}
+    kept, problems = [], []
+    for it in items:
+        if it.corpus_record in keys:
+            kept.append(it.model_copy(update={"gold_keys": [keys[it.corpus_record]]}))
+        else:
+            problems.append(f"question {it.id}: source {it.corpus_record!r} is not a record of {corpus}")
+    return kept, problems
+
+
+def select_questions(items: Sequence[qa_corpora.QAItem], fmt: str, limit: int | None) -> list[qa_corpora.QAItem]:
+    """The questions evaluated: the first ``limit`` (all without one); for GraphRAG-Bench only the
+    ``GRAPHRAG_TYPES``, and the first ``limit`` of each type, in file order."""
+    if fmt != "graphrag-bench":
+        return list(items[:limit] if limit else items)
+    out = []
+    for t in GRAPHRAG_TYPES:
+        of_type = [it for it in items if it.type == t]
+        out += of_type[:limit] if limit else of_type
+    return out
 
 
 def reword(items: Sequence[qa_corpora.QAItem], path: Path, dataset: str = "the set") -> tuple[
@@ -197,12 +238,17 @@ def reword(items: Sequence[qa_corpora.QAItem], path: Path, dataset: str = "the s
 
 
 ANSWER_GENERATORS = ("extractive", "llm", "first-sentence")
+# what a citation is matched against: the gold sentences as written (HotpotQA, 2Wiki), the gold passages
+# (MuSiQue), or paraphrased gold sentences, by kmrag.eval.evidence_match (GraphRAG-Bench)
+EvidenceKind = Literal["sentences", "passages", "paraphrased"]
+EVIDENCE_KIND: dict[str, EvidenceKind] = {"musique": "passages", "graphrag-bench": "paraphrased"}
 
 
 def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int | None = None,
              tenant: str | None = None, out_root: Path = Path("reports/eval"), data_root: str | None = None,
              k_max: int = 10, progress: bool = False, answer: Sequence[str] = (),
              questions_file: str | Path | None = None) -> EvalRun:
+    from kmrag.eval.baselines import BASELINES, build_baseline
     from kmrag.ingestion.pipeline import ingest
     from kmrag.nlp.embed import get_embedder
     from kmrag.retrieval.strategies import STRATEGIES, build_strategy, known_strategy
@@ -210,25 +256,28 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     bad = [g for g in answer if g not in ANSWER_GENERATORS]
     if bad:
         raise ConfigError(f"unknown answer generator {bad[0]!r}: choose from {', '.join(ANSWER_GENERATORS)}")
-    unknown = [s for s in strategies if not known_strategy(s)]
+    unknown = [s for s in strategies if not known_strategy(s) and s not in BASELINES]
     if unknown or not strategies:
-        raise ConfigError(f"unknown strategy {unknown[0]!r}: choose from {', '.join(STRATEGIES)}" if unknown
-                          else "name at least one strategy")
+        raise ConfigError(f"unknown strategy {unknown[0]!r}: choose from {', '.join([*STRATEGIES, *BASELINES])}"
+                          if unknown else "name at least one strategy")
     path, fmt, items, problems, passages = load_set(dataset, data_root)
+    corpus = qa_corpora.graphrag_corpus_path(path) if fmt == "graphrag-bench" else path
     name = dataset if not Path(dataset).exists() else path.stem
     reworded = 0
     if questions_file is not None:
         items, reworded = reword(items, Path(questions_file), name)
     embedder = get_embedder(stores.settings)
     tenant = tenant or tenant_for(name, embedder.name)
-    # the corpus: every passage of the file, de-duplicated on title + text; ingestion is a no-op when unchanged
-    job = ingest(stores, [path], tenant, progress=progress, embedder=embedder).job
+    # the corpus: every passage of the file, de-duplicated on title + text (GraphRAG-Bench: the corpus file
+    # beside the questions); ingestion is a no-op when unchanged
+    job = ingest(stores, [corpus], tenant, progress=progress, embedder=embedder).job
     ingest_info = {"job": job.id, "status": job.status, "documents_new": job.counts.get("documents_new", 0),
                    "documents_unchanged": job.counts.get("documents_unchanged", 0),
                    "seconds": job.timings.get("total", 0.0)}
-    file_sid = source_id_for(path, path)  # the id ingestion gave the file: its location
+    file_sid = source_id_for(corpus, corpus)  # the id ingestion gave the file: its location
     key_to_sid = {p.key: record_source_id(file_sid, p.title, p.text) for p in passages}
-    questions = items[:limit] if limit else items
+    record_sources = {p.title: key_to_sid[p.key] for p in passages} if fmt == "graphrag-bench" else {}
+    questions = select_questions(items, fmt, limit)
     # gold passages that cannot be retrieved (empty text, not in the corpus, not stored) stay in the
     # recall denominator as misses, and are counted
     stored = stores.units.source_ids(tenant)
@@ -239,14 +288,15 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
     results: list[QuestionResult] = []
     summaries = []
     for sname in strategies:
-        retriever = build_strategy(sname, stores.units, embedder, exact=True, graph=stores.graph,
-                                   path_weight=stores.settings.path_weight)
+        retriever = build_baseline(sname, stores, embedder, questions, record_sources) if sname in BASELINES \
+            else build_strategy(sname, stores.units, embedder, exact=True, graph=stores.graph,
+                                path_weight=stores.settings.path_weight)
         per: list[QuestionResult] = []
         for item, (gold, unreachable) in _each(questions, resolved, f"{name} {sname}", progress):
             t = time.perf_counter()
             error = None
             try:
-                got = retriever.retrieve(tenant, item.question, k_max)
+                got = _retrieve(retriever, tenant, item, k_max)
                 unit_ids, rounds = got.unit_ids, got.rounds
             except BadInput as e:
                 unit_ids, rounds, error = [], 0, str(e)
@@ -255,12 +305,12 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
                 strategy=sname, **_retrieval_scores(stores, tenant, item, gold, unit_ids, k_max),
                 latency_ms=round(latency, 2), rounds=rounds, error=error, unreachable_gold=len(unreachable)))
         results.extend(per)
-        summaries.append(summarise(sname, per))
-        for gen in answer:
+        summaries += summarise_types(sname, per)
+        for gen in answer if sname not in BASELINES else ():
             rows = answer_rows(stores, tenant, sname, gen, retriever, questions, resolved, key=f"{name} {sname}+{gen}",
-                               progress=progress, evidence="passages" if fmt == "musique" else "sentences")
+                               progress=progress, evidence=EVIDENCE_KIND.get(fmt, "sentences"))
             results.extend(rows)
-            summaries.append(summarise(f"{sname}+{gen}", rows))
+            summaries += summarise_types(f"{sname}+{gen}", rows)
     run = EvalRun(run_id=run_id, dataset=name, path=str(path), tenant=tenant, corpus_passages=len(passages),
                   questions=len(questions), loader_problems=problems, unreachable_gold=sum(len(u) for _, u in resolved),
                   ingest=ingest_info, summaries=summaries,
@@ -268,6 +318,13 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
                   out_dir=str(out_dir), created_at=datetime.now(UTC).isoformat())
     save_run(run, results, out_dir)
     return run
+
+
+def _retrieve(retriever: Any, tenant: str, item: qa_corpora.QAItem, k: int) -> Any:
+    """A strategy retrieves for the question's words; a baseline (kmrag.eval.baselines) for the question."""
+    if hasattr(retriever, "retrieve_item"):
+        return retriever.retrieve_item(tenant, item, k)
+    return retriever.retrieve(tenant, item.question, k)
 
 
 def _each(questions: Sequence[qa_corpora.QAItem], resolved: Sequence[tuple[list[str], list[str]]], desc: str,
@@ -292,7 +349,12 @@ def _retrieval_scores(stores: Stores, tenant: str, item: qa_corpora.QAItem, gold
                       k_max: int) -> dict[str, Any]:
     units = stores.units.get_units(tenant, unit_ids)
     ranked = M.dedupe(u.source_id for u in units)
-    return {"qid": item.id, "question": item.question, "answers": item.answers, "gold": gold,
+    evidence_recall = None
+    if item.corpus_record is not None:  # paraphrased evidence, held by a top-5 unit of the question's record
+        evidence_recall = evidence_match.evidence_recall([u.content for u in units[:5] if u.source_id in gold],
+                                                         item.gold_sentences)
+    return {"qid": item.id, "question": item.question, "question_type": item.type,
+            "evidence_recall_5": evidence_recall, "answers": item.answers, "gold": gold,
             "ranked_passages": ranked[:k_max], "unit_ids": unit_ids,
             "recall": {str(k): M.recall_at_k(ranked, gold, k) for k in KS},
             "all_recall_5": M.all_recall_at_k(ranked, gold, 5),
@@ -301,7 +363,7 @@ def _retrieval_scores(stores: Stores, tenant: str, item: qa_corpora.QAItem, gold
 
 def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retriever: Any,
                 questions: Sequence[qa_corpora.QAItem], resolved: Sequence[tuple[list[str], list[str]]], key: str,
-                progress: bool = False, evidence: Literal["sentences", "passages"] = "sentences") -> list[QuestionResult]:
+                progress: bool = False, evidence: EvidenceKind = "sentences") -> list[QuestionResult]:
     """Answer every question with ``generator`` on top of ``strategy`` (answers not stored) and score them:
     EM / F1 of the direct answer (else the answer text) and correctness, answer-in-answer, citation
     precision / recall against the gold ``evidence`` (the supporting sentences, HotpotQA / 2Wiki; the
@@ -378,7 +440,8 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
             matches = M.passage_evidence([source[u] for u, _ in spans_cited], gold)
             n_gold = len(gold)
         else:
-            matches = M.sentence_evidence([q for _, q in spans_cited], item.gold_sentences)
+            match = evidence_match.holds if evidence == "paraphrased" else None
+            matches = M.sentence_evidence([q for _, q in spans_cited], item.gold_sentences, match)
             n_gold = len(item.gold_sentences) + item.missing_gold_sentences
         cite_precision, cite_recall = M.evidence_precision_recall(matches, n_gold)
         supported = M.supported_share(statements, spans_cited, {u.id: u.title for u in stored.values()}) \
@@ -434,7 +497,14 @@ def _by_basis(answered: Sequence[QuestionResult]) -> dict[str, dict[str, float]]
             for k, v in sorted(groups.items())}
 
 
-def summarise(strategy: str, per: Sequence[QuestionResult]) -> StrategySummary:
+def summarise_types(strategy: str, per: Sequence[QuestionResult]) -> list[StrategySummary]:
+    """The strategy's summary over all questions, then (when the questions have types) one per type."""
+    types = list(dict.fromkeys(r.question_type for r in per if r.question_type))
+    return [summarise(strategy, per), *(summarise(strategy, [r for r in per if r.question_type == t], t)
+                                        for t in types)]
+
+
+def summarise(strategy: str, per: Sequence[QuestionResult], question_type: str | None = None) -> StrategySummary:
     n = len(per) or 1
     lat = [r.latency_ms for r in per]
     answered = [r for r in per if r.generator is not None]
@@ -447,7 +517,8 @@ def summarise(strategy: str, per: Sequence[QuestionResult]) -> StrategySummary:
         latency_p50_ms=round(M.percentile(lat, 50), 2) if lat else 0.0,
         latency_p95_ms=round(M.percentile(lat, 95), 2) if lat else 0.0,
         rounds_mean=round(sum(r.rounds for r in per) / n, 2), errors=sum(1 for r in per if r.error),
-        unreachable_gold=sum(r.unreachable_gold for r in per))
+        unreachable_gold=sum(r.unreachable_gold for r in per), question_type=question_type,
+        evidence_recall_5=_r(M.mean(r.evidence_recall_5 for r in per)))
 
 
 def save_run(run: EvalRun, results: Sequence[QuestionResult], out_dir: Path) -> None:

@@ -7,14 +7,18 @@ A malformed record is reported with its index and reason (BadInput), never a bar
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from kmrag.errors import BadInput
 
-QAFormat = Literal["musique", "hotpotqa", "2wiki", "passages"]
+QAFormat = Literal["musique", "hotpotqa", "2wiki", "graphrag-bench", "passages"]
+GRAPHRAG_FIELDS = ("id", "source", "question", "answer", "question_type", "evidence")
 
 
 class Passage(BaseModel):
@@ -41,6 +45,9 @@ class QAItem(BaseModel):
         "supporting facts that name no context sentence (an unknown title or an index past the paragraph's "
         "end): evidence no answer can cite, counted so a citation recall can keep it in its denominator"))
     type: str | None = None
+    corpus_record: str | None = Field(default=None, description=(
+        "GraphRAG-Bench: the title of the corpus record (a novel) the question is about, its `source`; the "
+        "corpus is a separate file, and gold_keys are filled once it is read"))
 
 
 def detect_format(data: Any) -> QAFormat | None:
@@ -48,6 +55,8 @@ def detect_format(data: Any) -> QAFormat | None:
     if not isinstance(data, list) or not data or not isinstance(data[0], dict):
         return None
     first = data[0]
+    if set(first) >= set(GRAPHRAG_FIELDS):
+        return "graphrag-bench"
     if "paragraphs" in first and "question" in first:
         return "musique"
     if "context" in first and "question" in first and "supporting_facts" in first:
@@ -129,6 +138,27 @@ def _supporting_sentences(context: list[Any], facts: list[list[Any]]) -> tuple[l
     return found, missing
 
 
+_EVIDENCE_SPLIT = re.compile(r"(?<=[.!?\"'”’)])\s*;\s+")
+
+
+def split_evidence(evidence: str) -> list[str]:
+    """GraphRAG-Bench's evidence field: one sentence, or several joined by "; " after a sentence's end
+    ("Ilia was from Troy.; Ilia was a descendant of Laomedon."). Stripped, empty ones dropped."""
+    return [s.strip() for s in _EVIDENCE_SPLIT.split(evidence or "") if s.strip()]
+
+
+def _graphrag(rec: Any, i: int) -> QAItem:
+    """A GraphRAG-Bench question: its paraphrased evidence sentences are the gold sentences; its passage is
+    the corpus record named by ``source`` (gold_keys stay empty until the corpus is read)."""
+    _need(rec, i, *GRAPHRAG_FIELDS)
+    for f in ("source", "question", "answer", "question_type", "evidence"):
+        if not isinstance(rec[f], str) or not rec[f].strip():
+            raise BadInput(f"record {i}: field {f!r} must be a non-empty string")
+    return QAItem(id=str(rec["id"]), question=rec["question"], answers=[rec["answer"]], passages=[], gold_keys=[],
+                  gold_sentences=split_evidence(rec["evidence"]), type=rec["question_type"],
+                  corpus_record=rec["source"])
+
+
 def load_questions(data: Any, fmt: QAFormat) -> tuple[list[QAItem], list[str]]:
     """Parse questions; returns (items, problems) where each problem names the record and why."""
     if not isinstance(data, list):
@@ -139,6 +169,8 @@ def load_questions(data: Any, fmt: QAFormat) -> tuple[list[QAItem], list[str]]:
         try:
             if fmt == "musique":
                 items.append(_musique(rec, i))
+            elif fmt == "graphrag-bench":
+                items.append(_graphrag(rec, i))
             elif fmt in ("hotpotqa", "2wiki"):
                 items.append(_context(rec, i, "_id" if isinstance(rec, dict) and "_id" in rec else "id"))
             else:
@@ -161,6 +193,9 @@ def corpus_passages(data: Any, fmt: QAFormat) -> tuple[list[Passage], list[str]]
                 found.append(Passage(title=str(rec.get("title", "")), text=rec["text"]))
             else:
                 problems.append(f"record {i}: needs a string 'text'")
+    elif fmt == "graphrag-bench":
+        found, problems = [], ["a GraphRAG-Bench question file holds no passages: its corpus is the file beside it "
+                               "(novel.parquet for novel_questions.json)"]
     else:
         items, problems = load_questions(data, fmt)
         found = [p for it in items for p in it.passages]
@@ -169,3 +204,38 @@ def corpus_passages(data: Any, fmt: QAFormat) -> tuple[list[Passage], list[str]]
         if p.text.strip():
             unique.setdefault(p.key, p)
     return list(unique.values()), problems
+
+
+def graphrag_corpus_path(questions: Path) -> Path:
+    """The corpus of a GraphRAG-Bench question file, beside it: ``novel_questions.json`` -> ``novel.parquet``
+    (or ``novel.json``)."""
+    stem = questions.stem.removesuffix("_questions")
+    for ext in (".parquet", ".json"):
+        cand = questions.with_name(stem + ext)
+        if cand.exists():
+            return cand
+    raise BadInput(f"{questions}: no corpus beside it (looked for {stem}.parquet and {stem}.json)")
+
+
+def graphrag_corpus(path: Path) -> list[Passage]:
+    """The corpus records of GraphRAG-Bench (``corpus_name`` and ``context``), from parquet or JSON (one
+    object or an array). A record without both as non-empty strings is BadInput naming its index."""
+    try:
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            rows: Any = pq.read_table(path).to_pylist()
+        else:
+            rows = json.loads(path.read_text(encoding="utf-8"))
+    except Exception as e:  # noqa: BLE001 - pyarrow, OS, decoding and JSON errors alike
+        raise BadInput(f"{path}: cannot read the corpus: {e}") from e
+    rows = [rows] if isinstance(rows, dict) else rows
+    if not isinstance(rows, list):
+        raise BadInput(f"{path}: expected corpus records (objects with corpus_name and context)")
+    out = []
+    for i, rec in enumerate(rows):
+        if not (isinstance(rec, dict) and all(isinstance(rec.get(f), str) and rec[f].strip()
+                                              for f in ("corpus_name", "context"))):
+            raise BadInput(f"{path}: record {i}: needs non-empty strings corpus_name and context")
+        out.append(Passage(title=rec["corpus_name"], text=rec["context"]))
+    return out

@@ -395,6 +395,8 @@ def _read_json(path: Path, sid: str, uri: str, text: str, opts: SourceOptions,
     fmt = qa_corpora.detect_format(data)
     if fmt == "passages" and any(isinstance(r, dict) and ("id" in r or "_id" in r) for r in data):
         fmt = None  # records with ids: each record is its own source, named by its id
+    if fmt == "graphrag-bench":
+        fmt = None  # a GraphRAG-Bench question file holds no passages: its records, as any JSON records
     if fmt is not None and not (opts.text_field or opts.title_field):
         passages, problems = qa_corpora.corpus_passages(data, fmt)
         for p in problems:
