@@ -98,6 +98,11 @@ def groups(word: str) -> set[int]:
     return _BY_WORD.get(word.lower(), set())
 
 
+def members(word: str) -> set[str]:
+    """The words sharing a group with ``word`` (itself included when it is in one)."""
+    return {w.replace("_", " ") for i in groups(word) for w in GROUPS[i].split()}
+
+
 def same(a: str, b: str) -> bool:
     """Do the two lemmas share a group?"""
     return bool(groups(a) & groups(b))

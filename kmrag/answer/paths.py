@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kmrag.answer.extractive import LABELS, akin
-from kmrag.answer.lexicon import same
+from kmrag.answer.lexicon import members, same
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, terms
 from kmrag.graph.base import GraphStore, Hop
@@ -238,7 +238,8 @@ class PathReader:
 
 def type_fit(name: str, label: str, expects: str) -> float:
     """1: the end is the kind asked for; 0.5: a name where a name of another kind is asked (the recogniser
-    mislabels), or a name of unknown kind; 0: a value where a name is asked, or not a value where one is."""
+    mislabels places and organisations), or a name of unknown kind; 0: a value where a name is asked, not a
+    value where one is, a person where something else is asked or something else where a person is."""
     if expects in VALUE_TYPES:
         pattern = VALUE_OF.get(expects)
         is_value = label in LABELS.get(expects, set()) or bool(pattern is not None and pattern.search(name))
@@ -247,14 +248,16 @@ def type_fit(name: str, label: str, expects: str) -> float:
         return 0.0
     if expects in LABELS and label in LABELS[expects]:
         return 1.0
+    if (expects == "PERSON") != (label == "PERSON") and expects in LABELS and label in NAME_LABELS:
+        return 0.0  # a person where a place, a work or an organisation is asked, or the other way round
     return 0.5 if label in NAME_LABELS or label in {"THING", "CONCEPT", "NORP"} else 0.0
 
 
 def _same_word(question_word: str, predicate_word: str) -> bool:
     if question_word == predicate_word or akin(question_word, frozenset({predicate_word})):
         return True
-    if same(question_word, predicate_word):
-        return True
+    if same(question_word, predicate_word) or any(akin(predicate_word, frozenset({m})) for m in members(question_word)):
+        return True  # one relation group, or a word made from one of its words ("country" ~ "nationality")
     return any((question_word in a and predicate_word in b) or (question_word in b and predicate_word in a)
                for a, b in CONVERSE)
 

@@ -101,6 +101,13 @@ def test_a_relational_noun_of_the_question_must_be_said_by_some_hop(world: World
     assert top is not None and top.answer == "4 May 1990"
 
 
+def test_a_word_made_from_a_word_of_the_same_relation_group(world: World, nlp_parts: Any) -> None:
+    world.rel("Oskar Vale", "nationality", "Republic", "u_n")  # "nationality" is made from "nation" ~ "country"
+    world.store.flush()
+    top, _ = paths.best(_read(world, nlp_parts, "Which country is Oskar Vale from?", "Oskar Vale"))
+    assert top is not None and top.answer == "Republic" and top.said == [("country",)]
+
+
 def test_no_path_when_no_hop_says_the_question(world: World, nlp_parts: Any) -> None:
     assert _read(world, nlp_parts, "Who painted the ceiling of Harbour Bridge Station?", "Harbour Bridge Station") == []
     assert paths.best([]) == (None, "no path from the question's entities says its relations")
@@ -149,5 +156,7 @@ def test_a_predicate_close_in_meaning_says_the_word(world: World, nlp_parts: Any
 
 def test_type_fit() -> None:
     assert type_fit("1961", "DATE", "DATE") == 1.0 and type_fit("Eastport", "GPE", "DATE") == 0.0
-    assert type_fit("Eastport", "GPE", "PLACE") == 1.0 and type_fit("Eastport", "PERSON", "PLACE") == 0.5
+    assert type_fit("Eastport", "GPE", "PLACE") == 1.0 and type_fit("Eastport", "ORG", "PLACE") == 0.5
+    assert type_fit("Oskar Vale", "PERSON", "PLACE") == 0.0 and type_fit("Eastport", "GPE", "PERSON") == 0.0
+    assert type_fit("Kestrel", "THING", "PERSON") == 0.5
     assert type_fit("1961", "DATE", "PERSON") == 0.0 and type_fit("about 40 km", "QUANTITY", "QUANTITY") == 1.0
