@@ -43,6 +43,7 @@ from kmrag.retrieval.analysis import (
     PLACE_NOUNS,
     WORK_NOUNS,
     QuestionAnalysis,
+    noun_class,
 )
 from kmrag.retrieval.multihop import VALUE_OF
 
@@ -248,6 +249,9 @@ def type_fit(name: str, label: str, expects: str) -> float:
         return 0.0
     if expects in LABELS and label in LABELS[expects]:
         return 1.0
+    words = name.split()
+    if words and noun_class(words[-1].lower()) == expects:
+        return 1.0  # the name says its kind: "Indira Gandhi International Airport" is a place, whatever its label
     if (expects == "PERSON") != (label == "PERSON") and expects in LABELS and label in NAME_LABELS:
         return 0.0  # a person where a place, a work or an organisation is asked, or the other way round
     return 0.5 if label in NAME_LABELS or label in {"THING", "CONCEPT", "NORP"} else 0.0

@@ -159,4 +159,6 @@ def test_type_fit() -> None:
     assert type_fit("Eastport", "GPE", "PLACE") == 1.0 and type_fit("Eastport", "ORG", "PLACE") == 0.5
     assert type_fit("Oskar Vale", "PERSON", "PLACE") == 0.0 and type_fit("Eastport", "GPE", "PERSON") == 0.0
     assert type_fit("Kestrel", "THING", "PERSON") == 0.5
+    # a name that says its kind fits it whatever the recogniser made of it
+    assert type_fit("Indira Gandhi International Airport", "PERSON", "PLACE") == 1.0
     assert type_fit("1961", "DATE", "PERSON") == 0.0 and type_fit("about 40 km", "QUANTITY", "QUANTITY") == 1.0
