@@ -219,7 +219,7 @@ class Answerer:
         if top is not None:
             units = self.units.get_units(tenant, sorted({u for h in top.hops for u in h.unit_ids}), include_retired=False)
             context = Context.of(tenant, units)
-            if not paths.cite(top, context.all_spans()):
+            if not paths.cite(top, context.all_spans(), self.paths.aliases(tenant, top)):
                 top, why = None, "a hop of the best path has no sentence naming both its ends"
         trace.append({**step, "decision": why, "answer": top.answer if top else None,
                       "ms": round((time.perf_counter() - t) * 1000, 1)})

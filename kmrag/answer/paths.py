@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -231,6 +231,11 @@ class PathReader:
         found.sort(key=lambda f: (f.rank_key, f.answer.lower()))
         return found
 
+    def aliases(self, tenant: str, candidate: PathAnswer) -> dict[str, list[str]]:
+        """The other names of the entities along the path, by ID (what a cited sentence may call them)."""
+        ids = sorted({x for h in candidate.hops for x in (h.subject_id, h.object_id)})
+        return {e.id: [e.name, *e.aliases] for e in self.graph.get_entities(tenant, ids)}
+
     def _answer(self, hops: list[Hop], said: list[tuple[str, ...]], end: str, expects: str) -> PathAnswer:
         last = hops[-1]
         name = last.object_name if last.object_id == end else last.subject_name
@@ -277,16 +282,20 @@ def best(found: Sequence[PathAnswer]) -> tuple[PathAnswer | None, str]:
     return top, "the path says " + " then ".join(repr(", ".join(w)) for w in top.said)
 
 
-def cite(candidate: PathAnswer, spans: Sequence[Span]) -> bool:
+def cite(candidate: PathAnswer, spans: Sequence[Span], names: Mapping[str, Sequence[str]] | None = None) -> bool:
     """Each hop's sentence: a span of one of the hop's units naming both its ends, the one sharing most words
-    with its predicate. False (and nothing cited) when some hop has no such sentence."""
+    with its predicate. ``names``: every name of an entity by ID (its aliases: the unit may say "Sidney Lanfield"
+    of the entity named "Sidney Landfield"). False (and nothing cited) when some hop has no such sentence."""
+    names = names or {}
     by_unit: dict[str, list[Span]] = {}
     for s in spans:
         by_unit.setdefault(s.unit_id, []).append(s)
     out: list[Span] = []
     for hop in candidate.hops:
         pool = [s for u in hop.unit_ids for s in by_unit.get(u, [])]
-        both = [s for s in pool if _names(hop.subject_name, s) and _names(hop.object_name, s)]
+        subject = [hop.subject_name, *names.get(hop.subject_id, ())]
+        object_ = [hop.object_name, *names.get(hop.object_id, ())]
+        both = [s for s in pool if any(_names(n, s) for n in subject) and any(_names(n, s) for n in object_)]
         if not both:
             return False
         pred = terms(hop.predicate).words

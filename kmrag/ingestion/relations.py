@@ -33,6 +33,27 @@ def _defines(term: str, content: str) -> bool:
     return not words or not all(w and looks_like_code(w) for w in words)
 
 
+def surname_aliases(units: Sequence[KnowledgeUnit], extractions: Sequence[Extraction]) -> list[tuple[str, str]]:
+    """(surname, full name) where a document calls a person by the last word of one full name it gives
+    ("Jessica Mauboy ... Mauboy performed"): the short mention is an alias of that person. Not when the
+    document names two people ending in that word (two Smiths): then the surname says neither."""
+    people: dict[str, set[str]] = {}
+    short: dict[str, set[str]] = {}  # one-word names of any label: the merge refuses a kind that differs
+    for u, ex in zip(units, extractions, strict=True):
+        mentioned = ex.entities + [x for t in ex.triples for x in (t.subject, t.object)]
+        people.setdefault(u.source_id, set()).update(e.name for e in mentioned if e.label == "PERSON")
+        short.setdefault(u.source_id, set()).update(e.name for e in mentioned if len(e.name.split()) == 1)
+    out: list[tuple[str, str]] = []
+    for source, names in people.items():
+        full: dict[str, set[str]] = {}
+        for n in names:
+            words = n.split()
+            if len(words) >= 2 and words[-1][:1].isupper():
+                full.setdefault(words[-1], set()).add(n)
+        out += [(n, next(iter(full[n]))) for n in sorted(short[source]) if len(full.get(n, ())) == 1]
+    return out
+
+
 def graph_rows(tenant: str, resolver: EntityResolver, units: Sequence[KnowledgeUnit],
                extractions: Sequence[Extraction], defined: dict[str, str]) -> GraphRows:
     out = GraphRows()
@@ -42,6 +63,8 @@ def graph_rows(tenant: str, resolver: EntityResolver, units: Sequence[KnowledgeU
     def mention(uid: str, eid: str, kind: MentionKind = MentionKind.MENTIONS) -> None:
         mentions.setdefault((uid, eid, kind), Mention(tenant=tenant, unit_id=uid, entity_id=eid, kind=kind))
 
+    for alias, full in surname_aliases(units, extractions):
+        resolver.add_alias(alias, full)
     for u, ex in zip(units, extractions, strict=True):
         for alias, full in ex.aliases:
             resolver.add_alias(alias, full)

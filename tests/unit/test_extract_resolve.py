@@ -253,3 +253,28 @@ def test_a_defined_term_that_looks_like_code_is_not_an_entity() -> None:
     rows = graph_rows("t", EntityResolver("t"), units, [Extraction() for _ in units], terms)
     defines = [m.unit_id for m in rows.mentions if m.kind is MentionKind.DEFINES]
     assert defines == ["u_" + "3" * 16]  # the API names stay the units' terms, not entities
+
+
+def test_a_surname_alone_is_the_one_person_of_its_document_with_that_surname() -> None:
+    from kmrag.ingestion.relations import graph_rows, surname_aliases
+    from kmrag.nlp.extract import ExtractedEntity, Extraction
+    from kmrag.schema import KnowledgeUnit
+
+    def unit(i: int, source: str) -> KnowledgeUnit:
+        return KnowledgeUnit(id=f"u_{i:016d}", tenant="t", source_id=source, source_version="v", type="paragraph",
+                             ordinal=i, content="text")
+
+    def ex(*names: tuple[str, str]) -> Extraction:
+        return Extraction(entities=[ExtractedEntity(name=n, label=lab) for n, lab in names])
+
+    units = [unit(1, "a"), unit(2, "a"), unit(3, "b"), unit(4, "c")]
+    extractions = [ex(("Greta Marlowe", "PERSON")), ex(("Marlowe", "PERSON"), ("Oslo", "GPE")),
+                   ex(("Ann Reed", "PERSON"), ("Tom Reed", "PERSON"), ("Reed", "PERSON")),  # two Reeds: neither
+                   ex(("Reed", "PERSON"))]  # no full name in its own document
+    assert surname_aliases(units, extractions) == [("Marlowe", "Greta Marlowe")]
+    resolver = EntityResolver("t")
+    rows = graph_rows("t", resolver, units, extractions, {})
+    current = [resolver.entity(e) for e in rows.entity_ids]
+    plan = resolver.plan(current, [e.id for e in current])
+    merged = {(s.member.name, s.root.name) for s in plan.steps}
+    assert merged == {("Marlowe", "Greta Marlowe")}

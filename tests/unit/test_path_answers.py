@@ -136,6 +136,16 @@ def test_each_hop_cites_a_sentence_naming_both_its_ends(world: World, nlp_parts:
     assert not paths.cite(top, spans[:1] + spans[2:])
 
 
+def test_a_hop_sentence_may_name_an_end_by_its_alias(world: World, nlp_parts: Any) -> None:
+    top = _read(world, nlp_parts, "Where did Greta Vale's father die?", "Greta Vale")[0]
+    spans = [Span("u_e", "s", 0, 40, "Greta Vale is the daughter of O. Vale.", "sentence",
+                  "Greta Vale is the daughter of O. Vale.", 0),
+             Span("u_f", "s", 0, 30, "Oskar Vale died in Brightwater.", "sentence", "Oskar Vale died in Brightwater.", 1)]
+    assert not paths.cite(top, spans)  # the first unit calls the father by another name
+    assert paths.cite(top, spans, {world.ids["Oskar Vale"]: ["Oskar Vale", "O. Vale"]})
+    assert top.spans[0].unit_id == "u_e"
+
+
 def test_a_predicate_close_in_meaning_says_the_word(world: World, nlp_parts: Any) -> None:
     from kmrag.config import load_settings
     from kmrag.nlp.embed import get_embedder
