@@ -54,3 +54,11 @@ class OptionalDependencyMissing(KmragError):
 class EmbedderMismatch(KmragError):
     """A tenant's vectors were made with another embedder than the one configured: searching or writing it
     with this one would compare vectors of two different spaces. The message names both and the fix."""
+
+
+class DeadlinePassed(KmragError):
+    """The time given to answer ran out: the controllers stopped at a step boundary (the HTTP API answers 504)."""
+
+    def __init__(self, message: str, reached: str) -> None:
+        super().__init__(message)
+        self.reached = reached

@@ -7,13 +7,39 @@ block (a context variable, so concurrent questions in other threads never see ea
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
+
+from kmrag.errors import DeadlinePassed
 
 Observer = Callable[[dict[str, Any]], None]
 _observer: ContextVar[Observer | None] = ContextVar("kmrag_trace_observer", default=None)
+
+
+@dataclass
+class Deadline:
+    """When the work of this context must stop (``time.monotonic()`` seconds) and the last step it reached."""
+
+    at: float
+    seconds: float
+    reached: str = "start"
+    cancelled: bool = False
+
+    @classmethod
+    def after(cls, seconds: float) -> Deadline:
+        return cls(at=time.monotonic() + seconds, seconds=seconds)
+
+    def check(self) -> None:
+        if self.cancelled or time.monotonic() > self.at:
+            raise DeadlinePassed(f"no answer within {self.seconds:g} s: stopped after the step {self.reached!r}",
+                                 self.reached)
+
+
+_deadline: ContextVar[Deadline | None] = ContextVar("kmrag_deadline", default=None)
 
 
 class TraceLog(list[dict[str, Any]]):
@@ -25,6 +51,7 @@ class TraceLog(list[dict[str, Any]]):
         self.controller = controller
 
     def append(self, step: dict[str, Any]) -> None:
+        """Record the step, tell the observer, then stop here if the context's deadline has passed."""
         super().append(step)
         observer = _observer.get()
         if observer is not None:
@@ -32,6 +59,10 @@ class TraceLog(list[dict[str, Any]]):
                 observer({"phase": self.controller, **step})
             except Exception:  # noqa: BLE001 - a failing observer never breaks the answer
                 pass
+        deadline = _deadline.get()
+        if deadline is not None:
+            deadline.reached = f"{self.controller}/{step.get('step', '?')}"
+            deadline.check()
 
 
 @contextmanager
@@ -42,3 +73,15 @@ def observing(observer: Observer | None) -> Iterator[None]:
         yield
     finally:
         _observer.reset(token)
+
+
+
+@contextmanager
+def under(d: Deadline) -> Iterator[Deadline]:
+    """Stop the controllers of this block at their first step after ``d.at``, or after ``d`` is cancelled
+    (the caller gave up waiting): DeadlinePassed, saying the last step reached."""
+    token = _deadline.set(d)
+    try:
+        yield d
+    finally:
+        _deadline.reset(token)

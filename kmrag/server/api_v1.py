@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import queue
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,27 +21,43 @@ from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 
 import kmrag
-from kmrag.errors import KmragError, NotFound
+from kmrag.errors import DeadlinePassed, KmragError, NotFound
 from kmrag.ingestion.sources import SourceOptions
+from kmrag.retrieval.observe import Deadline, under
+from kmrag.retrieval.strategies import MAX_QUESTION_CHARS
+from kmrag.schema import Answer
 from kmrag.schema.redact import redact_data
 from kmrag.server.auth import request_tenant
 from kmrag.server.models import (
     MAX_SUPPORT_ITEMS,
+    QUESTION_PATTERN,
     AnswerAuditOut,
     AskRequest,
     AskResponse,
+    Generator,
     IngestPaths,
     JobAccepted,
     StoredAnswerOut,
+    Strategy,
     SupportRequest,
     SupportResponse,
 )
 from kmrag.server.paths import OutsideRoot, resolve_under, safe_filename
-from kmrag.server.problems import MEDIA_TYPE, Problem, problem_body, status_of
+from kmrag.server.problems import (
+    MEDIA_TYPE,
+    Problem,
+    internal_error,
+    problem_body,
+    problem_response,
+    problems_doc,
+    status_of,
+)
 from kmrag.server.state import ServerState
 from kmrag.units.jobs import new_job_id
 
 router = APIRouter(prefix="/v1")
+MAX_OFFSET = 1_000_000_000  # past answers to skip, at most (PostgreSQL's OFFSET is a bigint; far below it)
+KEYED = (401, 403, 422, 429, 500, 503)  # what any route behind a key can answer
 Tenant = Depends(request_tenant)
 DELETE_LOCK_WAIT_S = 30.0
 UPLOAD_CHUNK = 1024 * 1024
@@ -67,11 +84,26 @@ def pool_stats(stores: Any) -> dict[str, Any]:
     return out
 
 
-@router.get("/health", tags=["health"], summary="stores reachable, versions; 200 or 503 (no key needed)")
+@router.get("/health", tags=["health"], responses=problems_doc(403, 500, 503),
+            summary="whether the server can answer: 200 {status: ok}, or 503 (no key needed, no details)")
 def health(request: Request) -> JSONResponse:
+    try:
+        stores = _state(request).stores()
+        stores.units.server_info()  # a read each store must answer
+        stores.graph.server_info()
+    except Exception:  # noqa: BLE001 - whatever fails, the stores are not usable: 503 (details: /v1/status)
+        return problem_response(503, "the stores are not reachable: GET /v1/status (with a key) says why",
+                                request.url.path, "service-unavailable")
+    return JSONResponse({"status": "ok"})
+
+
+@router.get("/status", tags=["health"], responses=problems_doc(*KEYED),
+            summary="versions, the stores, the pool and the database's connections, threads and questions running")
+def status(request: Request, tenant: str = Tenant) -> JSONResponse:
     state = _state(request)
     body: dict[str, Any] = {"ok": False, "kmrag": kmrag.__version__,
-                            "tenant_mode": "insecure-local" if state.server.insecure_local else "api-keys"}
+                            "tenant_mode": "insecure-local" if state.server.insecure_local else "api-keys",
+                            "threads": threading.active_count(), "asks_running": state.asks_running}
     try:
         stores = state.stores()
         body["graph"] = stores.graph.server_info()
@@ -89,7 +121,8 @@ def health(request: Request) -> JSONResponse:
 
 _INGEST_BODY = {"requestBody": {"required": True, "content": {
     "multipart/form-data": {"schema": {"type": "object", "properties": {
-        "files": {"type": "array", "items": {"type": "string", "format": "binary"}}}, "required": ["files"]}},
+        "files": {"type": "array", "minItems": 1, "items": {"type": "string", "format": "binary"}}},
+        "required": ["files"]}},
     "application/json": {"schema": IngestPaths.model_json_schema()}}}}
 
 
@@ -107,6 +140,7 @@ def _save_uploads(folder: Path, uploads: list[UploadFile]) -> list[str]:
 
 
 @router.post("/ingest", status_code=202, response_model=JobAccepted, tags=["ingestion"], openapi_extra=_INGEST_BODY,
+             responses=problems_doc(*KEYED, 400, 404, 409, 413, 415),
              summary="upload files (multipart, field `files`) or name paths under KMRAG_SERVER_INGEST_ROOT (JSON)")
 async def ingest(request: Request, tenant: str = Tenant) -> JobAccepted:
     state = _state(request)
@@ -168,7 +202,7 @@ def _shown_job(state: ServerState, tenant: str, job: dict[str, Any]) -> dict[str
     return job
 
 
-@router.get("/jobs", tags=["ingestion"], summary="recent ingestion jobs, newest first")
+@router.get("/jobs", tags=["ingestion"], responses=problems_doc(*KEYED), summary="recent ingestion jobs, newest first")
 def list_jobs(request: Request, limit: int = Query(20, ge=1, le=500), tenant: str = Tenant) -> Any:
     from kmrag.units.jobs import JobStore
 
@@ -182,7 +216,7 @@ def list_jobs(request: Request, limit: int = Query(20, ge=1, le=500), tenant: st
     return _out([_shown_job(state, tenant, j) for j in queued + jobs])
 
 
-@router.get("/jobs/{job_id}", tags=["ingestion"],
+@router.get("/jobs/{job_id}", tags=["ingestion"], responses=problems_doc(*KEYED, 404),
             summary="one job: status, progress per stage (documents, nlp, embed, write), counts, errors, skips")
 def get_job(job_id: str, request: Request, tenant: str = Tenant) -> Any:
     state = _state(request)
@@ -206,16 +240,25 @@ def trace_paths(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _answer(state: ServerState, tenant: str, body: AskRequest) -> dict[str, Any]:
+def _answer(state: ServerState, tenant: str, body: AskRequest, limit: Deadline) -> dict[str, Any]:
     from kmrag.answer.answerer import Answerer
 
-    stores = state.stores()
-    t = time.perf_counter()
-    answerer = Answerer(stores.units, stores.graph, state.embedder(), state.settings, generator=body.generator,
-                        strategy=body.strategy, k=body.k)
-    answer = answerer.answer(tenant, body.question)
-    ms = round((time.perf_counter() - t) * 1000, 1)
-    first = next((s for s in answer.trace if s.get("step") == "retrieve"), {})
+    limit.check()  # a question that waited for a thread past its time is not started
+    state.running(+1)
+    try:
+        stores = state.stores()
+        t = time.perf_counter()
+        answerer = Answerer(stores.units, stores.graph, state.embedder(), state.settings, generator=body.generator,
+                            strategy=body.strategy, k=body.k)
+        with under(limit):
+            answer = answerer.answer(tenant, body.question)
+        return _answer_data(stores, tenant, body, answer, round((time.perf_counter() - t) * 1000, 1))
+    finally:
+        state.running(-1)
+
+
+def _answer_data(stores: Any, tenant: str, body: AskRequest, answer: Answer, ms: float) -> dict[str, Any]:
+    first: dict[str, Any] = next((s for s in answer.trace if s.get("step") == "retrieve"), {})
     ranked = list(first.get("unit_ids") or [])
     stored = {u.id: u for u in stores.units.get_units(tenant, ranked, include_retired=False)}
     cited = {c.unit_id for c in answer.citations}
@@ -235,16 +278,22 @@ def _answer(state: ServerState, tenant: str, body: AskRequest) -> dict[str, Any]
 
 
 @router.post("/ask", response_model=AskResponse, response_model_exclude_unset=True, tags=["asking"],
+             responses=problems_doc(*KEYED, 400, 409, 413, 504),
              summary="a grounded answer with its citations and the ranked units (trace on request)")
 async def ask(body: AskRequest, request: Request, tenant: str = Tenant) -> Any:
     state = _state(request)
-    loop = asyncio.get_running_loop()
-    fut = loop.run_in_executor(state.ask_pool, _answer, state, tenant, body)
+    limit = Deadline.after(state.server.ask_timeout_s)
+    fut = asyncio.get_running_loop().run_in_executor(state.ask_pool, _answer, state, tenant, body, limit)
     try:
         return await asyncio.wait_for(fut, timeout=state.server.ask_timeout_s)
-    except TimeoutError:
-        raise Problem(504, f"no answer within {state.server.ask_timeout_s:g} s (KMRAG_SERVER_ASK_TIMEOUT_S)",
-                      "ask-timeout") from None
+    except (TimeoutError, DeadlinePassed):
+        limit.cancelled = True  # the question stops at its next step
+        raise _timed_out(state, limit.reached) from None
+
+
+def _timed_out(state: ServerState, reached: str) -> Problem:
+    return Problem(504, f"no answer within {state.server.ask_timeout_s:g} s (KMRAG_SERVER_ASK_TIMEOUT_S): stopped "
+                        f"after the step {reached!r}", "ask-timeout", reached=reached)
 
 
 def _sse(event: str, data: Any) -> bytes:
@@ -255,34 +304,38 @@ async def _stream(state: ServerState, tenant: str, body: AskRequest, path: str) 
     from kmrag.retrieval.observe import observing
 
     events: queue.Queue[tuple[str, Any]] = queue.Queue()
+    limit = Deadline.after(state.server.ask_timeout_s)
 
     def work() -> None:
         try:
             with observing(lambda step: events.put(("step", step))):
-                events.put(("answer", _answer(state, tenant, body)))
+                events.put(("answer", _answer(state, tenant, body, limit)))
+        except DeadlinePassed as e:
+            events.put(("error", _timed_out(state, e.reached).body(path)))
         except KmragError as e:
             status, kind = status_of(e)
             events.put(("error", problem_body(status, str(e), path, kind, error=type(e).__name__)))
         except Exception as e:  # noqa: BLE001 - reported to the client as the stream's last event
-            events.put(("error", problem_body(500, f"internal error {type(e).__name__}: {e}", path, "internal-error")))
+            events.put(("error", internal_error(e, path)))
 
     loop = asyncio.get_running_loop()
     loop.run_in_executor(state.ask_pool, work)
-    deadline = loop.time() + state.server.ask_timeout_s
     yield b": kmrag answer stream\n\n"
-    while True:
-        try:
-            kind, data = events.get_nowait()
-        except queue.Empty:
-            if loop.time() > deadline:
-                yield _sse("error", problem_body(504, f"no answer within {state.server.ask_timeout_s:g} s "
-                                                      "(KMRAG_SERVER_ASK_TIMEOUT_S)", path, "ask-timeout"))
+    try:
+        while True:
+            try:
+                kind, data = events.get_nowait()
+            except queue.Empty:
+                if time.monotonic() > limit.at:
+                    yield _sse("error", _timed_out(state, limit.reached).body(path))
+                    return
+                await asyncio.sleep(0.02)
+                continue
+            yield _sse(kind, data)
+            if kind in ("answer", "error"):
                 return
-            await asyncio.sleep(0.02)
-            continue
-        yield _sse(kind, data)
-        if kind in ("answer", "error"):
-            return
+    finally:
+        limit.cancelled = True  # timed out or the client went away: the question stops at its next step
 
 
 _SSE_DOC = {"responses": {"200": {"content": {"text/event-stream": {}}, "description":
@@ -291,6 +344,7 @@ _SSE_DOC = {"responses": {"200": {"content": {"text/event-stream": {}}, "descrip
 
 
 @router.post("/ask/stream", tags=["asking"], openapi_extra=_SSE_DOC, response_class=StreamingResponse,
+             responses=problems_doc(*KEYED, 400, 409, 413),
              summary="the controllers' steps as server-sent events, then the answer")
 async def ask_stream(body: AskRequest, request: Request, tenant: str = Tenant) -> StreamingResponse:
     return StreamingResponse(_stream(_state(request), tenant, body, request.url.path), media_type="text/event-stream",
@@ -298,12 +352,15 @@ async def ask_stream(body: AskRequest, request: Request, tenant: str = Tenant) -
 
 
 @router.get("/ask/stream", tags=["asking"], openapi_extra=_SSE_DOC, response_class=StreamingResponse,
+            responses=problems_doc(*KEYED, 400, 409),
             summary="as POST /v1/ask/stream, the question in the query")
-async def ask_stream_get(request: Request, question: str = Query(min_length=1, max_length=2000),
-                         generator: str | None = None, strategy: str = "multihop", k: int = Query(8, ge=1, le=50),
+async def ask_stream_get(request: Request, question: str = Query(min_length=1, max_length=MAX_QUESTION_CHARS,
+                                                                 json_schema_extra={"pattern": QUESTION_PATTERN}),
+                         generator: Generator | None = None, strategy: Strategy = "multihop",
+                         k: int = Query(8, ge=1, le=50),
                          tenant: str = Tenant) -> StreamingResponse:
     try:
-        body = AskRequest(question=question, generator=generator, strategy=strategy, k=k)  # type: ignore[arg-type]
+        body = AskRequest(question=question, generator=generator, strategy=strategy, k=k)
     except ValidationError as e:
         raise RequestValidationError(e.errors(include_url=False)) from None
     return await ask_stream(body, request, tenant)
@@ -311,7 +368,7 @@ async def ask_stream_get(request: Request, question: str = Query(min_length=1, m
 
 # -- checking statements ------------------------------------------------------------------------------------
 
-@router.post("/support", response_model=SupportResponse, tags=["support"],
+@router.post("/support", response_model=SupportResponse, tags=["support"], responses=problems_doc(*KEYED, 400, 413),
              summary="check statements against the spans or units they cite: a verdict or an error per item",
              description="Each item is `{statement, spans, titles?}` or `{statement, unit_ids}` (units of the key's "
                          "tenant: their texts and titles). `results` has one entry per item, in order, with its "
@@ -331,15 +388,15 @@ def support_check(body: SupportRequest, request: Request, tenant: str = Tenant) 
 
 # -- answers, units, entities -----------------------------------------------------------------------------
 
-@router.get("/answers", tags=["answers"], response_model=list[StoredAnswerOut], response_model_exclude_unset=True,
+@router.get("/answers", tags=["answers"], responses=problems_doc(*KEYED), response_model=list[StoredAnswerOut], response_model_exclude_unset=True,
             summary="past answers, newest first")
-def list_answers(request: Request, limit: int = Query(20, ge=1, le=500), offset: int = Query(0, ge=0),
+def list_answers(request: Request, limit: int = Query(20, ge=1, le=500), offset: int = Query(0, ge=0, le=MAX_OFFSET),
                  tenant: str = Tenant) -> Any:
     got = _state(request).stores().units.list_answers(tenant, limit=limit, offset=offset)
     return _out([a.model_dump(mode="json", exclude={"trace", "tenant"}) | {"found": a.found} for a in got])
 
 
-@router.get("/answers/{answer_id}", tags=["answers"], response_model=AnswerAuditOut, response_model_exclude_unset=True,
+@router.get("/answers/{answer_id}", tags=["answers"], responses=problems_doc(*KEYED, 404), response_model=AnswerAuditOut, response_model_exclude_unset=True,
             summary="the audit of an answer: each cited unit, its source and version, the span, retired or not")
 def get_answer(answer_id: str, request: Request, trace: bool = False, tenant: str = Tenant) -> Any:
     from kmrag.answer.audit import audit
@@ -355,22 +412,22 @@ def get_answer(answer_id: str, request: Request, trace: bool = False, tenant: st
     return _out(data)
 
 
-@router.get("/units/{unit_id}", tags=["browse"], summary="one unit: text, source, version, entities, neighbours")
+@router.get("/units/{unit_id}", tags=["browse"], responses=problems_doc(*KEYED, 404), summary="one unit: text, source, version, entities, neighbours")
 def get_unit(unit_id: str, request: Request, tenant: str = Tenant) -> Any:
     from kmrag.browse import show_unit
 
     return _out(show_unit(_state(request).stores(), tenant, unit_id))
 
 
-@router.get("/entities", tags=["browse"], summary="entities whose name or an alias contains q")
-def search(request: Request, q: str = Query(min_length=1, max_length=200), limit: int = Query(50, ge=1, le=500),
+@router.get("/entities", tags=["browse"], responses=problems_doc(*KEYED), summary="entities whose name or an alias contains q")
+def search(request: Request, q: str = Query(min_length=1, max_length=200, pattern=r"\S"), limit: int = Query(50, ge=1, le=500),
            tenant: str = Tenant) -> Any:
     from kmrag.browse import search_entities
 
     return _out(search_entities(_state(request).stores(), tenant, q, limit=limit))
 
 
-@router.get("/entities/{ref}", tags=["browse"], summary="one entity by id (e_…) or exact name")
+@router.get("/entities/{ref}", tags=["browse"], responses=problems_doc(*KEYED, 404), summary="one entity by id (e_…) or exact name")
 def get_entity(ref: str, request: Request, tenant: str = Tenant) -> Any:
     from kmrag.browse import show_entity
 
@@ -379,7 +436,7 @@ def get_entity(ref: str, request: Request, tenant: str = Tenant) -> Any:
 
 # -- sources ------------------------------------------------------------------------------------------------
 
-@router.get("/sources", tags=["sources"], summary="the tenant's sources (ids for DELETE), units, complete or not")
+@router.get("/sources", tags=["sources"], responses=problems_doc(*KEYED), summary="the tenant's sources (ids for DELETE), units, complete or not")
 def list_sources(request: Request, match: str | None = None, tenant: str = Tenant) -> Any:
     units = _state(request).stores().units
     stats, uris = units.source_stats(tenant), units.source_uris(tenant)
@@ -408,13 +465,13 @@ def _delete(state: ServerState, tenant: str, source_id: str, purge: bool) -> dic
     return {"source": source_id, "found": True, "graph_units_removed": g, "unit_rows": rows, "purged": purge}
 
 
-@router.delete("/sources", tags=["sources"], summary="remove a source, its id in the query: ?id=…")
+@router.delete("/sources", tags=["sources"], responses=problems_doc(*KEYED, 404, 409), summary="remove a source, its id in the query: ?id=…")
 def delete_source_q(request: Request, id: str = Query(min_length=1), purge: bool = False,  # noqa: A002
                     tenant: str = Tenant) -> Any:
     return _out(_delete(_state(request), tenant, id, purge))
 
 
-@router.delete("/sources/{source_id:path}", tags=["sources"],
+@router.delete("/sources/{source_id:path}", tags=["sources"], responses=problems_doc(*KEYED, 404, 409),
                summary="remove a source: its id as the rest of the path, slashes included (percent-encode # and ?)")
 def delete_source(source_id: str, request: Request, purge: bool = False, tenant: str = Tenant) -> Any:
     return _out(_delete(_state(request), tenant, source_id, purge))

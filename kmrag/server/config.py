@@ -23,17 +23,23 @@ class ServerSettings(BaseModel):
     ingest_workers: int = Field(default=2, ge=1, le=16)  # ingestion jobs run at once (one per tenant anyway)
     ask_workers: int = Field(default=16, ge=1, le=256)  # questions answered at once
     neo4j_browser_url: str | None = None  # the web page's "Open evidence in Neo4j Browser"; None: from the bolt host
+    cors_origins: list[str] = Field(default_factory=list)  # key mode: web origins allowed to call the API; none
+    rate_limit_per_min: int | None = Field(default=None, ge=1)  # requests a key may make per minute; None: no limit
 
 
 ENV = {"ingest_root": "KMRAG_SERVER_INGEST_ROOT", "max_body_bytes": "KMRAG_SERVER_MAX_BODY_BYTES",
        "ask_timeout_s": "KMRAG_SERVER_ASK_TIMEOUT_S", "pool_size": "KMRAG_SERVER_POOL_SIZE",
        "ingest_workers": "KMRAG_SERVER_INGEST_WORKERS", "ask_workers": "KMRAG_SERVER_ASK_WORKERS",
-       "neo4j_browser_url": "KMRAG_NEO4J_BROWSER_URL"}
+       "neo4j_browser_url": "KMRAG_NEO4J_BROWSER_URL", "cors_origins": "KMRAG_SERVER_CORS_ORIGINS",
+       "rate_limit_per_min": "KMRAG_SERVER_RATE_LIMIT_PER_MIN"}
+LISTS = {"cors_origins"}  # comma-separated in the environment
 
 
 def load_server_settings(environ: dict[str, str] | None = None, **overrides: object) -> ServerSettings:
     env = dict(os.environ) if environ is None else environ
     values: dict[str, object] = {k: env[v] for k, v in ENV.items() if env.get(v)}
+    for k in LISTS & set(values):
+        values[k] = [x.strip() for x in str(values[k]).split(",") if x.strip()]
     values.update({k: v for k, v in overrides.items() if v is not None})
     try:
         s = ServerSettings(**values)  # type: ignore[arg-type]

@@ -3,7 +3,8 @@
 A key reads ``kmrag_<key_id>_<secret>``: ``key_id`` is 12 hex digits (the row's primary key, so a key
 is looked up by it), ``secret`` 32 random bytes in URL-safe base64. Only the SHA-256 of the secret is
 stored, compared with :func:`hmac.compare_digest`. The key itself is shown once, when it is created.
-Every request checks the row, so a revoked key stops working at once (no cache).
+Every request checks the row, so a revoked key stops working at once (no cache). The check only reads; a
+key's last use is written at most once a minute (per process, and per database by the UPDATE's own guard).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import hashlib
 import hmac
 import re
 import secrets
+import time
+from collections.abc import MutableMapping
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +26,7 @@ from kmrag.schema.sanitize import tenant_checked
 PREFIX = "kmrag_"
 KEY_RE = re.compile(r"^kmrag_(?P<key_id>[0-9a-f]{12})_(?P<secret>[A-Za-z0-9_-]{43})$")
 MAX_NAME = 200
+TOUCH_EVERY_S = 60.0  # how often a key's last use is written at most
 
 
 class InvalidKey(KmragError):
@@ -96,8 +100,10 @@ class KeyStore:
             raise NotFound(f"no API key {key_id!r} in tenant {tenant!r}: `kmrag keys list --tenant {tenant}` lists them")
         return self._record(row)
 
-    def authenticate(self, key: str) -> str:
-        """The tenant of a valid, unrevoked key (and its last use noted), else InvalidKey."""
+    def authenticate(self, key: str, touched: MutableMapping[str, float] | None = None) -> str:
+        """The tenant of a valid, unrevoked key, else InvalidKey. Its last use is written when ``touched`` (key id
+        -> when this process last wrote it) says a minute has passed; the UPDATE itself skips a row written in the
+        last minute by another process."""
         key_id, secret = parse_key(key)
         with self._pool.connection() as conn:
             row = conn.execute("SELECT tenant, secret_hash, revoked_at FROM kmrag_api_keys WHERE key_id = %s",
@@ -107,7 +113,12 @@ class KeyStore:
                 raise InvalidKey("unknown API key")
             if row[2] is not None:
                 raise InvalidKey("this API key was revoked")
-            conn.execute("UPDATE kmrag_api_keys SET last_used_at = now() WHERE key_id = %s", (key_id,))
+            now = time.monotonic()
+            if touched is None or now - touched.get(key_id, float("-inf")) >= TOUCH_EVERY_S:
+                conn.execute("UPDATE kmrag_api_keys SET last_used_at = now() WHERE key_id = %s AND (last_used_at IS "
+                             "NULL OR last_used_at < now() - make_interval(secs => %s))", (key_id, TOUCH_EVERY_S))
+                if touched is not None:
+                    touched[key_id] = now
         return str(row[0])
 
     @staticmethod

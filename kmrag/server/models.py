@@ -4,29 +4,41 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from kmrag.answer.audit import CitationAudit
-from kmrag.answer.support_check import SupportItem
 from kmrag.retrieval.strategies import MAX_QUESTION_CHARS
 
 Strategy = Literal["multihop", "hybrid", "dense", "bm25", "graph", "multihop-rerank", "hybrid-rerank", "dense-rerank",
                    "bm25-rerank", "graph-rerank"]
 
 
-class AskRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+Generator = Literal["auto", "extractive", "llm"]
 
-    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
-    generator: Literal["auto", "extractive", "llm"] | None = Field(
+
+def _whole(v: Any) -> Any:
+    """A JSON number with no fraction (8.0 is the integer 8, as JSON Schema has it); anything else as given."""
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole)]
+QUESTION_PATTERN = r"[^\W_]"  # a letter or a digit somewhere (the check ask makes: kmrag.retrieval.strategies)
+
+
+class AskRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")  # JSON types as declared
+
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS, pattern=QUESTION_PATTERN,
+                          description="the question: some letter or digit, at most the server's limit")
+    generator: Generator | None = Field(
         default=None, description="default: KMRAG_GENERATOR, else llm when one is configured")
     strategy: Strategy = "multihop"
-    k: int = Field(default=8, ge=1, le=50, description="units to answer from")
+    k: WholeNumber = Field(default=8, ge=1, le=50, description="units to answer from")
     trace: bool = Field(default=False, description="include every step of both controllers")
 
 
 class IngestPaths(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     paths: list[str] = Field(min_length=1, max_length=1000,
                              description="files or folders under KMRAG_SERVER_INGEST_ROOT (absolute, or relative "
@@ -155,7 +167,10 @@ class AnswerAuditOut(BaseModel):
 MAX_SUPPORT_ITEMS = 100  # statements per POST /v1/support
 
 # any JSON value is taken as an item, so a bad one gets its own error in the results (the body is not refused)
-_AnyItem = Annotated[Any, WithJsonSchema(SupportItem.model_json_schema(mode="validation"))]
+_AnyItem = Annotated[Any, WithJsonSchema({
+    "description": "a statement and what it cites: {statement, spans: [text], titles?: [text]} or {statement, unit_ids: "
+                   "[id]}; any other value is answered with its own error in `results`, the others are checked",
+    "examples": [{"statement": "Marie Curie was born in Warsaw.", "spans": ["Marie Curie was born in Warsaw in 1867."]}]})]
 
 
 class SupportRequest(BaseModel):

@@ -3,6 +3,8 @@ instance, for every error the API answers, validation included. Known secrets ne
 
 from __future__ import annotations
 
+import logging
+import secrets
 from http import HTTPStatus
 from typing import Any
 
@@ -16,6 +18,30 @@ from kmrag.schema.redact import redact, redact_data
 
 MEDIA_TYPE = "application/problem+json"
 TYPE_BASE = "https://kmrag.dev/problems/"  # a stable name per kind of problem; it need not resolve
+log = logging.getLogger("kmrag.server")
+
+
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "type": "object", "required": ["type", "title", "status", "detail", "instance"],
+    "properties": {"type": {"type": "string", "description": "a stable name of the kind of problem"},
+                   "title": {"type": "string"}, "status": {"type": "integer"},
+                   "detail": {"type": "string", "description": "what went wrong and what to do"},
+                   "instance": {"type": "string", "description": "the request's path"}},
+    "additionalProperties": True}
+WHEN = {400: "the body cannot be parsed, or a setting the request needs is missing or malformed", 401: "no API key, or an unknown or revoked one",
+        403: "not allowed: a path outside the ingest root, or (--insecure-local) a foreign Host or Origin",
+        404: "no such thing in the key's tenant", 409: "the tenant is busy with another job, or its stored vectors "
+        "were made by another embedder", 413: "the body is over KMRAG_SERVER_MAX_BODY_BYTES or the upload quota",
+        415: "neither multipart/form-data nor JSON", 422: "the request does not fit the schema",
+        429: "over the key's KMRAG_SERVER_RATE_LIMIT_PER_MIN (Retry-After says when to try again)",
+        500: "an unexpected error: the detail gives an error id to find in the server's log",
+        503: "a store (Neo4j, PostgreSQL) cannot be reached", 504: "no answer within KMRAG_SERVER_ASK_TIMEOUT_S"}
+
+
+def problems_doc(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route's problems: each status it can answer, as application/problem+json."""
+    return {status: {"description": f"{HTTPStatus(status).phrase}: {WHEN[status]}",
+                     "content": {MEDIA_TYPE: {"schema": PROBLEM_SCHEMA}}} for status in sorted(set(statuses))}
 
 
 class Problem(Exception):
@@ -26,6 +52,9 @@ class Problem(Exception):
         super().__init__(detail)
         self.status, self.detail, self.headers, self.extra = status, detail, headers, extra
         self.kind = kind or _slug(HTTPStatus(status).phrase)
+
+    def body(self, instance: str) -> dict[str, Any]:
+        return problem_body(self.status, self.detail, instance, self.kind, **self.extra)
 
 
 def _slug(text: str) -> str:
@@ -48,7 +77,7 @@ def problem_response(status: int, detail: str, instance: str, kind: str | None =
 
 def status_of(e: KmragError) -> tuple[int, str]:
     """The HTTP status of a kmrag error and its problem type."""
-    from kmrag.errors import EmbedderMismatch
+    from kmrag.errors import DeadlinePassed, EmbedderMismatch
     from kmrag.server.keys import InvalidKey
     from kmrag.units.lock import TenantBusy
 
@@ -64,9 +93,32 @@ def status_of(e: KmragError) -> tuple[int, str]:
         return 409, "tenant-busy"
     if isinstance(e, EmbedderMismatch):
         return 409, "embedder-mismatch"
+    if isinstance(e, DeadlinePassed):
+        return 504, "ask-timeout"
     if isinstance(e, ConfigError):
         return 400, "bad-request"
-    return 500, "kmrag-error"
+    return 500, "internal-error"
+
+
+def internal_error(e: BaseException, instance: str) -> dict[str, Any]:
+    """The problem document of an unexpected error: an error id and nothing of the error itself; the details,
+    traceback included, go to the server's log under that id."""
+    error_id = "err_" + secrets.token_hex(8)
+    log.error("internal error %s on %s: %s: %s", error_id, instance, type(e).__name__, redact(str(e)),
+              exc_info=(type(e), e, e.__traceback__))
+    return problem_body(500, f"internal error {error_id}: the server's log has the details under this id",
+                        instance, "internal-error", error_id=error_id)
+
+
+def allowed_methods(app: FastAPI, scope: Any) -> list[str]:
+    """The methods some route of the app answers at the request's path (for a 405's ``Allow``)."""
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if getattr(route, "methods", None) and route.matches(scope)[0] is not Match.NONE:
+            methods |= set(route.methods)  # type: ignore[attr-defined]
+    return sorted(methods)
 
 
 def install(app: FastAPI) -> None:
@@ -79,6 +131,8 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(KmragError)
     async def _kmrag(request: Request, e: KmragError) -> JSONResponse:
         status, kind = status_of(e)
+        if status == 500:
+            return JSONResponse(internal_error(e, request.url.path), status_code=500, media_type=MEDIA_TYPE)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
         return problem_response(status, str(e), request.url.path, kind, headers, error=type(e).__name__)
 
@@ -92,8 +146,11 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, e: StarletteHTTPException) -> JSONResponse:
         detail = e.detail if isinstance(e.detail, str) else str(e.detail)
-        return problem_response(e.status_code, detail, request.url.path, headers=getattr(e, "headers", None))
+        headers = dict(getattr(e, "headers", None) or {})
+        if e.status_code == 405:
+            headers["Allow"] = ", ".join(allowed_methods(app, request.scope))
+        return problem_response(e.status_code, detail, request.url.path, headers=headers or None)
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, e: Exception) -> JSONResponse:
-        return problem_response(500, f"internal error {type(e).__name__}: {e}", request.url.path, "internal-error")
+        return JSONResponse(internal_error(e, request.url.path), status_code=500, media_type=MEDIA_TYPE)

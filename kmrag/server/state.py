@@ -12,6 +12,7 @@ from kmrag.errors import KmragError, ServiceUnavailable
 from kmrag.schema.redact import redact
 from kmrag.server.config import ServerSettings
 from kmrag.server.ingest_jobs import JobRunner
+from kmrag.server.ratelimit import RateLimiter
 from kmrag.stores import Stores, open_stores
 
 
@@ -23,6 +24,10 @@ class ServerState:
         self.open_error: str | None = None
         self.jobs = JobRunner(self.stores, workers=server.ingest_workers)
         self.ask_pool = ThreadPoolExecutor(max_workers=server.ask_workers, thread_name_prefix="kmrag-ask")
+        self.limiter = RateLimiter(server.rate_limit_per_min) if server.rate_limit_per_min else None
+        self.key_touches: dict[str, float] = {}  # key id -> when its last use was written (monotonic)
+        self.asks_running = 0  # questions being answered now (for /v1/status)
+        self._count_lock = threading.Lock()
 
     def stores(self) -> Stores:
         """The process's stores, opened (and their schemas made) on first use; ServiceUnavailable while the
@@ -43,6 +48,11 @@ class ServerState:
                     raise ServiceUnavailable(self.open_error) from e
                 self._stores, self.open_error = stores, None
         return self._stores
+
+    def running(self, delta: int) -> None:
+        """Count a question starting (+1) or ending (-1)."""
+        with self._count_lock:
+            self.asks_running += delta
 
     def opened(self) -> Stores | None:
         return self._stores
