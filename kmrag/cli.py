@@ -731,7 +731,8 @@ def _bench_api(args: argparse.Namespace) -> int:
     result = bench_api(settings.tenant, _ints(args.concurrency, "--concurrency") or [1, 8, 16],
                        args.seconds if args.seconds is not None else 60.0, args.question or [], url=args.url,
                        key=args.key or os.environ.get("KMRAG_API_KEY"), generator=args.generator or "extractive",
-                       strategy=args.strategy or "multihop", note=_note if not args.json else None)
+                       strategy=args.strategy or "multihop", note=_note if not args.json else None,
+                       ask_timeout_s=args.ask_timeout)
     _emit(args, result, render_api, ("RequestsFailed", "some requests failed: "
                                      + "; ".join(e for lv in result["levels"] for e in lv["error_samples"])[:500]))
     return 1 if any(lv["errors"] for lv in result["levels"]) else 0
@@ -1105,6 +1106,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--question", action="append", help="api: a question to ask (repeatable; default: the demo's)")
     bench.add_argument("--generator", choices=["extractive", "llm"], help="api: the answer generator (default "
                                                                            "extractive)")
+    bench.add_argument("--ask-timeout", type=float, help="api: KMRAG_SERVER_ASK_TIMEOUT_S of the server it starts "
+                                                         "(asks past it count as 504s, not errors)")
     srv = add("serve", cmd_serve, "serve the HTTP API (OpenAPI at /docs)")
     srv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     srv.add_argument("--port", type=int, default=8000, help="port (default 8000)")

@@ -282,18 +282,23 @@ def _answer_data(stores: Any, tenant: str, body: AskRequest, answer: Answer, ms:
              summary="a grounded answer with its citations and the ranked units (trace on request)")
 async def ask(body: AskRequest, request: Request, tenant: str = Tenant) -> Any:
     state = _state(request)
-    limit = Deadline.after(state.server.ask_timeout_s)
+    limit = _deadline(state, body)
     fut = asyncio.get_running_loop().run_in_executor(state.ask_pool, _answer, state, tenant, body, limit)
     try:
-        return await asyncio.wait_for(fut, timeout=state.server.ask_timeout_s)
+        return await asyncio.wait_for(fut, timeout=limit.seconds)
     except (TimeoutError, DeadlinePassed):
         limit.cancelled = True  # the question stops at its next step
-        raise _timed_out(state, limit.reached) from None
+        raise _timed_out(limit) from None
 
 
-def _timed_out(state: ServerState, reached: str) -> Problem:
-    return Problem(504, f"no answer within {state.server.ask_timeout_s:g} s (KMRAG_SERVER_ASK_TIMEOUT_S): stopped "
-                        f"after the step {reached!r}", "ask-timeout", reached=reached)
+def _deadline(state: ServerState, body: AskRequest) -> Deadline:
+    """The ask's time: KMRAG_SERVER_ASK_TIMEOUT_S from now."""
+    return Deadline.after(state.server.ask_timeout_s)
+
+
+def _timed_out(limit: Deadline) -> Problem:
+    return Problem(504, f"no answer within {limit.seconds:g} s (KMRAG_SERVER_ASK_TIMEOUT_S): "
+                        f"stopped after the step {limit.reached!r}", "ask-timeout", reached=limit.reached)
 
 
 def _sse(event: str, data: Any) -> bytes:
@@ -304,14 +309,14 @@ async def _stream(state: ServerState, tenant: str, body: AskRequest, path: str) 
     from kmrag.retrieval.observe import observing
 
     events: queue.Queue[tuple[str, Any]] = queue.Queue()
-    limit = Deadline.after(state.server.ask_timeout_s)
+    limit = _deadline(state, body)
 
     def work() -> None:
         try:
             with observing(lambda step: events.put(("step", step))):
                 events.put(("answer", _answer(state, tenant, body, limit)))
-        except DeadlinePassed as e:
-            events.put(("error", _timed_out(state, e.reached).body(path)))
+        except DeadlinePassed:
+            events.put(("error", _timed_out(limit).body(path)))
         except KmragError as e:
             status, kind = status_of(e)
             events.put(("error", problem_body(status, str(e), path, kind, error=type(e).__name__)))
@@ -327,7 +332,7 @@ async def _stream(state: ServerState, tenant: str, body: AskRequest, path: str) 
                 kind, data = events.get_nowait()
             except queue.Empty:
                 if time.monotonic() > limit.at:
-                    yield _sse("error", _timed_out(state, limit.reached).body(path))
+                    yield _sse("error", _timed_out(limit).body(path))
                     return
                 await asyncio.sleep(0.02)
                 continue

@@ -114,10 +114,15 @@ def allowed_methods(app: FastAPI, scope: Any) -> list[str]:
     """The methods some route of the app answers at the request's path (for a 405's ``Allow``)."""
     from starlette.routing import Match
 
+    def routes(rs: Any) -> Any:
+        for r in rs:
+            sub = getattr(r, "original_router", None)  # an included router (kept whole by FastAPI >= 0.16x)
+            yield from routes(sub.routes) if sub is not None else (r,)
+
     methods: set[str] = set()
-    for route in app.router.routes:
+    for route in routes(app.router.routes):
         if getattr(route, "methods", None) and route.matches(scope)[0] is not Match.NONE:
-            methods |= set(route.methods)  # type: ignore[attr-defined]
+            methods |= set(route.methods)
     return sorted(methods)
 
 

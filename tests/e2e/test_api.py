@@ -278,8 +278,10 @@ def test_health_503_and_insecure_local(tmp_path: Path) -> None:
     try:
         with server.client() as c:
             body = assert_problem(c.get("/v1/health"), 503)
+            assert set(body) == PROBLEM_KEYS and "/v1/status" in body["detail"]  # status only: no versions, no error
+            body = assert_problem(c.get("/v1/status"), 503)  # the details (no key in --insecure-local)
             assert body["ok"] is False and body["kmrag"] and "secret-pw-123" not in json.dumps(body)
-            assert_problem(c.get("/v1/answers"), 503)  # no key needed: --insecure-local
+            assert_problem(c.get("/v1/answers"), 503)
     finally:
         server.stop()
 
@@ -295,16 +297,19 @@ def test_insecure_local_serves_its_tenant_and_ask_times_out(tmp_path: Path) -> N
             assert wait_job(c, r.json()["id"])["status"] == "completed"
             assert [s["source"] for s in c.get("/v1/sources").json()] == ["notes.txt"]
             body = assert_problem(c.post("/v1/ask", json={"question": "Where was Marie Curie born?"}), 504)
-            assert "KMRAG_SERVER_ASK_TIMEOUT_S" in body["detail"]
+            assert "KMRAG_SERVER_ASK_TIMEOUT_S" in body["detail"] and body["reached"] in body["detail"]
         assert kmrag_json("sources", env=env)[0]["source"] == "notes.txt"  # the settings' tenant
     finally:
         server.stop()
         clear_tenant(env)
 
 
-def test_health_reports_versions(api: dict[str, Any]) -> None:
-    h = httpx.get(api["server"].url + "/v1/health").json()
+def test_health_says_status_and_status_reports_versions_behind_a_key(api: dict[str, Any]) -> None:
+    assert httpx.get(api["server"].url + "/v1/health").json() == {"status": "ok"}  # no key, nothing more
+    assert_problem(httpx.get(api["server"].url + "/v1/status"), 401)
+    h = api["ca"].get("/v1/status").json()
     assert h["ok"] and h["graph"]["backend"] == "neo4j" and h["postgres"]["pgvector"]
+    assert h["threads"] > 0 and h["asks_running"] >= 0
     assert h["pool"]["pool_max"] == 4 and h["pool"]["pool_size"] == 4
     assert os.environ["KMRAG_NEO4J_PASSWORD"] not in json.dumps(h)
     spec = httpx.get(api["server"].url + "/openapi.json").json()
