@@ -23,12 +23,17 @@ class ServerSettings(BaseModel):
     ingest_workers: int = Field(default=2, ge=1, le=16)  # ingestion jobs run at once (one per tenant anyway)
     ask_workers: int = Field(default=16, ge=1, le=256)  # questions answered at once
     neo4j_browser_url: str | None = None  # the web page's "Open evidence in Neo4j Browser"; None: from the bolt host
+    # uploads (<data_dir>/uploads/<tenant>/<job id>/): folders of finished jobs older than this are deleted at
+    # start-up and after each ingestion job; None: kept until their sources are deleted with ?purge=true
+    upload_retention_days: float | None = Field(default=None, gt=0)
+    upload_quota_bytes: int | None = Field(default=None, ge=1)  # per tenant; an upload over it: 413
 
 
 ENV = {"ingest_root": "KMRAG_SERVER_INGEST_ROOT", "max_body_bytes": "KMRAG_SERVER_MAX_BODY_BYTES",
        "ask_timeout_s": "KMRAG_SERVER_ASK_TIMEOUT_S", "pool_size": "KMRAG_SERVER_POOL_SIZE",
        "ingest_workers": "KMRAG_SERVER_INGEST_WORKERS", "ask_workers": "KMRAG_SERVER_ASK_WORKERS",
-       "neo4j_browser_url": "KMRAG_NEO4J_BROWSER_URL"}
+       "neo4j_browser_url": "KMRAG_NEO4J_BROWSER_URL", "upload_retention_days": "KMRAG_SERVER_UPLOAD_RETENTION_DAYS",
+       "upload_quota_bytes": "KMRAG_SERVER_UPLOAD_QUOTA_BYTES"}
 
 
 def load_server_settings(environ: dict[str, str] | None = None, **overrides: object) -> ServerSettings:
