@@ -422,7 +422,7 @@ def _delete(state: ServerState, tenant: str, source_id: str, purge: bool) -> dic
 def _purge_upload(state: ServerState, tenant: str, source_id: str, uri: str | None) -> list[str]:
     """Remove the uploaded files of a purged source that no other source was read from; their names."""
     folder = up.tenant_dir(state.settings.data_dir, tenant)
-    files = up.source_files(folder, source_id, uri)
+    files = up.source_files(folder, source_id, uri, busy=state.jobs.busy())
     if not files:
         return []
     still = set(state.stores().units.source_uris(tenant).values())

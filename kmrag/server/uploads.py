@@ -94,16 +94,18 @@ def _file_of(uri: str | None) -> Path | None:
     return Path(unquote(urlsplit(uri).path))
 
 
-def source_files(tenant_folder: Path, source_id: str, uri: str | None) -> list[Path]:
+def source_files(tenant_folder: Path, source_id: str, uri: str | None, busy: Collection[str] = ()) -> list[Path]:
     """The uploaded files of a source: the file it was read from, and copies of the same name in the tenant's
-    other upload folders (an earlier upload of it). Only files under ``tenant_folder``."""
+    other upload folders (an earlier upload of it), but those of the jobs in ``busy`` (queued or running: a
+    new upload of it, not read yet). Only files under ``tenant_folder``."""
     found: list[Path] = []
     read = _file_of(uri)
-    if read is not None and read.parent.parent == tenant_folder:
+    if read is not None and read.parent.parent == tenant_folder and read.parent.name not in busy:
         found.append(read)
     name = source_id.split("#", 1)[0]  # a record's source id: its file's, then #record
     if name and "/" not in name and name == safe_filename(name) and tenant_folder.is_dir():
-        found += [job / name for job in sorted(tenant_folder.iterdir()) if (job / name).is_file()]
+        found += [job / name for job in sorted(tenant_folder.iterdir())
+                  if job.name not in busy and (job / name).is_file()]
     return list(dict.fromkeys(found))
 
 

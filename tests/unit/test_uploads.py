@@ -41,6 +41,9 @@ def test_a_purged_sources_files_and_empty_job_folders_go(tmp_path: Path) -> None
     # another record of the file is still stored: its file stays
     assert uploads.remove_files(files, {(tenant / "j2" / "a.json").as_uri()}) == [tenant / "j1" / "a.json"]
     assert not (tenant / "j1").exists() and (tenant / "j2" / "a.json").exists()
+    (tenant / "j3").mkdir()
+    (tenant / "j3" / "a.json").write_text("[]")  # a new upload of it, its job still to run: kept
+    assert uploads.source_files(tenant, "a.json", None, busy={"j3"}) == [tenant / "j2" / "a.json"]
     assert uploads.source_files(tenant, "../etc/passwd", None) == []
     assert uploads.source_files(tenant, "x.md", (tmp_path / "elsewhere" / "x.md").as_uri()) == []
 
