@@ -1118,6 +1118,8 @@ def build_parser() -> argparse.ArgumentParser:
     keys.add_argument("action", choices=["create", "list", "revoke"])
     keys.add_argument("key_id", nargs="?", help="revoke: the key's id, as `kmrag keys list` shows it")
     keys.add_argument("--name", help="create: a name to know the key by")
+    keys.add_argument("--ingest-root", help="create: the folder this key may ingest paths from (POST /v1/ingest "
+                                            "{\"paths\"}), instead of the server's KMRAG_SERVER_INGEST_ROOT")
     svc = add("services", cmd_services, "manage the embedded PostgreSQL")
     svc.add_argument("action", choices=["stop"])
     return p
@@ -1150,14 +1152,17 @@ def cmd_keys(args: argparse.Namespace) -> int:
 
     if not args.tenant:
         raise ConfigError(f"kmrag keys {args.action} needs --tenant T: a key belongs to one tenant")
+    ingest_root = _key_ingest_root(args.ingest_root) if args.action == "create" else None
     settings = _settings(args)
     with open_stores(settings) as stores:
         stores.init_schema()
         keys = KeyStore(stores.pool)
         if args.action == "create":
-            key, rec = keys.create(settings.tenant, args.name or "")
+            key, rec = keys.create(settings.tenant, args.name or "", ingest_root)
             _emit(args, rec.model_dump(mode="json") | {"revoked": False, "key": key},
-                  lambda d: f"API key {d['id']} of tenant {d['tenant']!r} (shown once: keep it now):\n{key}")
+                  lambda d: f"API key {d['id']} of tenant {d['tenant']!r}"
+                            + (f", ingest root {d['ingest_root']}" if d["ingest_root"] else "")
+                            + f" (shown once: keep it now):\n{key}")
             return 0
         if args.action == "revoke":
             if not args.key_id:
@@ -1169,8 +1174,22 @@ def cmd_keys(args: argparse.Namespace) -> int:
         got = keys.list(settings.tenant)
     _emit(args, [k.model_dump(mode="json") | {"revoked": k.revoked} for k in got], lambda ks: "\n".join(
         f"{k['id']}  {k['name'] or '-':<20} created {k['created_at']}  last used {k['last_used_at'] or 'never'}"
+        + (f"  ingest root {k['ingest_root']}" if k["ingest_root"] else "")
         + (f"  REVOKED {k['revoked_at']}" if k["revoked"] else "") for k in ks) or "no API keys")
     return 0
+
+
+def _key_ingest_root(raw: str | None) -> str | None:
+    """``--ingest-root`` as stored: the folder's absolute path, its symlinks resolved; None when not given."""
+    if raw is None:
+        return None
+    from pathlib import Path
+
+    root = Path(raw).expanduser().resolve()
+    if not root.is_dir():
+        raise BadInput(f"--ingest-root {raw}: not a folder on this machine; give the folder the key may ingest from "
+                       "(as the server sees it)")
+    return root.as_posix()
 
 
 def _terminate(signum: int, frame: Any) -> None:

@@ -40,6 +40,9 @@ class SourceOptions(BaseModel):
     source_prefix: str | None = None  # ids = PREFIX/<path relative to the folder given> (or the file name)
     source_base: str | None = None  # ids = <path relative to this folder>
     prune: bool = False  # sources under the folders given that are no longer there are removed
+    # every file found under a folder must lie under this folder once its symlinks are resolved, else it is
+    # skipped (the server sets its ingest root; None: symlinks are followed wherever they lead)
+    confine_to: Path | None = None
 
 
 class SourceDocument(BaseModel):
@@ -94,9 +97,13 @@ class SourceSkip(BaseModel):
     reason: str
 
 
-def discover(paths: Sequence[str | Path]) -> Iterator[tuple[Path, Path] | SourceProblem | SourceSkip]:
+OUTSIDE_ROOT = "points outside the ingest root"
+
+
+def discover(paths: Sequence[str | Path], confine_to: Path | None = None,
+             ) -> Iterator[tuple[Path, Path] | SourceProblem | SourceSkip]:
     """Yield (file, the root it was found under) for every file under the paths, sorted for a stable order,
-    and a SourceSkip for every path under a folder that is passed over."""
+    and a SourceSkip for every path under a folder that is passed over (``confine_to``: see walk)."""
     for raw in paths:
         root = Path(raw)
         if not root.exists():
@@ -104,17 +111,25 @@ def discover(paths: Sequence[str | Path]) -> Iterator[tuple[Path, Path] | Source
             yield SourceProblem(path=str(raw), reason=why)
             continue
         if root.is_file():
-            yield root, root
+            yield (root, root) if _inside(root, confine_to) else SourceSkip(path=str(raw), reason=OUTSIDE_ROOT)
             continue
-        for item in walk(root):
+        for item in walk(root, confine_to):
             yield item if isinstance(item, SourceSkip) else (item, root)
 
 
-def walk(root: Path) -> Iterator[Path | SourceSkip]:
+def _inside(path: Path, confine_to: Path | None) -> bool:
+    """Whether ``path``, its symlinks resolved, lies in the folder ``confine_to`` (always, without one)."""
+    if confine_to is None:
+        return True
+    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(confine_to))
+
+
+def walk(root: Path, confine_to: Path | None = None) -> Iterator[Path | SourceSkip]:
     """The document files under a folder, depth first in name order. Symlinked folders are followed
     unless they lead back to a folder being walked (a loop) or to one already walked; hidden entries
     (``.git``, ``.DS_Store``), files of unsupported types, broken symlinks, other kinds of file and
-    folders that cannot be listed are passed over, each as a SourceSkip with its reason."""
+    folders that cannot be listed are passed over, each as a SourceSkip with its reason. With
+    ``confine_to``, an entry that resolves outside that folder (a symlink leading out) is skipped too."""
     done: set[tuple[int, int]] = set()
 
     def key(p: Path) -> tuple[int, int]:
@@ -151,6 +166,9 @@ def walk(root: Path) -> Iterator[Path | SourceSkip]:
                     yield SourceSkip(path=str(p), reason=f"{'symlink loop' if e.errno == errno.ELOOP else 'cannot read'}"
                                                          f": {e.strerror or e}")
                     continue
+            if link and not _inside(p, confine_to):
+                yield SourceSkip(path=str(p), reason=OUTSIDE_ROOT)
+                continue
             if is_dir:
                 try:
                     k = key(p)
@@ -172,6 +190,9 @@ def walk(root: Path) -> Iterator[Path | SourceSkip]:
             else:
                 yield p
 
+    if not _inside(root, confine_to):
+        yield SourceSkip(path=str(root), reason=OUTSIDE_ROOT)
+        return
     try:
         top = key(root)
     except OSError as e:
@@ -191,7 +212,7 @@ def read_sources(
     is read (a record file then gives one document per record)."""
     opts = options or SourceOptions()
     files: dict[str, Path] = {}  # source id -> the file that has it
-    found = list(discover(paths))
+    found = list(discover(paths, opts.confine_to))
     if on_found is not None:
         on_found(sum(1 for item in found if isinstance(item, tuple)))
     for item in found:

@@ -181,4 +181,6 @@ CREATE TABLE IF NOT EXISTS kmrag_api_keys (
     last_used_at timestamptz,
     revoked_at   timestamptz
 );
+-- the folder a key may ingest paths from (`kmrag keys create --ingest-root DIR`); NULL: the server's root
+ALTER TABLE kmrag_api_keys ADD COLUMN IF NOT EXISTS ingest_root text;
 CREATE INDEX IF NOT EXISTS kmrag_api_keys_tenant_idx ON kmrag_api_keys (tenant, created_at);

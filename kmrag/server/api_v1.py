@@ -27,6 +27,7 @@ from kmrag.retrieval.observe import Deadline, under
 from kmrag.retrieval.strategies import MAX_QUESTION_CHARS
 from kmrag.schema import Answer
 from kmrag.schema.redact import redact_data
+from kmrag.server import uploads as up
 from kmrag.server.auth import request_tenant
 from kmrag.server.models import (
     MAX_SUPPORT_ITEMS,
@@ -42,7 +43,7 @@ from kmrag.server.models import (
     SupportRequest,
     SupportResponse,
 )
-from kmrag.server.paths import OutsideRoot, resolve_under, safe_filename
+from kmrag.server.paths import KEY_ROOT, SERVER_ROOT, OutsideRoot, resolve_under
 from kmrag.server.problems import (
     MEDIA_TYPE,
     Problem,
@@ -60,7 +61,6 @@ MAX_OFFSET = 1_000_000_000  # past answers to skip, at most (PostgreSQL's OFFSET
 KEYED = (401, 403, 422, 429, 500, 503)  # what any route behind a key can answer
 Tenant = Depends(request_tenant)
 DELETE_LOCK_WAIT_S = 30.0
-UPLOAD_CHUNK = 1024 * 1024
 
 
 def _state(request: Request) -> ServerState:
@@ -126,19 +126,6 @@ _INGEST_BODY = {"requestBody": {"required": True, "content": {
     "application/json": {"schema": IngestPaths.model_json_schema()}}}}
 
 
-def _save_uploads(folder: Path, uploads: list[UploadFile]) -> list[str]:
-    folder.mkdir(parents=True, exist_ok=True)
-    names: list[str] = []
-    for up in uploads:
-        name = safe_filename(up.filename, names)
-        names.append(name)
-        with open(folder / name, "wb") as f:
-            up.file.seek(0)
-            while chunk := up.file.read(UPLOAD_CHUNK):
-                f.write(chunk)
-    return names
-
-
 @router.post("/ingest", status_code=202, response_model=JobAccepted, tags=["ingestion"], openapi_extra=_INGEST_BODY,
              responses=problems_doc(*KEYED, 400, 404, 409, 413, 415),
              summary="upload files (multipart, field `files`) or name paths under KMRAG_SERVER_INGEST_ROOT (JSON)")
@@ -154,8 +141,12 @@ async def ingest(request: Request, tenant: str = Tenant) -> JobAccepted:
             if not uploads:
                 raise RequestValidationError([{"loc": ("body", "files"), "msg": "no file uploaded",
                                                "type": "missing"}])
-            folder = state.settings.data_dir.expanduser() / "uploads" / tenant / job_id
-            await run_in_threadpool(_save_uploads, folder, uploads)
+            tenant_folder = up.tenant_dir(state.settings.data_dir, tenant)
+            folder = tenant_folder / job_id
+            try:
+                await run_in_threadpool(up.save_uploads, folder, uploads, tenant_folder, state.server.upload_quota_bytes)
+            except up.OverQuota as e:
+                raise Problem(413, str(e), "upload-quota") from None
         finally:
             await form.close()
         paths = [str(folder)]
@@ -165,15 +156,9 @@ async def ingest(request: Request, tenant: str = Tenant) -> JobAccepted:
             body = IngestPaths.model_validate_json(await request.body())
         except ValidationError as e:
             raise RequestValidationError(e.errors(include_url=False)) from None
-        try:
-            resolved = [resolve_under(state.server.ingest_root, p) for p in body.paths]
-        except OutsideRoot as e:
-            raise Problem(403, str(e), "outside-ingest-root") from None
-        missing = [p for p, r in zip(body.paths, resolved, strict=True) if not r.exists()]
-        if missing:
-            raise Problem(404, f"no such file or folder under the ingest root: {', '.join(missing[:10])}", "not-found")
-        paths = [str(r) for r in resolved]
-        opts = SourceOptions(source_base=str(state.server.ingest_root), prune=body.prune)
+        root = ingest_root(request)
+        paths = _paths_under(root, body.paths, KEY_ROOT if getattr(request.state, "key_ingest_root", None) else SERVER_ROOT)
+        opts = SourceOptions(source_base=str(root), prune=body.prune, confine_to=root)
         force = body.force
     else:
         raise Problem(415, "send the files as multipart/form-data (field `files`) or JSON {\"paths\": [...]}")
@@ -181,12 +166,32 @@ async def ingest(request: Request, tenant: str = Tenant) -> JobAccepted:
     return JobAccepted(id=live.id, status=live.status, href=f"/v1/jobs/{live.id}")
 
 
-def _shown_job(state: ServerState, tenant: str, job: dict[str, Any]) -> dict[str, Any]:
+def ingest_root(request: Request) -> Path | None:
+    """The folder this request may ingest paths from: its key's own root, else the server's (None: none)."""
+    key_root = getattr(request.state, "key_ingest_root", None)
+    return Path(key_root) if key_root else _state(request).server.ingest_root
+
+
+def _paths_under(root: Path | None, paths: list[str], what: str) -> list[str]:
+    """The paths named, resolved under ``root`` (``what``: which root): 403 for one outside it, 404 for one
+    not there."""
+    try:
+        resolved = [resolve_under(root, p, what) for p in paths]
+    except OutsideRoot as e:
+        raise Problem(403, str(e), "outside-ingest-root") from None
+    missing = [p for p, r in zip(paths, resolved, strict=True) if not r.exists()]
+    if missing:
+        raise Problem(404, f"no such file or folder under the ingest root: {', '.join(missing[:10])}", "not-found")
+    return [str(r) for r in resolved]
+
+
+def _shown_job(state: ServerState, tenant: str, job: dict[str, Any], root: Path | None) -> dict[str, Any]:
     """A job with the server's own folders left out of its paths: an upload's files by their names, paths
-    under the ingest root relative to it (as their source ids)."""
-    bases = [(str(state.settings.data_dir.expanduser() / "uploads" / tenant / job["id"]), "(upload)")]
-    if state.server.ingest_root is not None:
-        bases.append((str(state.server.ingest_root), "."))
+    under the ingest root (``root``) relative to it (as their source ids)."""
+    bases = [(str(up.tenant_dir(state.settings.data_dir, tenant) / job["id"]), "(upload)"),
+             (str(state.settings.data_dir.expanduser() / "uploads" / tenant / job["id"]), "(upload)")]
+    if root is not None:
+        bases.append((str(root), "."))
 
     def shown(path: str) -> str:
         for base, whole in bases:
@@ -213,14 +218,14 @@ def list_jobs(request: Request, limit: int = Query(20, ge=1, le=500), tenant: st
     for j in jobs:
         live = state.jobs.live(tenant, j["id"])
         j["progress"] = live.progress() if live else None
-    return _out([_shown_job(state, tenant, j) for j in queued + jobs])
+    return _out([_shown_job(state, tenant, j, ingest_root(request)) for j in queued + jobs])
 
 
 @router.get("/jobs/{job_id}", tags=["ingestion"], responses=problems_doc(*KEYED, 404),
             summary="one job: status, progress per stage (documents, nlp, embed, write), counts, errors, skips")
 def get_job(job_id: str, request: Request, tenant: str = Tenant) -> Any:
     state = _state(request)
-    return _out(_shown_job(state, tenant, state.jobs.view(tenant, job_id)))
+    return _out(_shown_job(state, tenant, state.jobs.view(tenant, job_id), ingest_root(request)))
 
 
 # -- asking -----------------------------------------------------------------------------------------------
@@ -406,9 +411,12 @@ def list_answers(request: Request, limit: int = Query(20, ge=1, le=500), offset:
 def get_answer(answer_id: str, request: Request, trace: bool = False, tenant: str = Tenant) -> Any:
     from kmrag.answer.audit import audit
 
-    stores = _state(request).stores()
+    state = _state(request)
+    stores = state.stores()
     report = audit(stores.units, stores.graph, tenant, answer_id)
     data = report.model_dump(mode="json") | {"all_current": report.all_current}
+    if state.settings.uses_embedded_graph:
+        data["browser"] = None  # no Neo4j, no Browser to show the evidence in
     data["answer"].pop("tenant", None)
     data["answer"]["found"] = report.answer.found
     data["paths"] = trace_paths(data["answer"].get("trace") or [])
@@ -459,7 +467,9 @@ def _delete(state: ServerState, tenant: str, source_id: str, purge: bool) -> dic
                  | stores.units.source_ids_with_units(tenant))
         if source_id not in known:
             raise NotFound(f"no source {source_id!r}: GET /v1/sources lists them")
+        uri = stores.units.source_uris(tenant).get(source_id)
         rows = stores.units.delete_source(tenant, source_id) if purge else stores.units.retire_source(tenant, source_id)
+        files = _purge_upload(state, tenant, source_id, uri) if purge else []
         try:
             g = stores.graph.delete_source(tenant, source_id)
             stores.graph.flush()
@@ -467,7 +477,18 @@ def _delete(state: ServerState, tenant: str, source_id: str, purge: bool) -> dic
             raise KmragError(f"{source_id}: removed from PostgreSQL, but the graph write failed ({e}); "
                              "run `kmrag repair` to remove it from the graph") from e
         sync_entity_names(stores, None, tenant)
-    return {"source": source_id, "found": True, "graph_units_removed": g, "unit_rows": rows, "purged": purge}
+    return {"source": source_id, "found": True, "graph_units_removed": g, "unit_rows": rows, "purged": purge,
+            "files_removed": files}
+
+
+def _purge_upload(state: ServerState, tenant: str, source_id: str, uri: str | None) -> list[str]:
+    """Remove the uploaded files of a purged source that no other source was read from; their names."""
+    folder = up.tenant_dir(state.settings.data_dir, tenant)
+    files = up.source_files(folder, source_id, uri, busy=state.jobs.busy())
+    if not files:
+        return []
+    still = set(state.stores().units.source_uris(tenant).values())
+    return [f"{f.parent.name}/{f.name}" for f in up.remove_files(files, still)]
 
 
 @router.delete("/sources", tags=["sources"], responses=problems_doc(*KEYED, 404, 409), summary="remove a source, its id in the query: ?id=…")

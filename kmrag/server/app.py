@@ -44,6 +44,7 @@ def create_app(settings: Settings, server: ServerSettings | None = None) -> Fast
             await run_in_threadpool(state.stores)  # opened once; if the databases are down, /v1/health says 503
         except KmragError:
             pass
+        await run_in_threadpool(state.sweep_uploads)  # upload folders past KMRAG_SERVER_UPLOAD_RETENTION_DAYS
         try:
             yield
         finally:

@@ -1,6 +1,7 @@
 """Who is asking: the tenant of the request's API key (``Authorization: Bearer <key>`` or ``X-API-Key``),
 checked on every request, so a revoked key stops working at once. The tenant always comes from the key,
-never from the request. ``--insecure-local``: no keys, the one tenant of the settings."""
+never from the request. ``--insecure-local``: no keys, the one tenant of the settings. A key may have an
+ingest root of its own (``kmrag keys create --ingest-root DIR``): kept in ``request.state.key_ingest_root``."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ _header = APIKeyHeader(name="X-API-Key", auto_error=False, description="the same
 def request_tenant(request: Request, bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
                    header: Annotated[str | None, Depends(_header)]) -> str:
     state = request.app.state.kmrag
+    request.state.key_ingest_root = None
     if state.server.insecure_local:
         _limit(state.limiter, "local")
         return str(state.settings.tenant)
@@ -28,7 +30,8 @@ def request_tenant(request: Request, bearer: Annotated[HTTPAuthorizationCredenti
         raise Problem(401, "an API key is needed: send `Authorization: Bearer <key>` or `X-API-Key: <key>` "
                            "(`kmrag keys create --tenant T` makes one)", "missing-api-key",
                       headers={"WWW-Authenticate": "Bearer"})
-    tenant = KeyStore(state.stores().pool).authenticate(key, state.key_touches)
+    tenant, root = KeyStore(state.stores().pool).identify(key, state.key_touches)
+    request.state.key_ingest_root = root
     _limit(state.limiter, parse_key(key)[0])
     return tenant
 

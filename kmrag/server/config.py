@@ -25,13 +25,18 @@ class ServerSettings(BaseModel):
     neo4j_browser_url: str | None = None  # the web page's "Open evidence in Neo4j Browser"; None: from the bolt host
     cors_origins: list[str] = Field(default_factory=list)  # key mode: web origins allowed to call the API; none
     rate_limit_per_min: int | None = Field(default=None, ge=1)  # requests a key may make per minute; None: no limit
+    # uploads (<data_dir>/uploads/<tenant>/<job id>/): folders of finished jobs older than this are deleted at
+    # start-up and after each ingestion job; None: kept until their sources are deleted with ?purge=true
+    upload_retention_days: float | None = Field(default=None, gt=0)
+    upload_quota_bytes: int | None = Field(default=None, ge=1)  # per tenant; an upload over it: 413
 
 
 ENV = {"ingest_root": "KMRAG_SERVER_INGEST_ROOT", "max_body_bytes": "KMRAG_SERVER_MAX_BODY_BYTES",
        "ask_timeout_s": "KMRAG_SERVER_ASK_TIMEOUT_S", "pool_size": "KMRAG_SERVER_POOL_SIZE",
        "ingest_workers": "KMRAG_SERVER_INGEST_WORKERS", "ask_workers": "KMRAG_SERVER_ASK_WORKERS",
        "neo4j_browser_url": "KMRAG_NEO4J_BROWSER_URL", "cors_origins": "KMRAG_SERVER_CORS_ORIGINS",
-       "rate_limit_per_min": "KMRAG_SERVER_RATE_LIMIT_PER_MIN"}
+       "rate_limit_per_min": "KMRAG_SERVER_RATE_LIMIT_PER_MIN", "upload_retention_days": "KMRAG_SERVER_UPLOAD_RETENTION_DAYS",
+       "upload_quota_bytes": "KMRAG_SERVER_UPLOAD_QUOTA_BYTES"}
 LISTS = {"cors_origins"}  # comma-separated in the environment
 
 

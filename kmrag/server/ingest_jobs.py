@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -39,8 +40,9 @@ class LiveJob:
 
 
 class JobRunner:
-    def __init__(self, stores_of: Any, workers: int = 2) -> None:
+    def __init__(self, stores_of: Any, workers: int = 2, on_done: Callable[[], Any] | None = None) -> None:
         self._stores_of = stores_of  # () -> Stores
+        self._on_done = on_done  # called after each job ends, in its thread (the upload retention sweep)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kmrag-ingest")
         self._jobs: OrderedDict[str, LiveJob] = OrderedDict()
         self._lock = threading.Lock()
@@ -74,6 +76,16 @@ class JobRunner:
         except BaseException as e:  # noqa: BLE001 - the job's outcome, shown by GET /v1/jobs/{id}
             live.status = "failed"
             live.error = redact(f"{type(e).__name__}: {e}")
+        if self._on_done is not None:
+            try:
+                self._on_done()
+            except Exception:  # noqa: BLE001, S110 - housekeeping after the job: never the job's outcome
+                pass
+
+    def busy(self) -> set[str]:
+        """The ids of the jobs queued or running."""
+        with self._lock:
+            return {j.id for j in self._jobs.values() if j.status in ("queued", "running")}
 
     def live(self, tenant: str, job_id: str) -> LiveJob | None:
         with self._lock:

@@ -42,6 +42,7 @@ class ApiKey(BaseModel):
     created_at: datetime | None = None
     last_used_at: datetime | None = None
     revoked_at: datetime | None = None
+    ingest_root: str | None = None  # the folder this key may ingest paths from; None: the server's root
 
     @property
     def revoked(self) -> bool:
@@ -72,19 +73,20 @@ class KeyStore:
     def __init__(self, pool: Any) -> None:
         self._pool = pool
 
-    def create(self, tenant: str, name: str = "") -> tuple[str, ApiKey]:
-        """A new key of ``tenant``: (the key, shown once; its record)."""
+    def create(self, tenant: str, name: str = "", ingest_root: str | None = None) -> tuple[str, ApiKey]:
+        """A new key of ``tenant``: (the key, shown once; its record). ``ingest_root``: the absolute folder
+        the key may ingest paths from, instead of the server's KMRAG_SERVER_INGEST_ROOT."""
         key, key_id, digest = new_key()
         with self._pool.connection() as conn:
             row = conn.execute(
-                "INSERT INTO kmrag_api_keys (key_id, tenant, name, secret_hash) VALUES (%s, %s, %s, %s) "
-                "RETURNING key_id, tenant, name, created_at, last_used_at, revoked_at",
-                (key_id, tenant, (name or "")[:MAX_NAME], digest)).fetchone()
+                "INSERT INTO kmrag_api_keys (key_id, tenant, name, secret_hash, ingest_root) "
+                "VALUES (%s, %s, %s, %s, %s) RETURNING key_id, tenant, name, created_at, last_used_at, revoked_at, ingest_root",
+                (key_id, tenant, (name or "")[:MAX_NAME], digest, ingest_root)).fetchone()
         return key, self._record(row)
 
     def list(self, tenant: str) -> list[ApiKey]:
         with self._pool.connection() as conn:
-            rows = conn.execute("SELECT key_id, tenant, name, created_at, last_used_at, revoked_at "
+            rows = conn.execute("SELECT key_id, tenant, name, created_at, last_used_at, revoked_at, ingest_root "
                                 "FROM kmrag_api_keys WHERE tenant = %s ORDER BY created_at, key_id",
                                 (tenant,)).fetchall()
         return [self._record(r) for r in rows]
@@ -94,20 +96,24 @@ class KeyStore:
         with self._pool.connection() as conn:
             row = conn.execute(
                 "UPDATE kmrag_api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE tenant = %s "
-                "AND key_id = %s RETURNING key_id, tenant, name, created_at, last_used_at, revoked_at",
+                "AND key_id = %s RETURNING key_id, tenant, name, created_at, last_used_at, revoked_at, ingest_root",
                 (tenant, key_id)).fetchone()
         if row is None:
             raise NotFound(f"no API key {key_id!r} in tenant {tenant!r}: `kmrag keys list --tenant {tenant}` lists them")
         return self._record(row)
 
     def authenticate(self, key: str, touched: MutableMapping[str, float] | None = None) -> str:
-        """The tenant of a valid, unrevoked key, else InvalidKey. Its last use is written when ``touched`` (key id
-        -> when this process last wrote it) says a minute has passed; the UPDATE itself skips a row written in the
-        last minute by another process."""
+        """The tenant of a valid, unrevoked key, else InvalidKey (see identify)."""
+        return self.identify(key, touched)[0]
+
+    def identify(self, key: str, touched: MutableMapping[str, float] | None = None) -> tuple[str, str | None]:
+        """(tenant, ingest root or None) of a valid, unrevoked key, else InvalidKey. Its last use is written when
+        ``touched`` (key id -> when this process last wrote it) says a minute has passed; the UPDATE itself skips a
+        row written in the last minute by another process."""
         key_id, secret = parse_key(key)
         with self._pool.connection() as conn:
-            row = conn.execute("SELECT tenant, secret_hash, revoked_at FROM kmrag_api_keys WHERE key_id = %s",
-                               (key_id,)).fetchone()
+            row = conn.execute("SELECT tenant, secret_hash, revoked_at, ingest_root FROM kmrag_api_keys "
+                               "WHERE key_id = %s", (key_id,)).fetchone()
             ok = row is not None and hmac.compare_digest(row[1], hash_secret(secret))
             if not ok:
                 raise InvalidKey("unknown API key")
@@ -119,8 +125,9 @@ class KeyStore:
                              "NULL OR last_used_at < now() - make_interval(secs => %s))", (key_id, TOUCH_EVERY_S))
                 if touched is not None:
                     touched[key_id] = now
-        return str(row[0])
+        return str(row[0]), row[3]
 
     @staticmethod
     def _record(r: Any) -> ApiKey:
-        return ApiKey(id=r[0], tenant=r[1], name=r[2], created_at=r[3], last_used_at=r[4], revoked_at=r[5])
+        return ApiKey(id=r[0], tenant=r[1], name=r[2], created_at=r[3], last_used_at=r[4], revoked_at=r[5],
+                      ingest_root=r[6])

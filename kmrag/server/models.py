@@ -159,7 +159,8 @@ class AnswerAuditOut(BaseModel):
     citations: list[CitationAudit] = Field(description="each citation with its unit's full text, source, version "
                                            "and whether it is current, retired (and what replaced it) or missing")
     graph_cites: list[str] = Field(default_factory=list, description="units the (:Answer) node CITES now")
-    browser: BrowserQueryOut
+    browser: BrowserQueryOut | None = Field(default=None, description="the evidence query for Neo4j Browser; "
+                                            "null on the embedded graph store, which has no Browser")
     all_current: bool = Field(description="every cited unit is still current")
     paths: list[RelationPathOut] = Field(default_factory=list, description="the relation paths retrieval followed")
 

@@ -38,9 +38,13 @@ def safe_filename(name: str | None, taken: Iterable[str] = ()) -> str:
     return out
 
 
-def resolve_under(root: Path | None, path: str) -> Path:
-    """``path`` (absolute, or relative to ``root``), resolved with its symlinks, if it lies under ``root``;
-    else OutsideRoot. No root: path ingestion is off."""
+SERVER_ROOT = "the folder this server may read (KMRAG_SERVER_INGEST_ROOT)"
+KEY_ROOT = "the folder this key may read (its ingest root, `kmrag keys create --ingest-root`)"
+
+
+def resolve_under(root: Path | None, path: str, what: str = SERVER_ROOT) -> Path:
+    """``path`` (absolute, or relative to ``root``), resolved with its symlinks, if it lies under ``root``
+    (``what`` names it in the error); else OutsideRoot. No root: path ingestion is off."""
     if root is None:
         raise OutsideRoot("the server reads no paths: set KMRAG_SERVER_INGEST_ROOT to the folder it may ingest "
                           "from, or upload the files (multipart/form-data)")
@@ -50,5 +54,5 @@ def resolve_under(root: Path | None, path: str) -> Path:
     p = Path(path).expanduser()
     resolved = (p if p.is_absolute() else root / p).resolve()
     if resolved != root and not resolved.is_relative_to(root):
-        raise OutsideRoot(f"{path}: outside the folder this server may read (KMRAG_SERVER_INGEST_ROOT)")
+        raise OutsideRoot(f"{path}: outside {what}")
     return resolved

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from kmrag.config import Settings
 from kmrag.errors import KmragError, ServiceUnavailable
 from kmrag.schema.redact import redact
+from kmrag.server import uploads
 from kmrag.server.config import ServerSettings
 from kmrag.server.ingest_jobs import JobRunner
 from kmrag.server.ratelimit import RateLimiter
@@ -22,7 +24,7 @@ class ServerState:
         self._stores: Stores | None = None
         self._lock = threading.Lock()
         self.open_error: str | None = None
-        self.jobs = JobRunner(self.stores, workers=server.ingest_workers)
+        self.jobs = JobRunner(self.stores, workers=server.ingest_workers, on_done=self.sweep_uploads)
         self.ask_pool = ThreadPoolExecutor(max_workers=server.ask_workers, thread_name_prefix="kmrag-ask")
         self.limiter = RateLimiter(server.rate_limit_per_min) if server.rate_limit_per_min else None
         self.key_touches: dict[str, float] = {}  # key id -> when its last use was written (monotonic)
@@ -53,6 +55,14 @@ class ServerState:
         """Count a question starting (+1) or ending (-1)."""
         with self._count_lock:
             self.asks_running += delta
+
+    def sweep_uploads(self) -> list[Path]:
+        """Delete the upload folders of finished jobs older than KMRAG_SERVER_UPLOAD_RETENTION_DAYS (none
+        without it): at start-up and after each ingestion job."""
+        days = self.server.upload_retention_days
+        if days is None:
+            return []
+        return uploads.sweep(self.settings.data_dir, days, self.jobs.busy())
 
     def opened(self) -> Stores | None:
         return self._stores

@@ -81,6 +81,11 @@ def test_server_settings_from_env(tmp_path: Path) -> None:
     assert load_server_settings({}).ingest_root is None
     with pytest.raises(ConfigError, match="KMRAG_SERVER_MAX_BODY_BYTES"):
         load_server_settings({"KMRAG_SERVER_MAX_BODY_BYTES": "lots"})
+    kept = load_server_settings({"KMRAG_SERVER_UPLOAD_RETENTION_DAYS": "7", "KMRAG_SERVER_UPLOAD_QUOTA_BYTES": "5000"})
+    assert kept.upload_retention_days == 7 and kept.upload_quota_bytes == 5000
+    assert load_server_settings({}).upload_retention_days is None and load_server_settings({}).upload_quota_bytes is None
+    with pytest.raises(ConfigError, match="KMRAG_SERVER_UPLOAD_QUOTA_BYTES"):
+        load_server_settings({"KMRAG_SERVER_UPLOAD_QUOTA_BYTES": "0"})
 
 
 def test_trace_steps_reach_the_observer_of_their_context() -> None:

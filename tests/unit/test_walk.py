@@ -83,3 +83,30 @@ def test_skips_flow_through_read_sources_and_are_not_problems(tmp_path: Path) ->
     assert found == [1]  # told before reading: one file to read
     assert [type(g).__name__ for g in got] == ["SourceDocument", "SourceSkip"]
     assert got[1].reason == "unsupported type .xyz"  # type: ignore[union-attr]
+
+
+def test_confined_walk_skips_what_leads_out_and_still_stops_at_loops(tmp_path: Path) -> None:
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (root / "kb" / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "secret.txt").write_text("secret")
+    (root / "shared.md").write_text("S.")
+    (root / "kb" / "a.md").write_text("A.")
+    (root / "kb" / "docs").symlink_to(outside)  # a folder leading out
+    (root / "kb" / "x.txt").symlink_to(outside / "secret.txt")  # a file leading out
+    (root / "kb" / "in.md").symlink_to(root / "shared.md")  # a symlink that stays in
+    (root / "kb" / "sub" / "up").symlink_to(root / "kb")  # a loop, inside
+    (outside / "back").symlink_to(root / "kb")  # outside, leading back in (never reached)
+    got = list(walk(root / "kb", confine_to=root))
+    files = sorted(p.relative_to(root / "kb").as_posix() for p in got if isinstance(p, Path))
+    skips = {Path(s.path).relative_to(root / "kb").as_posix(): s.reason for s in got if isinstance(s, SourceSkip)}
+    assert files == ["a.md", "in.md"]
+    assert skips["docs"] == skips["x.txt"] == sources.OUTSIDE_ROOT
+    assert skips["sub/up"].startswith("symlink loop"), skips
+    # unconfined (the CLI): symlinks are followed wherever they lead
+    assert "docs/secret.txt" in _walk(root / "kb")[0] and "x.txt" in _walk(root / "kb")[0]
+    # a root that itself leads out, and a single file that does
+    (root / "away").symlink_to(outside)
+    assert [s.reason for s in walk(root / "away", confine_to=root)] == [sources.OUTSIDE_ROOT]
+    found = list(sources.discover([root / "kb" / "x.txt"], confine_to=root))
+    assert [getattr(s, "reason", None) for s in found] == [sources.OUTSIDE_ROOT]
