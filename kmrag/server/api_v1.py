@@ -32,6 +32,7 @@ from kmrag.server.auth import request_tenant
 from kmrag.server.models import (
     MAX_SUPPORT_ITEMS,
     QUESTION_PATTERN,
+    TEXT_PATTERN,
     AnswerAuditOut,
     AskRequest,
     AskResponse,
@@ -433,7 +434,7 @@ def get_unit(unit_id: str, request: Request, tenant: str = Tenant) -> Any:
 
 
 @router.get("/entities", tags=["browse"], responses=problems_doc(*KEYED), summary="entities whose name or an alias contains q")
-def search(request: Request, q: str = Query(min_length=1, max_length=200, pattern=r"\S"), limit: int = Query(50, ge=1, le=500),
+def search(request: Request, q: str = Query(min_length=1, max_length=200, pattern=TEXT_PATTERN), limit: int = Query(50, ge=1, le=500),
            tenant: str = Tenant) -> Any:
     from kmrag.browse import search_entities
 

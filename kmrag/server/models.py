@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
@@ -22,7 +23,23 @@ def _whole(v: Any) -> Any:
 
 
 WholeNumber = Annotated[int, BeforeValidator(_whole)]
-QUESTION_PATTERN = r"[^\W_]"  # a letter or a digit somewhere (the check ask makes: kmrag.retrieval.strategies)
+def _char_class(keep: Callable[[str], bool], negate: bool = False) -> str:
+    """A regex class of the Basic Multilingual Plane's characters that ``keep`` holds for, as explicit \\uXXXX
+    ranges, so every reader of the spec (Python's re, ECMA-262, Schemathesis's ASCII-\\w reading, Rust) agrees
+    on it, which ``\\w`` and ``\\s`` do not."""
+    ranges: list[tuple[int, int]] = []
+    for c in range(0x10000):
+        if keep(chr(c)):
+            if ranges and ranges[-1][1] == c - 1:
+                ranges[-1] = (ranges[-1][0], c)
+            else:
+                ranges.append((c, c))
+    body = "".join(f"\\u{a:04X}" if a == b else f"\\u{a:04X}-\\u{b:04X}" for a, b in ranges)
+    return f"[{'^' if negate else ''}{body}]"
+
+
+QUESTION_PATTERN = _char_class(str.isalnum)  # a letter or a digit somewhere (the check ask makes)
+TEXT_PATTERN = _char_class(str.isspace, negate=True)  # something besides white space
 
 
 class AskRequest(BaseModel):

@@ -190,7 +190,7 @@ def test_no_browser_link_on_the_embedded_graph_store(tmp_path: Path) -> None:
     server = start_server(env, tmp_path / "logs", "--insecure-local")
     try:
         with server.client() as c:
-            assert c.get("/v1/health").json()["graph"]["backend"] != "neo4j"
+            assert c.get("/v1/status").json()["graph"]["backend"] != "neo4j"
             assert upload(c, "notes.txt", NOTES_TXT)["status"] == "completed"
             ans = c.post("/v1/ask", json={"question": "Where was Marie Curie born?"}).json()
             assert ans["found"], ans
