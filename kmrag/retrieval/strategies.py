@@ -51,7 +51,7 @@ def check_question(question: Any, max_chars: int | None = MAX_QUESTION_CHARS) ->
     points: ``ask`` and ``Answerer.answer``); None: no limit (a retriever behind an entry point that checked)."""
     if not isinstance(question, str):
         raise BadInput(f"the question must be text, got {type(question).__name__}")
-    q = " ".join(question.split())
+    q = " ".join(question.replace("\x00", " ").split())  # a NUL is no part of a question (nor storable)
     if not q:
         raise BadInput("the question is empty")
     if max_chars is not None and len(q) > max_chars:

@@ -29,6 +29,8 @@ class AnswerRecords(PgBase):
             )
 
     def get_answer(self, tenant: str, answer_id: str) -> Answer | None:
+        if "\x00" in answer_id:
+            return None  # PostgreSQL text holds no NUL: no such answer
         with self._conn() as conn:
             row = conn.execute(f"SELECT {_COLUMNS} FROM kmrag_answers WHERE tenant = %s AND id = %s",  # noqa: S608
                                (tenant, answer_id)).fetchone()

@@ -90,11 +90,13 @@ class JobStore:
             )
 
     def get(self, tenant: str, job_id: str) -> JobRecord:
-        with self._pool.connection() as conn:
-            row = conn.execute(
-                f"SELECT {JOB_COLUMNS} FROM kmrag_jobs WHERE tenant = %s AND id = %s",  # noqa: S608 - constant
-                (tenant, job_id),
-            ).fetchone()
+        row = None
+        if "\x00" not in job_id:  # PostgreSQL text holds no NUL: no such job
+            with self._pool.connection() as conn:
+                row = conn.execute(
+                    f"SELECT {JOB_COLUMNS} FROM kmrag_jobs WHERE tenant = %s AND id = %s",  # noqa: S608 - constant
+                    (tenant, job_id),
+                ).fetchone()
         if row is None:
             raise JobNotFound(f"no job {job_id!r} in tenant {tenant!r}: `kmrag jobs` lists them")
         return self._record(tenant, row)

@@ -388,6 +388,7 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
         units: not retired, and of their source's current version. A source's new version is written unit by
         unit but switched to in one transaction (its kmrag_sources row), so one call never returns units of
         one source from two versions, even while that source is being re-ingested."""
+        unit_ids = [u for u in unit_ids if "\x00" not in u]  # PostgreSQL text holds no NUL: no such unit
         if not unit_ids:
             return []
         with self._conn() as conn:

@@ -376,3 +376,13 @@ def test_support_checks_each_item_against_the_keys_tenant(api: dict[str, Any]) -
     op = spec["paths"]["/v1/support"]["post"]
     assert op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/SupportResponse")
     assert "0-based `index`" in op["description"]
+
+
+def test_a_nul_character_is_no_id_and_no_part_of_a_question(api: dict[str, Any]) -> None:
+    """PostgreSQL text holds no NUL: a lookup by an id with one is a 404 (no such thing can exist), a question
+    with one is read without it; never a 500."""
+    ca = api["ca"]
+    for path in ("/v1/answers/a_%00", "/v1/units/u_%00", "/v1/jobs/j_%00"):
+        assert_problem(ca.get(path), 404)
+    r = ca.post("/v1/ask", json={"question": "Where was Marie Curie\u0000 born?"})
+    assert r.status_code == 200 and r.json()["question"] == "Where was Marie Curie born?", r.text
