@@ -40,7 +40,9 @@ from kmrag.units.lock import LOCK_CLASS
 from tests.fixtures.docs import write_corpus
 from tests.fixtures.fault_services import REPO, FaultServices
 
-pytestmark = [pytest.mark.integration, pytest.mark.faults]
+# above the suite's 600 s: the first test here also starts the private Neo4j and PostgreSQL (up to 240 s
+# each allowed; seen: 40-100 s of setup, then a 45-125 s call on a loaded 2-core machine)
+pytestmark = [pytest.mark.integration, pytest.mark.faults, pytest.mark.timeout(900)]
 
 BATCH = 4  # units per batch: the corpus makes several batches
 # "fail fast": a query during an outage fails within this many times what its settings allow it. The
