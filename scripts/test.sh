@@ -23,4 +23,4 @@ export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
 echo "== ruff"; .venv/bin/ruff check kmrag tests
 echo "== mypy"; .venv/bin/mypy
 echo "== pytest"
-.venv/bin/python -m pytest -m "unit or contract or integration or e2e" "$@"
+.venv/bin/python -m pytest -m "unit or contract or integration or e2e" --durations=25 "$@"
