@@ -288,7 +288,7 @@ def _answer_data(stores: Any, tenant: str, body: AskRequest, answer: Answer, ms:
              summary="a grounded answer with its citations and the ranked units (trace on request)")
 async def ask(body: AskRequest, request: Request, tenant: str = Tenant) -> Any:
     state = _state(request)
-    limit = _deadline(state, body)
+    limit = _deadline(state)
     fut = asyncio.get_running_loop().run_in_executor(state.ask_pool, _answer, state, tenant, body, limit)
     try:
         return await asyncio.wait_for(fut, timeout=limit.seconds)
@@ -297,7 +297,7 @@ async def ask(body: AskRequest, request: Request, tenant: str = Tenant) -> Any:
         raise _timed_out(limit) from None
 
 
-def _deadline(state: ServerState, body: AskRequest) -> Deadline:
+def _deadline(state: ServerState) -> Deadline:
     """The ask's time: KMRAG_SERVER_ASK_TIMEOUT_S from now."""
     return Deadline.after(state.server.ask_timeout_s)
 
@@ -315,7 +315,7 @@ async def _stream(state: ServerState, tenant: str, body: AskRequest, path: str) 
     from kmrag.retrieval.observe import observing
 
     events: queue.Queue[tuple[str, Any]] = queue.Queue()
-    limit = _deadline(state, body)
+    limit = _deadline(state)
 
     def work() -> None:
         try:

@@ -6,12 +6,11 @@ a preflight). Anything else answers 403 before a route runs."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import urlsplit
 
 from kmrag.server.config import LOCAL_HOSTS
-from kmrag.server.problems import MEDIA_TYPE, problem_body
+from kmrag.server.problems import send_problem
 
 Scope = dict[str, Any]
 
@@ -57,7 +56,4 @@ class LocalOnly:
         if why is None:
             await self.app(scope, receive, send)
             return
-        body = json.dumps(problem_body(403, why, scope.get("path", ""), "foreign-origin")).encode()
-        await send({"type": "http.response.start", "status": 403,
-                    "headers": [(b"content-type", MEDIA_TYPE.encode()), (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
+        await send_problem(send, 403, why, scope.get("path", ""), "foreign-origin")

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import HTTPException
 
-from kmrag.server.problems import problem_body
+from kmrag.server.problems import send_problem
 
 Scope = dict[str, Any]
 
@@ -56,12 +56,6 @@ class BodyLimit:
                 await self._refuse(scope, send)
 
     async def _refuse(self, scope: Scope, send: Any) -> None:
-        import json
-
-        body = json.dumps(problem_body(413, f"the request body is larger than {self.max_bytes} bytes "
-                                            "(KMRAG_SERVER_MAX_BODY_BYTES)", scope.get("path", ""),
-                                       "request-too-large")).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/problem+json"),
-                                (b"content-length", str(len(body)).encode()), (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": body})
+        await send_problem(send, 413, f"the request body is larger than {self.max_bytes} bytes "
+                                      "(KMRAG_SERVER_MAX_BODY_BYTES)", scope.get("path", ""), "request-too-large",
+                           [(b"connection", b"close")])

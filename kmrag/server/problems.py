@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Sequence
 from http import HTTPStatus
 from typing import Any
 
@@ -67,6 +68,18 @@ def problem_body(status: int, detail: str, instance: str, kind: str | None = Non
                             "instance": instance}
     body.update(redact_data(extra, patterns=True))
     return body
+
+
+async def send_problem(send: Any, status: int, detail: str, instance: str, kind: str,
+                       headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
+    """A problem answered straight from ASGI middleware (before any route or exception handler runs)."""
+    import json
+
+    body = json.dumps(problem_body(status, detail, instance, kind)).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", MEDIA_TYPE.encode()), (b"content-length", str(len(body)).encode()),
+                            *headers]})
+    await send({"type": "http.response.body", "body": body})
 
 
 def problem_response(status: int, detail: str, instance: str, kind: str | None = None,
