@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kmrag.errors import BadInput, NotFound
+from kmrag.nlp.language import language_of
 from kmrag.stores import Stores
 
 SNIPPET = 160
@@ -73,6 +74,7 @@ def show_unit(stores: Stores, tenant: str, unit_id: str) -> dict[str, Any]:
         "id": u.id, "type": u.type, "title": u.title, "section_path": u.section_path, "source_id": u.source_id,
         "source_version": u.source_version, "source_version_now": history.get("source_version_now"),
         "retired": u.retired, "retired_at": history.get("retired_at"), "ordinal": u.ordinal, "metadata": u.metadata,
+        "language": u.metadata.get("language") or language_of(u.content),
         "content": u.content,
         "entities": [{"id": e.id, "name": e.name, "type": e.type} for e in ents],
         "neighbours": [{"kind": n.kind, "id": n.neighbour_id} for n in stores.graph.neighbours(tenant, [u.id])],
@@ -99,7 +101,8 @@ def unit_text(d: dict[str, Any]) -> str:
              f"source:  {d['source_id']}  (version {d['source_version'][:12]}"
              + ("" if d["source_version_now"] in (None, d["source_version"]) else
                 f"; the source is now at {str(d['source_version_now'])[:12]}") + ")",
-             f"section: {' › '.join(d['section_path']) or '(top)'}   title: {d['title']}   position {d['ordinal']}",
+             f"section: {' › '.join(d['section_path']) or '(top)'}   title: {d['title']}   position {d['ordinal']}"
+             f"   language {d['language']}",
              "text:"]
     lines += [f"  {line}" for line in d["content"].splitlines()]
     lines.append("entities: " + (", ".join(f"{e['name']} ({e['type']}, {e['id']})" for e in d["entities"]) or "none"))

@@ -56,7 +56,7 @@ def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: 
     direct = validated.direct or ""
     return {
         "direct": float(bool(direct)),
-        "computed": float(basis in {"comparison", "yes_no", "band"}),
+        "computed": float(basis in {"comparison", "yes_no", "band", "cell"}),
         "support_min": min(validated.scores) if validated.scores else 0.0,
         "grounded_share": float(validated.grounded_share),
         "question_coverage": len(qwords & have) / max(1, len(qwords)),

@@ -30,6 +30,8 @@ from kmrag.answer.chain import about, compare_related, read_chain
 from kmrag.answer.context import Context
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, number_key, stem, terms
+from kmrag.nlp.chinese import named_spans
+from kmrag.nlp.language import language_of
 from kmrag.retrieval.analysis import QuestionAnalysis
 from kmrag.retrieval.multihop import VALUE_OF
 
@@ -234,9 +236,12 @@ class ExtractiveGenerator:
         scored.sort(key=lambda x: (-x.score, x.span.rank, x.span.start))
         if not scored or scored[0].score <= 0:
             return Draft(text="", notes=[{"generator": "extractive", "why": "no span shares a word with the question"}])
-        band = self._band(question, scored, analysis)
+        band = self._band(question, scored, analysis) or self._cell(question, scored, analysis)
         basis: dict[str, Any] | None = None
-        if band is not None:
+        if band is not None and band[2].startswith("cell:"):
+            chain, direct = band[0], band[1]
+            basis = {"kind": "cell", "rule": band[2][5:]}
+        elif band is not None:
             chain, direct, rule = band
             basis = {"kind": "band", "rule": rule,
                      "entities": [{"unit_id": s.unit_id, "quote": s.quote} for s in chain]}
@@ -268,9 +273,12 @@ class ExtractiveGenerator:
 
     def _entities(self, spans: list[Span]) -> dict[tuple[str, int], list[tuple[str, str, int]]]:
         """(text, label, offset) of the named entities in each span, by (unit id, start)."""
-        texts = [s.display for s in spans]
         out: dict[tuple[str, int], list[tuple[str, str, int]]] = {}
-        for s, doc in zip(spans, self.nlp.pipe(texts, batch_size=64), strict=True):
+        english = [s for s in spans if language_of(s.display) != "zh"]
+        for s in spans:
+            if language_of(s.display) == "zh":  # Chinese: LAC's names, dates and amounts (kmrag.nlp.chinese)
+                out[(s.unit_id, s.start)] = named_spans(s.display)
+        for s, doc in zip(english, self.nlp.pipe([s.display for s in english], batch_size=64), strict=True):
             out[(s.unit_id, s.start)] = [(e.text, e.label_, e.start_char) for e in doc.ents]
         return out
 
@@ -370,6 +378,41 @@ class ExtractiveGenerator:
             if about and about[0].span not in chain:
                 chain.append(about[0].span)
         return chain or [scored[0].span]
+
+    # -- table cells -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _cell(question: str, scored: list[_Scored],
+              analysis: QuestionAnalysis) -> tuple[list[Span], str | None, str] | None:
+        """The cell of the row and column the question names ("单跳检索的准确率是多少" -> the 准确率 of the
+        row keyed 单跳检索; "what is the accuracy of single-hop retrieval"): every word of the row's key
+        (without its parenthesis) and of the column's header is a word of the question. One row only: two
+        rows named as fully is no answer here. (chain, direct, "cell:" + how it was read)."""
+        qwords = terms(question).words
+        pattern = VALUE_OF.get(analysis.answer_type)
+        found: list[tuple[int, int, Span, str, str, str]] = []
+        for s in scored:
+            if s.span.kind != "row":
+                continue
+            cells = [c.split(": ", 1) for c in s.span.display.split("; ")]
+            if len(cells) < 2 or any(len(c) != 2 for c in cells):
+                continue
+            key = re.sub(r"[（(][^）)]*[)）]", "", cells[0][1]).strip()
+            kw = terms(key).words
+            if not kw or not kw <= qwords:
+                continue
+            heads = [(len(hw), h, v) for h, v in cells[1:] if (hw := terms(h).words) and hw <= qwords
+                     and (pattern is None or pattern.search(v))]
+            if heads:
+                n, h, v = max(heads, key=lambda x: x[0])
+                found.append((len(kw), n, s.span, key, h, v))
+        if not found:
+            return None
+        found.sort(key=lambda f: (-f[0], -f[1]))
+        if len(found) > 1 and found[1][:2] == found[0][:2] and found[1][5] != found[0][5]:
+            return None
+        _, _, span, key, head, value = found[0]
+        return [span], value, f"cell:the {head} of the row keyed {key}"
 
     # -- bands -----------------------------------------------------------------------------------
 

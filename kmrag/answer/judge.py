@@ -80,6 +80,7 @@ _TOKEN = re.compile(r"(?:[^\W\d_]\.){2,}|"  # "U.S.", "D.C.": one word, as spaCy
                     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|"
                     r"[^\W\d_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af](?:[^\W]|['’-])*|"
                     r"\d+(?:st|nd|rd|th)\b|\d[\d,.]*\d|\d|[€$%£]")
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 _AUXW = r"(?!(?:is|was|are|were|has|had|have)\b)"
 _POSSESSIVE = re.compile(rf"\b([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)*)['’]s\s+((?:{_AUXW}[a-z][\w-]*\s+){{0,2}}{_AUXW}[a-z][\w-]*)\b")
 # a bound on a quantity is part of the claim: "more than 3500 km" is not "1500 to 3500 km"
@@ -145,6 +146,12 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
     doc = load_spacy()(text)
     out = []
     for t in doc:
+        if _CJK_CHAR.search(t.text) or (re.search(r"\d", t.text) and re.search(r"[^\W\d_]", t.text)
+                                        and not _TOKEN.fullmatch(t.text)):
+            # Chinese, Japanese, Korean: read character by character, as the evidence is; "120ms": 120 and ms
+            out += [(m.group(0), _key(m.group(0))[0], "num" if _key(m.group(0))[1] else "word", t.idx + m.start(),
+                     m.group(0).lower()) for m in _TOKEN.finditer(t.text) if _key(m.group(0))[0]]
+            continue
         if t.is_punct or t.is_space or not _TOKEN.fullmatch(t.text):
             if t.text in {"'s", "’s"} or not any(c.isalnum() for c in t.text):
                 continue
@@ -266,6 +273,9 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
         return Verdict(False, 0.0, "the statement has no words to check")
     if not spans:
         return Verdict(False, 0.0, "no span is cited")
+    lost = _chinese_name_missing(text, spans, titles)
+    if lost:
+        return Verdict(False, 0.0, f"name {lost!r} is not in the cited spans")
     ev = [_evidence_words(s) for s in spans]
     tw = [_evidence_words(t) for t in titles]
     _match(toks, ev, tw)
@@ -297,6 +307,18 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     return Verdict(True, score, None, used)
 
 
+def _chinese_name_missing(text: str, spans: Sequence[str], titles: Sequence[str]) -> str | None:
+    """A name of a Chinese statement (a person, place, organisation, work: kmrag.nlp.chinese) that no cited
+    span or title holds as written; characters matched one by one would pass "腾讯位于深圳" on "阿里巴巴…位于杭州"."""
+    if not _CJK_CHAR.search(text):
+        return None
+    from kmrag.nlp.chinese import named_spans
+
+    held = " ".join([*spans, *titles])
+    return next((name for name, label, _ in named_spans(text)
+                 if label not in {"DATE", "PERCENT", "CARDINAL"} and name not in held), None)
+
+
 def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list[tuple[str, str, int]]]) -> None:
     """Each statement word's counterparts: ``t.matched`` the spans, ``t.where[span]`` their offsets there (-1:
     the unit's title, which stands for the span's "it" / "he")."""
@@ -315,7 +337,8 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
             if at:
                 t.matched.append(i)
                 t.where[i] = at
-    soft = [t for t in toks if not t.matched and t.kind in {"verb", "word"}]
+    # the embedder's vectors say nothing of a lone Chinese character: those are matched by what they are
+    soft = [t for t in toks if not t.matched and t.kind in {"verb", "word"} and not _CJK_CHAR.search(t.text)]
     if not soft:
         return
     for i, words in enumerate(ev):

@@ -214,6 +214,9 @@ def _plain(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s%€$£.-]|(?<!\d)\.|\.(?!\d)", " ", text).split())
 
 
+_WORD_CHAR = r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]"
+
+
 def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any] | None) -> None:
     """The direct answer stands when it is words of a span a kept statement rests on, or a value computed
     from such spans with the computation shown (``basis``: a comparison, a yes / no over every compared
@@ -239,7 +242,8 @@ def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any]
                            "why": "the band lookup's quantity or row is not among the kept statements"})
         return
     phrase = _plain(direct)
-    whole = re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])")  # "50" is not in "250 EUR"
+    # "50" is not in "250 EUR"; Chinese has no spaces between words, so its characters are no boundary
+    whole = re.compile(rf"(?<!{_WORD_CHAR}|-){re.escape(phrase)}(?!{_WORD_CHAR}|-)")
     for s in used:
         ev = _evidence(s)
         if low not in {"yes", "no"} and phrase and whole.search(_plain(ev)):

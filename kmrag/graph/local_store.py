@@ -169,9 +169,9 @@ class LocalGraphStore:
 
     def write_units(self, units: Sequence[KnowledgeUnit]) -> None:
         for tenant, items in self._by_tenant(units).items():
-            self._mutate(tenant, "units", [u.model_dump(mode="json", include={
-                "id", "source_id", "source_version", "type", "title", "section_path", "ordinal", "content"})
-                for u in items])
+            self._mutate(tenant, "units", [{**u.model_dump(mode="json", include={
+                "id", "source_id", "source_version", "type", "title", "section_path", "ordinal", "content"}),
+                "language": u.metadata.get("language")} for u in items])
 
     def write_unit_links(self, links: Sequence[UnitLink]) -> None:
         for tenant, items in self._by_tenant(links).items():

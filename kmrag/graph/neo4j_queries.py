@@ -32,7 +32,7 @@ def merge_units() -> str:
     WITH u, row WHERE u.tenant = $tenant
     SET u.source_id = row.source_id, u.source_version = row.source_version, u.type = row.type,
         u.title = row.title, u.section_path = row.section_path, u.ordinal = row.ordinal,
-        u.content = row.content
+        u.content = row.content, u.language = row.language
     WITH u, row
     MATCH (s:Source {tenant: $tenant, id: row.source_id})
     MERGE (u)-[:PART_OF]->(s)

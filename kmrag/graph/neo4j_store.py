@@ -162,6 +162,7 @@ class Neo4jGraphStore:
                     "section_path": u.section_path,
                     "ordinal": u.ordinal,
                     "content": u.content,
+                    "language": u.metadata.get("language"),
                 }
                 for u in items
             ]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from kmrag.ingestion.parse.blocks import Block
 from kmrag.ingestion.sources import SourceDocument, clean_title
+from kmrag.nlp.language import language_of
 from kmrag.nlp.sentences import pack_sentences, split_bounded
 from kmrag.schema import KnowledgeUnit, UnitLink, UnitLinkKind, UnitType, normalise_content, unit_id
 from kmrag.schema.ids import unit_text
@@ -203,7 +204,7 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
         seen[norm] += 1
         uid = unit_id(tenant, doc.source_id, text, occ)
         path = [clean_title(t) for _, _, t in section_stack]
-        meta: dict[str, object] = {"char_span": [start, end], "heading_path": path}
+        meta: dict[str, object] = {"char_span": [start, end], "heading_path": path, "language": language_of(text)}
         if block.page is not None:
             meta["page"] = block.page
         meta.update(extra or {})

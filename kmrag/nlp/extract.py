@@ -44,6 +44,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from kmrag.errors import ModelNotInstalled
+from kmrag.nlp.language import language_of
 from kmrag.nlp.names import looks_like_code
 from kmrag.nlp.patterns import (
     LITERAL,
@@ -159,6 +160,20 @@ class SpacyExtractor:
         self.batch_chars = batch_chars
 
     def extract(self, units: Sequence[KnowledgeUnit]) -> list[Extraction]:
+        """One extraction per unit, in order: units in Chinese (``metadata["language"]``, else read from the
+        text) go to the Chinese extractor (kmrag.nlp.chinese), the rest to spaCy's English pipeline."""
+        chinese = [i for i, u in enumerate(units) if (u.metadata.get("language") or language_of(u.content)) == "zh"]
+        out: list[Extraction | None] = [None] * len(units)
+        if chinese:
+            from kmrag.nlp.chinese import ChineseExtractor
+
+            for i, ex in zip(chinese, ChineseExtractor().extract([units[i] for i in chinese]), strict=True):
+                out[i] = ex
+        rest = [u for i, u in enumerate(units) if out[i] is None]
+        english = iter(self._extract_english(rest))
+        return [ex if ex is not None else next(english) for ex in out]
+
+    def _extract_english(self, units: Sequence[KnowledgeUnit]) -> list[Extraction]:
         texts = [u.content if u.type is not UnitType.TABLE else table_key_text(u.content) for u in units]
         out: list[Extraction] = []
         for lo, hi in self._groups(texts):

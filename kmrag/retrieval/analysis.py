@@ -102,6 +102,10 @@ class QuestionAnalyser:
         self.extractor = extractor
 
     def analyse(self, question: str) -> QuestionAnalysis:
+        from kmrag.retrieval.analysis_zh import analyse_chinese, is_chinese_question
+
+        if is_chinese_question(question):
+            return analyse_chinese(question)
         doc = self.extractor.nlp(question)
         mentions = self._mentions(doc)
         words = [t.lower_ for t in doc if not t.is_punct]
@@ -210,7 +214,12 @@ class QuestionAnalyser:
 
 def question_mentions(extractor: SpacyExtractor, doc: Any, thorough: bool = True) -> list[str]:
     """The entity mentions of a parsed question: named entities (not dates) and proper-noun chunks;
-    ``thorough`` also strips leading verbs from the chunks and adds runs of capitalised words."""
+    ``thorough`` also strips leading verbs from the chunks and adds runs of capitalised words. A question in
+    Chinese: its names and noun runs (kmrag.retrieval.analysis_zh)."""
+    from kmrag.retrieval.analysis_zh import analyse_chinese, is_chinese_question
+
+    if is_chinese_question(doc.text):
+        return analyse_chinese(doc.text).mentions
     ex = extractor.from_doc(doc, with_triples=False)
     found = [e.name for e in ex.entities if e.label != "DATE"]
     chunks = [c for c in doc.noun_chunks if any(t.pos_ == "PROPN" for t in c)]

@@ -19,6 +19,7 @@ from rapidfuzz import fuzz
 from kmrag.graph.base import GraphStore
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
+from kmrag.retrieval.analysis_zh import link_keys
 from kmrag.nlp.names import resolution_key
 from kmrag.retrieval.analysis import question_mentions
 from kmrag.retrieval.strategies import HybridRetriever, Retrieved, check_question, rrf
@@ -53,7 +54,7 @@ class EntityLinker:
         """(linked entity ids, trace); ``mentions`` when the question was already analysed."""
         mentions = self.mentions(question) if mentions is None else mentions
         linked: dict[str, dict[str, Any]] = {}
-        for e in self.graph.find_entities(tenant, mentions):
+        for e in self.graph.find_entities(tenant, link_keys(mentions)):  # a Chinese phrase: also its parts
             linked[e.id] = {"entity": e.name, "method": "exact", "score": 1.0}
         exact_keys = {resolution_key(v["entity"]) for v in linked.values()}
         for e in self.graph.get_entities(tenant, list(linked)):

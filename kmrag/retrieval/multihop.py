@@ -52,7 +52,7 @@ VALUE_OF = {
     "NUMBER": re.compile(r"\d"),
     "QUANTITY": re.compile(r"\d[\d,.]*\s*(?:km|kilomet|miles?|metres|meters|feet|ft|kg|tonnes?|years?|hours?|"
                            r"minutes?|days?|%|per ?cent)", re.I),
-    "DATE": re.compile(rf"\b(?:1\d{{3}}|20\d{{2}})\b|\b{MONTHS}\b"),
+    "DATE": re.compile(rf"\b(?:1\d{{3}}|20\d{{2}})\b|\b{MONTHS}\b|(?<!\d)(?:1\d{{3}}|20\d{{2}})年"),
 }
 
 

@@ -4,7 +4,9 @@ lines), list items; text without any line structure is left to sentence packing 
 A numbered line that reads as a title ("7. Answer Synthesis Function", "2.1 Iterative retrieval": on a
 line of its own, short, capitalised, no final period, followed by a paragraph, not next to another
 numbered item) is a section heading, not a step; a list of numbered items stays steps. Program text
-pasted without fences is a `code` block (kmrag.ingestion.parse.code_lines)."""
+pasted without fences is a `code` block (kmrag.ingestion.parse.code_lines). A paragraph of two or more lines
+that all split on tabs into the same number (two or more) of cells is a table, written as a pipe table with
+its first line as the header (the way spreadsheets and many articles paste one)."""
 
 from __future__ import annotations
 
@@ -87,10 +89,29 @@ def _blocks(text: str, page: int | None, base: int) -> list[Block]:
     return out
 
 
+def tsv_table(raw: str) -> str | None:
+    """A pipe table of tab-separated lines (the first the header), or None when ``raw`` is not one: fewer
+    than two lines, or lines whose cell counts differ or are under two."""
+    lines = [ln.strip(" \r") for ln in raw.strip("\n").split("\n")]
+    if len(lines) < 2 or any("\t" not in ln for ln in lines):
+        return None
+    rows = [[" ".join(c.split()).replace("|", "/") for c in re.split(r"\t+", ln.strip("\t"))] for ln in lines]
+    width = len(rows[0])
+    if width < 2 or any(len(r) != width or not any(r) for r in rows):
+        return None
+    out = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
+    return "\n".join(out + ["| " + " | ".join(r) + " |" for r in rows[1:]])
+
+
 def parse_text(text: str, page: int | None = None, base: int = 0) -> list[Block]:
     blocks = _split_numbered_titles(text, _blocks(text, page, base), base)
     out: list[Block] = []
     for i, b in enumerate(blocks):
+        if b.kind == "paragraph" and "\t" in text[b.start - base : b.end - base]:
+            table = tsv_table(text[b.start - base : b.end - base])
+            if table is not None:
+                out.append(b.model_copy(update={"kind": "table", "text": table}))
+                continue
         prev = blocks[i - 1] if i else None
         nxt = blocks[i + 1] if i + 1 < len(blocks) else None
         if b.kind == "list_item" and b.ordered and b.level == 0:

@@ -1,0 +1,40 @@
+"""The language a piece of text is written in, by its script, without a model.
+
+Units are tagged at ingestion (``metadata["language"]``, and ``language`` on the graph's Unit node) so that
+each goes to the extractor that reads it: ``zh`` to the Chinese one (kmrag.nlp.chinese), ``en`` to spaCy's
+English pipeline. The codes are ISO 639-1 where the script decides the language (``zh``, ``ja``, ``ko``);
+text in Latin letters is ``en``, the only Latin-script language the pipeline has models for; anything else
+(Cyrillic, Greek, Arabic...) or text without letters is ``und`` (undetermined).
+
+A Chinese character carries about a word, so Han characters count four times against Latin letters:
+"AI Agent开发实战：多跳检索" is Chinese, a code block with a few Chinese comments is not.
+"""
+
+from __future__ import annotations
+
+import re
+
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_HAN = re.compile(f"[{HAN}]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+HAN_WEIGHT = 4
+
+
+def language_of(text: str) -> str:
+    """``zh``, ``ja``, ``ko``, ``en`` or ``und`` for ``text`` (see the module's docstring)."""
+    han, kana, hangul = len(_HAN.findall(text)), len(_KANA.findall(text)), len(_HANGUL.findall(text))
+    latin = len(_LATIN.findall(text))
+    other = sum(1 for c in text if c.isalpha()) - han - kana - hangul - latin
+    cjk = han + kana + hangul
+    if cjk and HAN_WEIGHT * cjk >= max(latin, other):
+        if kana and kana * 5 >= han:
+            return "ja"
+        if hangul > han:
+            return "ko"
+        return "zh" if han else "und"
+    if latin and latin >= other:
+        return "en"
+    return "und"
+

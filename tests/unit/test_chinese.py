@@ -1,0 +1,146 @@
+"""Chinese text as first-class (issue 23): language per unit, tab-separated tables, entities and relations
+from LAC, question analysis, the table cell a question names, and the support check reading Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.ingestion.parse.text import parse_text, tsv_table
+from kmrag.nlp.language import language_of
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("AI Agent开发实战⑰｜多跳检索与知识图谱：让RAG突破单跳限制", "zh"),
+    ("The capital of Bavaria is Munich.", "en"),
+    ("def f(x):\n    # 计算\n    return x + 1  # return the value plus one for the caller", "en"),
+    ("東京は日本の首都です。", "ja"),
+    ("서울은 한국의 수도입니다.", "ko"),
+    ("Москва — столица России.", "und"),
+    ("12345 — 678", "und"),
+])
+def test_language_of_reads_the_script(text: str, lang: str) -> None:
+    assert language_of(text) == lang
+
+
+def test_tab_separated_lines_are_a_table_and_prose_with_a_tab_is_not() -> None:
+    text = "效果对比\n\n方案\t准确率\t平均耗时\n单跳检索（基线）\t42.3%\t120ms\n知识图谱\t78.5%\t350ms\n\n结论。"
+    tables = [b for b in parse_text(text) if b.kind == "table"]
+    assert len(tables) == 1
+    assert tables[0].text.splitlines() == ["| 方案 | 准确率 | 平均耗时 |", "|---|---|---|",
+                                           "| 单跳检索（基线） | 42.3% | 120ms |", "| 知识图谱 | 78.5% | 350ms |"]
+    assert text[tables[0].start:tables[0].end].startswith("方案\t准确率")
+    assert tsv_table("a\tb\nc\td\te") is None  # cell counts differ
+    assert tsv_table("only one line\twith a tab") is None
+
+
+@pytest.fixture(scope="module")
+def zh():
+    from kmrag.nlp.chinese import ChineseExtractor
+
+    return ChineseExtractor()
+
+
+def _triples(ex):
+    return {(t.subject.name, t.predicate, t.object.name) for t in ex.triples}
+
+
+def test_chinese_relations_from_patterns(zh) -> None:
+    ex = zh.extract_text("马云于1999年在杭州创立阿里巴巴。他出生于1964年，毕业于杭州师范学院。北京是中国的首都。"
+                         "SpaceX的员工数为13000人。马斯克创立了SpaceX和Twitter。")
+    got = _triples(ex)
+    assert {("马云", "创立", "阿里巴巴"), ("阿里巴巴", "创立于", "1999年"), ("马云", "出生于", "1964年"),
+            ("马云", "毕业于", "杭州师范学院"), ("北京", "首都", "中国"), ("SpaceX", "员工数", "13000"),
+            ("马斯克", "创立", "SpaceX"), ("马斯克", "创立", "Twitter")} <= got
+    assert ("杭州", "创立", "阿里巴巴") not in got  # a place after 在 is no founder
+    names = {e.name for e in ex.entities}
+    assert {"马云", "阿里巴巴", "杭州", "北京", "中国", "SpaceX"} <= names
+    assert not names & {"1999年", "13000", "他"}  # dates, amounts and pronouns are never entities
+
+
+def test_passive_and_gloss_and_no_junk(zh) -> None:
+    ex = zh.extract_text("蓝海科技由王立于2008年创办。2.1 迭代检索（Iterative Retrieval）")
+    got = _triples(ex)
+    assert ("王立", "创办", "蓝海科技") in got
+    assert ("Iterative Retrieval", "迭代检索") in ex.aliases
+    junk = zh.extract_text("多跳检索比单跳提升26-36%，传统RAG突破单跳限制，每天都在用。")
+    assert not {e.name for e in junk.entities} & {"索比单", "RAG突破单", "每天"}
+
+
+def test_table_rows_give_attribute_edges(zh) -> None:
+    ex = zh.extract_table("| 方案 | 准确率 | 平均耗时 |\n|---|---|---|\n| 单跳检索（基线） | 42.3% | 120ms |\n"
+                          "| 知识图谱 | 78.5% | 350ms |")
+    assert {("单跳检索", "准确率", "42.3%"), ("知识图谱", "平均耗时", "350ms")} <= _triples(ex)
+    assert {e.name for e in ex.entities} == {"单跳检索", "知识图谱"}
+    assert ("单跳检索（基线）", "单跳检索") in ex.aliases
+
+
+def test_chinese_units_go_to_the_chinese_extractor() -> None:
+    from kmrag.nlp.extract import SpacyExtractor
+    from kmrag.schema import KnowledgeUnit, UnitType
+
+    def unit(i: int, text: str) -> KnowledgeUnit:
+        return KnowledgeUnit(id=f"u_{i:016x}", tenant="t", source_id="s", source_version="v",
+                             type=UnitType.PARAGRAPH, ordinal=i, content=text)
+
+    out = SpacyExtractor().extract([unit(1, "Lufthansa was founded in 1953."), unit(2, "阿里巴巴位于杭州。"),
+                                    unit(3, "Munich is the capital of Bavaria.")])
+    assert "Lufthansa" in {e.name for e in out[0].entities}
+    assert ("阿里巴巴", "位于", "杭州") in _triples(out[1])
+    assert "Munich" in {e.name for e in out[2].entities}
+
+
+@pytest.mark.parametrize(("question", "kind", "answer_type"), [
+    ("单跳检索的准确率是多少？", "factoid", "NUMBER"),
+    ("阿里巴巴是哪一年成立的？", "factoid", "DATE"),
+    ("谁创立了SpaceX？", "factoid", "PERSON"),
+    ("阿里巴巴的总部位于哪个城市？", "factoid", "PLACE"),
+    ("马斯克创立了哪家公司？", "factoid", "ORG"),
+    ("知识图谱方案是否需要构建图谱？", "yes_no", "YES_NO"),
+    ("迭代检索和分解检索哪个准确率更高？", "comparison", "ENTITY"),
+])
+def test_chinese_question_analysis(question: str, kind: str, answer_type: str) -> None:
+    from kmrag.retrieval.analysis_zh import analyse_chinese
+
+    a = analyse_chinese(question)
+    assert (a.kind, a.answer_type) == (kind, answer_type)
+
+
+def test_chinese_question_mentions_and_link_keys() -> None:
+    from kmrag.retrieval.analysis_zh import analyse_chinese, link_keys
+
+    a = analyse_chinese("知识图谱方案的准确率是多少？")
+    assert a.mentions == ["知识图谱方案", "准确率"]
+    assert "知识图谱" in link_keys(a.mentions)
+    assert analyse_chinese("迭代检索和分解检索哪个准确率更高？").compared == ["迭代检索", "分解检索"]
+
+
+def test_the_cell_the_question_names_is_the_answer_and_only_that() -> None:
+    from kmrag.answer.extractive import ExtractiveGenerator, _Scored
+    from kmrag.answer.spans import Span
+    from kmrag.retrieval.analysis import QuestionAnalysis
+
+    rows = [("单跳检索（基线）", "42.3%", "120ms"), ("迭代检索", "68.7%", "580ms"), ("知识图谱", "78.5%", "350ms")]
+    scored = [_Scored(Span("u_1", "s", i, i + 1, "", "row", f"方案: {k}; 准确率: {a}; 平均耗时: {t}", 0, ""),
+                      1.0, frozenset(), False) for i, (k, a, t) in enumerate(rows)]
+
+    def ask(q: str, answer_type: str = "NUMBER"):
+        return ExtractiveGenerator._cell(q, scored, QuestionAnalysis(question=q, kind="factoid",
+                                                                     answer_type=answer_type))
+
+    chain, value, rule = ask("单跳检索的准确率是多少？")
+    assert value == "42.3%" and chain[0].start == 0 and "准确率" in rule
+    assert ask("知识图谱方案的平均耗时是多少？")[1] == "350ms"
+    assert ask("检索的准确率是多少？") is None  # no row's whole key is named
+    assert ask("单跳检索的召回率是多少？") is None  # no column is named
+
+
+def test_support_check_reads_chinese_statements() -> None:
+    from kmrag.answer.judge import judge
+
+    row = "方案: 单跳检索（基线）; 准确率: 42.3%; 平均检索次数: 1; 平均耗时: 120ms"
+    assert judge(row, [row]).supported
+    assert not judge("方案: 单跳检索（基线）; 准确率: 78.5%", [row]).supported  # a wrong number
+    assert judge("阿里巴巴位于杭州。", ["阿里巴巴成立于1999年，总部位于杭州。"]).supported
+    assert not judge("腾讯位于深圳。", ["阿里巴巴成立于1999年，总部位于杭州。"]).supported
