@@ -195,6 +195,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                    "units": stores.units.counts(settings.tenant)}
         if engine is not None:
             summary["engine"] = engine.describe()
+        note = _language_note(stores, settings.tenant, summary["units"].get("units_by_language", {}))
+        if note:
+            summary["note"] = note
         if getattr(args, "show_relations", 0):
             names = {e.id: e.name for e in stores.graph.all_entities(settings.tenant)}
             rels = sorted(stores.graph.relations(settings.tenant), key=lambda r: -r.confidence)
@@ -232,6 +235,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             lines.append(f"  other sources of the tenant disagree ({len(d['agreement']['other_sources_disagree'])}"
                          f"{'+' if len(d['agreement']['other_sources_disagree']) >= 20 else ''}): "
                          f"{d['agreement']['hint']}")
+        if d.get("note"):
+            lines.append("note: " + d["note"])
         for r in d.get("sample_relations", []):
             lines.append("  " + r)
         if "browse" in d:
@@ -339,6 +344,19 @@ def cmd_repair(args: argparse.Namespace) -> int:
         return 1 if any(not r.before["agree"] or r.aliases_removed or r.bm25_rebuilt or r.answers_relinked
                          for r in reports) else 0
     return 0 if all(r.after is None or r.after["agree"] for r in reports) else 1
+
+
+def _language_note(stores: Any, tenant: str, by_language: dict[str, int]) -> str | None:
+    """A note when the tenant holds Chinese units but its vectors come from an English-only embedder."""
+    from kmrag.nlp.embed import ENGLISH_ONLY
+
+    chinese = by_language.get("zh", 0)
+    record = stores.units.tenant_embedder(tenant) if chinese else None
+    if record is None or record.embedder not in ENGLISH_ONLY:
+        return None
+    return (f"{chinese} units are Chinese, but the tenant's embedder ({record.embedder}) reads English only, so "
+            f"dense search finds little of them: `kmrag reembed --tenant {tenant} --embedder e5-small` "
+            "(multilingual-e5-small: Chinese and English)")
 
 
 def cmd_reembed(args: argparse.Namespace) -> int:

@@ -386,8 +386,10 @@ class ExtractiveGenerator:
               analysis: QuestionAnalysis) -> tuple[list[Span], str | None, str] | None:
         """The cell of the row and column the question names ("单跳检索的准确率是多少" -> the 准确率 of the
         row keyed 单跳检索; "what is the accuracy of single-hop retrieval"): every word of the row's key
-        (without its parenthesis) and of the column's header is a word of the question. One row only: two
-        rows named as fully is no answer here. (chain, direct, "cell:" + how it was read)."""
+        (without its parenthesis) is a word of the question, and most of the column header's are (at least
+        half, and two when it has two or more: "平均要检索几次" names 平均检索次数), the best-named column
+        winning. One row only: two rows named as fully is no answer here. (chain, direct, "cell:" + how it
+        was read)."""
         qwords = terms(question).words
         pattern = VALUE_OF.get(analysis.answer_type)
         found: list[tuple[int, int, Span, str, str, str]] = []
@@ -401,10 +403,12 @@ class ExtractiveGenerator:
             kw = terms(key).words
             if not kw or not kw <= qwords:
                 continue
-            heads = [(len(hw), h, v) for h, v in cells[1:] if (hw := terms(h).words) and hw <= qwords
+            heads = [(len(hw & qwords) / len(hw), h, v) for h, v in cells[1:] if (hw := terms(h).words)
+                     and len(hw & qwords) >= min(2, len(hw)) and 2 * len(hw & qwords) >= len(hw)
                      and (pattern is None or pattern.search(v))]
-            if heads:
-                n, h, v = max(heads, key=lambda x: x[0])
+            heads.sort(key=lambda x: -x[0])
+            if heads and (len(heads) == 1 or heads[1][0] < heads[0][0]):
+                n, h, v = heads[0]
                 found.append((len(kw), n, s.span, key, h, v))
         if not found:
             return None

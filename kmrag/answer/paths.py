@@ -35,7 +35,12 @@ from kmrag.answer.lexicon import members, same
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, terms
 from kmrag.graph.base import GraphStore, Hop
+from kmrag.errors import InvalidIdentifier
 from kmrag.graph.paths import CO_MENTION
+from kmrag.nlp.chinese import HAN
+from kmrag.nlp.predicates import canonical
+from kmrag.retrieval.analysis_zh import relational_words
+from kmrag.schema.sanitize import relationship_type
 from kmrag.retrieval.analysis import (
     DATE_NOUNS,
     NUMBER_NOUNS,
@@ -123,6 +128,8 @@ class PathReader:
         return out
 
     def _stage(self, text: str, expects: str) -> Stage:
+        if HAN.search(text):  # Chinese: its relational words from LAC (kmrag.retrieval.analysis_zh)
+            return Stage(tuple(relational_words(text)), expects, ())
         lemmas = self._lemmas(text)
         return Stage(tuple(w for w, _ in lemmas), expects,
                      tuple(w for w, relational in lemmas if relational and w not in KIND_NOUNS))
@@ -153,6 +160,8 @@ class PathReader:
         """The question words (of ``words``, not already ``taken``) that the hop's predicate says."""
         if hop.type == CO_MENTION:
             return ()
+        if HAN.search(hop.predicate) or any(HAN.search(w) for w in words):
+            return tuple(w for w in words if w not in taken and _says_chinese(w, hop))
         pred = self.predicate_words(hop.predicate)
         return tuple(w for w in words if w not in taken and (any(_same_word(w, p) for p in pred)
                                                              or w not in KIND_NOUNS and self._close(w, hop.predicate)))
@@ -260,6 +269,23 @@ def type_fit(name: str, label: str, expects: str) -> float:
     if (expects == "PERSON") != (label == "PERSON") and expects in LABELS and label in NAME_LABELS:
         return 0.0  # a person where a place, a work or an organisation is asked, or the other way round
     return 0.5 if label in NAME_LABELS or label in {"THING", "CONCEPT", "NORP"} else 0.0
+
+
+def _says_chinese(word: str, hop: Hop) -> bool:
+    """Does a hop's predicate say a Chinese question word: the word is in it ("首席" in 首席技术官), it (without
+    a final 于 / 在 / 了) is in the word ("出生" of 出生于 in 出生), or both are forms of one canonical relation
+    ("创办" and the edge type FOUNDED of 创立, kmrag/nlp/data/predicates.json)."""
+    pred = hop.predicate.strip()
+    stem = pred.rstrip("于在了")
+    if word in pred or (len(stem) >= 2 and stem in word):
+        return True
+    canon = canonical(word) or canonical(word + "于")
+    if canon is None:
+        return False
+    try:
+        return relationship_type(canon.predicate) == hop.type
+    except InvalidIdentifier:
+        return False
 
 
 def _same_word(question_word: str, predicate_word: str) -> bool:

@@ -30,11 +30,20 @@ _PUNCT = set(string.punctuation)
 UNREACHABLE_PREFIX = "unreachable:"
 
 
+_CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])")
+# the punctuation of Chinese and Japanese text (ideographic and full-width forms): "，" "。" "（" "％"
+_CJK_PUNCT = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65、“”‘’…—·]")
+
+
 def normalize_answer(s: str) -> str:
-    """SQuAD: lower-case, remove punctuation, remove articles (a, an, the), collapse whitespace."""
+    """SQuAD: lower-case, remove punctuation, remove articles (a, an, the), collapse whitespace. Text in a
+    script written without spaces (Chinese, Japanese, Korean) is one token per character, as MLQA and
+    CMRC score it, with its own punctuation removed too; English is unchanged."""
     s = s.lower()
     s = "".join(ch for ch in s if ch not in _PUNCT)
     s = _ARTICLES.sub(" ", s)
+    if _CJK.search(s):
+        s = _CJK.sub(r" \1 ", _CJK_PUNCT.sub(" ", s))
     return " ".join(s.split())
 
 

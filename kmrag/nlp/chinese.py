@@ -19,10 +19,12 @@ Triples, per sentence (。！？；), from patterns that do not depend on a topi
 - a verb followed by 于 and a date or place: "成立于1999年", "出生于杭州", "位于北京" (the object's label then
   decides date or place of birth, kmrag/nlp/data/predicates.json);
 - a founding verb with a date in its clause: the founded thing's founding date;
+- a province before its city ("江苏省无锡市"): (无锡市, 位于, 江苏省), and the city is the place a verb names;
 - "X是Y的Z": (X, Z, Y) ("北京是中国的首都": capital of); "X的Z是/为Y": (Y, Z, X) when Y is a name,
   (X, Z, Y) when Y is an amount ("SpaceX的员工数为13000人");
 - "X有/拥有 N 名员工": (X, 员工, N名);
-- a table row: (key, column header, cell) for each cell with a number ("单跳检索", 准确率, 42.3%).
+- a table row: (key, column header, cell) for each cell with a number and its unit ("单跳检索", 准确率,
+  42.3%); a bare number ("1") is no node of the graph (the cell is still read by the answer's table lookup).
 
 Predicates keep their Chinese words; those in the canonical table (创立 = founded, 位于 = located in, 首都 =
 capital of ...) get the same relationship type as the English forms when relations are written.
@@ -40,17 +42,21 @@ from kmrag.errors import ModelNotInstalled
 from kmrag.nlp.names import looks_like_code
 from kmrag.nlp.sentences import sentence_spans
 
+BARE_NUMBER = re.compile(r"[\d.,:/\s+\-–]+")
+UNIT_WORD = re.compile(r"[人名位家个篇次年月日天岁米元%％]|[万亿千百]?[元人]|公里|千米|平方公里|万人|亿元|万元|美元|毫秒|秒|小时|分钟|ms|GB|MB|TB|km")
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 LABELS = {"PER": "PERSON", "LOC": "GPE", "ORG": "ORG", "nw": "WORK_OF_ART", "nz": "PRODUCT"}
 # words that are never a name, whatever the tagger says (pronouns, function words, generic nouns)
 NOT_NAMES = frozenset("""
 我 我们 你 你们 他 他们 她 她们 它 它们 这 那 这个 那个 这些 那些 其 其中 该 本 各 每 某 用户 公司 员工 问题 方案 文档
 系统 模型 数据 结果 信息 方法 时间 年份 地方 城市 国家 人 人们 大家 同学 作者 读者
+东部 西部 南部 北部 中部 东北 西北 东南 西南 东方 西方 南方 北方 国内 国外 海外 全国 全球 各地 当地
 """.split())
 # relation verbs: the predicate is the verb as written
 VERBS = ("创立", "创办", "创建", "建立", "成立", "收购", "并购", "投资", "领导", "加入", "毕业", "出生", "位于", "坐落",
          "担任", "开发", "研发", "发布", "推出", "隶属", "属于", "就读", "任职", "去世", "逝世", "合并", "控股",
          "设立", "迁往", "迁至", "签约", "培养", "执导", "主演", "编写", "撰写", "设计", "发明")
+ROLE_VERBS = ("担任", "出任", "任职")
 FOUNDING = ("创立", "创办", "创建", "建立", "成立", "设立")
 PASSIVE = ("由", "被")
 PREPOSITIONS = {"在", "于", "从", "到", "向", "与", "和", "跟", "对", "自", "往", "同", "给", "以", "为", "及"}
@@ -84,6 +90,11 @@ def tokens(text: str, lac: Any | None = None) -> list[Token]:
     out: list[Token] = []
     at = 0
     for word, tag in (lac or load_lac()).run(text):
+        if out and out[-1].tag == "m" and BARE_NUMBER.fullmatch(out[-1].word) and UNIT_WORD.fullmatch(word) \
+                and out[-1].end == at:  # "13000" "人": one amount, 13000人
+            out[-1] = Token(out[-1].word + word, "m", out[-1].start)
+            at += len(word)
+            continue
         if tag == "PER" and len(word) >= 3 and word[-1] in "于在" and NUMBER.match(text[at + len(word):at + len(word) + 1]):
             out += [Token(word[:-1], tag, at), Token(word[-1], "p", at + len(word) - 1)]  # "王立于2008年"
         else:
@@ -114,8 +125,9 @@ def clean_key(cell: str) -> str:
 
 
 def _literal(tok: Token) -> str | None:
-    """The label of a date or an amount token (relation objects only), or None."""
-    if not NUMBER.search(tok.word):
+    """The label of a date or an amount token (relation objects only), or None. A bare number ("1", "2.4":
+    a count without its unit) is neither: no node of the graph is a number alone."""
+    if not NUMBER.search(tok.word) or BARE_NUMBER.fullmatch(tok.word):
         return None
     if tok.tag == "TIME":
         return "DATE"
@@ -178,6 +190,8 @@ class ChineseExtractor:
         if lit is not None:
             return ExtractedEntity(name=t.word, label=lit, start=t.start, end=t.end)
         if t.tag in LABELS and is_name(t.word, t.tag):
+            if t.tag == "LOC" and re.search(r"[市省县区州][东西南北]$", t.word):  # "青岚市东距…": the place is 青岚市
+                t = Token(t.word[:-1], t.tag, t.start)
             # the model's person and place tags on Latin words are guesses ("LLM", "Tesla" as people)
             label = LABELS[t.tag] if HAN.search(t.word) or t.tag in ("ORG", "nw") else "PRODUCT"
             return ExtractedEntity(name=t.word.strip(), label=label, start=t.start, end=t.end)
@@ -217,8 +231,27 @@ class ChineseExtractor:
                     break
                 e = items[j]
                 if e is not None and (literal_ok or e.label not in ("DATE", "PERCENT", "QUANTITY")):
-                    return e
+                    while e.label == "GPE" and j + 1 < len(toks) and items[j + 1] is not None \
+                            and items[j + 1].label == "GPE":  # "江苏省无锡市": the place is 无锡市
+                        j += 1
+                        e = items[j]
+                    head = head_after(j)  # "出生于青岚市下辖的石门县": the place is 石门县
+                    return head if head is not None else e
             return None
+
+        def head_after(j: int) -> Any:
+            """The name a 的-phrase that starts with the name at ``j`` ends in (within three words), or None."""
+            for k in range(j + 1, min(len(toks) - 1, j + 5)):
+                if clause[k] != clause[j] or toks[k].tag == "w":
+                    return None
+                if toks[k].word == "的":
+                    e = items[k + 1]
+                    return e if e is not None and e.label not in ("DATE", "PERCENT", "QUANTITY") else None
+            return None
+
+        def own_subject(i: int) -> bool:
+            """Does the clause of the verb at ``i`` name something before it?"""
+            return any(clause[j] == clause[i] and name_at(j) is not None for j in range(i))
 
         def add(s: Any, p: str, o: Any, c: float = 0.6) -> None:
             from kmrag.nlp.extract import ExtractedTriple
@@ -226,6 +259,11 @@ class ChineseExtractor:
             if s is not None and o is not None and s.name != o.name:
                 out.append(ExtractedTriple(subject=s, predicate=p, object=o, sentence=sentence.strip(), confidence=c))
 
+        for i in range(len(toks) - 1):  # "江苏省无锡市": 无锡市 lies in 江苏省
+            a, b = items[i], items[i + 1]
+            if a is not None and b is not None and a.label == b.label == "GPE" and toks[i].end == toks[i + 1].start \
+                    and re.search(r"[省州]$", a.name) and re.search(r"[市县区]$", b.name):
+                add(b, "位于", a, 0.7)
         for i, t in enumerate(toks):
             verb = next((v for v in VERBS if t.word.startswith(v)), None)
             if verb is not None and t.tag in ("v", "vn", "vd"):
@@ -236,9 +274,15 @@ class ChineseExtractor:
                     j = next(k for k in range(i - 1, -1, -1) if toks[k].word in PASSIVE)
                     add(agent, t.word, subject_before(j))
                     patient = subject_before(j)
+                elif verb in ROLE_VERBS:
+                    self._roles(toks, items, clause, i, name_at, subject_before, last, add)
+                    patient = None
                 else:
                     patient = object_after(i)
                     subject = subject_before(i)
+                    at = next((j for j in range(i + 1, len(toks)) if items[j] is patient), len(toks))
+                    if not own_subject(i) and any(toks[j].word == "的" for j in range(i + 1, at)):
+                        patient = None  # "位于西北山区的岭北县": a relative clause on its object, no subject
                     add(subject, pred, patient)
                     for other in self._conjoined(toks, items, clause, i, patient):
                         add(subject, pred, other)
@@ -254,6 +298,30 @@ class ChineseExtractor:
                     noun = toks[i + 2].word if i + 2 < len(toks) and toks[i + 2].tag in ("n", "nz") else t.word
                     add(subject_before(i), noun, lit)
         return out
+
+    @staticmethod
+    def _roles(toks: list[Token], items: list[Any], clause: list[int], i: int, name_at: Any, subject_before: Any,
+               last: dict[str, Any], add: Any) -> None:
+        """"X担任Y的Z兼W" -> (X, Z, Y), (X, W, Y); "X担任Y董事长" -> (X, 董事长, Y); Y may be "公司" (the
+        last organisation named) or left out ("X担任董事长": the sentence's organisation, if it names one)."""
+        subject = subject_before(i)
+        j = i + 1
+        org = name_at(j) if j < len(toks) else None
+        if org is None and j < len(toks) and toks[j].word in ("公司", "该公司", "集团", "本公司"):
+            org = last.get("ORG")
+        if org is not None:
+            j += 1
+            if j < len(toks) and toks[j].word == "的":
+                j += 1
+        roles = [""]  # a compound of nouns is one role ("首席/技术/官"); 兼 / 和 start the next
+        while j < len(toks) and clause[j] == clause[i] and toks[j].tag in ("n", "nz", "vn") and items[j] is None:
+            roles[-1] += toks[j].word
+            j += 1
+            if j < len(toks) and toks[j].word in ("兼", "和", "、", "及"):
+                roles.append("")
+                j += 1
+        for role in filter(None, roles):
+            add(subject, role, org, 0.6)
 
     @staticmethod
     def _conjoined(toks: list[Token], items: list[Any], clause: list[int], i: int, first: Any) -> list[Any]:
@@ -333,7 +401,7 @@ class ChineseExtractor:
                 aliases.append((cells[0], key))
             row = content[pos:content.find("\n", pos) if "\n" in content[pos:] else len(content)].strip()
             for h, cell in zip(header[1:], cells[1:], strict=False):
-                if h and NUMBER.search(cell) and len(cell) <= 30:
+                if h and NUMBER.search(cell) and not BARE_NUMBER.fullmatch(cell) and len(cell) <= 30:
                     at = content.find(cell, pos)
                     lit = ExtractedEntity(name=cell, label="PERCENT" if cell.endswith("%") else "QUANTITY",
                                           start=at, end=at + len(cell))

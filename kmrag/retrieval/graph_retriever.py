@@ -62,6 +62,7 @@ class EntityLinker:
         rest = [m for m in mentions if len(resolution_key(m)) >= 4 and resolution_key(m) not in exact_keys]
         if rest and self.names is not None and self.embedder is not None:
             self.names.check_embedder(tenant, self.embedder)
+            link_cosine = getattr(self.embedder, "link_cosine", EMBED_LINK)  # e5's cosines tell no names apart
             near = self.names.nearest_entity_names(tenant, self.embedder.embed(rest), k=NEAREST,
                                                    min_score=min(EMBED_LINK, NEAR_FLOOR))
             chosen: dict[str, tuple[str, float]] = {}  # by name key: the graph may spell it otherwise
@@ -72,7 +73,7 @@ class EntityLinker:
                     ratio = fuzz.ratio(key, resolution_key(name))
                     if ratio >= FUZZY_LINK:
                         chosen.setdefault(resolution_key(name), ("fuzzy", round(ratio / 100, 3)))
-                    elif cos >= EMBED_LINK:
+                    elif link_cosine is not None and cos >= link_cosine:
                         chosen.setdefault(resolution_key(name), ("embedding", round(cos, 3)))
                     else:
                         continue

@@ -419,5 +419,11 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
                 "SELECT count(*) FROM kmrag_units WHERE tenant = %s AND retired_at IS NOT NULL", (tenant,)
             ).fetchone()[0]
             sources = conn.execute("SELECT count(*) FROM kmrag_sources WHERE tenant = %s", (tenant,)).fetchone()[0]
+            by_language = dict(
+                conn.execute(
+                    "SELECT coalesce(metadata->>'language', 'unknown'), count(*) FROM kmrag_units "
+                    "WHERE tenant = %s AND retired_at IS NULL GROUP BY 1", (tenant,)
+                ).fetchall()
+            )
         return {"units": sum(by_type.values()), "units_by_type": by_type, "retired_units": retired,
-                "sources": sources}
+                "sources": sources, "units_by_language": by_language}

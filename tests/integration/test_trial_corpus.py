@@ -95,7 +95,9 @@ def test_code_gives_no_entities_and_no_entity_looks_like_code(ingested: tuple[St
     names = {e.name for e in entities}
     assert entities and {"Ryan Dahl", "Mark Adler"} <= names, sorted(names)
     assert [n for n in names if looks_like_code(n)] == []
-    assert [n for n in names if CJK.search(n)] == []  # the English model knows no Chinese: none, not junk
+    cjk = {n for n in names if CJK.search(n)}  # Chinese names come from LAC (kmrag.nlp.chinese), never junk
+    assert {"马斯克", "迭代检索"} <= cjk, sorted(cjk)  # the person and the glossed technique of the article
+    assert not cjk & {"索比单", "RAG突破单"} and not [n for n in cjk if re.search(r"[A-Za-z]", n)], sorted(cjk)
     numbers = [n for n in names if re.fullmatch(r"[\d.,:/ -]+", n)]
     assert all(re.fullmatch(r"1\d{3}|20\d{2}", n) for n in numbers), numbers  # years only (not the table's 65536)
     for e in entities:  # opposites never merge

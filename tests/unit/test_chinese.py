@@ -51,12 +51,12 @@ def test_chinese_relations_from_patterns(zh) -> None:
                          "SpaceX的员工数为13000人。马斯克创立了SpaceX和Twitter。")
     got = _triples(ex)
     assert {("马云", "创立", "阿里巴巴"), ("阿里巴巴", "创立于", "1999年"), ("马云", "出生于", "1964年"),
-            ("马云", "毕业于", "杭州师范学院"), ("北京", "首都", "中国"), ("SpaceX", "员工数", "13000"),
+            ("马云", "毕业于", "杭州师范学院"), ("北京", "首都", "中国"), ("SpaceX", "员工数", "13000人"),
             ("马斯克", "创立", "SpaceX"), ("马斯克", "创立", "Twitter")} <= got
     assert ("杭州", "创立", "阿里巴巴") not in got  # a place after 在 is no founder
     names = {e.name for e in ex.entities}
     assert {"马云", "阿里巴巴", "杭州", "北京", "中国", "SpaceX"} <= names
-    assert not names & {"1999年", "13000", "他"}  # dates, amounts and pronouns are never entities
+    assert not names & {"1999年", "13000人", "他"}  # dates, amounts and pronouns are never entities
 
 
 def test_passive_and_gloss_and_no_junk(zh) -> None:
@@ -144,3 +144,41 @@ def test_support_check_reads_chinese_statements() -> None:
     assert not judge("方案: 单跳检索（基线）; 准确率: 78.5%", [row]).supported  # a wrong number
     assert judge("阿里巴巴位于杭州。", ["阿里巴巴成立于1999年，总部位于杭州。"]).supported
     assert not judge("腾讯位于深圳。", ["阿里巴巴成立于1999年，总部位于杭州。"]).supported
+
+
+def test_relative_clauses_roles_and_heads(zh) -> None:
+    got = _triples(zh.extract_text("许静言1970年出生于青岚市下辖的石门县。创业初期，林秋明担任澄川科技的董事长兼首席执行官；"
+                                   "韩若溪担任公司的首席技术官。而位于西北山区的岭北县距市中心最远。"))
+    assert {("许静言", "出生于", "石门县"), ("林秋明", "董事长", "澄川科技"), ("林秋明", "首席执行官", "澄川科技"),
+            ("韩若溪", "首席技术官", "澄川科技")} <= got
+    assert not any(p == "位于" for _, p, _ in got)  # a relative clause on its object has no subject here
+
+
+def test_multilingual_embedder_reads_chinese_and_english() -> None:
+    import numpy as np
+
+    from kmrag.nlp.e5 import E5SmallEmbedder
+
+    e = E5SmallEmbedder()
+    docs = e.embed(["单跳检索的准确率为42.3%，知识图谱为78.5%。", "青岚市位于白溪河与鹭川的交汇处。",
+                    "Munich is the capital of Bavaria."])
+    assert docs.shape == (3, 384) and np.allclose(np.linalg.norm(docs, axis=1), 1.0, atol=1e-4)
+    q = e.embed_query(["知识图谱方案的准确率是多少？", "What is the capital of Bavaria?"])
+    assert int(np.argmax(docs @ q[0])) == 0 and int(np.argmax(docs @ q[1])) == 2
+    assert e.link_cosine is None  # its cosines tell no names apart: no link by meaning alone
+
+
+def test_a_chinese_hop_says_the_question_words() -> None:
+    from kmrag.answer.paths import _says_chinese
+    from kmrag.graph.base import Hop
+    from kmrag.nlp.predicates import canonical
+    from kmrag.schema.sanitize import relationship_type
+
+    def hop(pred: str) -> Hop:
+        c = canonical(pred)
+        return Hop(subject_id="e_1", subject_name="a", predicate=pred, type=relationship_type(c.predicate if c else pred),
+                   object_id="e_2", object_name="b", unit_ids=["u_1"])
+
+    assert _says_chinese("首席", hop("首席技术官")) and _says_chinese("出生", hop("出生于"))
+    assert _says_chinese("创办", hop("创立"))  # one canonical relation: founded
+    assert not _says_chinese("出生", hop("首席技术官")) and not _says_chinese("收购", hop("创立"))

@@ -6,7 +6,7 @@ from kmrag.ingestion.parse.blocks import Block
 from kmrag.ingestion.parse.html import parse_html
 from kmrag.ingestion.parse.markdown import parse_markdown, strip_markup
 from kmrag.ingestion.parse.rst import parse_rst
-from kmrag.ingestion.parse.text import parse_text
+from kmrag.ingestion.parse.text import parse_text, tsv_table
 from kmrag.ingestion.sources import SourceDocument, clean_title
 
 
@@ -47,7 +47,10 @@ def parse_document(doc: SourceDocument) -> tuple[list[Block], str]:
             blocks.extend(parse_text(page, page=n, base=base))
             base += len(page) + 2
         return blocks, "\n\n".join(doc.pages)
-    if doc.kind == "record":
+    if doc.kind == "record":  # one paragraph, or a table when its lines are tab-separated cells
+        table = tsv_table(doc.text) if "\t" in doc.text else None
+        if table is not None:
+            return [Block(kind="table", text=table, start=0, end=len(doc.text))], doc.text
         return [Block(kind="paragraph", text=" ".join(doc.text.split()), start=0, end=len(doc.text))], doc.text
     return parse_text(doc.text), doc.text
 
