@@ -30,7 +30,7 @@ from kmrag.answer.chain import about, compare_related, read_chain
 from kmrag.answer.context import Context
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, number_key, stem, terms
-from kmrag.nlp.chinese import named_spans
+from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
 from kmrag.retrieval.analysis import QuestionAnalysis
 from kmrag.retrieval.multihop import VALUE_OF
@@ -236,7 +236,9 @@ class ExtractiveGenerator:
         scored.sort(key=lambda x: (-x.score, x.span.rank, x.span.start))
         if not scored or scored[0].score <= 0:
             return Draft(text="", notes=[{"generator": "extractive", "why": "no span shares a word with the question"}])
-        band = self._band(question, scored, analysis) or self._cell(question, scored, analysis)
+        band = self._band(question, scored, analysis) or (
+            self._cell(question, scored, analysis) if analysis.kind == "factoid" and analysis.answer_type != "YES_NO"
+            else None)
         basis: dict[str, Any] | None = None
         if band is not None and band[2].startswith("cell:"):
             chain, direct = band[0], band[1]
@@ -392,7 +394,7 @@ class ExtractiveGenerator:
         was read)."""
         qwords = terms(question).words
         pattern = VALUE_OF.get(analysis.answer_type)
-        found: list[tuple[int, int, Span, str, str, str]] = []
+        found: list[tuple[int, float, Span, str, str, str]] = []
         for s in scored:
             if s.span.kind != "row":
                 continue
@@ -401,8 +403,8 @@ class ExtractiveGenerator:
                 continue
             key = re.sub(r"[（(][^）)]*[)）]", "", cells[0][1]).strip()
             kw = terms(key).words
-            if not kw or not kw <= qwords:
-                continue
+            if not kw or not kw <= qwords or (HAN.search(key) and key not in question):
+                continue  # a Chinese key is named as written, not as a bag of its characters
             heads = [(len(hw & qwords) / len(hw), h, v) for h, v in cells[1:] if (hw := terms(h).words)
                      and len(hw & qwords) >= min(2, len(hw)) and 2 * len(hw & qwords) >= len(hw)
                      and (pattern is None or pattern.search(v))]

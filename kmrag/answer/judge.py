@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kmrag.answer.judge_zh import chinese_problem
 from kmrag.answer.lexicon import LIGHT
 from kmrag.answer.lexicon import same as same_relation
 from kmrag.answer.support import STOP, negated, number_key, stem
@@ -73,7 +74,7 @@ ORDINALS = {w: str(i + 2) for i, w in enumerate(  # not "first": it is as often 
     "second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
     "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())}
 # where one clause may end and the next rest on another span
-BOUNDARY = re.compile(r"[,;:()\u2013\u2014]|\b(?:and|but|which|who|whom|whose|while|whereas|where|when|"
+BOUNDARY = re.compile(r"[,;:()\u2013\u2014，；：（）]|\b(?:and|but|which|who|whom|whose|while|whereas|where|when|"
                       r"although|though|because|as well as)\b", re.I)
 RELATIVE = frozenset({"which", "who", "whom", "whose", "that", "where", "when"})
 _TOKEN = re.compile(r"(?:[^\W\d_]\.){2,}|"  # "U.S.", "D.C.": one word, as spaCy reads it
@@ -145,8 +146,9 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
 
     doc = load_spacy()(text)
     out = []
+    cjk = bool(_CJK_CHAR.search(text))
     for t in doc:
-        if _CJK_CHAR.search(t.text) or (re.search(r"\d", t.text) and re.search(r"[^\W\d_]", t.text)
+        if _CJK_CHAR.search(t.text) or (cjk and re.search(r"\d", t.text) and re.search(r"[^\W\d_]", t.text)
                                         and not _TOKEN.fullmatch(t.text)):
             # Chinese, Japanese, Korean: read character by character, as the evidence is; "120ms": 120 and ms
             out += [(m.group(0), _key(m.group(0))[0], "num" if _key(m.group(0))[1] else "word", t.idx + m.start(),
@@ -273,9 +275,9 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
         return Verdict(False, 0.0, "the statement has no words to check")
     if not spans:
         return Verdict(False, 0.0, "no span is cited")
-    lost = _chinese_name_missing(text, spans, titles)
+    lost = chinese_problem(text, spans, titles)  # names, verbs, polarity and numbers of a Chinese statement
     if lost:
-        return Verdict(False, 0.0, f"name {lost!r} is not in the cited spans")
+        return Verdict(False, 0.0, lost)
     ev = [_evidence_words(s) for s in spans]
     tw = [_evidence_words(t) for t in titles]
     _match(toks, ev, tw)
@@ -305,18 +307,6 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     if failed:
         return Verdict(False, round(score * 0.5, 4), failed, used)
     return Verdict(True, score, None, used)
-
-
-def _chinese_name_missing(text: str, spans: Sequence[str], titles: Sequence[str]) -> str | None:
-    """A name of a Chinese statement (a person, place, organisation, work: kmrag.nlp.chinese) that no cited
-    span or title holds as written; characters matched one by one would pass "腾讯位于深圳" on "阿里巴巴…位于杭州"."""
-    if not _CJK_CHAR.search(text):
-        return None
-    from kmrag.nlp.chinese import named_spans
-
-    held = " ".join([*spans, *titles])
-    return next((name for name, label, _ in named_spans(text)
-                 if label not in {"DATE", "PERCENT", "CARDINAL"} and name not in held), None)
 
 
 def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list[tuple[str, str, int]]]) -> None:

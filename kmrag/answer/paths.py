@@ -34,13 +34,11 @@ from kmrag.answer.extractive import LABELS, akin
 from kmrag.answer.lexicon import members, same
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, terms
-from kmrag.graph.base import GraphStore, Hop
 from kmrag.errors import InvalidIdentifier
+from kmrag.graph.base import GraphStore, Hop
 from kmrag.graph.paths import CO_MENTION
 from kmrag.nlp.chinese import HAN
 from kmrag.nlp.predicates import canonical
-from kmrag.retrieval.analysis_zh import relational_words
-from kmrag.schema.sanitize import relationship_type
 from kmrag.retrieval.analysis import (
     DATE_NOUNS,
     NUMBER_NOUNS,
@@ -50,7 +48,9 @@ from kmrag.retrieval.analysis import (
     QuestionAnalysis,
     noun_class,
 )
+from kmrag.retrieval.analysis_zh import relational_words
 from kmrag.retrieval.multihop import VALUE_OF
+from kmrag.schema.sanitize import relationship_type
 
 # a relation and its converse among family words: "X is the daughter of Y" says who X's father or mother is
 CONVERSE = [({"father", "mother", "parent"}, {"son", "daughter", "child", "children"}),

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import re
 import string
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ UNREACHABLE_PREFIX = "unreachable:"
 
 _CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])")
 # the punctuation of Chinese and Japanese text (ideographic and full-width forms): "，" "。" "（" "％"
+_WIDE = re.compile(r"[\uff01-\uff5e]")
 _CJK_PUNCT = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65、“”‘’…—·]")
 
 
@@ -39,6 +41,8 @@ def normalize_answer(s: str) -> str:
     """SQuAD: lower-case, remove punctuation, remove articles (a, an, the), collapse whitespace. Text in a
     script written without spaces (Chinese, Japanese, Korean) is one token per character, as MLQA and
     CMRC score it, with its own punctuation removed too; English is unchanged."""
+    if _WIDE.search(s):  # full-width forms ("42.3％", "ＡＩ") are their ASCII selves
+        s = unicodedata.normalize("NFKC", s)
     s = s.lower()
     s = "".join(ch for ch in s if ch not in _PUNCT)
     s = _ARTICLES.sub(" ", s)

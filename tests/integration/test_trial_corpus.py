@@ -115,6 +115,9 @@ def test_chinese_is_stored_as_written_split_by_its_headings_and_found_by_its_wor
         if u.type in ("section", "code"):
             assert u.content in bare, u.content  # exactly as written: ⑰, ｜, ：, full-width brackets
     assert "AI Agent开发实战⑰｜多跳检索与知识图谱：让RAG突破单跳限制" in [u.content for u in units]
+    langs = {u.metadata.get("language") for u in units if u.type not in ("code", "section")}
+    assert langs == {"zh"}, langs  # the language of each unit is stored, and counted
+    assert s.units.counts(tenant)["units_by_language"]["zh"] >= len([u for u in units if u.type != "code"])
     sections = [u.content for u in units if u.type == "section"]
     assert {"一、单跳检索的局限性", "二、多跳检索的三种架构", "2.1 迭代检索（Iterative Retrieval）"} <= set(sections)
     assert "传统RAG是\"一问一查一答\"：" not in sections

@@ -146,6 +146,32 @@ def test_support_check_reads_chinese_statements() -> None:
     assert not judge("腾讯位于深圳。", ["阿里巴巴成立于1999年，总部位于杭州。"]).supported
 
 
+@pytest.mark.parametrize(("statement", "span", "supported"), [
+    ("阿里巴巴位于杭州市", "阿里巴巴成立于1999年，总部位于杭州。", True),  # 杭州市 is 杭州
+    ("阿里巴巴有员工5000人", "阿里巴巴成立于1999年，现有员工5000人。", True),  # the topic owns the number
+    ("马云创办了阿里巴巴。", "马云于1999年创立了阿里巴巴。", True),  # one canonical relation: founded
+    ("单跳检索准确率是42.3%", "单跳检索的准确率为42.3%，知识图谱的准确率为78.5%。", True),
+    ("知识图谱的准确率为42.3%。", "单跳检索的准确率为42.3%，知识图谱的准确率为78.5%。", False),  # another's number
+    ("单跳检索的准确率为42.3%", "单跳检索的召回率为42.3%", False),  # another attribute
+    ("阿里巴巴不位于杭州。", "阿里巴巴总部位于杭州。", False),  # a negation
+    ("阿里巴巴位于杭州。", "阿里巴巴总部不位于杭州。", False),
+    ("马云生于1964年", "马云死于1964年", False),  # another verb
+    ("腾讯收购了阿里巴巴。", "阿里巴巴收购了腾讯。", False),  # the roles swapped
+])
+def test_support_check_on_chinese_statements_holds_names_verbs_polarity_numbers_and_roles(
+        statement: str, span: str, supported: bool) -> None:
+    from kmrag.answer.judge import judge
+
+    assert judge(statement, [span]).supported is supported, judge(statement, [span]).failed
+
+
+def test_english_with_a_chinese_title_is_english_and_no_name_spans_a_line_break() -> None:
+    assert language_of("Who wrote 红楼梦?") == "en" and language_of("Li Bai (李白)") == "en"
+    from kmrag.nlp.chinese import tokens
+
+    assert "杭州\n马云" not in {t.word for t in tokens("总部位于杭州\n马云创立了阿里巴巴")}  # no name across lines
+
+
 def test_relative_clauses_roles_and_heads(zh) -> None:
     got = _triples(zh.extract_text("许静言1970年出生于青岚市下辖的石门县。创业初期，林秋明担任澄川科技的董事长兼首席执行官；"
                                    "韩若溪担任公司的首席技术官。而位于西北山区的岭北县距市中心最远。"))
@@ -182,3 +208,14 @@ def test_a_chinese_hop_says_the_question_words() -> None:
     assert _says_chinese("首席", hop("首席技术官")) and _says_chinese("出生", hop("出生于"))
     assert _says_chinese("创办", hop("创立"))  # one canonical relation: founded
     assert not _says_chinese("出生", hop("首席技术官")) and not _says_chinese("收购", hop("创立"))
+
+
+def test_a_record_of_tab_separated_lines_is_a_table() -> None:
+    from kmrag.ingestion.parse import parse_document
+    from kmrag.ingestion.sources import record_document
+
+    doc = record_document("f#1", "f.json", "效果", "方案\t准确率\n单跳检索\t42.3%\n知识图谱\t78.5%")
+    blocks, _ = parse_document(doc)
+    assert [b.kind for b in blocks] == ["table"] and "| 单跳检索 | 42.3% |" in blocks[0].text
+    prose = record_document("f#2", "f.json", "t", "Lufthansa was founded in 1953.\tIt flies to Delhi.")
+    assert [b.kind for b in parse_document(prose)[0]] == ["paragraph"]

@@ -35,6 +35,16 @@ def test_squad_normalisation():
     assert normalize_answer("theatre") == "theatre"  # 'the' only as a word
 
 
+def test_chinese_is_scored_by_character_and_english_is_unchanged():
+    assert normalize_answer("杭州市（浙江）") == "杭 州 市 浙 江"  # its own punctuation goes too
+    assert exact_match("42.3％", ["42.3%"]) == 1.0  # a full-width sign is the sign
+    assert exact_match("42.3%", ["42.3%"]) == 1.0 and exact_match("无锡", ["无锡市"]) == 0.0
+    assert token_f1("浙江省杭州市", ["杭州市"]) == pytest.approx(2 * (3 / 6) * 1.0 / (3 / 6 + 1.0))
+    assert answer_in_context(["单跳检索的准确率为42.3%。"], ["42.3%"]) == 1.0
+    assert answer_in_context(["单跳检索的准确率为42.3%。"], ["78.5%"]) == 0.0
+    assert normalize_answer("The  Eiffel-Tower!") == "eiffeltower"
+
+
 def test_exact_match_max_over_aliases():
     assert exact_match("the Big Apple", ["New York City", "Big Apple"]) == 1.0
     assert exact_match("New York", ["New York City"]) == 0.0
