@@ -65,6 +65,8 @@ NOT_NAMES = frozenset("""
 VERBS = ("创立", "创办", "创建", "建立", "成立", "收购", "并购", "投资", "领导", "加入", "毕业", "出生", "位于", "坐落",
          "担任", "开发", "研发", "发布", "推出", "隶属", "属于", "就读", "任职", "去世", "逝世", "合并", "控股",
          "设立", "迁往", "迁至", "签约", "培养", "执导", "主演", "编写", "撰写", "设计", "发明")
+DEMONSTRATIVES = ("该", "这家", "这所", "此", "这个", "那家")
+ORG_KINDS = ("公司", "企业", "校", "学校", "大学", "学院", "机构", "集团", "医院")
 ROLE_VERBS = ("担任", "出任", "任职")
 FOUNDING = ("创立", "创办", "创建", "建立", "成立", "设立")
 PASSIVE = ("由", "被")
@@ -116,6 +118,10 @@ def tokens(text: str, lac: Any | None = None) -> list[Token]:
     out: list[Token] = []
     at = 0
     for word, tag in _run(text, lac or load_lac()):
+        if out and out[-1].end == at and re.fullmatch(r"[A-Za-z]+", out[-1].word) and re.fullmatch(r"\d+", word):
+            out[-1] = Token(out[-1].word + word, out[-1].tag, out[-1].start)  # "BM" "25": BM25
+            at += len(word)
+            continue
         if out and out[-1].tag == "m" and BARE_NUMBER.fullmatch(out[-1].word) and UNIT_WORD.fullmatch(word) \
                 and out[-1].end == at:  # "13000" "人": one amount, 13000人
             out[-1] = Token(out[-1].word + word, "m", out[-1].start)
@@ -146,6 +152,8 @@ def is_name(word: str, tag: str) -> bool:
     w = word.strip()
     if not w or w in NOT_NAMES or not any(c.isalnum() for c in w) or looks_like_code(w):
         return False
+    if tag == "ORG" and w.endswith("公司") and not re.search(r"(有限|股份|集团)公司$", w):
+        return False  # "芬兰公司", "新加坡数据库初创公司": a description, not a name
     if HAN.search(w):  # a Chinese name: a person, place, organisation or work (the model's other proper nouns
         # are mostly mis-segmented pieces: "索比单" of "检索比单跳"), not mixed with Latin letters ("RAG突破单")
         return (tag != "nz" and len(HAN.findall(w)) >= 2 and not re.search(r"[A-Za-z\d]", w)
@@ -160,6 +168,17 @@ def is_name(word: str, tag: str) -> bool:
 def clean_key(cell: str) -> str:
     """A table key without its parenthesis: "单跳检索（基线）" -> "单跳检索"."""
     return PAREN.sub("", cell).strip() or cell.strip()
+
+
+def _term_before(text: str, lac: Any) -> str:
+    """The words at the end of ``text`` that can make a term (nouns, verbs, proper nouns), not the adverbs,
+    prepositions or particles before them."""
+    words = [w for w, _ in lac.run(text)]
+    tags = [t for _, t in lac.run(text)]
+    k = len(words)
+    while k > 0 and tags[k - 1] in ("n", "nz", "vn", "v", "nw", "an"):
+        k -= 1
+    return "".join(words[k:])
 
 
 def _literal(tok: Token) -> str | None:
@@ -205,8 +224,11 @@ class ChineseExtractor:
         triples: list[Any] = []
         aliases: list[tuple[str, str]] = []
         for m in GLOSS.finditer(text):  # "迭代检索（Iterative Retrieval）": a named technique, its gloss an alias
-            ents.append(ExtractedEntity(name=m.group(1), label="CONCEPT", start=m.start(1), end=m.end(1)))
-            aliases.append((m.group(2).strip(), m.group(1)))
+            term = _term_before(m.group(1), self.lac)  # "再用倒数排名融合（RRF）": the term is 倒数排名融合
+            if len(term) >= 2:
+                start = m.end(1) - len(term)
+                ents.append(ExtractedEntity(name=term, label="CONCEPT", start=start, end=m.end(1)))
+                aliases.append((m.group(2).strip(), term))
         last: dict[str, Any] = {}  # the last person / organisation named: what 他 / 该公司 stand for
         for a, b in sentence_spans(text):
             toks = [t for t in tokens(text[a:b], self.lac) if t.word.strip()]
@@ -228,8 +250,9 @@ class ChineseExtractor:
         if lit is not None:
             return ExtractedEntity(name=t.word, label=lit, start=t.start, end=t.end)
         if t.tag in LABELS and is_name(t.word, t.tag):
-            if t.tag == "LOC" and re.search(r"[市省县区州][东西南北]$", t.word):  # "青岚市东距…": the place is 青岚市
-                t = Token(t.word[:-1], t.tag, t.start)
+            place = re.match(r"(.+[市省县区州])(?:[东西南北]|[东西南北中]部)$", t.word) if t.tag == "LOC" else None
+            if place:  # "青岚市东距…", "滨海省西部": the place is 青岚市, 滨海省
+                t = Token(place.group(1), t.tag, t.start)
             # the model's person and place tags on Latin words are guesses ("LLM", "Tesla" as people)
             label = LABELS[t.tag] if HAN.search(t.word) or t.tag in ("ORG", "nw") else "PRODUCT"
             return ExtractedEntity(name=t.word.strip(), label=label, start=t.start, end=t.end)
@@ -244,13 +267,24 @@ class ChineseExtractor:
                 return e
             w = toks[i].word
             if w in ("他", "她"):
-                return last.get("PERSON")
-            if w in ("它", "该公司", "其") or (w == "公司" and i and toks[i - 1].word == "该"):
-                return last.get("ORG")
+                return nearest(i, "PERSON")
+            if w in ("它", "其", "该公司", "该校", "该企业", "该院", "该集团") or (
+                    w in ORG_KINDS and i and toks[i - 1].word in DEMONSTRATIVES):  # "这家企业", "该校"
+                return nearest(i, "ORG")
             return None
 
-        topic = next((e for e in map(name_at, range(len(toks))) if e is not None), None)
-        topic_at = next((toks[i].start for i in range(len(toks)) if name_at(i) is not None), 0)
+        def nearest(i: int, label: str) -> Any:
+            """The last person / organisation named before ``i``, in this sentence or before it."""
+            return next((items[j] for j in range(i - 1, -1, -1) if items[j] is not None and items[j].label == label),
+                        last.get(label))
+
+        found = [(toks[i].start, e) for i in range(len(toks)) if (e := name_at(i)) is not None
+                 and not (i and toks[i - 1].word in PREPOSITIONS | {"除"})]  # "除青岚大学外" is no topic
+        passive = self._passive_patient(toks, items, clause)
+        if passive is not None:  # "衡石存储由陈思齐创立": the thing named before 由, when the model missed it
+            found = sorted([*found, (passive.start, passive)], key=lambda x: x[0])
+        topic = found[0][1] if found else None
+        topic_at = found[0][0] if found else 0
 
         def subject_before(i: int) -> Any:
             for j in range(i - 1, -1, -1):
@@ -310,8 +344,9 @@ class ChineseExtractor:
                 agent = self._passive_agent(toks, items, clause, i)
                 if agent is not None:
                     j = next(k for k in range(i - 1, -1, -1) if toks[k].word in PASSIVE)
-                    add(agent, t.word, subject_before(j))
-                    patient = subject_before(j)
+                    patient = subject_before(j) or (passive if passive is not None and passive.end <= toks[j].start
+                                                    else None)
+                    add(agent, t.word, patient)
                 elif verb in ROLE_VERBS:
                     self._roles(toks, items, clause, i, name_at, subject_before, last, add)
                     patient = None
@@ -383,6 +418,24 @@ class ChineseExtractor:
                 n += 1
             out.append(n)
         return out
+
+    @staticmethod
+    def _passive_patient(toks: list[Token], items: list[Any], clause: list[int]) -> Any:
+        """The nouns just before a passive 由 / 被 that opens a sentence's first clause ("衡石存储由陈思齐…创立"),
+        as an organisation, when the model named nothing there; else None."""
+        from kmrag.nlp.extract import ExtractedEntity
+
+        j = next((k for k, t in enumerate(toks) if t.word in PASSIVE and t.tag == "p"), None)
+        if j is None or j == 0 or any(items[k] is not None for k in range(j) if clause[k] == clause[j]):
+            return None
+        k = j
+        while k > 0 and clause[k - 1] == clause[j] and toks[k - 1].tag in ("n", "nz", "vn", "nw", "v") \
+                and toks[k - 1].word not in NOT_NAMES:
+            k -= 1
+        name = "".join(t.word for t in toks[k:j])
+        if k == j or len(HAN.findall(name)) < 3 or k > 0 and toks[k - 1].tag not in ("w",):
+            return None  # only a whole opening noun phrase, of three or more characters
+        return ExtractedEntity(name=name, label="ORG", start=toks[k].start, end=toks[j - 1].end)
 
     @staticmethod
     def _passive_agent(toks: list[Token], items: list[Any], clause: list[int], i: int) -> Any:
