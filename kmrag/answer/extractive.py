@@ -300,7 +300,7 @@ class ExtractiveGenerator:
         """``spans`` best first for answering ``query``: by the cross-encoder, else by the query's words."""
         if not spans:
             return []
-        if self.reranker is not None:
+        if self.reranker is not None and language_of(query) != "zh":
             probs = self._answers([query], spans)
         else:
             qw = terms(query).words
@@ -311,8 +311,8 @@ class ExtractiveGenerator:
     def _meaning(self, question: str, queries: Sequence[str], spans: list[Span]) -> dict[tuple[str, int], float]:
         """Per span, the cross-encoder's probability that it answers the question or one of retrieval's
         rewritten questions (the best of them); empty without a cross-encoder."""
-        if self.reranker is None or self.w_meaning <= 0:
-            return {}
+        if self.reranker is None or self.w_meaning <= 0 or language_of(question) == "zh":
+            return {}  # the cross-encoder (ms-marco) reads English only: it would rank Chinese spans by noise
         best = self._answers(list(dict.fromkeys([question, *queries]))[:MAX_READ_QUERIES], spans)
         return {(s.unit_id, s.start): float(p) for s, p in zip(spans, best, strict=True)}
 
