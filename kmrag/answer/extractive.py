@@ -20,6 +20,7 @@ Every statement is a verbatim span followed by its ``[u_…]``; the validator ch
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -180,6 +181,9 @@ def row_range(text: str) -> tuple[float | None, float | None, str] | None:
     return None
 
 
+ENTS_CACHE = 20_000  # spans whose entities a generator remembers (the same units come back across attempts)
+
+
 def _read_text(span: Span) -> str:
     """A span as the cross-encoder reads it: with its unit's title when the span does not name it."""
     return f"{span.title}: {span.display}" if span.title and span.title.lower() not in span.display.lower() else span.display
@@ -215,6 +219,8 @@ class ExtractiveGenerator:
         self.w_meaning = w_meaning
         self.analyse = analyse  # question -> QuestionAnalysis: a compositional question's next hop
         self.picked: dict[str, Any] | None = None
+        self._ents_cache: dict[str, list[tuple[str, str, int]]] = {}  # a span's text -> its named entities
+        self._ents_lock = threading.Lock()
 
     # -- the draft -------------------------------------------------------------------------------
 
@@ -275,14 +281,20 @@ class ExtractiveGenerator:
 
     def _entities(self, spans: list[Span]) -> dict[tuple[str, int], list[tuple[str, str, int]]]:
         """(text, label, offset) of the named entities in each span, by (unit id, start)."""
-        out: dict[tuple[str, int], list[tuple[str, str, int]]] = {}
-        english = [s for s in spans if language_of(s.display) != "zh"]
-        for s in spans:
-            if language_of(s.display) == "zh":  # Chinese: LAC's names, dates and amounts (kmrag.nlp.chinese)
-                out[(s.unit_id, s.start)] = named_spans(s.display)
-        for s, doc in zip(english, self.nlp.pipe([s.display for s in english], batch_size=64), strict=True):
-            out[(s.unit_id, s.start)] = [(e.text, e.label_, e.start_char) for e in doc.ents]
-        return out
+        cache = self._ents_cache  # shared by the threads of a server: read into ``got``, never iterated unlocked
+        got = {t: v for t in dict.fromkeys(s.display for s in spans) if (v := cache.get(t)) is not None}
+        todo = [t for t in dict.fromkeys(s.display for s in spans) if t not in got]
+        english = [t for t in todo if language_of(t) != "zh"]
+        for t in todo:
+            if language_of(t) == "zh":  # Chinese: LAC's names, dates and amounts (kmrag.nlp.chinese)
+                got[t] = named_spans(t)
+        for t, doc in zip(english, self.nlp.pipe(english, batch_size=64), strict=True):
+            got[t] = [(e.text, e.label_, e.start_char) for e in doc.ents]
+        with self._ents_lock:
+            cache.update((t, got[t]) for t in todo)
+            while len(cache) > ENTS_CACHE:  # the oldest first: a span read again (a retry, the next question) stays
+                cache.pop(next(iter(cache)))
+        return {(s.unit_id, s.start): got[s.display] for s in spans}
 
     def _typed(self, span: Span, analysis: QuestionAnalysis, ents: dict[tuple[str, int], list[Any]]) -> bool:
         t = analysis.answer_type

@@ -312,6 +312,7 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
 def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list[tuple[str, str, int]]]) -> None:
     """Each statement word's counterparts: ``t.matched`` the spans, ``t.where[span]`` their offsets there (-1:
     the unit's title, which stands for the span's "it" / "he")."""
+    cjk = {t.at: bool(_CJK_CHAR.search(t.text)) for t in toks}  # a lone character has no word forms to compare
     for i, words in enumerate(ev):
         both = words + [(w, k, -1) for w, k, _ in tw[i]]
         lowered = [w.lower() for w, _, _ in both]
@@ -322,7 +323,8 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
                 if k == t.key or k == lem or (t.kind == "num" and _number_in(t.key, {k})) or \
                         (t.kind in {"verb", "word"} and _prefix_same(t.key, k)) or \
                         (t.kind == "name" and _demonym(t.key, k)) or \
-                        (t.kind != "num" and _lexical(t, lowered[j], lowered[j + 1] if j + 1 < len(both) else "")):
+                        (t.kind != "num" and not cjk[t.at] and
+                         _lexical(t, lowered[j], lowered[j + 1] if j + 1 < len(both) else "")):
                     at.append(pos)
             if at:
                 t.matched.append(i)
@@ -371,7 +373,8 @@ IRREGULAR = {"born": "bear", "won": "win", "took": "take", "taken": "take", "gav
              "drew": "draw", "drawn": "draw", "chose": "choose", "chosen": "choose", "dealt": "deal", "met": "meet"}
 
 
-def _forms(word: str) -> set[str]:
+@functools.lru_cache(maxsize=65536)
+def _forms(word: str) -> frozenset[str]:
     """The lemmas an inflected word may have (no parser for the cited spans: a few suffix rules)."""
     w = word.lower()
     out = {w, IRREGULAR.get(w, w)}
@@ -382,12 +385,16 @@ def _forms(word: str) -> set[str]:
             out.add(base)
             if suffix in {"ed", "ing"} and len(base) > 3 and base[-1] == base[-2]:  # "starring", "capped"
                 out.add(base[:-1])
-    return out
+    return frozenset(out)
 
 
 def _lexical(tok: _Tok, word: str, after: str) -> bool:
     """Does ``word`` (or ``word after``) of a span say the same relation as ``tok`` (kmrag.answer.lexicon)?"""
-    mine = {tok.lemma, tok.text.lower()} - {""}
+    return _said(frozenset({tok.lemma, tok.text.lower()} - {""}), word, after)
+
+
+@functools.lru_cache(maxsize=65536)
+def _said(mine: frozenset[str], word: str, after: str) -> bool:
     cands = _forms(word) | {f"{c} {after}" for c in _forms(word)} if after else _forms(word)
     return any(same_relation(x, y) for x in mine for y in cands)
 

@@ -143,8 +143,15 @@ def _run(text: str, lac: Any) -> list[tuple[str, str]]:
         if i:
             out.append(("\n", "w"))
         if line:
-            out.extend(lac.run(line))
+            out.extend(_line(line, lac) if lac is load_lac() else lac.run(line))
     return out
+
+
+@functools.lru_cache(maxsize=16384)
+def _line(line: str, lac: Any) -> tuple[tuple[str, str], ...]:
+    """LAC's reading of one line, remembered: the answer path reads the same spans several times (the draft,
+    the support check, the relation check)."""
+    return tuple(lac.run(line))
 
 
 def is_name(word: str, tag: str) -> bool:
@@ -173,8 +180,9 @@ def clean_key(cell: str) -> str:
 def _term_before(text: str, lac: Any) -> str:
     """The words at the end of ``text`` that can make a term (nouns, verbs, proper nouns), not the adverbs,
     prepositions or particles before them."""
-    words = [w for w, _ in lac.run(text)]
-    tags = [t for _, t in lac.run(text)]
+    read = _run(text, lac)
+    words = [w for w, _ in read]
+    tags = [t for _, t in read]
     k = len(words)
     while k > 0 and tags[k - 1] in ("n", "nz", "vn", "v", "nw", "an"):
         k -= 1
