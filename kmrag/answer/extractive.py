@@ -181,6 +181,9 @@ def row_range(text: str) -> tuple[float | None, float | None, str] | None:
     return None
 
 
+# a question about a change or a comparison with the thing it names: no single cell answers it
+RELATIVE_ASK = re.compile(r"相比|相较|比起|比较|提高了|提升了|增加了|减少了|下降了|降低了|高出|低了|多了|少了|"
+                          r"\bcompared (?:to|with)\b|\b(?:improve|increase|decrease|differ)\w*", re.I)
 ENTS_CACHE = 20_000  # spans whose entities a generator remembers (the same units come back across attempts)
 
 
@@ -404,6 +407,8 @@ class ExtractiveGenerator:
         half, and two when it has two or more: "平均要检索几次" names 平均检索次数), the best-named column
         winning. One row only: two rows named as fully is no answer here. (chain, direct, "cell:" + how it
         was read)."""
+        if RELATIVE_ASK.search(question):
+            return None  # "和单跳检索相比…提高了多少": a difference against the named row, not its cell
         qwords = terms(question).words
         pattern = VALUE_OF.get(analysis.answer_type)
         found: list[tuple[int, float, Span, str, str, str]] = []

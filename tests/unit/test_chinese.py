@@ -134,6 +134,7 @@ def test_the_cell_the_question_names_is_the_answer_and_only_that() -> None:
     assert ask("知识图谱方案的平均耗时是多少？")[1] == "350ms"
     assert ask("检索的准确率是多少？") is None  # no row's whole key is named
     assert ask("单跳检索的召回率是多少？") is None  # no column is named
+    assert ask("和单跳检索相比，知识图谱的准确率提高了多少？") is None  # a difference, not a cell
 
 
 def test_support_check_reads_chinese_statements() -> None:
