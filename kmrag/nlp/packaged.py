@@ -43,6 +43,12 @@ def _verified(path: str, size: int, mtime_ns: int, expected: str) -> bool:
     return sha256_of(Path(path)) == expected
 
 
+def matches_pin(path: Path, expected: str) -> bool:
+    """Whether the file's sha256 is ``expected`` (hashed once per process and file version)."""
+    st = path.stat()
+    return _verified(str(path), st.st_size, st.st_mtime_ns, expected)
+
+
 def verified_files(directory: Path, pins: Mapping[str, str], what: str) -> dict[str, Path]:
     """The files named in ``pins``, each checked against its sha256; a missing or different file is refused."""
     out: dict[str, Path] = {}
