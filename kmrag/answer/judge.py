@@ -598,6 +598,20 @@ def _direction(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str]
 
 _BY = re.compile(r"[\w-]+(?:\s+[\w,-]+){0,4}?\s+by\b", re.I)
 
+
+def _both_sides(name: _Tok, rels: list[_Tok], pos: dict[str, int], every: list[int], between: str) -> str | None:
+    """A name on both sides of a relation word ("Lufthansa is the chief executive of Lufthansa") must stand
+    on both sides of it in the span too: one side is the span's other party."""
+    for r in rels:
+        if r.key not in pos or not (name.at < r.at < name.at + len(between)):
+            continue
+        er = pos[r.key]
+        if not (any(a < er for a in every) and any(a > er for a in every)):
+            return f"{name.text!r} stands on both sides of {r.text!r}, the cited span says it on one side only"
+        return None
+    return None
+
+
 def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
     """Two names around a relation word stand in the same order in the span ("Y was directed by X" is
     "X directed Y"; the span's leading "He" is its title)."""
@@ -609,13 +623,22 @@ def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans:
             continue
         ev = _evidence_words(spans[s])
         pos: dict[str, int] = {}
+        every: dict[str, list[int]] = {}
         for _, k, at in ev:
             pos.setdefault(k, at)
+            every.setdefault(k, []).append(at)
         for x in range(len(names)):
             for y in range(x + 1, len(names)):
                 n1, n2 = names[x], names[y]
-                if n1.key == n2.key or n1.key not in pos or n2.key not in pos or \
-                        re.search(r"[,;()]", text[n1.at:n2.at]):
+                if n1.key not in pos or n2.key not in pos or re.search(r"[,;()]", text[n1.at:n2.at]):
+                    continue
+                if n1.key == n2.key:
+                    if [t.key for t in _name_group(toks, toks.index(n1))] != \
+                            [t.key for t in _name_group(toks, toks.index(n2))]:
+                        continue  # "San Diego" and "Diego Maradona"
+                    lost = _both_sides(n1, rels, pos, every[n1.key], text[n1.at:n2.at])
+                    if lost:
+                        return lost
                     continue
                 between = [r for r in rels if n1.at < r.at < n2.at and r.key in pos]
                 if not between:

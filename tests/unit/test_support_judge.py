@@ -73,6 +73,9 @@ def test_a_checker_that_always_says_supported_scores_badly() -> None:
     ("Lufthansa never operates a flight from Delhi to Munich.", ["Lufthansa operates a daily flight from Delhi to Munich."],
      "negates"),
     ("Lufthansa is the chief executive of Carsten Spohr.", ["Carsten Spohr is the chief executive of Lufthansa."], "roles"),
+    # a small instruct model's draft in CI: the one name put in both roles
+    ("Lufthansa is the chief executive of Lufthansa.", ["Carsten Spohr is the chief executive of Lufthansa."],
+     "both sides"),
     ("Lufthansa operates a daily flight from Munich to Delhi.", ["Lufthansa operates a daily flight from Delhi to Munich."],
      "from Delhi to Munich"),
     ("Berlin is about 5,900 km from Delhi and Munich.",
@@ -95,6 +98,8 @@ def test_each_kind_of_unsupported_statement_fails_and_names_what(statement: str,
      ["Carsten Spohr is the chief executive of Lufthansa.", "Lufthansa operates a daily flight from Delhi to Munich."]),
     ("It was founded in 1953.", ["It was founded in 1953 and is based in Cologne."]),
     ("Munich Airport lies in Bavaria.", ["Munich Airport is located in Bavaria."]),
+    ("Lufthansa owns Lufthansa Cargo.", ["Lufthansa Cargo is owned by Lufthansa."]),
+    ("The Miami Marlins hosted the game at Marlins Park.", ["The game was hosted by the Miami Marlins at Marlins Park."]),
 ])
 def test_paraphrases_pass_and_say_which_spans_they_rest_on(statement: str, spans: list[str]) -> None:
     v = judge(statement, spans)
