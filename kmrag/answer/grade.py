@@ -80,7 +80,8 @@ class OfflineGrader:
             return AnswerGrade(False, False, "nothing survived validation", on_topic=False)
         grounded = validated.grounded_share >= 0.5
         cited = {c.unit_id for c in validated.citations}
-        evidence = terms(" ".join([c.quote for c in validated.citations]
+        # a table row's statement carries its headers ("方案: 知识图谱; 平均耗时: 350ms"), its quote only the cells
+        evidence = terms(" ".join([c.quote for c in validated.citations] + [s.text for s in validated.statements]
                                   + [context.unit(u).title for u in cited if u in context.spans])).words
         named = [m for m in analysis.mentions if len(m) > 2 and terms(m).words]
         present = [m for m in named if len(terms(m).words & evidence) * 2 >= len(terms(m).words)]

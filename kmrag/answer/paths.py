@@ -48,7 +48,7 @@ from kmrag.retrieval.analysis import (
     QuestionAnalysis,
     noun_class,
 )
-from kmrag.retrieval.analysis_zh import relational_words
+from kmrag.retrieval.analysis_zh import QUESTION_WORD, relational_words, tokens
 from kmrag.retrieval.multihop import VALUE_OF
 from kmrag.schema.sanitize import relationship_type
 
@@ -103,6 +103,12 @@ class PathAnswer:
                           "unit_ids": h.unit_ids} for h in self.hops]}
 
 
+def _beyond_kind(words: Sequence[str], said: Sequence[str]) -> bool:
+    """A path says more than the kind of the answer when the question does: "In what countries did X have
+    stores?" is not read by a hop "country of origin", which says "country" and nothing of "stores"."""
+    return all(w in KIND_NOUNS for w in words) or any(w not in KIND_NOUNS for w in said)
+
+
 class PathReader:
     def __init__(self, graph: GraphStore, nlp: Any, embedder: Any = None, beam: int = BEAM, fanout: int = FANOUT,
                  first_hops: int = FIRST_HOPS, meaning: float = MEANING) -> None:
@@ -129,7 +135,7 @@ class PathReader:
 
     def _stage(self, text: str, expects: str) -> Stage:
         if HAN.search(text):  # Chinese: its relational words from LAC (kmrag.retrieval.analysis_zh)
-            return Stage(tuple(relational_words(text)), expects, ())
+            return Stage(tuple(relational_words(text)), expects, _owned_chinese(text))
         lemmas = self._lemmas(text)
         return Stage(tuple(w for w, _ in lemmas), expects,
                      tuple(w for w, relational in lemmas if relational and w not in KIND_NOUNS))
@@ -217,7 +223,7 @@ class PathReader:
                 continue
             if not two_stage or set(head.needed) <= set(said):
                 starts.setdefault(end, (hop, said))
-            if not two_stage and set(head.needed) <= set(said):
+            if not two_stage and set(head.needed) <= set(said) and _beyond_kind(head.words, said):
                 found.append(self._answer([hop], [said], end, head.expects))
         ends = sorted(starts, key=lambda e: -len(starts[e][1]))[: self.beam]  # the ends of the hops saying most
         second = self.graph.relation_paths(tenant, ends, max_hops=1, limit=self.first_hops, fanout=self.fanout) \
@@ -231,7 +237,9 @@ class PathReader:
                 continue
             said2 = self.says(hop, last.words, () if two_stage else said1)
             needed = set(last.needed) if two_stage else set(last.needed) - set(said1)
-            if said2 and needed <= set(said2):
+            if said2 and needed <= set(said2) and (two_stage and _beyond_kind(head.words, said1)
+                                                   and _beyond_kind(last.words, said2)
+                                                   or not two_stage and _beyond_kind(last.words, said1 + said2)):
                 found.append(self._answer([first_hop, hop], [said1, said2], end, last.expects))
         labels = {e.id: e.type for e in self.graph.get_entities(tenant, sorted({f.end_id for f in found}))}
         for f in found:
@@ -269,6 +277,34 @@ def type_fit(name: str, label: str, expects: str) -> float:
     if (expects == "PERSON") != (label == "PERSON") and expects in LABELS and label in NAME_LABELS:
         return 0.0  # a person where a place, a work or an organisation is asked, or the other way round
     return 0.5 if label in NAME_LABELS or label in {"THING", "CONCEPT", "NORP"} else 0.0
+
+
+def _owned_chinese(text: str) -> tuple[str, ...]:
+    """The nouns some hop must say in a Chinese question: those of what 的 owns, up to the question word
+    ("迭代检索的平均检索次数是多少" needs 次数, not only 平均), without the owner's own words. A verb in the
+    owner after its subject makes 的 a relative clause ("张伟创立的公司"): nothing is needed."""
+    toks = tokens(text)
+    at = [i for i, t in enumerate(toks) if t.word == "的"]
+    if not at:
+        return ()
+    owner, owned = toks[:at[-1]], toks[at[-1] + 1:]
+    if _clause(owner):
+        return ()
+    ask = next((i for i, t in enumerate(owned) if QUESTION_WORD.fullmatch(t.word.strip())), len(owned))
+    mine = set(relational_words("".join(t.word for t in owner)))
+    nouns = {t.word.strip() for t in owned[:ask] if t.tag in {"n", "nz", "vn", "an"}}
+    return tuple(w for w in relational_words("".join(t.word for t in owned[:ask])) if w in nouns and w not in mine)
+
+
+def _clause(owner: Sequence[Any]) -> bool:
+    """A subject then its verb ("张伟创立", "北岭软件收购"): 的 after it opens a relative clause."""
+    subject = False
+    for t in owner:
+        if t.tag in {"n", "nz", "PER", "ORG", "LOC", "nr", "ns", "nt"}:
+            subject = True
+        elif t.tag in {"v", "vn"} and subject:
+            return True
+    return False
 
 
 def _says_chinese(word: str, hop: Hop) -> bool:

@@ -211,6 +211,17 @@ def test_a_chinese_hop_says_the_question_words() -> None:
     assert not _says_chinese("出生", hop("首席技术官")) and not _says_chinese("收购", hop("创立"))
 
 
+def test_what_a_chinese_question_owns_some_hop_must_say() -> None:
+    from kmrag.answer.paths import _owned_chinese
+
+    assert _owned_chinese("迭代检索的平均检索次数是多少？") == ("次数",)  # a hop 平均耗时 says 平均 only
+    assert _owned_chinese("北岭软件的创始人是谁？") == ("创始人",)
+    assert _owned_chinese("知识图谱方案平均耗时多少？") == ()  # no 的: nothing owned
+    # a subject and its verb before 的 is a relative clause, not an owner
+    assert _owned_chinese("张伟创立的公司位于哪个城市？") == ()
+    assert _owned_chinese("北岭软件收购的公司有多少名员工？") == ()
+
+
 def test_a_record_of_tab_separated_lines_is_a_table() -> None:
     from kmrag.ingestion.parse import parse_document
     from kmrag.ingestion.sources import record_document

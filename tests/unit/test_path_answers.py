@@ -108,6 +108,17 @@ def test_a_word_made_from_a_word_of_the_same_relation_group(world: World, nlp_pa
     assert top is not None and top.answer == "Republic" and top.said == [("country",)]
 
 
+def test_a_hop_saying_only_the_kind_asked_for_does_not_answer_a_question_asking_more(world: World,
+                                                                                     nlp_parts: Any) -> None:
+    world.ent("Japan", "GPE")
+    world.rel("Kestrel Air", "country of origin", "Japan", "u_k")
+    world.store.flush()
+    # "country of origin" says "country" and nothing of the stores the question asks about
+    assert _read(world, nlp_parts, "In what country does Kestrel Air have stores?", "Kestrel Air") == []
+    top, _ = paths.best(_read(world, nlp_parts, "What country is Kestrel Air?", "Kestrel Air"))
+    assert top is not None and top.answer == "Japan"
+
+
 def test_no_path_when_no_hop_says_the_question(world: World, nlp_parts: Any) -> None:
     assert _read(world, nlp_parts, "Who painted the ceiling of Harbour Bridge Station?", "Harbour Bridge Station") == []
     assert paths.best([]) == (None, "no path from the question's entities says its relations")
