@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kmrag.answer.support import terms
+from kmrag.answer.support import YES_NO_WORDS, terms
 from kmrag.retrieval.analysis import QuestionAnalysis
 from kmrag.retrieval.multihop import VALUE_OF
 
@@ -70,7 +70,7 @@ def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: 
         "unambiguous": _unambiguous(validated.basis or {}, bool(direct)),
         "near_question_words": _near_words(validated.basis or {}, bool(direct)),
         "nested": min(3, len(NESTING.findall(" ".join(question.split()[2:])))) / 3,
-        "yes_no": float(direct.lower() in {"yes", "no"}),
+        "yes_no": float(direct.lower() in YES_NO_WORDS),
         "comparison": float(analysis.kind == "comparison"),
         "meaning": _meaning(validated.basis or {}, bool(direct)),
         "relation_stated": float(bool((validated.basis or {}).get("relation_stated", True)) and bool(direct)),
@@ -91,7 +91,7 @@ def _typed(direct: str, answer_type: str, quote: str, pattern: Any, nlp: Any) ->
     """1 when the direct answer is a value of the kind the question asks for, 0.5 when that cannot be told."""
     if not direct:
         return 0.0
-    if direct.lower() in {"yes", "no"}:
+    if direct.lower() in YES_NO_WORDS:
         return float(answer_type == "YES_NO")
     if pattern is not None:
         return float(bool(pattern.search(direct)))

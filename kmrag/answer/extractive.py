@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from kmrag.answer import tables
 from kmrag.answer.chain import about, compare_related, read_chain
 from kmrag.answer.context import Context
 from kmrag.answer.spans import Span
@@ -249,7 +250,11 @@ class ExtractiveGenerator:
             self._cell(question, scored, analysis) if analysis.kind == "factoid" and analysis.answer_type != "YES_NO"
             else None)
         basis: dict[str, Any] | None = None
-        if band is not None and band[2].startswith("cell:"):
+        direct: str | None
+        computed = None if band is not None else self._table(question, analysis, scored)
+        if computed is not None:
+            chain, direct, basis = computed
+        elif band is not None and band[2].startswith("cell:"):
             chain, direct = band[0], band[1]
             basis = {"kind": "cell", "rule": band[2][5:]}
         elif band is not None:
@@ -274,7 +279,7 @@ class ExtractiveGenerator:
                 self.picked = None
                 direct = self._direct(question, analysis, chain, ents)
                 basis = self.picked  # how many values of the kind the span offered, how far from the question's words
-        text = " ".join(f"{s.display} [{s.unit_id}]" for s in chain)
+        text = " ".join(f"{_ended(s)} [{s.unit_id}]" for s in chain)
         return Draft(text=text, direct=direct, basis=basis,
                      notes=[{"generator": "extractive", "statements": len(chain), "band": band is not None}])
 
@@ -397,6 +402,15 @@ class ExtractiveGenerator:
         return chain or [scored[0].span]
 
     # -- table cells -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _table(question: str, analysis: QuestionAnalysis,
+               scored: list[_Scored]) -> tuple[list[Span], str, dict[str, Any]] | None:
+        """A comparison, a superlative or a yes/no computed from a table's cells (kmrag.answer.tables)."""
+        yes_no = analysis.answer_type == "YES_NO"
+        if not (yes_no or analysis.kind == "comparison" or tables.SUPERLATIVE.search(question)):
+            return None
+        return tables.compare(question, [s.span for s in scored], yes_no)
 
     @staticmethod
     def _cell(question: str, scored: list[_Scored],
@@ -673,3 +687,11 @@ class ExtractiveGenerator:
         return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
                         "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
                                      for v, n, s in values]}
+
+
+def _ended(span: Span) -> str:
+    """The span as a statement of its own: a table row gets the full stop a sentence has, so that two rows cited
+    one after the other are two statements."""
+    if span.kind != "row" or span.display.rstrip().endswith((".", "。", "!", "?", "！", "？")):
+        return span.display
+    return span.display + ("。" if HAN.search(span.display) else ".")

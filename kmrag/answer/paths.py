@@ -77,6 +77,14 @@ class Stage:
     words: tuple[str, ...]
     expects: str
     needed: tuple[str, ...] = ()  # the words some hop must say: relational nouns ("father", "birth")
+    framed: tuple[str, ...] = ()  # nouns of a kind a name frames ("what Fayette County airport"): a relation asked
+
+    def beyond_kind(self, said: Sequence[str]) -> bool:
+        """A path says more than the kind of the answer when the question does: "In what countries did X have
+        stores?" is not read by a hop "country of origin", which says "country" and nothing of "stores"; a kind
+        a name frames ("airport" of "what Fayette County airport") is a relation said."""
+        kinds = KIND_NOUNS - set(self.framed)
+        return all(w in kinds for w in self.words) or any(w not in kinds for w in said)
 
 
 @dataclass
@@ -101,12 +109,6 @@ class PathAnswer:
         return {"answer": self.answer, "said": [list(w) for w in self.said], "fit": self.fit,
                 "hops": [{"subject": h.subject_name, "predicate": h.predicate, "object": h.object_name,
                           "unit_ids": h.unit_ids} for h in self.hops]}
-
-
-def _beyond_kind(words: Sequence[str], said: Sequence[str]) -> bool:
-    """A path says more than the kind of the answer when the question does: "In what countries did X have
-    stores?" is not read by a hop "country of origin", which says "country" and nothing of "stores"."""
-    return all(w in KIND_NOUNS for w in words) or any(w not in KIND_NOUNS for w in said)
 
 
 class PathReader:
@@ -138,7 +140,19 @@ class PathReader:
             return Stage(tuple(relational_words(text)), expects, _owned_chinese(text))
         lemmas = self._lemmas(text)
         return Stage(tuple(w for w, _ in lemmas), expects,
-                     tuple(w for w, relational in lemmas if relational and w not in KIND_NOUNS))
+                     tuple(w for w, relational in lemmas if relational and w not in KIND_NOUNS), self._framed(text))
+
+    def _framed(self, text: str) -> tuple[str, ...]:
+        """The kind nouns a name frames: "Kentucky airport" (a proper noun compound to it), "Fayette County,
+        Kentucky airport" (in apposition to one)."""
+        out = []
+        for tok in self.nlp(text):
+            lemma = tok.lemma_.lower()
+            if lemma in KIND_NOUNS and tok.pos_ == "NOUN" and (
+                    any(c.pos_ == "PROPN" and c.dep_ in {"compound", "nmod", "amod", "poss"} for c in tok.children)
+                    or (tok.dep_ == "appos" and tok.head.pos_ == "PROPN")):
+                out.append(lemma)
+        return tuple(dict.fromkeys(out))
 
     def _lemmas(self, text: str) -> list[tuple[str, bool]]:
         """The relational words of a question as (lemma, whether it is a relational noun): no names (proper
@@ -223,7 +237,7 @@ class PathReader:
                 continue
             if not two_stage or set(head.needed) <= set(said):
                 starts.setdefault(end, (hop, said))
-            if not two_stage and set(head.needed) <= set(said) and _beyond_kind(head.words, said):
+            if not two_stage and set(head.needed) <= set(said) and head.beyond_kind(said):
                 found.append(self._answer([hop], [said], end, head.expects))
         ends = sorted(starts, key=lambda e: -len(starts[e][1]))[: self.beam]  # the ends of the hops saying most
         second = self.graph.relation_paths(tenant, ends, max_hops=1, limit=self.first_hops, fanout=self.fanout) \
@@ -237,9 +251,8 @@ class PathReader:
                 continue
             said2 = self.says(hop, last.words, () if two_stage else said1)
             needed = set(last.needed) if two_stage else set(last.needed) - set(said1)
-            if said2 and needed <= set(said2) and (two_stage and _beyond_kind(head.words, said1)
-                                                   and _beyond_kind(last.words, said2)
-                                                   or not two_stage and _beyond_kind(last.words, said1 + said2)):
+            if said2 and needed <= set(said2) and (head.beyond_kind(said1) and last.beyond_kind(said2) if two_stage
+                                                   else last.beyond_kind(said1 + said2)):
                 found.append(self._answer([first_hop, hop], [said1, said2], end, last.expects))
         labels = {e.id: e.type for e in self.graph.get_entities(tenant, sorted({f.end_id for f in found}))}
         for f in found:

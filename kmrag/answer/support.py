@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 MIN_COVERAGE = 0.6
+# the answers of a yes / no question: never a span of text, only computed from every compared entity's span
+YES_NO_WORDS = frozenset({"yes", "no", "是", "否"})
 
 STOP = frozenset("""
 a an the and or but if then so of to in on at by for with from as into onto over under about after before

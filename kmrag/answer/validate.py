@@ -22,7 +22,7 @@ from typing import Any
 from kmrag.answer.context import Context
 from kmrag.answer.judge import Verdict, judge
 from kmrag.answer.spans import Span
-from kmrag.answer.support import support, terms
+from kmrag.answer.support import YES_NO_WORDS, support, terms
 from kmrag.nlp.sentences import sentence_spans
 from kmrag.schema import Citation, Statement
 
@@ -227,7 +227,7 @@ def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any]
     low = direct.lower().strip()
     rests = [x.get("unit_id") for x in (basis or {}).get("entities", [])]
     if basis and basis.get("kind") in {"yes_no", "comparison"}:
-        whole_check = all(u in kept for u in rests) and (low in {"yes", "no"}) == (basis["kind"] == "yes_no")
+        whole_check = all(u in kept for u in rests) and (low in YES_NO_WORDS) == (basis["kind"] == "yes_no")
         if basis["kind"] == "comparison":  # the answer is the winner, one of two or more compared entities
             names = [str(x.get("name", "")).lower() for x in basis.get("entities", [])]
             whole_check = whole_check and len(rests) >= 2 and low == str(basis.get("winner", "")).lower() and low in names
@@ -246,10 +246,10 @@ def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any]
     whole = re.compile(rf"(?<!{_WORD_CHAR}|-){re.escape(phrase)}(?!{_WORD_CHAR}|-)")
     for s in used:
         ev = _evidence(s)
-        if low not in {"yes", "no"} and phrase and whole.search(_plain(ev)):
+        if low not in YES_NO_WORDS and phrase and whole.search(_plain(ev)):
             out.direct = direct.strip()
             out.basis = {**(basis or {"kind": "span"}), "unit_id": s.unit_id, "quote": s.quote}
             return
     out.issues.append({"issue": "direct_dropped", "text": direct[:200],
-                       "why": "yes / no without a check of every compared entity" if low in {"yes", "no"}
+                       "why": "yes / no without a check of every compared entity" if low in YES_NO_WORDS
                        else "not in the spans the answer cites"})

@@ -117,6 +117,12 @@ def test_a_hop_saying_only_the_kind_asked_for_does_not_answer_a_question_asking_
     assert _read(world, nlp_parts, "In what country does Kestrel Air have stores?", "Kestrel Air") == []
     top, _ = paths.best(_read(world, nlp_parts, "What country is Kestrel Air?", "Kestrel Air"))
     assert top is not None and top.answer == "Japan"
+    # a kind a name frames is a relation asked: "what Norhaven airport" is the airport in Norhaven
+    world.ent("Norhaven Field", "FAC")
+    world.rel("Norhaven Field", "airport in", "Norhaven", "u_l")
+    world.store.flush()
+    top, _ = paths.best(_read(world, nlp_parts, "Oskar Vale was killed at what Norhaven airport?", "Norhaven"))
+    assert top is not None and top.answer == "Norhaven Field"
 
 
 def test_no_path_when_no_hop_says_the_question(world: World, nlp_parts: Any) -> None:

@@ -1,0 +1,72 @@
+"""Answers computed from a table's cells (kmrag.answer.tables): superlatives, two named rows compared, yes / no
+against a number or another row; in Chinese and English, on tables of our own (not the evaluation's)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.answer import tables
+from kmrag.answer.spans import Span
+
+pytestmark = pytest.mark.unit
+
+
+def _rows(unit: str, header: list[str], rows: list[list[str]]) -> list[Span]:
+    out = []
+    for i, r in enumerate(rows):
+        quote = "| " + " | ".join(r) + " |"
+        display = "; ".join(f"{h}: {c}" for h, c in zip(header, r, strict=True))
+        out.append(Span(unit_id=unit, source_id="s", start=i * 50, end=i * 50 + len(quote), quote=quote, kind="row",
+                        display=display, rank=0))
+    return out
+
+
+ZH = _rows("u_zh", ["城市", "人口（万）", "面积（平方公里）", "通勤时间"],
+           [["海宁", "120", "860", "35分钟"], ["桐乡", "105", "727", "28分钟"], ["德清（县城）", "55", "937", "41分钟"]])
+EN = _rows("u_en", ["Model", "Accuracy", "Latency", "Parameters"],
+           [["Alpha", "81.5%", "40 ms", "110M"], ["Beta", "77.0%", "25 ms", "66M"], ["Gamma", "84.2%", "90 ms", "340M"]])
+OTHER = _rows("u_other", ["城市", "人口增长"], [["海宁", "3%"], ["桐乡", "5%"]])
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("三个城市中哪个人口最多？", "海宁"),
+    ("哪座城市的面积最小？", "桐乡"),
+    ("哪个城市通勤最快？", "桐乡"),          # the shortest time is the fastest
+    ("海宁和德清相比，哪个面积更大？", "德清"),
+    ("Which model has the highest accuracy?", "Gamma"),
+    ("Which model is the fastest by latency?", "Beta"),
+    ("Between Alpha and Gamma, which has the lower latency?", "Alpha"),
+])
+def test_the_row_holding_the_most_or_least_of_the_asked_column(question: str, answer: str) -> None:
+    got = tables.compare(question, ZH + OTHER + EN, yes_no=False)
+    assert got is not None and got[1] == answer, got
+    assert got[2]["kind"] == "comparison" and got[2]["winner"] == answer
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("海宁的人口是否超过了100万？", "是"),
+    ("桐乡的通勤时间是否不到30分钟？", "是"),
+    ("德清的面积是否比海宁小？", "否"),
+    ("Is Beta's accuracy higher than Alpha's?", "no"),
+    ("Does Gamma have more than 300M parameters?", "yes"),
+    ("Is the latency of Alpha below 30 ms?", "no"),
+])
+def test_yes_or_no_from_a_cell_against_a_number_or_another_row(question: str, answer: str) -> None:
+    got = tables.compare(question, ZH + OTHER + EN, yes_no=True)
+    assert got is not None and got[1] == answer, got
+    assert got[2]["kind"] == "yes_no" and all(e["unit_id"] for e in got[2]["entities"])
+
+
+@pytest.mark.parametrize("question", [
+    "海宁的人口是多少？",                   # no comparison asked
+    "哪个城市的GDP最高？",                  # no column says GDP
+    "Which model was released first?",    # no column says released
+    "Is Delta faster than Alpha?",        # Delta is no row
+])
+def test_no_answer_when_the_table_does_not_hold_the_comparison(question: str) -> None:
+    assert tables.compare(question, ZH + EN, yes_no=question.startswith("Is")) is None
+
+
+def test_a_tie_decides_nothing() -> None:
+    tied = _rows("u_t", ["Team", "Wins"], [["Reds", "10"], ["Blues", "10"], ["Greens", "4"]])
+    assert tables.compare("Which team has the most wins?", tied, yes_no=False) is None
