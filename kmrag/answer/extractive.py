@@ -30,6 +30,7 @@ import numpy as np
 from kmrag.answer import tables
 from kmrag.answer.chain import about, compare_related, read_chain
 from kmrag.answer.context import Context
+from kmrag.answer.judge import judge
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, number_key, stem, terms
 from kmrag.nlp.chinese import HAN, named_spans
@@ -589,6 +590,8 @@ class ExtractiveGenerator:
         """Yes when the span about every compared entity states the question's property; no when the question
         asks whether they share a nationality or place and their spans name different ones; otherwise
         nothing (never a default)."""
+        if HAN.search(question):
+            return _yes_zh(question, analysis, chain)
         names = analysis.compared if len(analysis.compared) >= 2 else analysis.mentions[:1]
         about = self._about(chain, names) if names else None
         if not about:
@@ -695,3 +698,17 @@ def _ended(span: Span) -> str:
     if span.kind != "row" or span.display.rstrip().endswith((".", "。", "!", "?", "！", "？")):
         return span.display
     return span.display + ("。" if HAN.search(span.display) else ".")
+
+
+def _yes_zh(question: str, analysis: QuestionAnalysis, chain: list[Span]) -> tuple[str | None, dict[str, Any] | None]:
+    """是 when a span of the chain supports the question read as a claim ("衡石存储的总部是否设在新加坡" ->
+    "衡石存储的总部设在新加坡"), by the support check; never 否 from text alone (only a table's computation
+    says no: kmrag.answer.tables)."""
+    claim = re.sub(r"是不是", "是", question)
+    claim = re.sub(r"有没有", "有", re.sub(r"能否", "能", re.sub(r"是否", "", claim)))
+    claim = re.sub(r"吗?[？?。\s]*$", "", claim)
+    for span in chain[:3]:
+        if judge(claim, [span.display], [span.title]).supported:
+            return "是", {"kind": "yes_no", "rule": f"the cited span states: {claim}", "entities": [
+                {"name": (analysis.mentions or [claim])[0], "unit_id": span.unit_id, "quote": span.quote}]}
+    return None, None

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kmrag.answer.judge_zh import chinese_problem
+from kmrag.answer.judge_zh import FUNCTION_CHARS, chinese_problem
 from kmrag.answer.lexicon import LIGHT
 from kmrag.answer.lexicon import same as same_relation
 from kmrag.answer.support import STOP, negated, number_key, stem
@@ -152,7 +152,8 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
                                         and not _TOKEN.fullmatch(t.text)):
             # Chinese, Japanese, Korean: read character by character, as the evidence is; "120ms": 120 and ms
             out += [(m.group(0), _key(m.group(0))[0], "num" if _key(m.group(0))[1] else "word", t.idx + m.start(),
-                     m.group(0).lower()) for m in _TOKEN.finditer(t.text) if _key(m.group(0))[0]]
+                     m.group(0).lower()) for m in _TOKEN.finditer(t.text) if _key(m.group(0))[0]
+                    and m.group(0) not in FUNCTION_CHARS]  # 的 / 了 / 在: no claim of their own
             continue
         if t.is_punct or t.is_space or not _TOKEN.fullmatch(t.text):
             if t.text in {"'s", "’s"} or not any(c.isalnum() for c in t.text):

@@ -5,6 +5,8 @@ name, another verb, a negation or another row's number. So, with LAC's words (km
 - every **name** of the statement stands in a cited span or title as written (or without its 市 / 省 / 县 / 区);
 - every **verb** stands in a cited span, or one of the span's verbs means the same canonical relation
   (创办 ~ 创立: kmrag/nlp/data/predicates.json): 生于 is not 死于;
+- every **adjective**, and every noun holding a character of a scale (最高峰, 下降), stands in a cited span as
+  written: 最低峰 is not 最高峰;
 - the same **polarity**: 不 / 没 / 没有 / 未 / 并非 / 无法 on both sides or neither;
 - no relation the other way round ("腾讯收购了阿里巴巴" on "阿里巴巴收购了腾讯", by the extractor's patterns);
 - each **number** stands in a span after the words that own it: the characters before it in the statement
@@ -26,6 +28,9 @@ OWNED = 0.75  # of the characters owning a number in the statement, the share ow
 NEGATORS = {"不", "没", "没有", "未", "并非", "非", "无法", "不是", "不再", "从未", "尚未"}
 LIGHT_VERBS = {"是", "为", "有", "在", "了", "被", "由", "将", "把", "成为", "进行", "达到", "约", "共", "于"}
 FUNCTION_CHARS = set("的为是有约达共了在于和与及其之")
+# characters of a scale and its other end (高 / 低, 多 / 少, 早 / 晚): a word holding one is not a paraphrase of
+# the word holding the other
+POLAR = set("高低多少大小长短早晚快慢新旧好坏上下前后强弱增减升降涨跌胜负首末")
 NUMBER = re.compile(r"\d[\d,.]*")
 CLAUSE = re.compile(r"[，,；;。！？!?：:\n]")
 SUFFIX = re.compile(r"[市省县区州]$")
@@ -45,6 +50,10 @@ def chinese_problem(statement: str, spans: Sequence[str], titles: Sequence[str])
         if t.tag == "v" and t.word not in LIGHT_VERBS and t.word not in NEGATORS and t.word not in held \
                 and not _same_relation(t.word, span_verbs):
             return f"verb {t.word!r} is not in the cited spans"
+    for t in toks:  # "最低峰" on "最高峰": a word with a character of a scale stands as written
+        if (t.tag in {"a", "ad", "an"} or (t.tag in {"n", "nz", "vn"} and POLAR & set(t.word))) and len(t.word) >= 2 \
+                and t.word not in held:
+            return f"{t.word!r} is not in the cited spans"
     if _negated(toks) != any(_negated([t for t in tokens(s) if t.word.strip()]) for s in spans):
         return "one side says 不 / 没有 / 未 and the other does not"
     return _roles(statement, spans) or _number_owner(statement, spans, names)
