@@ -94,3 +94,22 @@ def test_a_year_question_gets_the_year_and_a_count_loses_its_qualifier(x: SpacyE
     assert answer(x, "In what year was the University of Moscow founded?", founded)[0] == "1755"
     students = [("The University of Jena has over 18,000 students.", "paragraph", "University of Jena", "")]
     assert answer(x, "How many students does the University of Jena have?", students)[0] == "18,000"
+
+
+MODELS = ("| Model | Accuracy | Latency |\n|---|---|---|\n| Alpha | 81.5% | 40 ms |\n| Beta | 77.0% | 25 ms |\n"
+          "| Gamma | 84.2% | 90 ms |")
+CITIES = "| 城市 | 人口（万） | 通勤时间 |\n|---|---|---|\n| 海宁 | 120 | 35分钟 |\n| 桐乡 | 105 | 28分钟 |"
+
+
+@pytest.mark.parametrize("question, table, expected", [
+    ("Which model has the highest accuracy?", MODELS, "Gamma"),
+    ("Is Beta's latency lower than Alpha's?", MODELS, "yes"),
+    ("哪个城市通勤时间最短？", CITIES, "桐乡"),
+    ("海宁的人口是否超过了130万？", CITIES, "否"),
+])
+def test_a_computation_over_a_table_survives_validation_with_every_row_it_compared_cited(
+        x: SpacyExtractor, question: str, table: str, expected: str) -> None:
+    direct, quotes, _ = answer(x, question, [(table, "table", "Benchmarks", ""),
+                                             ("The benchmark ran on one machine.", "paragraph", "Setup", "")])
+    assert direct == expected
+    assert len(quotes) >= 1 and all(q.startswith("|") for q in quotes)
