@@ -704,11 +704,30 @@ def _yes_zh(question: str, analysis: QuestionAnalysis, chain: list[Span]) -> tup
     """是 when a span of the chain supports the question read as a claim ("衡石存储的总部是否设在新加坡" ->
     "衡石存储的总部设在新加坡"), by the support check; never 否 from text alone (only a table's computation
     says no: kmrag.answer.tables)."""
+    if tables.COMPARATIVE.search(question):
+        return None, None  # "是否比…少": a comparison a sentence may state the other way round; only cells decide it
     claim = re.sub(r"是不是", "是", question)
     claim = re.sub(r"有没有", "有", re.sub(r"能否", "能", re.sub(r"是否", "", claim)))
     claim = re.sub(r"吗?[？?。\s]*$", "", claim)
     for span in chain[:3]:
-        if judge(claim, [span.display], [span.title]).supported:
+        if judge(claim, [span.display], [span.title]).supported and _one_clause(claim, span.display):
             return "是", {"kind": "yes_no", "rule": f"the cited span states: {claim}", "entities": [
                 {"name": (analysis.mentions or [claim])[0], "unit_id": span.unit_id, "quote": span.quote}]}
     return None, None
+
+
+def _one_clause(claim: str, text: str) -> bool:
+    """The claim's last name stands in a clause that holds most of what the claim says of it: "总部设在新加坡" is
+    not said by "在新加坡设有研发中心，总部位于北京" (新加坡's clause says nothing of 总部)."""
+    from kmrag.answer.judge_zh import FUNCTION_CHARS
+
+    names = [n for n, label, _ in named_spans(claim) if label not in {"DATE", "PERCENT", "CARDINAL"}]
+    if not names:
+        return True
+    subject = re.match(r"^(.+?)(?:的|为|是|在|于|有)", claim)
+    rest = claim[subject.end(1):] if subject else claim  # what is said of the subject
+    for n in names:
+        rest = rest.replace(n, " ")
+    said = {c for c in HAN.findall(rest) if c not in FUNCTION_CHARS}
+    clauses = [c for c in re.split(r"[，,；;。！？!?：:\n]", text) if names[-1] in c]
+    return any(2 * len(said & set(c)) >= len(said) for c in clauses)

@@ -600,14 +600,18 @@ def _direction(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str]
 _BY = re.compile(r"[\w-]+(?:\s+[\w,-]+){0,4}?\s+by\b", re.I)
 
 
-def _both_sides(name: _Tok, rels: list[_Tok], pos: dict[str, int], every: list[int], between: str) -> str | None:
+def _both_sides(name: _Tok, rels: list[_Tok], pos: dict[str, int], every: list[int], between: str,
+                span: str) -> str | None:
     """A name on both sides of a relation word ("Lufthansa is the chief executive of Lufthansa") must stand
-    on both sides of it in the span too: one side is the span's other party."""
+    on both sides of it in the span too, in the relation's own clause: one side is the span's other party
+    ("Carsten Spohr, formerly at Lufthansa, is the chief executive of Lufthansa" does not say it)."""
     for r in rels:
         if r.key not in pos or not (name.at < r.at < name.at + len(between)):
             continue
         er = pos[r.key]
-        if not (any(a < er for a in every) and any(a > er for a in every)):
+        before = [a for a in every if a < er and not re.search(r"[,;()]", span[a:er])]
+        after = [a for a in every if a > er and not re.search(r"[,;()]", span[er:a])]
+        if not (before and after):
             return f"{name.text!r} stands on both sides of {r.text!r}, the cited span says it on one side only"
         return None
     return None
@@ -637,7 +641,7 @@ def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans:
                     if [t.key for t in _name_group(toks, toks.index(n1))] != \
                             [t.key for t in _name_group(toks, toks.index(n2))]:
                         continue  # "San Diego" and "Diego Maradona"
-                    lost = _both_sides(n1, rels, pos, every[n1.key], text[n1.at:n2.at])
+                    lost = _both_sides(n1, rels, pos, every[n1.key], text[n1.at:n2.at], spans[s])
                     if lost:
                         return lost
                     continue

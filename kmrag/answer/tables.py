@@ -1,11 +1,13 @@
-"""Answers computed from a table's cells: which row holds the most or least of a column ("哪一种在实测中准确率最
-高", "which method has the lowest latency"), which of two named rows holds more ("迭代检索和分解检索比起来，哪个
-平均耗时更短"), and whether a row's cell passes a number or another row's cell ("平均耗时是否超过了200ms", "分解检
-索的准确率是否高于迭代检索"). Every value compared is a cell of a cited row; nothing is read from a template.
+"""Answers computed from a table's cells: which row holds the most or least of a column ("哪座城市的面积最小",
+"which model has the lowest latency"), which of two named rows holds more ("海宁和德清相比，哪个面积更大"), and
+whether a row's cell passes a number or another row's cell ("海宁的人口是否超过了100万", "is Beta's accuracy higher
+than Alpha's"). Every value compared is a cell of a cited row; nothing is read from a template.
 
 A row span reads "Header: cell; Header: cell" (kmrag.answer.spans), its first cell the row's key. The column is
-the header most of whose words the question says; the rows compared are those of one table (one unit) with a
-number in that column.
+the header all of whose words the question says (its parenthesis aside); the rows compared are those of one
+table (one unit) with a number in that column, all in one unit of measure. What the reader cannot be sure of is
+no answer: a negated or quantified comparison ("不超过", "both", "twice"), a threshold in another unit or a year,
+a subject that is no row.
 """
 
 from __future__ import annotations
@@ -17,25 +19,34 @@ from typing import Any
 
 from kmrag.answer.spans import Span
 from kmrag.answer.support import terms
-from kmrag.nlp.chinese import HAN
+from kmrag.nlp.chinese import HAN, tokens
 
 # the direction a word asks for: True the larger value, False the smaller
 _MORE = "高|多(?!少)|大|长|远|重|贵|晚|强"
 _LESS = "低|少|小|短|近|轻|便宜|早|弱"
 _FAST = "快"
 _SLOW = "慢"
-SUPERLATIVE = re.compile(rf"最({_MORE}|{_LESS}|{_FAST}|{_SLOW})|\b(highest|most|largest|biggest|longest|farthest|furthest|"
-                         r"heaviest|latest|greatest|lowest|least|fewest|smallest|shortest|nearest|closest|earliest|"
+SUPERLATIVE = re.compile(rf"最({_MORE}|{_LESS}|{_FAST}|{_SLOW})|(?<!at )\b(highest|most|largest|biggest|longest|farthest|furthest|"
+                         r"heaviest|latest|greatest|lowest|(?<!at )least|fewest|smallest|shortest|nearest|closest|earliest|"
                          r"fastest|quickest|slowest)\b", re.I)
-COMPARATIVE = re.compile(rf"更({_MORE}|{_LESS}|{_FAST}|{_SLOW})|(?<![对相])比.{{1,24}}?({_MORE}|{_LESS}|{_FAST}|{_SLOW})|"
-                         rf"({_MORE}|{_LESS})于|超过|不到|\b(higher|more|larger|bigger|longer|farther|heavier|later|"
+COMPARATIVE = re.compile(rf"更({_MORE}|{_LESS}|{_FAST}|{_SLOW})|(?<![对相])比[^，。？?]{{1,24}}?({_MORE}|{_LESS}|{_FAST}|{_SLOW})"
+                         r"(?=[？?，。！\s]|些|一些|得|了|吗|$)|"
+                         rf"({_MORE}|{_LESS})于|超过|不到|不足|\b(higher|more|larger|bigger|longer|farther|heavier|later|"
                          r"greater|lower|less|fewer|smaller|shorter|nearer|closer|earlier|faster|quicker|slower|"
                          r"exceeds?|exceeded|above|below|under|over)\b", re.I)
 _UP = re.compile(rf"^({_MORE}|超过|highest|most|largest|biggest|longest|farthest|furthest|heaviest|latest|greatest|"
                  r"higher|more|larger|bigger|longer|farther|heavier|later|greater|exceeds?|exceeded|above|over)$", re.I)
 _QUICK = re.compile(rf"^({_FAST}|fastest|quickest|faster|quicker)$", re.I)
 _SLOWLY = re.compile(rf"^({_SLOW}|slowest|slower)$", re.I)
-_DURATION = re.compile(r"\d\s*(ms|s|秒|毫秒|分钟|小时|min|h)\b|\d\s*(秒|毫秒|分钟|小时)", re.I)
+NEGATED = re.compile(r"不(?!到|足)|没|未|并非|\b(?:not|never|no)\b|n't\b", re.I)
+QUANTIFIED = re.compile(r"\b(?:both|all|each|every|times|twice|combined|total|sum)\b", re.I)
+QUANTIFIERS_ZH = {"都", "均", "全都", "皆", "倍", "以上", "以下", "之和", "总和", "合计", "一共"}  # words, not characters: 平均
+_AGAINST = re.compile(r"(?:比|与|和|跟|同|较|compared (?:with|to)|than|versus|vs\.?)\s*$", re.I)
+_UNIT = re.compile(r"^\s*([%‰]|[A-Za-z]+|[^\W\d_]{1,2})")
+_YEAR_ZH = re.compile(r"^\d+\s*年")
+_YEAR_EN = re.compile(r"\b(?:in|year|since|of|the)\s+$", re.I)  # "in 2020", "the 2020 level": a year
+DURATIONS = {"ms", "s", "sec", "secs", "min", "mins", "h", "hr", "hrs", "秒", "毫秒", "分钟", "小时", "天", "days", "day"}
+DATE_HEAD = re.compile(r"年份|年$|日期|时间|\b(?:year|date)\b", re.I)
 _NUMBER = re.compile(r"-?\d+(?:,\d{3})*(?:\.\d+)?")
 _PAREN = re.compile(r"[（(][^）)]*[)）]")
 
@@ -65,6 +76,21 @@ def number(cell: str) -> float | None:
     return float(m.group(0).replace(",", "")) if m else None
 
 
+def measure(cell: str, default_unit: str = "") -> tuple[float, str] | None:
+    """The cell's number and its unit ("120ms" -> (120, "ms"); "1.2亿元" -> (1.2, "亿元")); a bare number takes
+    the column's unit ("Latency (ms)")."""
+    m = _NUMBER.search(cell)
+    if m is None:
+        return None
+    u = _UNIT.match(cell[m.end():])
+    return float(m.group(0).replace(",", "")), (u.group(1).lower() if u else default_unit)
+
+
+def _header_unit(header: str) -> str:
+    m = re.search(r"[（(]\s*([^）)]{1,4})\s*[)）]", header)
+    return m.group(1).lower() if m else ""
+
+
 def _named(key: str, question: str) -> int:
     """Where the question names the row's key (-1: it does not); a Chinese key as written, else all its words."""
     if HAN.search(key):
@@ -77,24 +103,69 @@ def _named(key: str, question: str) -> int:
 
 
 def _column(question: str, rows: Sequence[Row]) -> tuple[str, float] | None:
-    """The header most of whose words the question says (half of them, two when it has two or more); a tie is none."""
+    """The header all of whose words (its parenthesis aside) the question says, the longest; a tie is none."""
     qwords = terms(question).words
     scores: dict[str, float] = {}
     for r in rows:
         for h, _ in r.cells:
             hw = terms(_PAREN.sub("", h)).words or terms(h).words
-            hit = len(hw & qwords)
-            if hw and hit >= min(2, len(hw)) and 2 * hit >= len(hw):
-                scores[h] = max(scores.get(h, 0.0), hit / len(hw) + 0.01 * hit)
+            bare = _PAREN.sub("", h).strip()
+            if hw and hw <= qwords and (not HAN.search(h) or _says_header(question, bare)):
+                scores[h] = float(len(hw))
     if not scores:
         return None
     best = sorted(scores.items(), key=lambda x: -x[1])
     return best[0] if len(best) == 1 or best[1][1] < best[0][1] else None
 
 
-def _larger(word: str, values: Sequence[str]) -> bool:
+_ASKING = {"是否", "是不是", "有没有", "能否", "超过", "达到", "不到", "不足", "高于", "低于", "多于", "少于", "大于",
+           "小于", "排名", "排在", "相比", "比较"}
+
+
+def _says_header(question: str, bare: str) -> bool:
+    """A Chinese header is said as written (and is not the start of a longer attribute: 人口占比 is not 人口), or
+    its words (prepositions aside) are words of the question (内存占用: 占用的内存; 距市中心: 离市中心)."""
+    if bare in question:
+        return not _longer_noun(question, bare)
+    words = [t.word for t in tokens(bare) if t.word.strip() and t.tag not in {"p", "u", "w", "c"}]
+    asked = {t.word for t in tokens(question)}
+    return len(words) >= 1 and all(w in asked for w in words)  # 距市中心: 离市中心 says 市中心
+
+
+def _longer_noun(question: str, bare: str) -> bool:
+    """The question names a longer attribute than the header: 人口占比 is not the column 人口 (the word after the
+    header is a noun)."""
+    end, pos = question.find(bare) + len(bare), 0
+    for t in tokens(question):
+        if pos == end:
+            return t.tag in {"n", "nz", "vn"} or (t.tag == "v" and len(t.word) >= 2 and t.word not in _ASKING)
+        pos += len(t.word)
+    return False
+
+
+def _where(head: str, question: str) -> int:
+    bare = _PAREN.sub("", head).strip()
+    at = question.find(bare) if HAN.search(bare) else -1
+    if at < 0:
+        m = re.search(re.escape(bare.split()[0]), question, re.I) if bare.split() else None
+        at = m.start() if m else 0
+    return at
+
+
+def _nearest(pattern: re.Pattern[str], question: str, at: int, end: int) -> re.Match[str] | None:
+    """The direction word nearest the column's mention ("according to the latest benchmark, which has the lowest
+    latency": lowest)."""
+    found = list(pattern.finditer(question))
+    after = bool(HAN.search(question))  # 人口最多: the word follows the noun in Chinese, precedes it in English
+
+    def gap(m: re.Match[str]) -> tuple[int, bool]:
+        return (max(0, at - m.end(), m.start() - end), (m.start() < at) if after else (m.start() >= at))
+    return min(found, key=gap) if found else None
+
+
+def _larger(word: str, units: Sequence[str]) -> bool:
     """Whether the word asks for the larger number; "faster" of durations is the smaller."""
-    durations = any(_DURATION.search(v) for v in values)
+    durations = any(u in DURATIONS for u in units)
     if _QUICK.match(word):
         return not durations
     if _SLOWLY.match(word):
@@ -106,83 +177,108 @@ def _word(m: re.Match[str]) -> str:
     return next(g for g in m.groups() if g) if any(m.groups()) else m.group(0)
 
 
-def _table(question: str, spans: Sequence[Span]) -> tuple[str, list[tuple[Row, str, float]]] | None:
-    """The column asked about and the rows of its table with a number in it (the table whose rows the question
-    names most)."""
+Valued = tuple[Row, str, float, str]  # the row, its cell, the cell's number and unit
+
+
+def _table(question: str, spans: Sequence[Span]) -> tuple[str, list[Valued]] | None:
+    """The column asked about and the rows of its table with a number in it, all in one unit (the table whose
+    rows the question names most)."""
     by_unit: dict[str, list[Row]] = {}
     for r in rows_of(spans):
         by_unit.setdefault(r.span.unit_id, []).append(r)
-    best: tuple[tuple[int, float], str, list[tuple[Row, str, float]]] | None = None
+    best: tuple[tuple[int, float], str, list[Valued]] | None = None
     for rows in by_unit.values():
         column = _column(question, rows)
         if column is None:
             continue
         head, fit = column
-        valued = [(r, v, n) for r in rows for h, v in r.cells if h == head and (n := number(v)) is not None]
-        rank = (sum(_named(r.key, question) >= 0 for r, _, _ in valued), fit)
+        valued = [(r, v, m[0], m[1]) for r in rows for h, v in r.cells
+                  if h == head and (m := measure(v, _header_unit(head))) is not None]
+        if len({u for *_, u in valued}) > 1:
+            continue  # 1.2 s and 900 ms, 1.2亿元 and 8500万元: not compared as numbers
+        rank = (sum(_named(r.key, question) >= 0 for r, *_ in valued), fit)
         if len(valued) >= 2 and (best is None or rank > best[0]):
             best = (rank, head, valued)
     return (best[1], best[2]) if best else None
 
 
 def compare(question: str, spans: Sequence[Span], yes_no: bool) -> tuple[list[Span], str, dict[str, Any]] | None:
-    """(the rows compared, the answer, the basis) or None when the question is not such a comparison of a table."""
+    """(the rows compared, the answer, the basis) or None when the question is not such a comparison of a table,
+    or one the reader cannot be sure of (negated, quantified)."""
+    if NEGATED.search(question) or QUANTIFIED.search(question) or \
+            (HAN.search(question) and any(t.word in QUANTIFIERS_ZH for t in tokens(question))):
+        return None
     found = _table(question, spans)
     if found is None:
         return None
     head, valued = found
-    named = sorted(((_named(r.key, question), r, v, n) for r, v, n in valued if _named(r.key, question) >= 0),
+    at = _where(head, question)
+    end = at + len(_PAREN.sub("", head).strip())
+    named = sorted((x for x in ((_named(r.key, question), r, v, n, u) for r, v, n, u in valued) if x[0] >= 0),
                    key=lambda x: x[0])
-    named = list({id(r): (at, r, v, n) for at, r, v, n in named}.values())
     if yes_no:
-        return _yes_no(question, head, named)
-    sup = SUPERLATIVE.search(question)
-    cmp = COMPARATIVE.search(question)
-    if len(named) >= 2 and (cmp or sup):
-        pool = [(r, v, n) for _, r, v, n in named]
+        return _yes_no(question, head, (at, end), named)
+    sup, cmp = _nearest(SUPERLATIVE, question, at, end), _nearest(COMPARATIVE, question, at, end)
+    if len(named) == 2 and (cmp or sup):
+        pool: list[Valued] = [(r, v, n, u) for _, r, v, n, u in named]
         word = _word(cmp or sup)  # type: ignore[arg-type]
     elif sup and not named:
         pool, word = valued, _word(sup)
     else:
         return None
-    larger = _larger(word, [v for _, v, _ in pool])
+    larger = _larger(word, [u for *_, u in pool])
     ranked = sorted(pool, key=lambda x: -x[2] if larger else x[2])
-    if len(ranked) >= 2 and ranked[0][2] == ranked[1][2]:
+    if ranked[0][2] == ranked[1][2]:
         return None  # a tie decides nothing
     won = ranked[0][0]
-    return [r.span for r, _, _ in pool], won.key, _basis("comparison", f"{'largest' if larger else 'smallest'} "
-                                                          f"{head}", pool, won.key)
+    return [r.span for r, *_ in pool], won.key, _basis("comparison", f"{'largest' if larger else 'smallest'} "
+                                                         f"{head}", pool, won.key)
 
 
-def _yes_no(question: str, head: str, named: list[tuple[int, Row, str, float]]) -> tuple[list[Span], str, dict[str, Any]] | None:
-    """Whether the first named row's cell is more or less than a number the question states or than the second
-    named row's cell."""
-    cmp = COMPARATIVE.search(question)
-    if cmp is None or not named:
+def _yes_no(question: str, head: str, column: tuple[int, int],
+            named: list[tuple[int, Row, str, float, str]]) -> tuple[list[Span], str, dict[str, Any]] | None:
+    """Whether the subject row's cell is more or less than a number the question states after the comparison word,
+    or than the other named row's cell (the one after 比 / 与 / than / compared with). The subject is named before
+    the comparison word; a question whose subject is no row is no answer."""
+    cmp = _nearest(COMPARATIVE, question, *column)
+    if cmp is None or not named or len(named) > 2:
         return None
     zh = bool(HAN.search(question))
-    larger = _larger(_word(cmp), [v for _, _, v, _ in named])
-    _, row, value, n = named[0]
-    if len(named) >= 2:
-        other = named[1]
-        against, said = other[3], f"{other[1].key}'s {other[2]}"
-        pool = [(row, value, n), (other[1], other[2], other[3])]
+    against_rows = [x for x in named if _AGAINST.search(question[:x[0]]) or x[0] > cmp.start()]
+    subjects = [x for x in named if x not in against_rows and x[0] < cmp.start()]
+    if len(subjects) != 1:
+        return None
+    _, row, value, n, unit = subjects[0]
+    larger = _larger(_word(cmp), [unit])
+    pool: list[Valued] = [(row, value, n, unit)]
+    if against_rows:
+        if len(against_rows) != 1:
+            return None
+        _, orow, ovalue, against, _ = against_rows[0]
+        said = f"{orow.key}'s {ovalue}"
+        pool.append((orow, ovalue, against, unit))
     else:
         tail = question[cmp.end():]
         m = _NUMBER.search(tail)
         if m is None:
             return None
-        against, said = float(m.group(0).replace(",", "")), m.group(0)
-        pool = [(row, value, n)]
+        year = _YEAR_ZH.match(tail[m.start():]) or (_YEAR_EN.search(tail[:m.start()])
+                                                    and 1500 <= float(m.group(0).replace(",", "")) <= 2100)
+        if year and not DATE_HEAD.search(head):
+            return None  # "是否超过了2020年的水平": a year is no threshold of this column
+        u = _UNIT.match(tail[m.end():])
+        if u and u.group(1).lower() != unit and unit:
+            return None  # "more than 1B" of a column in M, "below 0.05 s" of one in ms
+        against, said = float(m.group(0).replace(",", "")), m.group(0) + (u.group(1) if u else "")
     if n == against:
         return None
     holds = n > against if larger else n < against
     answer = ("是" if holds else "否") if zh else ("yes" if holds else "no")
     rule = f"{row.key}: {head} {value} {'>' if larger else '<'} {said} {'holds' if holds else 'does not hold'}"
-    return [r.span for r, _, _ in pool], answer, _basis("yes_no", rule, pool, row.key)
+    return [r.span for r, *_ in pool], answer, _basis("yes_no", rule, pool, row.key)
 
 
-def _basis(kind: str, rule: str, pool: Sequence[tuple[Row, str, float]], winner: str) -> dict[str, Any]:
+def _basis(kind: str, rule: str, pool: Sequence[Valued], winner: str) -> dict[str, Any]:
     return {"kind": kind, "rule": rule, "winner": winner,
             "entities": [{"name": r.key, "value": v, "unit_id": r.span.unit_id, "quote": r.span.quote}
-                         for r, v, _ in pool]}
+                         for r, v, *_ in pool]}

@@ -158,8 +158,8 @@ def test_support_check_reads_chinese_statements() -> None:
     ("阿里巴巴位于杭州。", "阿里巴巴总部不位于杭州。", False),
     ("马云生于1964年", "马云死于1964年", False),  # another verb
     ("腾讯收购了阿里巴巴。", "阿里巴巴收购了腾讯。", False),  # the roles swapped
-    ("青岚山为滨海省的最低峰。", "青岚山主峰海拔1836米，是滨海省的最高峰。", False),  # the other end of a scale
-    ("青岚山为滨海省的最高峰。", "青岚山主峰海拔1836米，是滨海省的最高峰。", True),
+    ("白鹭山为东江省的最低峰。", "白鹭山主峰海拔2104米，是东江省的最高峰。", False),  # the other end of a scale
+    ("白鹭山为东江省的最高峰。", "白鹭山主峰海拔2104米，是东江省的最高峰。", True),
     ("该公司规模较小。", "该公司规模较大，员工有480人。", False),
 ])
 def test_support_check_on_chinese_statements_holds_names_verbs_polarity_numbers_and_roles(
@@ -266,16 +266,18 @@ def test_a_chinese_yes_no_is_yes_only_when_a_span_supports_the_claim() -> None:
     from kmrag.answer.spans import Span
     from kmrag.retrieval.analysis_zh import analyse_chinese
 
-    text = "衡石存储由陈思齐于2016年创立，总部位于新加坡。"
-    chain = [Span(unit_id="u_1", source_id="s", start=0, end=len(text), quote=text, kind="sentence", display=text,
-                  rank=0)]
-
-    def ask(q: str) -> str | None:
+    def ask(q: str, text: str = "云杉数据由周明于2015年创立，总部位于苏州。") -> str | None:
+        chain = [Span(unit_id="u_1", source_id="s", start=0, end=len(text), quote=text, kind="sentence",
+                      display=text, rank=0)]
         return _yes_zh(q, analyse_chinese(q), chain)[0]
 
-    assert ask("衡石存储的总部是否设在新加坡？") == "是"
-    assert ask("衡石存储是不是由陈思齐创立的？") == "是"
+    assert ask("云杉数据的总部是否设在苏州？") == "是"
+    assert ask("云杉数据是不是由周明创立的？") == "是"
     # another place, another founder, another year: not 是, and never 否 from text alone
-    assert ask("衡石存储的总部是否设在北京？") is None
-    assert ask("衡石存储是否由林秋明创立？") is None
-    assert ask("衡石存储是否于2019年创立？") is None
+    assert ask("云杉数据的总部是否设在杭州？") is None
+    assert ask("云杉数据是否由李华创立？") is None
+    assert ask("云杉数据是否于2019年创立？") is None
+    # the place stands in another clause, of another thing
+    assert ask("云杉数据的总部是否设在苏州？", "云杉数据在苏州设有研发中心，总部位于杭州。") is None
+    # a comparison is left to a table's cells: a sentence may state it the other way round
+    assert ask("2023年，云杉数据的收入是否比周明科技少？", "2023年，周明科技的收入比云杉数据少。") is None

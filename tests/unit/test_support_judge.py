@@ -76,6 +76,8 @@ def test_a_checker_that_always_says_supported_scores_badly() -> None:
     # a small instruct model's draft in CI: the one name put in both roles
     ("Lufthansa is the chief executive of Lufthansa.", ["Carsten Spohr is the chief executive of Lufthansa."],
      "both sides"),
+    ("Lufthansa is the chief executive of Lufthansa.",
+     ["Carsten Spohr, formerly at Lufthansa, is the chief executive of Lufthansa."], "both sides"),
     ("Lufthansa operates a daily flight from Munich to Delhi.", ["Lufthansa operates a daily flight from Delhi to Munich."],
      "from Delhi to Munich"),
     ("Berlin is about 5,900 km from Delhi and Munich.",

@@ -31,7 +31,7 @@ OTHER = _rows("u_other", ["城市", "人口增长"], [["海宁", "3%"], ["桐乡
 @pytest.mark.parametrize("question, answer", [
     ("三个城市中哪个人口最多？", "海宁"),
     ("哪座城市的面积最小？", "桐乡"),
-    ("哪个城市通勤最快？", "桐乡"),          # the shortest time is the fastest
+    ("哪个城市的通勤时间最快？", "桐乡"),    # the shortest time is the fastest
     ("海宁和德清相比，哪个面积更大？", "德清"),
     ("Which model has the highest accuracy?", "Gamma"),
     ("Which model is the fastest by latency?", "Beta"),
@@ -70,3 +70,41 @@ def test_no_answer_when_the_table_does_not_hold_the_comparison(question: str) ->
 def test_a_tie_decides_nothing() -> None:
     tied = _rows("u_t", ["Team", "Wins"], [["Reds", "10"], ["Blues", "10"], ["Greens", "4"]])
     assert tables.compare("Which team has the most wins?", tied, yes_no=False) is None
+
+
+UNITS = _rows("u_u", ["Model", "Latency", "Size"],
+              [["Alpha", "1.2 s", "340M"], ["Beta", "900 ms", "1.1B"]])
+SCHOOLS = _rows("u_s", ["学校", "学生数"], [["海宁大学", "12000"], ["浙江大学", "60000"]])
+
+
+@pytest.mark.parametrize("question, yes_no, answer", [
+    # the subject is the row before the comparison word, not the first row named
+    ("与海宁相比，桐乡的人口是否更少？", True, "是"),
+    ("Compared with Alpha, is Beta's latency lower?", True, "yes"),
+    # the direction word nearest the column, not the first in the question
+    ("According to the latest benchmark, which model has the lowest latency?", False, "Beta"),
+    ("哪个城市最近人口最多？", False, "海宁"),
+    # 大 of 大学 is no direction
+    ("海宁大学的学生数是否比浙江大学少？", True, "是"),
+])
+def test_the_subject_and_the_direction_word_are_read_from_where_they_stand(question: str, yes_no: bool,
+                                                                           answer: str) -> None:
+    got = tables.compare(question, ZH + EN + SCHOOLS, yes_no=yes_no)
+    assert got is not None and got[1] == answer, got
+
+
+@pytest.mark.parametrize("question, spans", [
+    ("海宁的人口是否不超过130万？", ZH),                 # negated: not read
+    ("Is Alpha's latency not above 50 ms?", EN),
+    ("海宁和桐乡的人口是否都超过110万？", ZH),           # quantified: both
+    ("Does Gamma have more than twice Beta's parameters?", EN),
+    ("Which model has at least 80% accuracy?", EN),     # a threshold, not a superlative
+    ("Is Delta's latency higher than Alpha's 30 ms?", EN),  # the subject is no row
+    ("Does Alpha have more than 1B parameters?", EN),   # another unit than the column's
+    ("Is the latency of Alpha below 0.05 s?", EN),
+    ("Which model has the lowest latency?", UNITS),     # 1.2 s and 900 ms: not compared as numbers
+    ("海宁的人口是否超过了2020年的水平？", ZH),           # a year is no threshold of a population
+    ("哪个城市人口占比最高？", ZH + OTHER),              # no column says 人口占比 in full
+])
+def test_what_the_reader_cannot_be_sure_of_is_no_answer(question: str, spans: list[Span]) -> None:
+    assert tables.compare(question, spans, yes_no=question.startswith(("Is", "Does")) or "是否" in question) is None
