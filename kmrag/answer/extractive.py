@@ -31,6 +31,7 @@ from kmrag.answer import tables
 from kmrag.answer.chain import about, compare_related, read_chain
 from kmrag.answer.context import Context
 from kmrag.answer.judge import judge
+from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, number_key, stem, terms
 from kmrag.nlp.chinese import HAN, named_spans
@@ -719,9 +720,7 @@ def _yes_zh(question: str, analysis: QuestionAnalysis, chain: list[Span]) -> tup
 def _one_clause(claim: str, text: str) -> bool:
     """The claim's last name stands in a clause that holds most of what the claim says of it: "总部设在新加坡" is
     not said by "在新加坡设有研发中心，总部位于北京" (新加坡's clause says nothing of 总部)."""
-    from kmrag.answer.judge_zh import FUNCTION_CHARS
-
-    names = [n for n, label, _ in named_spans(claim) if label not in {"DATE", "PERCENT", "CARDINAL"}]
+    names = names_in(claim)
     if not names:
         return True
     subject = re.match(r"^(.+?)(?:的|为|是|在|于|有)", claim)
@@ -729,5 +728,5 @@ def _one_clause(claim: str, text: str) -> bool:
     for n in names:
         rest = rest.replace(n, " ")
     said = {c for c in HAN.findall(rest) if c not in FUNCTION_CHARS}
-    clauses = [c for c in re.split(r"[，,；;。！？!?：:\n]", text) if names[-1] in c]
+    clauses = [c for c in CLAUSE.split(text) if names[-1] in c]
     return any(2 * len(said & set(c)) >= len(said) for c in clauses)

@@ -41,7 +41,7 @@ def chinese_problem(statement: str, spans: Sequence[str], titles: Sequence[str])
         return None
     held = " ".join([*spans, *titles])
     toks = [t for t in tokens(statement) if t.word.strip()]
-    names = [n for n, label, _ in named_spans(statement) if label not in {"DATE", "PERCENT", "CARDINAL"}]
+    names = names_in(statement)
     for name in names:
         if name not in held and SUFFIX.sub("", name) not in held:
             return f"name {name!r} is not in the cited spans"
@@ -57,6 +57,11 @@ def chinese_problem(statement: str, spans: Sequence[str], titles: Sequence[str])
     if _negated(toks) != any(_negated([t for t in tokens(s) if t.word.strip()]) for s in spans):
         return "one side says 不 / 没有 / 未 and the other does not"
     return _roles(statement, spans) or _number_owner(statement, spans, names)
+
+
+def names_in(text: str) -> list[str]:
+    """The names of a Chinese text (LAC's), not its dates, percentages or counts."""
+    return [n for n, label, _ in named_spans(text) if label not in {"DATE", "PERCENT", "CARDINAL"}]
 
 
 def _roles(statement: str, spans: Sequence[str]) -> str | None:

@@ -138,29 +138,18 @@ class PathReader:
     def _stage(self, text: str, expects: str) -> Stage:
         if HAN.search(text):  # Chinese: its relational words from LAC (kmrag.retrieval.analysis_zh)
             return Stage(tuple(relational_words(text)), expects, _owned_chinese(text))
-        lemmas = self._lemmas(text)
+        doc = self.nlp(text)  # one parse for the relational words and the framed kinds
+        lemmas = self._lemmas(doc)
         return Stage(tuple(w for w, _ in lemmas), expects,
-                     tuple(w for w, relational in lemmas if relational and w not in KIND_NOUNS), self._framed(text))
+                     tuple(w for w, relational in lemmas if relational and w not in KIND_NOUNS), _framed(doc))
 
-    def _framed(self, text: str) -> tuple[str, ...]:
-        """The kind nouns a name frames: "Kentucky airport" (a proper noun compound to it), "Fayette County,
-        Kentucky airport" (in apposition to one)."""
-        out = []
-        for tok in self.nlp(text):
-            lemma = tok.lemma_.lower()
-            if lemma in KIND_NOUNS and tok.pos_ == "NOUN" and (
-                    any(c.pos_ == "PROPN" and c.dep_ in {"compound", "nmod", "amod", "poss"} for c in tok.children)
-                    or (tok.dep_ == "appos" and tok.head.pos_ == "PROPN")):
-                out.append(lemma)
-        return tuple(dict.fromkeys(out))
-
-    def _lemmas(self, text: str) -> list[tuple[str, bool]]:
+    def _lemmas(self, doc: Any) -> list[tuple[str, bool]]:
         """The relational words of a question as (lemma, whether it is a relational noun): no names (proper
         nouns, capitalised words after the first), numbers, stop words, question words, prepositions or
         auxiliaries. A relational noun has an owner ("X's father", "the director of X") or is what an "of"
         names ("the date of birth")."""
         out: dict[str, bool] = {}
-        for tok in self.nlp(text):
+        for tok in doc:
             low = tok.lower_
             if (tok.is_punct or tok.is_space or tok.like_num or any(c.isdigit() for c in low) or low in STOP
                     or low in QUESTION_WORDS or tok.pos_ in {"PROPN", "ADP", "DET", "AUX", "PART", "PRON"}
@@ -290,6 +279,19 @@ def type_fit(name: str, label: str, expects: str) -> float:
     if (expects == "PERSON") != (label == "PERSON") and expects in LABELS and label in NAME_LABELS:
         return 0.0  # a person where a place, a work or an organisation is asked, or the other way round
     return 0.5 if label in NAME_LABELS or label in {"THING", "CONCEPT", "NORP"} else 0.0
+
+
+def _framed(doc: Any) -> tuple[str, ...]:
+    """The kind nouns a name frames: "Kentucky airport" (a proper noun compound to it), "Fayette County,
+    Kentucky airport" (in apposition to one)."""
+    out = []
+    for tok in doc:
+        lemma = tok.lemma_.lower()
+        if lemma in KIND_NOUNS and tok.pos_ == "NOUN" and (
+                any(c.pos_ == "PROPN" and c.dep_ in {"compound", "nmod", "amod", "poss"} for c in tok.children)
+                or (tok.dep_ == "appos" and tok.head.pos_ == "PROPN")):
+            out.append(lemma)
+    return tuple(dict.fromkeys(out))
 
 
 def _owned_chinese(text: str) -> tuple[str, ...]:
