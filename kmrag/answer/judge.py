@@ -24,6 +24,7 @@ tests/data/support/labelled.jsonl measures it (tests/unit/test_support_judge.py)
 from __future__ import annotations
 
 import functools
+import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -175,7 +176,8 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
         elif t.pos_ == "PROPN" or (t.text[:1].isupper() and t.pos_ in {"NOUN", "ADJ", "X"} and
                                    (t.i > 0 or t.pos_ == "NOUN")):  # a capitalised first word is checked too
             kind = "name"
-        elif (t.pos_ in {"VERB"} or (t.pos_ == "AUX" and low not in STOP)) and t.lemma_.lower() not in LIGHT:
+        elif (t.pos_ in {"VERB"} or (t.pos_ == "AUX" and low not in STOP)) and t.lemma_.lower() not in LIGHT and \
+                not _light_here(t):
             kind = "verb"
         else:
             kind = "word"
@@ -184,6 +186,21 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
         out.append((t.text, key, kind, t.idx, t.lemma_.lower() if not is_num else key))
     out += [(said, key, "num", at, key) for said, at, key in _bounds(text)]
     return tuple(sorted(out, key=lambda x: x[3]))
+
+
+_WHERE = frozenset("in on at near north south east west between along within beside outside inside across".split())
+
+
+def _light_here(t: Any) -> bool:
+    """A verb that claims nothing of its own where it stands: "used to front" (was), "lies north of" / "is
+    located in" (is), "played a lead role" (had)."""
+    nxt = [w.lower_ for w in t.doc[t.i + 1:t.i + 4]]
+    lemma = t.lemma_.lower()
+    if t.lower_ == "used" and nxt[:1] == ["to"] and not any(c.dep_ == "auxpass" for c in t.children):
+        return True
+    if lemma in {"lie", "locate", "situate", "sit"} and nxt[:1] and nxt[0] in _WHERE:
+        return True
+    return lemma == "play" and bool({"role", "part"} & set(nxt))
 
 
 def _bounds(text: str) -> list[tuple[str, int, str]]:
@@ -207,6 +224,8 @@ def _evidence_words(text: str) -> list[tuple[str, str, int]]:
         for n in range(2, min(6, len(caps)) + 1):  # "Major League Baseball" is also "MLB"
             out.append((w, "".join(c[0] for c in caps[-n:]).lower(), m.start()))
     out += [(said, key, at) for said, at, key in _bounds(text)]
+    for m in re.finditer(r"[^\W_]+(?:&[^\W_]+)+", text):  # "X&Y", "AT&T": one name
+        out.append((m.group(0), _key(m.group(0))[0], m.start()))
     for m in _LIFESPAN.finditer(text):  # "Name (25 August 1885 – 29 May 1967)": born, died, lived
         out += [("born", "born", m.start(1)), ("bear", "bear", m.start(1)), ("died", "di", m.start(2)),
                 ("die", "die", m.start(2)), ("lived", "liv", m.start(1)), ("live", "live", m.start(1))]
@@ -267,8 +286,8 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
 
     ``spans``: the cited spans (sentences, table rows as "Header: cell; ...", or whole unit texts);
     ``titles``: their units' titles, parallel to ``spans`` when given."""
-    spans = [s for s in spans]
-    titles = (list(titles) + [""] * len(spans))[: len(spans)]
+    spans = [html.unescape(s) for s in spans]  # "X&amp;Y" is "X&Y"
+    titles = [html.unescape(t) for t in (list(titles) + [""] * len(spans))[: len(spans)]]
     text = _POSSESSIVE.sub(r"\2 of \1", " ".join(statement.split()))
     text = re.sub(r"(\d)\s*[–—-]\s*(\d)", r"\1 – \2", text)  # "1854–1943": two years
     toks = [_Tok(w, k, kind, at, lemma) for w, k, kind, at, lemma in _statement(text)]
@@ -300,9 +319,9 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     segments = _cover(text, toks)
     if segments is None:
         return Verdict(False, score * 0.4, "one clause joins words of different spans: " + _which(toks))
-    failed = _subjects(text, toks, segments, ev, tw) or _polarity(text, segments, spans) or \
+    failed = _subjects(text, toks, segments, ev, tw) or _polarity(text, toks, segments, spans) or \
         _lifespan(toks, segments, spans) or \
-        _near(text, toks, segments) or _direction(text, segments, spans, titles) or \
+        _near(text, toks, segments, spans) or _direction(text, segments, spans, titles) or \
         _roles(text, toks, segments, [_with_title(sp, t) for sp, t in zip(spans, titles, strict=True)])
     used = tuple(sorted({s for _, _, s in segments}))
     if failed:
@@ -469,10 +488,24 @@ def _subjects(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], ev:
         first_verb = next((i for i, t in enumerate(seg) if t.kind == "verb"), None)
         own = [t for t in (seg if first_verb is None else seg[:first_verb]) if t.kind == "name"]
         lead = text[toks[a - 1].at + len(toks[a - 1].text):seg[0].at].lower()
-        if own and first_verb is not None and not re.search(r"\b(?:which|who|whose|whom|that)\b", lead):
+        attached = _attached(text, toks[a - 1].at + len(toks[a - 1].text), seg[-1].at + len(seg[-1].text))
+        # "the state where the Carnival is held": a clause with its own subject is still said of the noun
+        said_of = attached is not None and re.search(r"\b(?:where|when|whereby)\b", lead)
+        if own and first_verb is not None and not re.search(r"\b(?:which|who|whose|whom|that)\b", lead) \
+                and not said_of:
             continue
+        prev = segs[[x[0] for x in segs].index(a) - 1][2]
+        if attached is not None and attached[0] == "noun":
+            # "in the state where Dell is ...": the two spans must share the name the noun stands for
+            if _bridge(ev[prev] + tw[prev], ev[s] + tw[s]):
+                continue
+            return (f"the clause {' '.join(t.text for t in seg[:4])!r} is about {attached[2]!r}, which its span and "
+                    "the span before name nothing in common")
+        at_name = [i for i, t in enumerate(toks[:a]) if attached is not None and t.at == attached[1]]
         before = [t for t in toks[:a] if t.kind == "name"]
-        if before and (re.search(r"\b(?:which|who|whose|whom|that)\b", lead) or first_verb is None):
+        if at_name and toks[at_name[0]].kind == "name":  # "Lufthansa, an airline founded in 1953"
+            ante = _name_group(toks, at_name[0])
+        elif before and (re.search(r"\b(?:which|who|whose|whom|that)\b", lead) or first_verb is None):
             ante = _name_group(toks, toks.index(before[-1]))
         elif names and names[0] in toks[:a]:
             ante = _name_group(toks, toks.index(names[0]))
@@ -485,6 +518,39 @@ def _subjects(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], ev:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
+def _parsed(text: str) -> Any:
+    from kmrag.nlp.extract import load_spacy
+
+    return load_spacy()(text)
+
+
+def _attached(text: str, lo: int, hi: int) -> tuple[str, int, str] | None:
+    """What the clause at ``text[lo:hi]`` hangs from, when it is a relative clause, a participle or an
+    apposition of a noun before it: ("name" | "noun", the noun's offset, the noun)."""
+    if _CJK_CHAR.search(text):
+        return None
+    for t in _parsed(text):
+        if lo <= t.idx < hi and t.dep_ in {"relcl", "acl", "appos"} and t.head.idx < lo:
+            h = t.head
+            if text[h.idx + len(h.text):lo].strip(" ,\"'’”)"):  # the noun right before the clause, or none
+                return None
+            if h.pos_ == "PROPN":
+                return "name", h.idx, h.text
+            if h.pos_ == "NOUN":
+                return "noun", h.idx, h.text
+            return None
+    return None
+
+
+def _bridge(one: list[tuple[str, str, int]], other: list[tuple[str, str, int]]) -> bool:
+    """Do two spans (with their titles) name one thing in common (a capitalised word, not the first of a
+    sentence)?"""
+    def names(words: list[tuple[str, str, int]]) -> set[str]:
+        return {k for w, k, at in words if w[:1].isupper() and at != 0 and len(k) > 2 and w.lower() not in STOP}
+    return bool(names(one) & names(other))
+
+
 def _name_group(toks: list[_Tok], i: int) -> list[_Tok]:
     j = i
     while j + 1 < len(toks) and toks[j + 1].kind == "name" and toks[j + 1].at - (toks[j].at + len(toks[j].text)) <= 1:
@@ -494,16 +560,36 @@ def _name_group(toks: list[_Tok], i: int) -> list[_Tok]:
     return toks[i:j + 1]
 
 
-_NOT_NEGATION = re.compile(r"\bno (?:later|earlier|sooner|more|less|fewer) than\b|\bnot only\b|\bno doubt\b", re.I)
+_NOT_NEGATION = re.compile(r"\bno (?:later|earlier|sooner|more|less|fewer) than\b|\bnot only\b|\bno doubt\b|"
+                           r"(?-i:(?<=\S )No(?= [A-Z]))", re.I)  # "... Horrible, No Good, Very Bad Day": a title
 
 
-def _polarity(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
-    said = negated(_NOT_NEGATION.sub(" ", text))
-    used = [_NOT_NEGATION.sub(" ", spans[s]) for _, _, s in segs]
-    if said != any(negated(s) for s in used):
+def _polarity(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
+    """"not", "never", "no longer" on one side only; in a span, only the clauses the statement's words stand in
+    count ("Drawing from literature that was not destroyed, Ibn Sina proposed ..." does not negate "proposed")."""
+    said = _negated(text)
+    used = [_negated(_said_clauses(spans[s], [p for t in toks[a:b + 1] for p in t.where.get(s, [])]))
+            for a, b, s in segs]
+    if said != any(used):
         return ("the statement negates what the cited span says" if said
                 else "the cited span negates what the statement says")
     return None
+
+
+def _said_clauses(span: str, at: list[int]) -> str:
+    """The clauses of ``span`` (between two boundaries) holding one of the offsets ``at``; the whole span when
+    none does (the words matched its title)."""
+    cuts = [0] + [m.start() for m in BOUNDARY.finditer(span)] + [len(span)]
+    pieces = [span[lo:hi] for lo, hi in zip(cuts, cuts[1:], strict=False) if any(lo <= p < hi for p in at)]
+    return " ".join(pieces) if pieces else span
+
+
+# verbs that say their complement did not happen: "refused to fund" is "did not fund"
+_NEGATIVE_VERB = re.compile(r"\b(?:refus|fail|declin|neglect)(?:e|es|ed|ing|s)?\s+to\b", re.I)
+
+
+def _negated(text: str) -> bool:
+    return negated(_NOT_NEGATION.sub(" ", text)) or bool(_NEGATIVE_VERB.search(text))
 
 
 NEAR = 30  # characters: how far apart in a span two words the statement puts side by side may stand
@@ -518,6 +604,8 @@ def _lifespan(toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequenc
     for _, _, s in segs:
         for m in _LIFESPAN.finditer(spans[s]):
             born, died = m.group(1), m.group(2)
+            if any(y in born for y in years) and any(y in died for y in years):
+                continue  # "lived from 19 December 1943 to 14 June 2014": the whole lifespan
             for y in years:
                 if "bear" in verbs and "die" not in verbs and y in died and y not in born:
                     return f"{y} is the death in the cited span's lifespan, not the birth"
@@ -531,7 +619,7 @@ def _boundary_between(text: str, a: _Tok, b: _Tok) -> bool:
     return bool(BOUNDARY.search(text[x.at + len(x.text):y.at]))
 
 
-def _near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]]) -> str | None:
+def _near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
     """A number is said of the words around it in the statement (up to three each side): in its span one of
     those words stands within ``NEAR`` characters of it, and, when a name is among them, a name within twice
     that ("disbanded in 2001" is not "released in 2001 ... disbanded in 2004")."""
@@ -544,15 +632,85 @@ def _near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]]) -> str 
                       if n.kind != "num" and s in n.where and any(q >= 0 for q in n.where[s])]
             own = [n for n in around if not _boundary_between(text, n, t)]
             around = own or around
+            mine = {q for n in toks for q in n.where.get(s, ())}
+            head = [n for n in toks if n.kind == "verb" and s in n.where and _one_clause(text, t.at, n.at)
+                    and not (n.text[:1].isupper() and n.at > 0)]
+            # the number hangs from the same verb on both sides: the words around it need not stand near it
+            same_verb = bool(head) and _parsable(spans[s]) and any(
+                _one_clause(spans[s], p, q, mine) for n in head for p in t.where[s] for q in n.where[s])
+            verbs = [n for n in around if n.kind == "verb" and _one_clause(text, t.at, n.at)
+                     and not (n.text[:1].isupper() and n.at > 0)]  # "Read It and Weep (2006)": a title
+            if verbs and all(_other_verb(spans[s], p, q) for n in verbs for p in t.where[s] for q in n.where[s]) \
+                    and _parsable(spans[s]):  # "founded in 1941 ..., and later reconstituted as a corps in 1950"
+                return f"{t.text!r} is not said of {' / '.join(n.text for n in verbs)!r} in the cited span"
             for kinds, reach in (({"verb", "word"}, NEAR), ({"name"}, 2 * NEAR)):
-                near = [n for n in around if n.kind in kinds]
+                near = [n for n in around if n.kind in kinds and not (same_verb and "verb" in kinds)]
                 if near and not any(abs(p - q) <= max(reach, abs(t.at - n.at) + 15)  # as far apart as said, or near
+                                    or _one_clause(spans[s], p, q)  # or in one clause of the span, however far
                                     for n in near for p in t.where[s] for q in n.where[s] if q >= 0):
                     return f"{t.text!r} is not said of {' / '.join(n.text for n in near)!r} in the cited span"
-    return _names_near(toks, segs)
+    return _names_near(toks, segs, spans)
 
 
-def _names_near(toks: list[_Tok], segs: list[tuple[int, int, int]]) -> str | None:
+@functools.lru_cache(maxsize=4096)
+def _clauses(span: str) -> tuple[tuple[int, int, tuple[int, ...], bool], ...]:
+    """(start, end, clause) of each word of a span: the clause is the nearest verb (or the root) above the word
+    in spaCy's dependency parse, with the coordinated words on the way up; whether the word is coordinated."""
+    out = []
+    for t in _parsed(span):
+        h, joins = t, []
+        while h.pos_ not in {"VERB", "AUX"} and h.head.i != h.i:
+            if h.dep_ == "conj":  # "Mia Farrow in 1966 and Barbara Marx in 1976": 1976 is said of Marx only
+                joins.append(h.i)
+            h = h.head
+        if h.pos_ == "AUX" and h.head.i != h.i and h.dep_ in {"aux", "auxpass"}:
+            h = h.head
+        out.append((t.idx, t.idx + len(t.text), (h.i, *joins), t.dep_ == "conj"))
+    return tuple(out)
+
+
+def _parsable(span: str) -> bool:
+    """A span read as prose (not a table row "Header: cell; ...", not Chinese)."""
+    return not _CJK_CHAR.search(span) and span.count(";") < 2 and ": " not in span
+
+
+def _other_verb(span: str, p: int, q: int) -> bool:
+    """Is the word at ``p`` said of another verb than the one at ``q``, one coordinated with it ("founded in
+    1941 as a regiment, and later reconstituted as a corps in 1950": 1941 is of "founded")?"""
+    if p < 0 or q < 0:
+        return False
+    doc = _parsed(span)
+    at = {t.idx: t for t in doc}
+    word = next((t for t in doc if t.idx <= p < t.idx + len(t.text)), None)
+    verb = at.get(q)
+    if word is None or verb is None or verb.pos_ not in {"VERB", "AUX"}:
+        return False
+    h = word
+    while h.pos_ not in {"VERB", "AUX"} and h.head.i != h.i:
+        h = h.head
+    return h.i != verb.i and h.pos_ == "VERB" and ((h.dep_ == "conj" and h.head.i == verb.i) or
+                                                  (verb.dep_ == "conj" and verb.head.i == h.i))
+
+
+def _one_clause(span: str, p: int, q: int, ours: set[int] | frozenset[int] = frozenset()) -> bool:
+    """Do the words at offsets ``p`` and ``q`` of ``span`` hang from the same verb ("Frederick Lindemann, Baron
+    Cherwell, the British government's chief scientific adviser, sent ..."), with no coordinated word between
+    them but the statement's own (``ours``: offsets)?"""
+    if p < 0 or q < 0 or _CJK_CHAR.search(span):
+        return False
+    heads = {}
+    words = _clauses(span)
+    for a, b, h, _ in words:
+        for x in (p, q):
+            if a <= x < b:
+                heads[x] = h
+    lo, hi = sorted((p, q))
+    # a coordinated word between the two: "married Mia Farrow in 1966 and Barbara Marx in 1976"
+    return len(heads) == 2 and heads[p] == heads[q] and \
+        not any(j and lo < a < hi and not any(a <= o < b for o in ours) for a, b, _, j in words)
+
+
+def _names_near(toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
     """A name is said of the relation words next to it (one each side): in its span one of them stands as
     near it as in the statement, or within twice ``NEAR`` ("Lana Wood ... stars" is not "stars ... Natalie
     Wood")."""
@@ -569,7 +727,7 @@ def _names_near(toks: list[_Tok], segs: list[tuple[int, int, int]]) -> str | Non
             heres = [p for g in group for p in g.where[s]]
             side = [n for n in (toks[i - 1] if i > 0 else None, toks[j + 1] if j + 1 < len(toks) else None)
                     if n is not None and n.kind in {"verb", "word"} and s in n.where and -1 not in n.where[s]]
-            if side and not any(abs(p - q) <= max(2 * NEAR, abs(group[0].at - n.at) + 20)
+            if side and not any(abs(p - q) <= max(2 * NEAR, abs(group[0].at - n.at) + 20) or _one_clause(spans[s], p, q)
                                 for n in side for p in heres for q in n.where[s]):
                 said = " ".join(g.text for g in group)
                 return f"{said!r} is not said of {' / '.join(n.text for n in side)!r} in the cited span"
@@ -652,9 +810,9 @@ def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans:
                 e1, e2, er = pos[n1.key], pos[n2.key], pos[r.key]
                 if not (min(e1, e2) < er < max(e1, e2)):
                     continue
-                s_pass = bool(_BY.match(text[r.at:]))
-                m = _BY.match(spans[s][er:])
-                e_pass = bool(m)
+                # the passive turns the roles of a verb round; "the film by X" is "the film of X"
+                s_pass = r.kind == "verb" and bool(_BY.match(text[r.at:]))
+                e_pass = r.kind == "verb" and bool(_BY.match(spans[s][er:]))
                 if (e1 < e2) != (s_pass == e_pass):
                     return f"{n1.text!r} and {n2.text!r} stand in the other roles in the cited span ({r.text!r})"
     return None

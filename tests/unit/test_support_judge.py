@@ -1,10 +1,10 @@
 """The support check (kmrag.answer.judge) measured on the hand-labelled set (tests/data/support/labelled.jsonl):
 precision and recall of "supported", per split, and the kinds of error it must always catch.
 
-The figures asserted are the floors measured when this test was written (tune: 0.88 / 0.76, test: 0.87 /
-0.77); the issue's target (precision >= 0.95, recall >= 0.90) is NOT met by this offline checker, and the
-test says so rather than hiding it: ``test_the_target_is_not_yet_met`` fails the day it is, so the floors
-are raised with it."""
+The figures asserted are floors just under what was measured (first 0.88 / 0.76 on tune and 0.87 / 0.77 on
+test; with the clauses read from the spans' dependency parse, 0.906 / 0.841 and 0.880 / 0.833); the issue's
+target (precision >= 0.95, recall >= 0.90) is NOT met by this offline checker, and the test says so rather
+than hiding it: ``test_the_target_is_not_yet_met`` fails the day it is, so the floors are raised with it."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from kmrag.answer.judge import judge
 pytestmark = pytest.mark.unit
 
 SET = Path(__file__).resolve().parents[1] / "data" / "support" / "labelled.jsonl"
-FLOORS = {"tune": (0.86, 0.75), "test": (0.85, 0.75)}
+FLOORS = {"tune": (0.89, 0.83), "test": (0.87, 0.82)}
 
 
 def _scores(split: str | None) -> tuple[float, float, Counter[str]]:
@@ -123,3 +123,55 @@ def test_units_scales_and_lifespans_are_part_of_the_claim(statement: str, spans:
 
 def test_more_titles_than_spans_is_no_crash() -> None:
     assert judge("Paris is in France.", ["Paris is in France."], ["", "", ""]).supported
+
+
+# Clauses and coordination read from the cited span's dependency parse (cases of our own, not of the set)
+@pytest.mark.parametrize("statement, spans, titles, supported", [
+    # a number is said of the coordinated name or verb it hangs from, however far apart the words stand
+    ("Sinatra married Barbara Marx in 1976.", ["He later married Mia Farrow in 1966 and Barbara Marx in 1976."],
+     ["Frank Sinatra"], True),
+    ("Sinatra married Mia Farrow in 1976.", ["He later married Mia Farrow in 1966 and Barbara Marx in 1976."],
+     ["Frank Sinatra"], False),
+    ("The regiment was disbanded in 1919.", ["The regiment was raised in 1914 to fight in France, and later "
+                                             "disbanded in 1945."], ["The Rifles"], False),
+    ("On 2 May 1890 Professor Ada Byrne sent the governor a letter.",
+     ["On 2 May 1890 Professor Ada Byrne, Lady Ashby, the colony's chief botanist, sent to the governor a letter."],
+     ["Letter"], True),
+    # a negation in a clause the statement does not draw on is not the statement's
+    ("The tower was completed in 1890 by Gustave Eiffel.",
+     ["Built of iron that was not made in Paris, the tower was completed in 1890 by Gustave Eiffel."], ["Tower"], True),
+    # "refused to fund" says it did not
+    ("The foundation funded his films.", ["The foundation always refused to fund his films."], ["Foundation"], False),
+    ("The foundation declined to fund his films.", ["The foundation funded his films."], ["Foundation"], False),
+    # a clause joined to a noun rests on that noun: a name, or a thing both spans name
+    ("Carsten Spohr heads Lufthansa, an airline founded in 1953.",
+     ["Carsten Spohr is the chief executive of Lufthansa.", "Lufthansa was founded in 1953."], ["", ""], True),
+    ("Carsten Spohr heads Lufthansa, an airline founded in 1926.",
+     ["Carsten Spohr is the chief executive of Lufthansa.", "Lufthansa was founded in 1953."], ["", ""], False),
+    ("Munich Airport is located in the state where the Oktoberfest is held.",
+     ["Munich Airport is located in Bavaria.", "The Oktoberfest is held every year in Bavaria."], ["", ""], True),
+    ("Munich Airport is located in the state where the Carnival is held.",
+     ["Munich Airport is located in Bavaria.", "The Carnival is held every year in Venice."], ["", ""], False),
+    # words that claim nothing of their own there
+    ("Scott Stapp used to front Creed.", ["Scott Stapp is the former frontman of the band Creed."], [""], True),
+    ("Velgošti lies north of Lake Ohrid.", ["Velgošti is a village north of Lake Ohrid."], [""], True),
+    ("Ana Lind played a lead role in Winter Tides.", ["Ana Lind has a lead role in Winter Tides."], [""], True),
+    ("Ada Lovelace, born Augusta Ada Byron, lived from 1815 to 1852.",
+     ["Augusta Ada Byron (10 December 1815 – 27 November 1852), known as Ada Lovelace, was a mathematician."],
+     ["Ada Lovelace"], True),
+    ("Ada Lovelace was born in 1852.",
+     ["Augusta Ada Byron (10 December 1815 – 27 November 1852), known as Ada Lovelace, was a mathematician."],
+     ["Ada Lovelace"], False),
+    # a title with an entity in it, a title with "No" in it, "the film by X"
+    ("The cover of X&Y shows blocks of colour.", ["The album's cover shows blocks of colour."], ["X&amp;Y"], True),
+    ("Ed Oxenbould starred in Alexander and the Terrible, Horrible, No Good, Very Bad Day.",
+     ["He starred in Alexander and the Terrible, Horrible, No Good, Very Bad Day."], ["Ed Oxenbould"], True),
+    ("Ed Oxenbould never starred in Alexander and the Terrible, Horrible, No Good, Very Bad Day.",
+     ["He starred in Alexander and the Terrible, Horrible, No Good, Very Bad Day."], ["Ed Oxenbould"], False),
+    ("Winter Tides was the first film by director Ana Lind.", ["Winter Tides is the debut film of director Ana Lind."],
+     [""], True),
+])
+def test_clauses_coordination_and_light_words(statement: str, spans: list[str], titles: list[str],
+                                              supported: bool) -> None:
+    v = judge(statement, spans, titles)
+    assert v.supported is supported, v
