@@ -36,6 +36,7 @@ from kmrag.errors import ConfigError
 from kmrag.graph.base import GraphStore
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
+from kmrag.nlp.rephrase import rephrase
 from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis
 from kmrag.retrieval.multihop import broader_query
 from kmrag.retrieval.observe import TraceLog
@@ -87,10 +88,13 @@ class Answerer:
     # -- the loop ---------------------------------------------------------------------------------
 
     def answer(self, tenant: str, question: str) -> Answer:
-        q = check_question(question, self.settings.max_question_chars)
+        asked = check_question(question, self.settings.max_question_chars)
         t0 = time.perf_counter()
+        q = rephrase(asked)  # "Tell me whether A and B ..." is read as "Are A and B ...?"
         analysis = self.analyser.analyse(q)
         trace: list[dict[str, Any]] = TraceLog("answer")
+        if q != asked:
+            trace.append({"step": "rephrase", "asked": asked, "read_as": q})
         kept: dict[str, Any] = {}      # useful units across attempts, with their grade
         scores: dict[str, float] = {}
         best: tuple[tuple[int, int, int], Validated, Context, AnswerGrade] | None = None
@@ -158,7 +162,7 @@ class Answerer:
         trace.append({"step": "done", "found": validated.found, "statements": len(validated.statements),
                       "confidence_why": why, "evidence": [e.model_dump() for e in evidence], "basis": validated.basis,
                       "ms": round((time.perf_counter() - t0) * 1000, 1)})
-        answer = Answer(id=answer_id(), tenant=tenant, question=q, text=validated.text, direct=validated.direct,
+        answer = Answer(id=answer_id(), tenant=tenant, question=asked, text=validated.text, direct=validated.direct,
                         statements=validated.statements, citations=validated.citations, confidence=confidence,
                         confidence_why=why, evidence=evidence, basis=validated.basis,
                         generator=self.generator_name, strategy=self.strategy, trace=trace)

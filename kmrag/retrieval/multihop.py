@@ -35,6 +35,7 @@ from kmrag.graph.base import GraphStore
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.nlp.names import coarse_type, resolution_key
+from kmrag.nlp.rephrase import rephrase
 from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis, SubQuestion
 from kmrag.retrieval.graph_retriever import EntityLinker
 from kmrag.retrieval.observe import TraceLog
@@ -122,7 +123,7 @@ class MultiHopRetriever:
     # -- the machine ------------------------------------------------------------------------------
 
     def retrieve(self, tenant: str, question: str, k: int = 10) -> Retrieved:
-        q = check_question(question, None)
+        q = rephrase(check_question(question, None))  # idempotent: the answerer's reading, or the question's
         t0 = time.perf_counter()
         st = self._analyse(tenant, q, k)
         self._first_round(tenant, st)

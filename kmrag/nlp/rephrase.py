@@ -1,0 +1,272 @@
+"""A question asked as a request, with its alternatives up front, or with a relative clause where a
+relational noun would do, put as the direct question the analysis reads.
+
+People ask "Tell me whether A and B are in the same country.", "Give the date on which the father of X was
+born.", "Between A and B, who lived longer?", "Which nationality does the person who directed X have?". The
+question analysis (kmrag.retrieval.analysis) reads direct questions: "Are A and B in the same country?",
+"When was the father of X born?", "Who lived longer, A or B?", "What nationality is the director of X?".
+Each rule here is a form of English, not a wording of any dataset; a question none applies to comes back as
+it was, and ``rephrase`` is idempotent. Chinese questions are left alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+# "tell me", "I'd like to know", "can you tell me", "I wonder", "please say" ... before an embedded question
+_ASK = (r"(?:(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell|show)\s+me|"
+        r"i(?:'d| would)\s+like\s+to\s+know|i\s+(?:want|need|wish)\s+to\s+know|i\s+wonder|i'm\s+wondering|"
+        r"i\s+am\s+wondering|do\s+you\s+know|let\s+me\s+know|find\s+out|say|check)")
+_EMBEDDED = re.compile(rf"^\s*{_ASK}\s*,?\s+(whether|if|who|whom|whose|what|when|where|which|why|how)\b\s*(.*)$",
+                       re.I | re.S)
+_TRUE_THAT = re.compile(r"^\s*(?:is\s+it\s+(?:true|the\s+case|correct)|(?:is|was)\s+it\s+so)\s+that\s+(.*)$",
+                        re.I | re.S)
+# "Give the birth date of X", "Name the film whose director ...", "Identify which of A and B ..."
+_IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:give|state|name|identify|provide|list|find|say|tell)\s+(?:me\s+|us\s+)?"
+                         r"(.*)$", re.I | re.S)
+_WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?:date|day|year|month|time)\b\s*(.*)$", re.I | re.S)
+# "the date on which S V", "the place where S V", "the year in which S V"
+_NOUN_CLAUSE = re.compile(r"^the\s+(date|day|year|month|time|place|city|town|country|location)\s+"
+                          r"(?:on\s+which|in\s+which|at\s+which|when|where|that)\s+(.*)$", re.I | re.S)
+_FRONTED = [re.compile(r"^\s*(?:between|of|out\s+of|from|among)\s+(.+?)\s+and\s+(.+?),\s*"
+                       r"((?:who|which|what|whose)\b.*)$", re.I | re.S),
+            re.compile(r"^\s*(.+?)\s+or\s+(.+?)\s*[:;,]\s*((?:[^?]*?\s)?(?:who|which|what|whose)\b.*)$", re.I | re.S)]
+# a trailing "... : A or B." after a request
+_TRAILING = re.compile(r"^(.*?)\s*[:;]\s*([^:;]+?)\s+or\s+([^:;]+?)\s*[.?]?\s*$", re.S)
+# the doer of a verb, for "the person who directed X" / "whoever wrote X" -> "the director of X"
+AGENT = {"direct": "director", "write": "writer", "compose": "composer", "produce": "producer", "found": "founder",
+         "create": "creator", "invent": "inventor", "design": "designer", "paint": "painter", "build": "builder",
+         "own": "owner", "discover": "discoverer", "edit": "editor", "publish": "publisher", "perform": "performer",
+         "sing": "singer", "narrate": "narrator", "illustrate": "illustrator", "translate": "translator",
+         "develop": "developer", "manage": "manager", "coach": "coach", "lead": "leader", "head": "head",
+         "play": "player", "host": "host", "present": "presenter"}
+_DOER = re.compile(r"\b(?:the\s+(?:person|man|woman|one|people|individual)\s+(?:who|that)|whoever|those\s+who)\s+"
+                   r"(?:(?:has|had|have)\s+)?(\w+)\s+(?!(?:it|him|her|them|this|that|these|those)\b)", re.I)
+_PAST = {"wrote": "write", "written": "write", "led": "lead", "built": "build", "sang": "sing", "sung": "sing",
+         "made": "make", "drew": "draw", "ran": "run", "headed": "head"}
+_SOMEONE = r"(people|persons|someone|somebody|a\s+person|a\s+man|a\s+woman|men|women|individuals)"
+# "Were A and B directed by people from the same country?" -> "Were the directors of A and B from ...?"
+_BY_SOMEONE = re.compile(rf"^(were|was|are|is)\s+(.+?)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:who\s+(?:are|were)\s+)?(.*)$",
+                         re.I | re.S)
+# "X was directed by a person born on what date?" -> "When was the director of X born?"
+_IN_SITU = re.compile(rf"^(.+?)\s+(?:was|were)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:who\s+(?:was|were)\s+)?(born|died|who\s+died)"
+                      r"\s+(?:on|in|at)\s+(?:what|which)\s+(date|day|year|place|city|town|country)\s*\??$", re.I | re.S)
+_SHARE = re.compile(r"\bshare\s+(?:a|an|the|one)\s+(?:common\s+)?(\w+)", re.I)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_DO = {"VBD": "did", "VBZ": "does", "VBP": "do"}
+
+
+def rephrase(question: str) -> str:
+    """The question as the analysis reads it best (see the module's docstring); unchanged when no rule
+    applies."""
+    q = " ".join(question.split())
+    if not q or _CJK.search(q):
+        return question
+    out = _rephrase(q)
+    return out if out != q else question
+
+
+@functools.lru_cache(maxsize=2048)
+def _rephrase(q: str) -> str:
+    for _ in range(3):  # a request around a fronted comparison around a relative clause
+        before = q
+        q = _in_situ(_doers(_share(_front(_request(q)))))
+        if q == before:
+            break
+    return q
+
+
+def _end(text: str) -> str:
+    return text.strip().rstrip(".?!").strip()
+
+
+def _request(q: str) -> str:
+    """"Tell me whether X." -> a yes / no question; "I'd like to know where X died." -> "Where did X die?";
+    "Give the date on which X was born." -> "When was X born?"."""
+    m = _TRUE_THAT.match(q)
+    if m:
+        return _as_yes_no(_end(m.group(1))) or q
+    m = _EMBEDDED.match(q)
+    if m:
+        wh, rest = m.group(1).lower(), _end(m.group(2))
+        if wh in {"whether", "if"}:
+            return _as_yes_no(rest) or q
+        return _as_wh(wh, rest) or q
+    m = _IMPERATIVE.match(q)
+    if m and not re.match(r"^(?:me|us)\b", m.group(1), re.I):
+        body = _end(m.group(1))
+        trailing = _TRAILING.match(body)
+        tail = ""
+        if trailing and len(trailing.group(2).split()) <= 8 and len(trailing.group(3).split()) <= 8:
+            body, tail = trailing.group(1), f", {trailing.group(2)} or {trailing.group(3)}"
+        wh = re.match(r"^(whether|if|who|whom|whose|what|when|where|which|why|how)\b\s*(.*)$", body, re.I)
+        if wh:  # "Identify which of A and B has ..."
+            return (_as_wh(wh.group(1).lower(), wh.group(2)) or f"{wh.group(1).capitalize()} {wh.group(2)}") \
+                .rstrip("?") + tail + "?"
+        n = _NOUN_CLAUSE.match(body)
+        if n:  # "the date on which X was born"
+            wh_word = "where" if n.group(1).lower() in {"place", "city", "town", "country", "location"} else "when"
+            return (_as_wh(wh_word, n.group(2)) or q).rstrip("?") + tail + "?"
+        whose = re.match(r"^the\s+(\w+)\s+(whose|which|that|who)\s+(.*)$", body, re.I)
+        if whose and whose.group(2).lower() == "whose":  # "Name the film whose director ..."
+            return f"Which {whose.group(1)}'s {whose.group(3)}{tail}?"
+        if re.match(r"^the\s+[\w\s-]+?\s+of\s+\S", body, re.I):  # "Give the birth date of X"
+            return f"What is {body}{tail}?"
+    return q
+
+
+def _front(q: str) -> str:
+    """"Between A and B, who lived longer?" / "A or B: which ...?" -> "Who lived longer, A or B?"."""
+    for pattern in _FRONTED:
+        m = pattern.match(q)
+        if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
+            a, b, ask = m.group(1).strip(), m.group(2).strip(), _end(m.group(3))
+            return f"{ask[0].upper()}{ask[1:]}, {a} or {b}?"
+    m = _WH_DATE.match(q)
+    if m:  # "On what date did X die?" -> "When did X die?"
+        return f"When {m.group(1)}"
+    return q
+
+
+_WH_LAST = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did)\b)"
+                      r"(?P<clause>(?:(?!\b(?:who|whom|whose|what|which|when|where)\b).)+?)\s+"
+                      r"(?:(?P<prep>in|on|at|of|from|for|by|to|with|into)\s+)?"
+                      r"(?:(?P<det>which|what|whose)\s+(?P<noun>\w+)|(?P<wh>who|whom|what|when|where))\s*\?$", re.I | re.S)
+_WHEN_NOUNS = {"year", "date", "day", "month", "decade", "century"}
+
+
+def _in_situ(q: str) -> str:
+    """The wh-word at the end: "The team X played for was in which league?" -> "Which league was the team X
+    played for in?"; "Lufthansa was founded in what year?" -> "When was Lufthansa founded?"; "X was born
+    where?" -> "Where was X born?"."""
+    m = _WH_LAST.match(q)
+    if m is None:
+        return q
+    inverted = _invert(m.group("clause"))
+    if inverted is None:
+        return q
+    body = inverted[0].lower() + inverted[1:]  # the auxiliary
+    prep = m.group("prep")
+    if m.group("det"):
+        noun = m.group("noun").lower()
+        if noun in _WHEN_NOUNS and prep in {None, "in", "on"}:
+            return f"When {body}?"
+        return f"{m.group('det').capitalize()} {noun} {body}{' ' + prep if prep else ''}?"
+    return f"{m.group('wh').capitalize()} {body}{' ' + prep if prep else ''}?"
+
+
+def _share(q: str) -> str:
+    """"Do A and B share a nationality?" -> "Do A and B have the same nationality?"."""
+    return _SHARE.sub(lambda m: f"have the same {m.group(1)}", q)
+
+
+def _doers(q: str) -> str:
+    """"the person who directed X" / "whoever wrote X" -> "the director of X" / "the writer of X"."""
+    def sub(m: re.Match[str]) -> str:
+        agent = _agent(m.group(1))
+        return ("The" if m.start() == 0 else "the") + f" {agent} of " if agent else m.group(0)
+    out = _DOER.sub(sub, q)
+    m = _BY_SOMEONE.match(out)
+    if m and _agent(m.group(3)):
+        many = "s" if m.group(4).lower() in {"people", "persons", "men", "women", "individuals"} else ""
+        return f"{m.group(1).capitalize()} the {_agent(m.group(3))}{many} of {m.group(2)} {m.group(5)}"
+    m = _IN_SITU.match(out)
+    if m and _agent(m.group(2)):
+        wh = "Where" if m.group(5).lower() in {"place", "city", "town", "country"} else "When"
+        verb = "was the {} of {} born" if m.group(4).lower() == "born" else "did the {} of {} die"
+        thing = m.group(1)[0].lower() + m.group(1)[1:] if m.group(1).startswith("The ") else m.group(1)
+        return f"{wh} {verb.format(_agent(m.group(2)), thing)}?"
+    return out
+
+
+def _agent(verb: str) -> str | None:
+    """The doer of a verb in its past form: "directed" -> "director", "wrote" -> "writer"."""
+    word = verb.lower()
+    stem = re.sub(r"(?:ed|d)$", "", word)
+    for lemma in (_PAST.get(word, word), stem, stem + "e", stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2]
+                  else stem):
+        if lemma in AGENT:
+            return AGENT[lemma]
+    return None
+
+
+def _nlp() -> Any:
+    from kmrag.nlp.extract import load_spacy
+
+    return load_spacy()
+
+
+_FINITE_AUX = re.compile(r"\s(is|are|was|were|has|have|had|can|could|will|would|does|do|did)\s", re.I)
+
+
+def _as_yes_no(clause: str) -> str | None:
+    """A declarative clause as a yes / no question: the first auxiliary to the front ("A and B are located in
+    X" -> "Are A and B located in X?"), else "do" ("A and B share ..." -> "Do A and B share ...?")."""
+    inverted = _invert(clause)
+    if inverted is None:  # a subject the parser splits ("Bayfield, Wisconsin"): the first auxiliary
+        m = _FINITE_AUX.search(clause)
+        if m is None:
+            return None
+        inverted = f"{m.group(1).capitalize()} {clause[:m.start()]} {clause[m.end():]}"
+    return inverted + "?"
+
+
+def _as_wh(wh: str, rest: str) -> str | None:
+    """An embedded wh-clause as a direct question: "where the father of X died" -> "Where did the father of
+    X die?"; "who directed X" and "which film came out first" keep their order (the wh-word is the subject)."""
+    rest = _end(rest)
+    if not rest:
+        return None
+    probe = _nlp()(f"{wh} {rest}")
+    # the words that go with the wh-word stay with it: "how many films X made", "which film X directed"
+    lead = ""
+    if wh == "how":
+        m = re.match(r"^(?:much|many|long|far|old|big|large|tall|high|often)\s+(?:(?!the\b|a\b|an\b)[a-z]+\s+)?",
+                     rest, re.I)
+        lead = m.group(0) if m else ""
+    elif wh in {"which", "what", "whose"} and len(probe) > 1 and probe[1].pos_ in {"NOUN", "PROPN"}:
+        lead = probe[1].text_with_ws  # "which airline", "what year"
+    clause = rest[len(lead):]
+    at = len(wh) + 1 + len(lead)
+    first = next((t for t in probe if t.idx >= at), None)
+    if first is None or first.pos_ in {"VERB", "AUX"}:  # the wh-phrase is the subject: "which film came out first"
+        return f"{wh.capitalize()} {rest}?"
+    inverted = _invert(clause)
+    if inverted is None:
+        return f"{wh.capitalize()} {rest}?"
+    return f"{wh.capitalize()} {lead}{inverted[0].lower() + inverted[1:]}?".replace("  ", " ")
+
+
+def _invert(clause: str) -> str | None:
+    doc = _nlp()(clause)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    subj = [t for t in root.children if t.dep_ in {"nsubj", "nsubjpass", "expl"}]
+    if not subj:
+        return None
+    start = min(t.i for t in subj[0].subtree)
+    if start != 0:
+        return None  # a fronted phrase: leave it as it is
+    auxes = sorted([t for t in root.children if t.dep_ in {"aux", "auxpass"} and t.i > subj[0].i], key=lambda t: t.i)
+    aux = auxes[0] if auxes else (root if root.pos_ == "AUX" or root.lemma_ == "be" else None)
+    words = [t.text_with_ws for t in doc]
+    if aux is not None:
+        words[aux.i] = ""
+        body = "".join(words).strip()
+        return f"{aux.text.capitalize()} {_lower_first(doc, body)}"
+    if root.tag_ not in _DO:
+        return None
+    words[root.i] = root.lemma_ + root.whitespace_
+    body = "".join(words).strip()
+    return f"{_DO[root.tag_].capitalize()} {_lower_first(doc, body)}"
+
+
+def _lower_first(doc: Any, body: str) -> str:
+    """"The team ..." -> "the team ..." inside a question; a name ("Attics To Eden") and "I" stay."""
+    first = doc[0]
+    if first.pos_ in {"DET", "PRON"} and first.text != "I" or first.lower_ in {"the", "a", "an"}:
+        return body[0].lower() + body[1:]
+    return body

@@ -1,0 +1,93 @@
+"""Requests, fronted alternatives and relative clauses read as the direct question (kmrag.nlp.rephrase).
+Questions of our own (the seeds' and the demo's subjects), not of any dataset."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.nlp.rephrase import rephrase
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize("asked, read", [
+    # requests around a yes / no question
+    ("Tell me whether Munich Airport and Munich are in the same state.",
+     "Are Munich Airport and Munich in the same state?"),
+    ("I'd like to know if Lufthansa flies to Delhi.", "Does Lufthansa fly to Delhi?"),
+    ("Please tell me whether Air India was founded before Lufthansa.", "Was Air India founded before Lufthansa?"),
+    ("Is it true that Lufthansa and Air India share a hub?", "Do Lufthansa and Air India have the same hub?"),
+    ("Could you tell me whether Delhi, India and Munich, Germany are in the same country?",
+     "Are Delhi, India and Munich, Germany in the same country?"),
+    # requests around a wh-question
+    ("Tell me when Lufthansa was founded.", "When was Lufthansa founded?"),
+    ("I want to know where Carsten Spohr was born.", "Where was Carsten Spohr born?"),
+    ("Can you tell me how many employees Lufthansa has?", "How many employees does Lufthansa have?"),
+    ("Tell me who runs Lufthansa.", "Who runs Lufthansa?"),
+    ("Tell me which airline flies from Delhi to Munich.", "Which airline flies from Delhi to Munich?"),
+    ("I wonder which airport Lufthansa uses in Delhi.", "Which airport does Lufthansa use in Delhi?"),
+    ("Tell me what the capital of Bavaria is.", "What is the capital of Bavaria?"),
+    # imperatives
+    ("Give the year in which Lufthansa was founded.", "When was Lufthansa founded?"),
+    ("State the city where the chief executive of Lufthansa was born.",
+     "Where was the chief executive of Lufthansa born?"),
+    ("Name the founding year of Air India.", "What is the founding year of Air India?"),
+    ("Identify which of Lufthansa and Air India was founded first.",
+     "Which of Lufthansa and Air India was founded first?"),
+    ("Name the airline whose hub is older: Lufthansa or Air India.",
+     "Which airline's hub is older, Lufthansa or Air India?"),
+    # alternatives up front
+    ("Between Lufthansa and Air India, which was founded earlier?",
+     "Which was founded earlier, Lufthansa or Air India?"),
+    ("Of Munich and Delhi, which city is larger?", "Which city is larger, Munich or Delhi?"),
+    ("Lufthansa or Air India: the chief executive of which airline is younger?",
+     "The chief executive of which airline is younger, Lufthansa or Air India?"),
+    # a relative clause where a relational noun would do
+    ("Where was the person who founded Lufthansa born?", "Where was the founder of Lufthansa born?"),
+    ("When did whoever wrote the Self-RAG paper publish it?", "When did the writer of the Self-RAG paper publish it?"),
+    ("On what date did the man who directed Metropolis die?", "When did the director of Metropolis die?"),
+    ("In which year was Lufthansa founded?", "When was Lufthansa founded?"),
+])
+def test_a_request_or_reordered_question_is_read_as_the_direct_question(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+    assert rephrase(read) == read  # idempotent
+
+
+@pytest.mark.parametrize("question", [
+    "What is the capital of Bavaria?",
+    "Who is the chief executive of Lufthansa?",
+    "Is Munich Airport located in Bavaria?",
+    "Which airline was founded first, Lufthansa or Air India?",
+    "Name three steps of naive RAG.",         # no article: left as asked
+    "Give me a break.",
+    "Tell me about Lufthansa.",                # no embedded question
+    "How does Self-RAG decide when to retrieve?",
+    "单跳检索的准确率是多少？",
+    "The person who founded it was born where?",
+])
+def test_a_direct_question_or_one_no_rule_reads_comes_back_as_asked(question: str) -> None:
+    assert rephrase(question) == question
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Were Metropolis and Nosferatu directed by people from the same country?",
+     "Were the directors of Metropolis and Nosferatu from the same country?"),
+    ("Was Faust written by someone born in Frankfurt?", "Was the writer of Faust born in Frankfurt?"),
+    ("Metropolis was directed by a person born on what date?", "When was the director of Metropolis born?"),
+    ("The Self-RAG paper was written by someone who died in which year?", "When did the writer of the Self-RAG paper die?"),
+    ("Metropolis was directed by a man born in which city?", "Where was the director of Metropolis born?"),
+])
+def test_the_doer_of_a_passive_is_the_relational_noun(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Lufthansa was founded in what year?", "When was Lufthansa founded?"),
+    ("Carsten Spohr was born where?", "Where was Carsten Spohr born?"),
+    ("The chief executive of Lufthansa is who?", "Who is the chief executive of Lufthansa?"),
+    ("The airline that flies from Delhi to Munich is based in which city?",
+     "Which city is the airline that flies from Delhi to Munich based in?"),
+    ("A 2000 km flight gets which compensation?", "Which compensation does a 2000 km flight get?"),
+])
+def test_a_wh_word_at_the_end_goes_to_the_front(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
