@@ -34,7 +34,7 @@ from kmrag.answer.validate import NOT_FOUND, Validated, validate
 from kmrag.config import Settings
 from kmrag.errors import ConfigError
 from kmrag.graph.base import GraphStore
-from kmrag.nlp.embed import Embedder
+from kmrag.nlp.embed import Embedder, word_vectors
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.nlp.rephrase import rephrase
 from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis
@@ -83,7 +83,7 @@ class Answerer:
         helps = self.client if settings.llm_roles == "all" else None  # "draft": the LLM only drafts
         self.grader = grader_for(helps) if helps else OfflineGrader()
         self.second_opinion = LLMJudge(helps) if helps else None  # can only make support stricter
-        self.paths = PathReader(graph, extractor.nlp, embedder) if settings.paths == "relations" else None
+        self.paths = PathReader(graph, extractor.nlp, word_vectors(embedder)) if settings.paths == "relations" else None
 
     # -- the loop ---------------------------------------------------------------------------------
 

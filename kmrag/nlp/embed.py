@@ -223,6 +223,16 @@ def _local_embedder() -> OnnxEmbedder:
     return _onnx_embedder("minilm")
 
 
+def word_vectors(embedder: Any) -> Any:
+    """The embedder whose vectors say whether two words or short phrases mean the same thing: all-MiniLM-L6-v2
+    whatever embeds the tenant's units. The thresholds that read those cosines were set on MiniLM; e5's
+    cosines of any two words lie between 0.83 and 0.93 ("step" and "executor for": 0.85), so they say
+    nothing there. None stays None (no word meanings: words only)."""
+    if embedder is None:
+        return None
+    return embedder if getattr(embedder, "name", "") == _local_embedder().name else _local_embedder()
+
+
 def get_embedder(settings: Settings, name: str | None = None) -> Embedder:
     """The process's embedder for these settings, or the one named (a KMRAG_EMBEDDER value); a local model is
     loaded once per process."""
