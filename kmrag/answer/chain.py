@@ -97,7 +97,9 @@ def compare_related(question: str, compared: Sequence[str], relation: str, attri
             return None
         person, span1, _ = hop1
         asked = attribute(person)
-        hop2 = _hop(asked, answer_type, [person], about(person, spans), read, rank)
+        # not from the span that named the person: "a 2013 American film directed by Bille August" says the
+        # film is American, not its director
+        hop2 = _hop(asked, answer_type, [person], [s for s in about(person, spans) if s is not span1], read, rank)
         if hop2 is None or stated and not hop2[2].get("relation_stated"):
             return None
         v = value(hop2[0])

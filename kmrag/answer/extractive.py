@@ -79,7 +79,8 @@ _RANGE_SPLIT = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*")
 # "whose director", "the father of": the compared value belongs to another person than the entities named
 RELATED_PERSON = re.compile(r"\b(?:director|father|mother|founder|composer|author|writer|producer|husband|wife|"
                             r"spouse|son|daughter|parent|child|creator|performer|singer|editor|owner)s?\b", re.I)
-SAME_PLACE = re.compile(r"\bsame\s+(?:nationality|country|citizenship|place)\b|\bboth\s+from\s+the\s+same\b|"
+SAME_PLACE = re.compile(r"\bsame\s+(?:nationality|country|citizenship|place|birthplace|hometown|place\s+of\s+birth)\b|"
+                        r"\bboth\s+from\s+the\s+same\b|"
                         r"\bfrom the same country\b", re.I)
 MEANING_WEIGHT = 0.5  # the cross-encoder's share of a span's relevance (the question's words: the rest)
 MEANING_TOP = 10  # the spans the cross-encoder reads: the best by the question's words (the rest score 0 by meaning)
@@ -598,6 +599,8 @@ class ExtractiveGenerator:
         if not about:
             return None, None
         entities = [{"name": n, "unit_id": s.unit_id, "quote": s.quote} for n, s in about]
+        if SAME_PLACE.search(question) and (len(about) < 2 or RELATED_PERSON.search(question)):
+            return None, None  # one entity has nothing to share; a related person's place is not the entity's
         if SAME_PLACE.search(question):
             values = [{t.lower() for t, lab, _ in ents.get((s.unit_id, s.start), []) if lab in {"NORP", "GPE"}}
                       for _, s in about]

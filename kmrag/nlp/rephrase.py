@@ -157,8 +157,17 @@ def _in_situ(q: str) -> str:
     return f"{m.group('wh').capitalize()} {body}{' ' + prep if prep else ''}?"
 
 
+_SAME_AS = re.compile(r"^(is|was|are|were)\s+(.+?)\s+((?:[a-z]+ed|born|made|built|written|shot)\s+)?(of|from|in)\s+"
+                      r"the\s+same\s+([\w ]+?)\s+as\s+(.+?)\s*\?$", re.I | re.S)
+
+
 def _share(q: str) -> str:
-    """"Do A and B share a nationality?" -> "Do A and B have the same nationality?"."""
+    """"Do A and B share a nationality?" -> "Do A and B have the same nationality?"; "Is A of the same
+    nationality as B?" -> "Are A and B of the same nationality?"."""
+    m = _SAME_AS.match(q)
+    if m:
+        aux = {"is": "Are", "was": "Were"}.get(m.group(1).lower(), m.group(1).capitalize())
+        return f"{aux} {m.group(2)} and {m.group(6)} {m.group(3) or ''}{m.group(4)} the same {m.group(5)}?"
     return _SHARE.sub(lambda m: f"have the same {m.group(1)}", q)
 
 

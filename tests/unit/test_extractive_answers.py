@@ -9,6 +9,7 @@ from kmrag.answer.context import Context
 from kmrag.answer.extractive import ExtractiveGenerator, quantities, row_range
 from kmrag.answer.validate import validate
 from kmrag.nlp.extract import SpacyExtractor
+from kmrag.nlp.rephrase import rephrase
 from kmrag.retrieval.analysis import QuestionAnalyser
 from tests.unit.test_answer_validation import TABLE, T, unit
 
@@ -71,6 +72,21 @@ def test_yes_no(x: SpacyExtractor) -> None:
     assert answer(x, "Are Edmund Varga and Bille August both painters?", units)[0] is None
     assert answer(x, "Are Edmund Varga and Bille August of the same nationality?", units)[0] == "no"
     assert answer(x, "Were Edmund Varga and Bille August both from the same country?", units)[0] == "no"
+    # one entity shares nothing: no "yes" from one span's places
+    assert answer(x, "Is Edmund Varga of the same nationality?", units[:1])[0] is None
+
+
+def test_the_same_nationality_of_related_people_is_not_the_named_entities(x: SpacyExtractor) -> None:
+    # both films are American; their directors are not: never "yes" from the films' own places
+    units = [("Night Train to Lisbon is a 2013 American film directed by Bille August.", "paragraph",
+              "Night Train to Lisbon", ""),
+             ("The Silent Harbour is a 1961 American drama film directed by Edmund Varga.", "paragraph",
+              "The Silent Harbour", ""),
+             ("Edmund Varga was a Hungarian film director.", "paragraph", "Edmund Varga", ""),
+             ("Bille August is a Danish film director.", "paragraph", "Bille August", "")]
+    for q in ("Is the director of Night Train to Lisbon of the same nationality as the director of The Silent Harbour?",
+              "Are the directors of Night Train to Lisbon and The Silent Harbour from the same country?"):
+        assert answer(x, rephrase(q), units)[0] == "no", q  # the answerer reads it rephrased; Danish and Hungarian, read from each director's own span
 
 
 def test_a_comparison_of_related_people_is_not_read_from_the_named_entities(x: SpacyExtractor) -> None:

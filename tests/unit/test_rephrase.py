@@ -91,3 +91,15 @@ def test_the_doer_of_a_passive_is_the_relational_noun(asked: str, read: str) -> 
 ])
 def test_a_wh_word_at_the_end_goes_to_the_front(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Is the chief executive of Lufthansa of the same nationality as the chief executive of Air India?",
+     "Are the chief executive of Lufthansa and the chief executive of Air India of the same nationality?"),
+    ("Was Carsten Spohr born in the same country as Tim Clark?",
+     "Were Carsten Spohr and Tim Clark born in the same country?"),
+    ("Was Lufthansa founded in the same decade as Air India?", "Were Lufthansa and Air India founded in the same decade?"),
+    ("Is Munich from the same state as Nuremberg?", "Are Munich and Nuremberg from the same state?"),
+])
+def test_the_same_as_is_asked_of_both(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
