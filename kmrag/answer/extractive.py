@@ -29,6 +29,7 @@ import numpy as np
 
 from kmrag.answer import tables
 from kmrag.answer.chain import about, compare_related, read_chain
+from kmrag.answer.claims import claims
 from kmrag.answer.context import Context
 from kmrag.answer.judge import judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
@@ -611,11 +612,14 @@ class ExtractiveGenerator:
             same = bool(set.intersection(*values))
             return ("yes" if same else "no"), {"kind": "yes_no", "rule": "the same nationality or place",
                                               "entities": entities}
-        mention_words = terms(" ".join(analysis.mentions)).words
-        predicate = terms(question).words - mention_words - {"both", "same", "either", "neither"}
-        if predicate and all(predicate <= terms(s.display + " " + s.title).words for _, s in about):
-            return "yes", {"kind": "yes_no", "rule": "every entity's span states: " + " ".join(sorted(predicate)),
-                           "entities": entities}
+        # the question as a claim about each entity, each judged against that entity's span: "Parcheesi is
+        # published by Parker Brothers." holds, "Hungry Hungry Hippos is published by Parker Brothers." does not
+        # where its span says the game was published by Fred Kroll
+        made = claims(question, [n for n, _ in about])
+        if made and all(judge(c, [s.display], [s.title]).supported for c, (_, s) in zip(made, about, strict=True)):
+            for e, c in zip(entities, made, strict=True):
+                e["claim"] = c
+            return "yes", {"kind": "yes_no", "rule": "every entity's span states its claim", "entities": entities}
         return None, None
 
     def _compare_related(self, question: str, analysis: QuestionAnalysis, spans: list[Span],

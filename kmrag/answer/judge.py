@@ -313,6 +313,8 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
         t = hard[0]
         what = {"name": "name", "num": "number", "verb": "verb"}[t.kind]
         return Verdict(False, score * 0.5, f"{what} {t.text!r} is not in the cited spans")
+    if minor and not any(t.matched for t in toks if t.kind != "name"):  # "Edmund Varga is a painter."
+        return Verdict(False, score * 0.6, f"nothing but the names is in the cited spans: {minor[0].text!r} is not")
     lone = [t for t in minor if _clause_support(text, toks, t) < 2]
     if minor and (len(minor) > max(1.0, SLACK * len(toks)) or lone):
         return Verdict(False, score * 0.6, f"{', '.join(repr(t.text) for t in lone or minor)} not in the cited spans")
@@ -649,7 +651,7 @@ def _near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: 
                                     or _one_clause(spans[s], p, q)  # or in one clause of the span, however far
                                     for n in near for p in t.where[s] for q in n.where[s] if q >= 0):
                     return f"{t.text!r} is not said of {' / '.join(n.text for n in near)!r} in the cited span"
-    return _names_near(toks, segs, spans)
+    return _names_near(text, toks, segs, spans)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -688,8 +690,13 @@ def _other_verb(span: str, p: int, q: int) -> bool:
     h = word
     while h.pos_ not in {"VERB", "AUX"} and h.head.i != h.i:
         h = h.head
-    return h.i != verb.i and h.pos_ == "VERB" and ((h.dep_ == "conj" and h.head.i == verb.i) or
-                                                  (verb.dep_ == "conj" and verb.head.i == h.i))
+    if h.i == verb.i or h.pos_ != "VERB":
+        return False
+    if h.dep_ == "conj" and h.head.i == verb.i:
+        # "devised and directed by Mike Leigh": what follows a bare second verb is said of both
+        own = any(c.dep_ in {"aux", "auxpass", "nsubj", "nsubjpass"} for c in h.children)
+        return own or word.i < h.i
+    return verb.dep_ == "conj" and verb.head.i == h.i
 
 
 def _one_clause(span: str, p: int, q: int, ours: set[int] | frozenset[int] = frozenset()) -> bool:
@@ -710,7 +717,7 @@ def _one_clause(span: str, p: int, q: int, ours: set[int] | frozenset[int] = fro
         not any(j and lo < a < hi and not any(a <= o < b for o in ours) for a, b, _, j in words)
 
 
-def _names_near(toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
+def _names_near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
     """A name is said of the relation words next to it (one each side): in its span one of them stands as
     near it as in the statement, or within twice ``NEAR`` ("Lana Wood ... stars" is not "stars ... Natalie
     Wood")."""
@@ -727,9 +734,14 @@ def _names_near(toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Seque
             heres = [p for g in group for p in g.where[s]]
             side = [n for n in (toks[i - 1] if i > 0 else None, toks[j + 1] if j + 1 < len(toks) else None)
                     if n is not None and n.kind in {"verb", "word"} and s in n.where and -1 not in n.where[s]]
+            said = " ".join(g.text for g in group)
+            verbs = [n for n in side if n.kind == "verb" and _one_clause(text, group[-1].at, n.at)]
+            if verbs and _parsable(spans[s]) and all(_other_verb(spans[s], p, q) for n in verbs for p in heres
+                                                     for q in n.where[s]):
+                # "based in New Delhi and was founded ... in Cologne's twin city": Cologne is of "founded"
+                return f"{said!r} is not said of {' / '.join(n.text for n in verbs)!r} in the cited span"
             if side and not any(abs(p - q) <= max(2 * NEAR, abs(group[0].at - n.at) + 20) or _one_clause(spans[s], p, q)
                                 for n in side for p in heres for q in n.where[s]):
-                said = " ".join(g.text for g in group)
                 return f"{said!r} is not said of {' / '.join(n.text for n in side)!r} in the cited span"
             i = j + 1
     return None

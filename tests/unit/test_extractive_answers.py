@@ -76,6 +76,16 @@ def test_yes_no(x: SpacyExtractor) -> None:
     assert answer(x, "Is Edmund Varga of the same nationality?", units[:1])[0] is None
 
 
+def test_yes_needs_each_entitys_span_to_state_its_claim(x: SpacyExtractor) -> None:
+    units = [("Lufthansa was founded in 1953 and is based in Cologne.", "paragraph", "Lufthansa", ""),
+             ("Air India is based in New Delhi and was founded by J. R. D. Tata in Cologne's twin city.",
+              "paragraph", "Air India", "")]
+    # the words "based" and "Cologne" are in both spans; only Lufthansa's says it is based in Cologne
+    assert answer(x, "Are Lufthansa and Air India both based in Cologne?", units)[0] is None
+    units[1] = ("Air India is also based in Cologne, at its European hub.", "paragraph", "Air India", "")
+    assert answer(x, "Are Lufthansa and Air India both based in Cologne?", units)[0] == "yes"
+
+
 def test_the_same_nationality_of_related_people_is_not_the_named_entities(x: SpacyExtractor) -> None:
     # both films are American; their directors are not: never "yes" from the films' own places
     units = [("Night Train to Lisbon is a 2013 American film directed by Bille August.", "paragraph",

@@ -1,0 +1,34 @@
+"""A yes / no question read as one claim per entity (kmrag.answer.claims), and "yes" only when each
+entity's span supports its claim. Questions and spans of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.answer.claims import claims
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize("question, names, made", [
+    ("Are Lufthansa and Air India both flag carriers?", ["Lufthansa", "Air India"],
+     ["Lufthansa is flag carriers.", "Air India is flag carriers."]),
+    ("Were Munich Airport and Delhi Airport both opened in 1992?", ["Munich Airport", "Delhi Airport"],
+     ["Munich Airport was opened in 1992.", "Delhi Airport was opened in 1992."]),
+    ("Is Lufthansa based in Cologne?", ["Lufthansa"], ["Lufthansa is based in Cologne."]),
+    ("Did Carsten Spohr run both Lufthansa and Eurowings?", ["Lufthansa", "Eurowings"],
+     ["Carsten Spohr did run Lufthansa.", "Carsten Spohr did run Eurowings."]),
+    ("Do Lufthansa, Swiss and Austrian all fly to Delhi?", ["Lufthansa", "Swiss", "Austrian"],
+     ["Lufthansa does fly to Delhi.", "Swiss does fly to Delhi.", "Austrian does fly to Delhi."]),
+])
+def test_a_question_becomes_one_claim_per_entity(question: str, names: list[str], made: list[str]) -> None:
+    assert claims(question, names) == made
+
+
+@pytest.mark.parametrize("question, names", [
+    ("Which airline is older, Lufthansa or Air India?", ["Lufthansa", "Air India"]),  # not yes / no
+    ("Is Lufthansa older than Air India?", ["Lufthansa", "Air India"]),                # not one coordination
+    ("Are Lufthansa and Air India both flag carriers?", ["Lufthansa", "Qantas"]),      # a name not asked about
+])
+def test_no_claims_where_the_question_is_not_of_that_shape(question: str, names: list[str]) -> None:
+    assert claims(question, names) is None
