@@ -12,16 +12,24 @@ from collections.abc import Sequence
 _AUX = re.compile(r"^(is|are|was|were|do|does|did|has|have|had|can|could|will|would)\s+(.*)$", re.I | re.S)
 _SINGULAR = {"are": "is", "were": "was", "do": "does", "have": "has"}
 _QUANTIFIER = re.compile(r"\b(?:both|all|each|either|also|too)\b\s*", re.I)
+# a predicate said of the group, not of each one: "in the same band", "partners", "married to each other"
+_COLLECTIVE = re.compile(r"\b(?:same|different|together|each\s+other|one\s+another|partners?|related|relatives|"
+                         r"rivals?|siblings|brothers|sisters|twins|friends|teammates|colleagues|similar|alike|equal|"
+                         r"apart|married|neighbou?rs|each\s+other's|other's|between|compared)\b", re.I)
 
 
-def claims(question: str, names: Sequence[str]) -> list[str] | None:
+def claims(question: str, names: Sequence[str], mentions: Sequence[str] = ()) -> list[str] | None:
     """One declarative claim per name, or None (not an auxiliary-first question naming them in one
-    coordination: "A and B", "A, B and C", "A or B")."""
+    coordination: "A and B", "A, B and C", "A or B"; or a predicate said of them as a group). ``mentions``:
+    the question's mentions, to write a name the analysis clipped ("Bille") as the question does ("Bille
+    August")."""
     q = question.strip().rstrip("?").strip()
     m = _AUX.match(q)
-    if m is None or not names:
+    if m is None or not names or _COLLECTIVE.search(q):
         return None
     aux, rest = m.group(1).lower(), m.group(2)
+    names = [max((x for x in mentions if n in x and re.search(rf"(?<!\w){re.escape(x)}(?!\w)", rest)), key=len,
+                 default=n) for n in names]
     where = _coordination(rest, names)
     if where is None:
         return None
@@ -30,23 +38,25 @@ def claims(question: str, names: Sequence[str]) -> list[str] | None:
     for name in said:
         if lo == 0 or re.fullmatch(r"(?:both|all|each|either)\s*", rest[:lo], re.I):  # the names are the subject
             tail = _QUANTIFIER.sub("", rest[hi:]).strip().lstrip(",;: ")
+            if not tail or tail[:1].isupper():
+                return None  # "Are Metropolis and Nosferatu American films?": the names may run on
             verb = _SINGULAR.get(aux, aux)
             out.append(f"{name} {verb} {tail}.")
         else:  # the names are an object: "did Parker Brothers publish both A and B"
             head = _QUANTIFIER.sub("", rest[:lo]).strip()
-            subject_end = _subject_end(head)
-            if subject_end is None:
+            subject, _, verb = head.rpartition(" ")  # "Parker Brothers publish": the verb is the last word
+            if not subject or not verb.islower():
                 return None
-            out.append(f"{head[:subject_end]} {aux} {head[subject_end:].strip()} {name}{rest[hi:]}.".replace("  ", " "))
+            out.append(f"{subject} {aux} {verb} {name}{rest[hi:]}.")
     return out
 
 
 def _coordination(text: str, names: Sequence[str]) -> tuple[int, int, list[str]] | None:
-    """Where in ``text`` the names stand together, joined by commas, "and" or "or" only, and each name as the
-    question writes it in full ("Bille" found as "Bille August"), in the order of ``names``."""
+    """Where in ``text`` the names stand together, joined by commas, "and" or "or" only, and each name as
+    written there, in the order of ``names``."""
     spots = []
     for name in names:
-        m = re.search(rf"(?<!\w){re.escape(name)}(?:\s+[A-Z0-9][\w.'&-]*)*(?!\w)", text)
+        m = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text)
         if m is None:
             return None
         spots.append((m.start(), m.end()))
@@ -55,9 +65,3 @@ def _coordination(text: str, names: Sequence[str]) -> tuple[int, int, list[str]]
         if not re.fullmatch(r"\s*(?:,\s*)?(?:and|or|as well as|,)\s*|\s*,\s*", text[a_end:b_start], re.I):
             return None
     return order[0][0], order[-1][1], [text[a:b] for a, b in spots]
-
-
-def _subject_end(head: str) -> int | None:
-    """Where the subject of "Parker Brothers publish" ends: before its first lower-case word (a verb)."""
-    m = re.match(r"^((?:the\s+)?(?:[A-Z0-9][\w.'&-]*\s*)+)\s+[a-z]", head)
-    return len(m.group(1)) if m else None

@@ -615,7 +615,7 @@ class ExtractiveGenerator:
         # the question as a claim about each entity, each judged against that entity's span: "Parcheesi is
         # published by Parker Brothers." holds, "Hungry Hungry Hippos is published by Parker Brothers." does not
         # where its span says the game was published by Fred Kroll
-        made = claims(question, [n for n, _ in about])
+        made = claims(question, [n for n, _ in about], analysis.mentions)
         if made and all(judge(c, [s.display], [s.title]).supported for c, (_, s) in zip(made, about, strict=True)):
             for e, c in zip(entities, made, strict=True):
                 e["claim"] = c

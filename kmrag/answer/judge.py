@@ -176,6 +176,9 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
         elif t.pos_ == "PROPN" or (t.text[:1].isupper() and t.pos_ in {"NOUN", "ADJ", "X"} and
                                    (t.i > 0 or t.pos_ == "NOUN")):  # a capitalised first word is checked too
             kind = "name"
+        elif _used_to(t):  # "used to front Creed" says he is its former frontman: "former" must be cited
+            out.append((t.text, "former", "verb", t.idx, "former"))
+            continue
         elif (t.pos_ in {"VERB"} or (t.pos_ == "AUX" and low not in STOP)) and t.lemma_.lower() not in LIGHT and \
                 not _light_here(t):
             kind = "verb"
@@ -191,16 +194,17 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
 _WHERE = frozenset("in on at near north south east west between along within beside outside inside across".split())
 
 
+def _used_to(t: Any) -> bool:
+    """"used to" + a verb, the habitual past (not "was used to build")."""
+    return t.lower_ == "used" and t.i + 2 < len(t.doc) and t.doc[t.i + 1].lower_ == "to" and \
+        t.doc[t.i + 2].pos_ in {"VERB", "AUX"} and not any(c.dep_ == "auxpass" for c in t.children) and \
+        not (t.i > 0 and t.doc[t.i - 1].lemma_ == "be")
+
+
 def _light_here(t: Any) -> bool:
-    """A verb that claims nothing of its own where it stands: "used to front" (was), "lies north of" / "is
-    located in" (is), "played a lead role" (had)."""
-    nxt = [w.lower_ for w in t.doc[t.i + 1:t.i + 4]]
-    lemma = t.lemma_.lower()
-    if t.lower_ == "used" and nxt[:1] == ["to"] and not any(c.dep_ == "auxpass" for c in t.children):
-        return True
-    if lemma in {"lie", "locate", "situate", "sit"} and nxt[:1] and nxt[0] in _WHERE:
-        return True
-    return lemma == "play" and bool({"role", "part"} & set(nxt))
+    """A verb that claims nothing of its own where it stands: "lies north of" / "is located in" (is)."""
+    nxt = [w.lower_ for w in t.doc[t.i + 1:t.i + 2]]
+    return t.lemma_.lower() in {"lie", "locate", "situate", "sit"} and bool(nxt) and nxt[0] in _WHERE
 
 
 def _bounds(text: str) -> list[tuple[str, int, str]]:
@@ -250,10 +254,11 @@ def _similar(words: Sequence[str], candidates: Sequence[str]) -> dict[str, float
     """The best cosine of each word against the candidates (lower-cased), from the embedder's word vectors."""
     need = [w for w in {*words, *candidates} if w not in _VEC]
     if need:
+        if len(_VEC) + len(need) > 50_000:
+            _VEC.clear()
+            need = list({*words, *candidates})
         for w, v in zip(need, _vectors().embed(need), strict=True):
             _VEC[w] = v
-        if len(_VEC) > 50_000:
-            _VEC.clear()
     out = {}
     for w in words:
         best = 0.0
@@ -321,7 +326,7 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     segments = _cover(text, toks)
     if segments is None:
         return Verdict(False, score * 0.4, "one clause joins words of different spans: " + _which(toks))
-    failed = _subjects(text, toks, segments, ev, tw) or _polarity(text, toks, segments, spans) or \
+    failed = _subjects(text, toks, segments, ev, tw, spans) or _polarity(text, toks, segments, spans) or \
         _lifespan(toks, segments, spans) or \
         _near(text, toks, segments, spans) or _direction(text, segments, spans, titles) or \
         _roles(text, toks, segments, [_with_title(sp, t) for sp, t in zip(spans, titles, strict=True)])
@@ -481,7 +486,8 @@ def _cover(text: str, toks: list[_Tok]) -> list[tuple[int, int, int]] | None:
     return segs
 
 
-def _subjects(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], ev: list[Any], tw: list[Any]) -> str | None:
+def _subjects(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], ev: list[Any], tw: list[Any],
+              spans: Sequence[str]) -> str | None:
     """A clause resting on another span than the one before must name its subject, or find the subject it
     takes from before in its own span."""
     names = [t for t in toks if t.kind == "name"]
@@ -499,7 +505,8 @@ def _subjects(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], ev:
         prev = segs[[x[0] for x in segs].index(a) - 1][2]
         if attached is not None and attached[0] == "noun":
             # "in the state where Dell is ...": the two spans must share the name the noun stands for
-            if _bridge(ev[prev] + tw[prev], ev[s] + tw[s]):
+            at = [p for t in seg for p in t.where.get(s, []) if p >= 0]
+            if _bridge(ev[prev] + tw[prev], ev[s] + tw[s], spans[s], at):
                 continue
             return (f"the clause {' '.join(t.text for t in seg[:4])!r} is about {attached[2]!r}, which its span and "
                     "the span before name nothing in common")
@@ -520,7 +527,7 @@ def _subjects(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], ev:
     return None
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=256)  # a parse of a long span is large
 def _parsed(text: str) -> Any:
     from kmrag.nlp.extract import load_spacy
 
@@ -545,12 +552,16 @@ def _attached(text: str, lo: int, hi: int) -> tuple[str, int, str] | None:
     return None
 
 
-def _bridge(one: list[tuple[str, str, int]], other: list[tuple[str, str, int]]) -> bool:
+def _bridge(one: list[tuple[str, str, int]], other: list[tuple[str, str, int]], span: str, at: list[int]) -> bool:
     """Do two spans (with their titles) name one thing in common (a capitalised word, not the first of a
-    sentence)?"""
+    sentence), said in ``span`` of the clause the statement's words ``at`` stand in ("held every year in
+    Venice, Italy, and draws crowds from Germany": Germany is not where it is held)?"""
     def names(words: list[tuple[str, str, int]]) -> set[str]:
-        return {k for w, k, at in words if w[:1].isupper() and at != 0 and len(k) > 2 and w.lower() not in STOP}
-    return bool(names(one) & names(other))
+        return {k for w, k, p in words if w[:1].isupper() and p != 0 and len(k) > 2 and w.lower() not in STOP}
+    shared = names(one) & names(other)
+    if not shared or not at or not _parsable(span):
+        return bool(shared)
+    return any(p < 0 or any(_one_clause(span, p, q) for q in at) for w, k, p in other if k in shared)
 
 
 def _name_group(toks: list[_Tok], i: int) -> list[_Tok]:
@@ -570,12 +581,29 @@ def _polarity(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spa
     """"not", "never", "no longer" on one side only; in a span, only the clauses the statement's words stand in
     count ("Drawing from literature that was not destroyed, Ibn Sina proposed ..." does not negate "proposed")."""
     said = _negated(text)
-    used = [_negated(_said_clauses(spans[s], [p for t in toks[a:b + 1] for p in t.where.get(s, [])]))
-            for a, b, s in segs]
+    used = []
+    for a, b, s in segs:
+        at = [p for t in toks[a:b + 1] for p in t.where.get(s, [])]
+        verbs = [p for t in toks[a:b + 1] if t.kind == "verb" for p in t.where.get(s, [])]
+        used.append(_negated(_said_clauses(spans[s], at)) or _governed(spans[s], verbs))
     if said != any(used):
         return ("the statement negates what the cited span says" if said
                 else "the cited span negates what the statement says")
     return None
+
+
+def _governed(span: str, at: list[int]) -> bool:
+    """Does a "not" govern the verbs at ``at`` from a clause above theirs ("Historians do not agree that the
+    regiment was disbanded in 1919")?"""
+    if not _parsable(span):
+        return False
+    doc = _parsed(span)
+    for t in doc:
+        if any(t.idx <= p < t.idx + len(t.text) for p in at if p >= 0):
+            for h in [t, *t.ancestors]:
+                if any(c.dep_ == "neg" for c in h.children):
+                    return True
+    return False
 
 
 def _said_clauses(span: str, at: list[int]) -> str:
@@ -587,7 +615,8 @@ def _said_clauses(span: str, at: list[int]) -> str:
 
 
 # verbs that say their complement did not happen: "refused to fund" is "did not fund"
-_NEGATIVE_VERB = re.compile(r"\b(?:refus|fail|declin|neglect)(?:e|es|ed|ing|s)?\s+to\b", re.I)
+_NEGATIVE_VERB = re.compile(r"\b(?:refus(?:e|es|ed|ing|al)|fail(?:s|ed|ing|ure)?|declin(?:e|es|ed|ing)|"
+                            r"neglect(?:s|ed|ing)?)\s+to\s+(?!\d)[a-z]+", re.I)
 
 
 def _negated(text: str) -> bool:
@@ -599,19 +628,22 @@ NEAR = 30  # characters: how far apart in a span two words the statement puts si
 
 def _lifespan(toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
     """In "Name (5 May 1990 – 3 June 2020)" the first date is the birth, the second the death."""
-    verbs = {t.lemma for t in toks}
-    years = [t.key for t in toks if t.kind == "num" and re.fullmatch(r"1\d{3}|20\d{2}", t.key)]
-    if not years or not verbs & {"bear", "die"}:
-        return None
+    # each year is said of the nearest "born" / "died" / "lived" before it ("born in 1852 and died in 1815";
+    # "born Roger Kelly, ... lived from 1943 to 2014": the years are the life's, not the birth's)
+    said: list[tuple[str, str]] = []
+    for i, t in enumerate(toks):
+        if t.kind == "num" and re.fullmatch(r"1\d{3}|20\d{2}", t.key):
+            verb = next((v.lemma for v in reversed(toks[:i]) if v.lemma in {"bear", "die", "live"}), None)
+            verb = verb or next((v.lemma for v in toks[i + 1:] if v.lemma in {"bear", "die", "live"}), None)
+            if verb in {"bear", "die"}:
+                said.append((t.key, verb))
     for _, _, s in segs:
         for m in _LIFESPAN.finditer(spans[s]):
             born, died = m.group(1), m.group(2)
-            if any(y in born for y in years) and any(y in died for y in years):
-                continue  # "lived from 19 December 1943 to 14 June 2014": the whole lifespan
-            for y in years:
-                if "bear" in verbs and "die" not in verbs and y in died and y not in born:
+            for y, verb in said:
+                if verb == "bear" and y in died and y not in born:
                     return f"{y} is the death in the cited span's lifespan, not the birth"
-                if "die" in verbs and "bear" not in verbs and y in born and y not in died:
+                if verb == "die" and y in born and y not in died:
                     return f"{y} is the birth in the cited span's lifespan, not the death"
     return None
 
@@ -662,7 +694,7 @@ def _clauses(span: str) -> tuple[tuple[int, int, tuple[int, ...], bool], ...]:
     for t in _parsed(span):
         h, joins = t, []
         while h.pos_ not in {"VERB", "AUX"} and h.head.i != h.i:
-            if h.dep_ == "conj":  # "Mia Farrow in 1966 and Barbara Marx in 1976": 1976 is said of Marx only
+            if h.dep_ == "conj":  # "Ana Lind in 1966 and Eva Berg in 1976": 1976 is said of Eva Berg only
                 joins.append(h.i)
             h = h.head
         if h.pos_ == "AUX" and h.head.i != h.i and h.dep_ in {"aux", "auxpass"}:
@@ -712,7 +744,7 @@ def _one_clause(span: str, p: int, q: int, ours: set[int] | frozenset[int] = fro
             if a <= x < b:
                 heads[x] = h
     lo, hi = sorted((p, q))
-    # a coordinated word between the two: "married Mia Farrow in 1966 and Barbara Marx in 1976"
+    # a coordinated word between the two: "married Ana Lind in 1966 and Eva Berg in 1976"
     return len(heads) == 2 and heads[p] == heads[q] and \
         not any(j and lo < a < hi and not any(a <= o < b for o in ours) for a, b, _, j in words)
 

@@ -26,43 +26,56 @@ _TRUE_THAT = re.compile(r"^\s*(?:is\s+it\s+(?:true|the\s+case|correct)|(?:is|was
 # "Give the birth date of X", "Name the film whose director ...", "Identify which of A and B ..."
 _IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:give|state|name|identify|provide|list|find|say|tell)\s+(?:me\s+|us\s+)?"
                          r"(.*)$", re.I | re.S)
-_WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?:date|day|year|month|time)\b\s*(.*)$", re.I | re.S)
+# "On what date did X die?" (not "On which day of the week ...", "In what time zone ...")
+_WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?:date|day|year|month)\s+"
+                      r"((?:did|does|do|was|were|is|are|will|has|had|have)\b.*)$", re.I | re.S)
 # "the date on which S V", "the place where S V", "the year in which S V"
 _NOUN_CLAUSE = re.compile(r"^the\s+(date|day|year|month|time|place|city|town|country|location)\s+"
                           r"(?:on\s+which|in\s+which|at\s+which|when|where|that)\s+(.*)$", re.I | re.S)
-_FRONTED = [re.compile(r"^\s*(?:between|of|out\s+of|from|among)\s+(.+?)\s+and\s+(.+?),\s*"
+# the alternatives are names: capitalised or quoted, not numbers ("Between 1950 and 1960, who ...?" is a span of
+# time), at most eight words each
+_ALT = r"(?-i:[A-Z\"“'‘])(?:\S+\s+){0,7}?\S+?"
+_FRONTED = [re.compile(rf"^\s*(?:between|of|out\s+of|among)\s+({_ALT})\s+and\s+({_ALT}),\s*"
                        r"((?:who|which|what|whose)\b.*)$", re.I | re.S),
-            re.compile(r"^\s*(.+?)\s+or\s+(.+?)\s*[:;,]\s*((?:[^?]*?\s)?(?:who|which|what|whose)\b.*)$", re.I | re.S)]
+            re.compile(rf"^\s*(?!(?:did|does|do|is|are|was|were|if|whether|who|what|which|when|where|how)\b)({_ALT})"
+                       rf"\s+or\s+({_ALT})\s*[:;]\s*((?:[^?]*?\s)?(?:who|which|what|whose)\b.*)$", re.I | re.S)]
 # a trailing "... : A or B." after a request
 _TRAILING = re.compile(r"^(.*?)\s*[:;]\s*([^:;]+?)\s+or\s+([^:;]+?)\s*[.?]?\s*$", re.S)
 # the doer of a verb, for "the person who directed X" / "whoever wrote X" -> "the director of X"
-AGENT = {"direct": "director", "write": "writer", "compose": "composer", "produce": "producer", "found": "founder",
+AGENT = {"direct": "director", "write": "writer", "compose": "composer", "produce": "producer", "founded": "founder",
          "create": "creator", "invent": "inventor", "design": "designer", "paint": "painter", "build": "builder",
          "own": "owner", "discover": "discoverer", "edit": "editor", "publish": "publisher", "perform": "performer",
          "sing": "singer", "narrate": "narrator", "illustrate": "illustrator", "translate": "translator",
          "develop": "developer", "manage": "manager", "coach": "coach", "lead": "leader", "head": "head",
-         "play": "player", "host": "host", "present": "presenter"}
-_DOER = re.compile(r"\b(?:the\s+(?:person|man|woman|one|people|individual)\s+(?:who|that)|whoever|those\s+who)\s+"
-                   r"(?:(?:has|had|have)\s+)?(\w+)\s+(?!(?:it|him|her|them|this|that|these|those)\b)", re.I)
+         "host": "host", "present": "presenter"}
+# ... followed by its object, a name or a phrase with an article ("the man who directed in Germany" is no doer)
+_DOER = re.compile(r"\b(?:the\s+(?:person|man|woman|one|individual)\s+(?:who|that)|whoever|"
+                   r"(?P<many>the\s+people\s+(?:who|that)|those\s+who))\s+"
+                   r"(?:(?:has|had|have)\s+)?(\w+)\s+(?=(?:the\s+|a\s+|an\s+)?(?-i:[A-Z0-9\"“'‘]))", re.I)
 _PAST = {"wrote": "write", "written": "write", "led": "lead", "built": "build", "sang": "sing", "sung": "sing",
          "made": "make", "drew": "draw", "ran": "run", "headed": "head"}
 _SOMEONE = r"(people|persons|someone|somebody|a\s+person|a\s+man|a\s+woman|men|women|individuals)"
 # "Were A and B directed by people from the same country?" -> "Were the directors of A and B from ...?"
-_BY_SOMEONE = re.compile(rf"^(were|was|are|is)\s+(.+?)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:who\s+(?:are|were)\s+)?(.*)$",
-                         re.I | re.S)
+_BY_SOMEONE = re.compile(rf"^(were|was|are|is)\s+(.+?)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:who\s+(?:are|were)\s+)?"
+                         r"((?:from|born|of)\b.*)$", re.I | re.S)
 # "X was directed by a person born on what date?" -> "When was the director of X born?"
 _IN_SITU = re.compile(rf"^(.+?)\s+(?:was|were)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:who\s+(?:was|were)\s+)?(born|died|who\s+died)"
                       r"\s+(?:on|in|at)\s+(?:what|which)\s+(date|day|year|place|city|town|country)\s*\??$", re.I | re.S)
-_SHARE = re.compile(r"\bshare\s+(?:a|an|the|one)\s+(?:common\s+)?(\w+)", re.I)
+# an attribute two things may have in common ("share a border with" is a relation, not an attribute)
+_SHARED = ("nationality|citizenship|birthplace|hometown|country|language|religion|profession|occupation|genre|"
+           "surname|birthday|director|author|publisher|label|manufacturer|father|mother|parent|alma\\s+mater|"
+           "record\\s+label|place\\s+of\\s+birth|place\\s+of\\s+death|country\\s+of\\s+origin")
+_SHARE = re.compile(rf"\bshare\s+(?:a|an|the|one)\s+(?:common\s+)?({_SHARED})\b(?!\s+with\b)", re.I)
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _DO = {"VBD": "did", "VBZ": "does", "VBP": "do"}
+MAX_CHARS = 300  # a longer question is read as asked (and no pattern runs long on it)
 
 
 def rephrase(question: str) -> str:
     """The question as the analysis reads it best (see the module's docstring); unchanged when no rule
     applies."""
     q = " ".join(question.split())
-    if not q or _CJK.search(q):
+    if not q or _CJK.search(q) or len(q) > MAX_CHARS:
         return question
     out = _rephrase(q)
     return out if out != q else question
@@ -90,7 +103,7 @@ def _request(q: str) -> str:
         return _as_yes_no(_end(m.group(1))) or q
     m = _EMBEDDED.match(q)
     if m:
-        wh, rest = m.group(1).lower(), _end(m.group(2))
+        wh, rest = m.group(1).lower(), _end(re.sub(r"^or\s+not\b\s*", "", m.group(2), flags=re.I))
         if wh in {"whether", "if"}:
             return _as_yes_no(rest) or q
         return _as_wh(wh, rest) or q
@@ -112,8 +125,10 @@ def _request(q: str) -> str:
         whose = re.match(r"^the\s+(\w+)\s+(whose|which|that|who)\s+(.*)$", body, re.I)
         if whose and whose.group(2).lower() == "whose":  # "Name the film whose director ..."
             return f"Which {whose.group(1)}'s {whose.group(3)}{tail}?"
-        if re.match(r"^the\s+[\w\s-]+?\s+of\s+\S", body, re.I):  # "Give the birth date of X"
-            return f"What is {body}{tail}?"
+        head = re.match(r"^the\s+([\w\s-]+?)\s+of\s+\S", body, re.I)
+        if head:  # "Give the birth date of X", "List the members of the band"
+            plural = head.group(1).split()[-1].lower().endswith("s") and not head.group(1).lower().endswith("ss")
+            return f"What {'are' if plural else 'is'} {body}{tail}?"
     return q
 
 
@@ -165,7 +180,8 @@ def _share(q: str) -> str:
     """"Do A and B share a nationality?" -> "Do A and B have the same nationality?"; "Is A of the same
     nationality as B?" -> "Are A and B of the same nationality?"."""
     m = _SAME_AS.match(q)
-    if m:
+    if m and " or " not in m.group(6) and not any(t.pos_ in {"VERB", "AUX"} for t in _nlp()(m.group(6))):
+        # not "as his wife died" (a clause) nor "as Nuremberg or Augsburg"
         aux = {"is": "Are", "was": "Were"}.get(m.group(1).lower(), m.group(1).capitalize())
         return f"{aux} {m.group(2)} and {m.group(6)} {m.group(3) or ''}{m.group(4)} the same {m.group(5)}?"
     return _SHARE.sub(lambda m: f"have the same {m.group(1)}", q)
@@ -174,8 +190,10 @@ def _share(q: str) -> str:
 def _doers(q: str) -> str:
     """"the person who directed X" / "whoever wrote X" -> "the director of X" / "the writer of X"."""
     def sub(m: re.Match[str]) -> str:
-        agent = _agent(m.group(1))
-        return ("The" if m.start() == 0 else "the") + f" {agent} of " if agent else m.group(0)
+        agent = _agent(m.group(2))
+        if agent is None:
+            return m.group(0)
+        return ("The" if m.start() == 0 else "the") + f" {agent}{'s' if m.group('many') else ''} of "
     out = _DOER.sub(sub, q)
     m = _BY_SOMEONE.match(out)
     if m and _agent(m.group(3)):
@@ -232,8 +250,8 @@ def _as_wh(wh: str, rest: str) -> str | None:
     # the words that go with the wh-word stay with it: "how many films X made", "which film X directed"
     lead = ""
     if wh == "how":
-        m = re.match(r"^(?:much|many|long|far|old|big|large|tall|high|often)\s+(?:(?!the\b|a\b|an\b)[a-z]+\s+)?",
-                     rest, re.I)
+        m = re.match(r"^(?i:much|many|long|far|old|big|large|tall|high|often)\s+(?:(?!the\b|a\b|an\b)[a-z]+\s+"
+                     r"(?=\S+\s+\S))?", rest)
         lead = m.group(0) if m else ""
     elif wh in {"which", "what", "whose"} and len(probe) > 1 and probe[1].pos_ in {"NOUN", "PROPN"}:
         lead = probe[1].text_with_ws  # "which airline", "what year"
@@ -276,6 +294,9 @@ def _invert(clause: str) -> str | None:
 def _lower_first(doc: Any, body: str) -> str:
     """"The team ..." -> "the team ..." inside a question; a name ("Attics To Eden") and "I" stay."""
     first = doc[0]
+    if len(doc) > 1 and doc[1].pos_ == "PROPN" and first.lower_ == "the" and first.text == "The" \
+            and doc[1].text[:1].isupper():
+        return body  # "The Beatles": the name's own article
     if first.pos_ in {"DET", "PRON"} and first.text != "I" or first.lower_ in {"the", "a", "an"}:
         return body[0].lower() + body[1:]
     return body

@@ -51,5 +51,14 @@ def test_demo_questions_are_answered_by_relation_paths(backend: str, tmp_path: P
             paths, decide = _step(data["trace"], "paths"), _step(data["trace"], "decide")
             assert paths["answer"] == answer and paths["candidates"][0]["answer"] == answer
             assert decide["path"] == answer and "path" in decide["decision"]
+        # asked as a request: read as the direct question (the trace says so), answered the same, and the
+        # answer keeps the question as it was asked
+        asked = "Tell me when the airline that operates the Delhi to Munich flight was founded."
+        out = kmrag("ask", asked, "--json", "--trace", env=env)
+        assert out.returncode == 0, out.stderr
+        data = data_of(out)
+        assert data["direct"] == "1953" and data["question"] == asked, data
+        assert _step(data["trace"], "rephrase")["read_as"] == \
+            "When was the airline that operates the Delhi to Munich flight founded?"
     finally:
         clear_tenant(env)

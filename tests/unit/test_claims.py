@@ -20,6 +20,8 @@ pytestmark = pytest.mark.unit
      ["Carsten Spohr did run Lufthansa.", "Carsten Spohr did run Eurowings."]),
     ("Do Lufthansa, Swiss and Austrian all fly to Delhi?", ["Lufthansa", "Swiss", "Austrian"],
      ["Lufthansa does fly to Delhi.", "Swiss does fly to Delhi.", "Austrian does fly to Delhi."]),
+    ("Did Bank of America buy both Merrill Lynch and Countrywide?", ["Merrill Lynch", "Countrywide"],
+     ["Bank of America did buy Merrill Lynch.", "Bank of America did buy Countrywide."]),
 ])
 def test_a_question_becomes_one_claim_per_entity(question: str, names: list[str], made: list[str]) -> None:
     assert claims(question, names) == made
@@ -29,6 +31,19 @@ def test_a_question_becomes_one_claim_per_entity(question: str, names: list[str]
     ("Which airline is older, Lufthansa or Air India?", ["Lufthansa", "Air India"]),  # not yes / no
     ("Is Lufthansa older than Air India?", ["Lufthansa", "Air India"]),                # not one coordination
     ("Are Lufthansa and Air India both flag carriers?", ["Lufthansa", "Qantas"]),      # a name not asked about
+    # a predicate of the group, not of each one
+    ("Were Scott Stapp and Mark Tremonti in the same band?", ["Scott Stapp", "Mark Tremonti"]),
+    ("Are Lufthansa and Air India partners?", ["Lufthansa", "Air India"]),
+    ("Did Lennon and McCartney write songs together?", ["Lennon", "McCartney"]),
+    ("Are Munich and Delhi different cities?", ["Munich", "Delhi"]),
+    # the words after the names are capitalised: a name may run on ("Nosferatu American"?)
+    ("Are Metropolis and Nosferatu American films?", ["Metropolis", "Nosferatu"]),
 ])
 def test_no_claims_where_the_question_is_not_of_that_shape(question: str, names: list[str]) -> None:
     assert claims(question, names) is None
+
+
+def test_a_name_the_analysis_clipped_is_written_as_the_question_has_it() -> None:
+    assert claims("Are Edmund Varga and Bille August both film directors?", ["Edmund Varga", "Bille"],
+                  ["Are Edmund Varga", "Bille", "Edmund Varga", "Bille August"]) == \
+        ["Edmund Varga is film directors.", "Bille August is film directors."]

@@ -129,10 +129,10 @@ def test_more_titles_than_spans_is_no_crash() -> None:
 # Clauses and coordination read from the cited span's dependency parse (cases of our own, not of the set)
 @pytest.mark.parametrize("statement, spans, titles, supported", [
     # a number is said of the coordinated name or verb it hangs from, however far apart the words stand
-    ("Sinatra married Barbara Marx in 1976.", ["He later married Mia Farrow in 1966 and Barbara Marx in 1976."],
-     ["Frank Sinatra"], True),
-    ("Sinatra married Mia Farrow in 1976.", ["He later married Mia Farrow in 1966 and Barbara Marx in 1976."],
-     ["Frank Sinatra"], False),
+    ("Okafor married Eva Berg in 1976.", ["He later married Ana Lind in 1966 and Eva Berg in 1976."],
+     ["Emeka Okafor"], True),
+    ("Okafor married Ana Lind in 1976.", ["He later married Ana Lind in 1966 and Eva Berg in 1976."],
+     ["Emeka Okafor"], False),
     ("The regiment was disbanded in 1919.", ["The regiment was raised in 1914 to fight in France, and later "
                                              "disbanded in 1945."], ["The Rifles"], False),
     ("On 2 May 1890 Professor Ada Byrne sent the governor a letter.",
@@ -156,10 +156,25 @@ def test_more_titles_than_spans_is_no_crash() -> None:
     # words that claim nothing of their own there
     ("Scott Stapp used to front Creed.", ["Scott Stapp is the former frontman of the band Creed."], [""], True),
     ("Velgošti lies north of Lake Ohrid.", ["Velgošti is a village north of Lake Ohrid."], [""], True),
-    ("Ana Lind played a lead role in Winter Tides.", ["Ana Lind has a lead role in Winter Tides."], [""], True),
+    ("Ana Lind played a lead role in Winter Tides.", ["Ana Lind was offered a lead role in Winter Tides but turned it "
+                                                      "down."], [""], False),
+    ("Scott Stapp used to front Creed.", ["Scott Stapp hoped to front the band Creed."], [""], False),
     ("Ada Lovelace, born Augusta Ada Byron, lived from 1815 to 1852.",
      ["Augusta Ada Byron (10 December 1815 – 27 November 1852), known as Ada Lovelace, was a mathematician."],
      ["Ada Lovelace"], True),
+    ("Ada Lovelace was born in 1852 and died in 1815.",
+     ["Augusta Ada Byron (10 December 1815 – 27 November 1852), known as Ada Lovelace, was a mathematician."],
+     ["Ada Lovelace"], False),
+    # a "not" above the clause the statement draws on; "declined to 3 million" is no negation
+    ("The regiment was disbanded in 1919.", ["Historians do not agree, however, that the regiment was disbanded in "
+                                             "1919."], ["The Rifles"], False),
+    ("Sales declined in 2010.", ["Sales declined to 3 million in 2010."], ["Acme"], True),
+    ("The team failed to qualify in 2010.", ["In 2010 the team's failure to qualify ended the coach's tenure."],
+     ["Acme FC"], True),
+    # the thing both spans name must be said in the clause the statement draws on
+    ("Munich Airport is located in the state where the Carnival is held.",
+     ["Munich Airport is located in Bavaria, Germany.",
+      "The Carnival is held every year in Venice, Italy, and draws crowds from Germany."], ["", ""], False),
     ("Ada Lovelace was born in 1852.",
      ["Augusta Ada Byron (10 December 1815 – 27 November 1852), known as Ada Lovelace, was a mathematician."],
      ["Ada Lovelace"], False),
