@@ -153,3 +153,17 @@ def test_a_good_file_loads(tmp_path: Path) -> None:
 def test_a_missing_file_is_bad_input(tmp_path: Path) -> None:
     with pytest.raises(BadInput, match="nothing.jsonl"):
         load_reworded(tmp_path / "nothing.jsonl")
+
+
+BLIND = REPO / "tests" / "data" / "reworded" / "blind.jsonl"
+
+
+def test_the_blind_set_is_well_formed(questions: dict[str, dict[str, str]]) -> None:
+    """blind.jsonl: rewordings written by someone who had not seen the question-reading rules (see README)."""
+    blind = load_reworded(BLIND)
+    assert len(blind) >= 90 and {r.dataset for r in blind} == set(FILES)
+    assert not [k for k, n in Counter((r.dataset, r.qid) for r in blind).items() if n > 1]
+    for r in blind:
+        assert questions[r.dataset].get(r.qid) == r.original, (r.dataset, r.qid)
+        assert words(r.reworded) != words(r.original) and r.reworded[-1] in "?.", r.reworded
+    assert max(Counter(r.form for r in blind).values()) <= MAX_FORM_SHARE * len(blind)
