@@ -111,7 +111,7 @@ class QuestionAnalyser:
         words = [t.lower_ for t in doc if not t.is_punct]
         first = words[0] if words else ""
         answer_type = self._answer_type(doc, words)
-        compared = self._compared(question, mentions)
+        compared = self._compared(question, mentions, asks_yes_no=first in AUX_START)
         mentions = list(dict.fromkeys([*mentions, *compared]))
         if first in AUX_START and not any(t.tag_ in {"WDT", "WP", "WP$", "WRB"} for t in doc):
             kind: Kind = "comparison" if (compared or BOTH_SAME.search(question)) and len(mentions) >= 2 else "yes_no"
@@ -157,15 +157,17 @@ class QuestionAnalyser:
         return "ENTITY"
 
     @staticmethod
-    def _compared(question: str, mentions: list[str]) -> list[str]:
+    def _compared(question: str, mentions: list[str], asks_yes_no: bool = True) -> list[str]:
         """The alternatives of "…, X or Y?" (the text on each side, which keeps titles the parser splits,
-        like "The Mask Of Fu Manchu"), else the mentions on both sides of "or" / "and"."""
+        like "The Mask Of Fu Manchu"), else the mentions on both sides of "or" (and of "and" in a yes / no
+        question: "Are A and B both …?"; a wh-question offers its options with "or": "the system modelled after
+        the United Kingdom and used in Canada" compares nothing)."""
         m = re.search(r"[,:;]\s*([^,:;]+?)\s+or\s+([^,:;?]+)\??\s*$", question)
         if m:
             a, b = _trim(m.group(1)), m.group(2).strip().rstrip("?").strip()  # a title may start with a wh-word
             if a and b and len(a.split()) <= 8 and len(b.split()) <= 8:
                 return [a, b]
-        m2 = re.search(r"\b(or|and)\b", question)
+        m2 = re.search(r"\b(or|and)\b" if asks_yes_no else r"\bor\b", question)
         if not m2:
             return []
         left, right = question[: m2.start()], question[m2.end():]

@@ -65,3 +65,17 @@ def test_sub_question(analyser: QuestionAnalyser, question: str, phrase: str, an
 def test_no_sub_question_when_the_phrase_is_the_question(analyser: QuestionAnalyser) -> None:
     assert analyser.analyse("Who is the director of Polish Wedding?").sub_question is None
     assert analyser.analyse("Who is the paternal grandfather of Joan Of Valois?").sub_question is None
+
+
+@pytest.mark.parametrize("question", [
+    "Which system of government was modelled after the United Kingdom and is also used in Canada?",
+    "Which book was written after Mary Poppins and before The Hobbit?",
+])
+def test_a_wh_question_offers_its_options_with_or_not_and(analyser: QuestionAnalyser, question: str) -> None:
+    a = analyser.analyse(question)
+    assert a.kind != "comparison" and a.compared == []
+
+
+def test_a_yes_no_question_compares_what_and_joins(analyser: QuestionAnalyser) -> None:
+    a = analyser.analyse("Are Lufthansa and Air India both flag carriers?")
+    assert a.kind == "comparison" and a.compared == ["Lufthansa", "Air India"]
