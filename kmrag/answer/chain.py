@@ -33,6 +33,12 @@ def about(name: str, spans: Sequence[Span]) -> list[Span]:
     return [s for s in spans if words and words <= terms(f"{s.title} {s.display}").words]
 
 
+def _titled(name: str, span: Span) -> bool:
+    """Is the span's unit titled by ``name`` (every word of it)?"""
+    words = terms(name).words
+    return bool(words) and words <= terms(span.title).words
+
+
 def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span], read: Read, rank: Rank,
                analyse: Analyse | None) -> tuple[list[Span], str, dict[str, Any]] | None:
     """(the spans cited, hop by hop; the final answer; the basis with every hop) or None when a hop cannot
@@ -97,9 +103,12 @@ def compare_related(question: str, compared: Sequence[str], relation: str, attri
             return None
         person, span1, _ = hop1
         asked = attribute(person)
-        # not from the span that named the person: "a 2013 American film directed by Bille August" says the
-        # film is American, not its director
-        hop2 = _hop(asked, answer_type, [person], [s for s in about(person, spans) if s is not span1], read, rank)
+        # not from the entity's own span that named the person: "a 2013 American film directed by Bille August"
+        # (its unit: the film's) says the film is American, not its director; a span of the person's own unit
+        # stays ("Henry Cornelius (1913 – 1958) ... directed I Am a Camera")
+        entitys = _titled(name, span1) and not _titled(person, span1)
+        hop2 = _hop(asked, answer_type, [person], [s for s in about(person, spans) if not (entitys and s is span1)],
+                    read, rank)
         if hop2 is None or stated and not hop2[2].get("relation_stated"):
             return None
         v = value(hop2[0])

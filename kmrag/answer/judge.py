@@ -300,6 +300,8 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
         return Verdict(False, 0.0, "the statement has no words to check")
     if not spans:
         return Verdict(False, 0.0, "no span is cited")
+    if _verbatim(statement, spans):
+        return Verdict(True, 1.0, None, tuple(i for i, sp in enumerate(spans) if _verbatim(statement, [sp])))
     lost = chinese_problem(text, spans, titles)  # names, verbs, polarity and numbers of a Chinese statement
     if lost:
         return Verdict(False, 0.0, lost)
@@ -327,13 +329,28 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     if segments is None:
         return Verdict(False, score * 0.4, "one clause joins words of different spans: " + _which(toks))
     failed = _subjects(text, toks, segments, ev, tw, spans) or _polarity(text, toks, segments, spans) or \
-        _lifespan(toks, segments, spans) or \
+        _lifespan(text, toks, segments, spans) or \
         _near(text, toks, segments, spans) or _direction(text, segments, spans, titles) or \
         _roles(text, toks, segments, [_with_title(sp, t) for sp, t in zip(spans, titles, strict=True)])
     used = tuple(sorted({s for _, _, s in segments}))
     if failed:
         return Verdict(False, round(score * 0.5, 4), failed, used)
     return Verdict(True, score, None, used)
+
+
+def _verbatim(statement: str, spans: Sequence[str]) -> bool:
+    """The statement is a cited span, or one whole sentence of it, word for word (spaces and the closing stop
+    aside): a quote says what it quotes, in any script ("(Arabic: فلاي دبي)", "Atari 400/800")."""
+    said = " ".join(statement.split()).rstrip(". ")
+    if not said:
+        return False
+    for span in spans:
+        whole = " ".join(span.split())
+        if whole.rstrip(". ") == said:
+            return True
+        if any(sent.rstrip(". ") == said for sent in re.split(r"(?<=[.!?])\s+(?=[A-Z\"“(])", whole)):
+            return True
+    return False
 
 
 def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list[tuple[str, str, int]]]) -> None:
@@ -626,16 +643,16 @@ def _negated(text: str) -> bool:
 NEAR = 30  # characters: how far apart in a span two words the statement puts side by side may stand
 
 
-def _lifespan(toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
+def _lifespan(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
     """In "Name (5 May 1990 – 3 June 2020)" the first date is the birth, the second the death."""
     # each year is said of the nearest "born" / "died" / "lived" before it ("born in 1852 and died in 1815";
     # "born Roger Kelly, ... lived from 1943 to 2014": the years are the life's, not the birth's)
     said: list[tuple[str, str]] = []
+    quoted = [m.span() for m in _LIFESPAN.finditer(text)]  # the statement's own "(born X; 1929 – 2004)"
     for i, t in enumerate(toks):
-        if t.kind == "num" and re.fullmatch(r"1\d{3}|20\d{2}", t.key):
+        if t.kind == "num" and re.fullmatch(r"1\d{3}|20\d{2}", t.key) and not any(a <= t.at < b for a, b in quoted):
             verb = next((v.lemma for v in reversed(toks[:i]) if v.lemma in {"bear", "die", "live"}), None)
-            verb = verb or next((v.lemma for v in toks[i + 1:] if v.lemma in {"bear", "die", "live"}), None)
-            if verb in {"bear", "die"}:
+            if verb in {"bear", "die"}:  # a year before any of them ("X (1917 – 2005) (born Y)") claims neither
                 said.append((t.key, verb))
     for _, _, s in segs:
         for m in _LIFESPAN.finditer(spans[s]):
