@@ -86,6 +86,12 @@ def test_yes_needs_each_entitys_span_to_state_its_claim(x: SpacyExtractor) -> No
     assert answer(x, "Are Lufthansa and Air India both based in Cologne?", units)[0] == "yes"
 
 
+def test_yes_needs_every_word_of_the_claim(x: SpacyExtractor) -> None:
+    units = [("Lygodium (climbing fern) is a genus of about 40 species of ferns.", "paragraph", "Lygodium", ""),
+             ("Maxillaria is a large genus of orchids.", "paragraph", "Maxillaria", "")]
+    assert answer(x, "Are both Lygodium and Maxillaria a genus of orchids?", units)[0] is None
+
+
 def test_the_same_nationality_of_related_people_is_not_the_named_entities(x: SpacyExtractor) -> None:
     # both films are American; their directors are not: never "yes" from the films' own places
     units = [("Night Train to Lisbon is a 2013 American film directed by Bille August.", "paragraph",
