@@ -703,17 +703,24 @@ def _near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: 
     return _names_near(text, toks, segs, spans)
 
 
+def _verb_above(t: Any) -> tuple[Any, list[int]]:
+    """The nearest verb (or auxiliary, or the root) at or above a word in its parse, and the coordinated words
+    passed on the way ("Ana Lind in 1966 and Eva Berg in 1976": 1976 is said of Eva Berg only)."""
+    h, joins = t, []
+    while h.pos_ not in {"VERB", "AUX"} and h.head.i != h.i:
+        if h.dep_ == "conj":
+            joins.append(h.i)
+        h = h.head
+    return h, joins
+
+
 @functools.lru_cache(maxsize=4096)
 def _clauses(span: str) -> tuple[tuple[int, int, tuple[int, ...], bool], ...]:
     """(start, end, clause) of each word of a span: the clause is the nearest verb (or the root) above the word
     in spaCy's dependency parse, with the coordinated words on the way up; whether the word is coordinated."""
     out = []
     for t in _parsed(span):
-        h, joins = t, []
-        while h.pos_ not in {"VERB", "AUX"} and h.head.i != h.i:
-            if h.dep_ == "conj":  # "Ana Lind in 1966 and Eva Berg in 1976": 1976 is said of Eva Berg only
-                joins.append(h.i)
-            h = h.head
+        h, joins = _verb_above(t)
         if h.pos_ == "AUX" and h.head.i != h.i and h.dep_ in {"aux", "auxpass"}:
             h = h.head
         out.append((t.idx, t.idx + len(t.text), (h.i, *joins), t.dep_ == "conj"))
@@ -736,9 +743,7 @@ def _other_verb(span: str, p: int, q: int) -> bool:
     verb = at.get(q)
     if word is None or verb is None or verb.pos_ not in {"VERB", "AUX"}:
         return False
-    h = word
-    while h.pos_ not in {"VERB", "AUX"} and h.head.i != h.i:
-        h = h.head
+    h, _ = _verb_above(word)
     if h.i == verb.i or h.pos_ != "VERB":
         return False
     if h.dep_ == "conj" and h.head.i == verb.i:
