@@ -71,6 +71,14 @@ director producer writer screenwriter composer actor actress singer songwriter e
 owner president chairman captain coach manager player guitarist drummer bassist winner finalist nominee
 runner-up champion member leader successful failed won lost regiment corps battalion brigade division army
 navy""".split())
+# kin words: a statement's kin word that the span says otherwise ("brother" for "cousin") is never a paraphrase
+KIN = frozenset("""father mother son daughter brother sister cousin uncle aunt nephew niece grandfather grandmother
+grandson granddaughter husband wife spouse child children parent parents sibling siblings stepfather stepmother
+stepson stepdaughter""".split())
+# the ties: words of one may be the same tie said from the other side ("parents" / "son of")
+CONVERSE = [frozenset(g.split()) for g in ("parent parents father mother son daughter child children",
+                                           "husband wife spouse", "sibling siblings brother sister",
+                                           "grandfather grandmother grandson granddaughter")]
 ORDINALS = {w: str(i + 2) for i, w in enumerate(  # not "first": it is as often "earliest" or "debut"
     "second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
     "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())}
@@ -395,9 +403,12 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
 
 
 def _rival(a: str, b: str) -> bool:
-    """``b`` is close to ``a`` in meaning but names another thing of the same kind (or the opposite)."""
+    """``b`` is close to ``a`` in meaning but names another thing of the same kind (or the opposite); two kin
+    words of different ties always do ("brother" / "cousin")."""
     if a == b or not (frozenset((a, b)) in OPPOSITES or (a in CLOSED and b in CLOSED)):
         return False
+    if a in KIN and b in KIN and not any(a in g and b in g for g in CONVERSE):
+        return True
     return float(_VEC[a] @ _VEC[b]) >= 0.45
 
 

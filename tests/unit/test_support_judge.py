@@ -86,6 +86,10 @@ def test_a_checker_that_always_says_supported_scores_badly() -> None:
                                   "and the band disbanded in 2004."], "2001"),
     ("Creed disbanded in 2004.", ["The band disbanded in 2004 after a long tour."], "Creed"),
     ("Edmund Varga is a painter.", ["Edmund Varga was a Hungarian film director."], "nothing but the names"),
+    # a kin word the span says otherwise, however close their vectors (cases of our own)
+    ("Mara Voss is the niece of the painter Ilse Voss.", ["Mara Voss is the granddaughter of the painter Ilse Voss."],
+     "niece"),
+    ("Tomas Reyes was the uncle of the pilot Ana Reyes.", ["He was the cousin of the pilot Ana Reyes."], "uncle"),
 ])
 def test_each_kind_of_unsupported_statement_fails_and_names_what(statement: str, spans: list[str], why: str) -> None:
     v = judge(statement, spans)
@@ -101,6 +105,7 @@ def test_each_kind_of_unsupported_statement_fails_and_names_what(statement: str,
      ["Carsten Spohr is the chief executive of Lufthansa.", "Lufthansa operates a daily flight from Delhi to Munich."]),
     ("It was founded in 1953.", ["It was founded in 1953 and is based in Cologne."]),
     ("Munich Airport lies in Bavaria.", ["Munich Airport is located in Bavaria."]),
+    ("Mara Voss is the daughter of Ilse Voss.", ["Mara Voss is the daughter of Ilse Voss and Jan Voss."]),
     ("Lufthansa owns Lufthansa Cargo.", ["Lufthansa Cargo is owned by Lufthansa."]),
     ("The Miami Marlins hosted the game at Marlins Park.", ["The game was hosted by the Miami Marlins at Marlins Park."]),
 ])
