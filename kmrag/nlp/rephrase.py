@@ -39,6 +39,17 @@ _FRONTED = [re.compile(rf"^\s*(?:between|of|out\s+of|among)\s+({_ALT})\s+and\s+(
                        r"((?:who|which|what|whose)\b.*)$", re.I | re.S),
             re.compile(rf"^\s*(?!(?:did|does|do|is|are|was|were|if|whether|who|what|which|when|where|how)\b)({_ALT})"
                        rf"\s+or\s+({_ALT})\s*[:;]\s*((?:[^?]*?\s)?(?:who|which|what|whose)\b.*)$", re.I | re.S)]
+# "Which of A and B was born later?" / "Which one of A and B ..." -> "Which was born later, A or B?"
+_WHICH_OF = re.compile(rf"^\s*(which|who)(?:\s+one)?\s+of\s+(?:the\s+two\s*,?\s+)?({_ALT})\s+and\s+({_ALT})\s+"
+                       r"((?:is|was|are|were|has|had|did|does|do|came|died|lived|got|won|made)\b.*)$", re.I | re.S)
+# "A and B: are they in the same country?" / "A and B - are both of them operas?" -> "Are A and B ...?"
+_TOPIC = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(is|are|was|were|do|does|did|have|has|had)\s+"
+                    r"(they\s+both|both\s+of\s+them|they|it|he|she|these|those)\b\s*(.*)$", re.I | re.S)
+# words people use for the same thing the analysis reads in one form
+_SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if "ed" in m.group(0).lower() else "die"),
+               (re.compile(r"\bpasses\s+away\b", re.I), lambda m: "dies"),
+               (re.compile(r"\b(what|who|where|when|how)'s\b", re.I), lambda m: f"{m.group(1)} is"),
+               (re.compile(r"\b(birth|death)\s+date\b", re.I), lambda m: f"date of {m.group(1).lower()}")]
 # a trailing "... : A or B." after a request
 _TRAILING = re.compile(r"^(.*?)\s*[:;]\s*([^:;]+?)\s+or\s+([^:;]+?)\s*[.?]?\s*$", re.S)
 # the doer of a verb, for "the person who directed X" / "whoever wrote X" -> "the director of X"
@@ -85,7 +96,7 @@ def rephrase(question: str) -> str:
 def _rephrase(q: str) -> str:
     for _ in range(3):  # a request around a fronted comparison around a relative clause
         before = q
-        q = _in_situ(_doers(_share(_front(_request(q)))))
+        q = _in_situ(_doers(_share(_front(_request(_words(q))))))
         if q == before:
             break
     return q
@@ -132,8 +143,23 @@ def _request(q: str) -> str:
     return q
 
 
+def _words(q: str) -> str:
+    """"passed away" -> "died", "what's" -> "what is", "birth date" -> "date of birth"."""
+    for pattern, repl in _SAME_WORDS:
+        q = pattern.sub(repl, q)
+    return q
+
+
 def _front(q: str) -> str:
-    """"Between A and B, who lived longer?" / "A or B: which ...?" -> "Who lived longer, A or B?"."""
+    """"Between A and B, who lived longer?" / "A or B: which ...?" / "Which of A and B lived longer?" -> "Who
+    lived longer, A or B?"; "A and B: are they both operas?" -> "Are A and B both operas?"."""
+    m = _WHICH_OF.match(q)
+    if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
+        return f"{m.group(1).capitalize()} {_end(m.group(4))}, {m.group(2).strip()} or {m.group(3).strip()}?"
+    m = _TOPIC.match(q)
+    if m and re.search(r"\band\b|,", m.group(1)) and len(m.group(1).split()) <= 16:
+        both = " both" if "both" in m.group(3).lower() else ""
+        return f"{m.group(2).capitalize()}{both} {m.group(1).strip()} {_end(m.group(4))}?".replace("  ", " ")
     for pattern in _FRONTED:
         m = pattern.match(q)
         if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
@@ -172,7 +198,7 @@ def _in_situ(q: str) -> str:
     return f"{m.group('wh').capitalize()} {body}{' ' + prep if prep else ''}?"
 
 
-_SAME_AS = re.compile(r"^(is|was|are|were)\s+(.+?)\s+((?:[a-z]+ed|born|made|built|written|shot)\s+)?(of|from|in)\s+"
+_SAME_AS = re.compile(r"^(is|was|are|were)\s+(.+?)\s+((?:[a-z]+ed|born|made|built|written|shot)\s+)?(of\s+|from\s+|in\s+|)"
                       r"the\s+same\s+([\w ]+?)\s+as\s+(.+?)\s*\?$", re.I | re.S)
 
 
@@ -180,10 +206,11 @@ def _share(q: str) -> str:
     """"Do A and B share a nationality?" -> "Do A and B have the same nationality?"; "Is A of the same
     nationality as B?" -> "Are A and B of the same nationality?"."""
     m = _SAME_AS.match(q)
-    if m and " or " not in m.group(6) and not any(t.pos_ in {"VERB", "AUX"} for t in _nlp()(m.group(6))):
+    if m and " or " not in m.group(6) and not any(t.pos_ in {"VERB", "AUX"} and not t.text[:1].isupper()
+                                                  for t in _nlp()(m.group(6))):
         # not "as his wife died" (a clause) nor "as Nuremberg or Augsburg"
         aux = {"is": "Are", "was": "Were"}.get(m.group(1).lower(), m.group(1).capitalize())
-        return f"{aux} {m.group(2)} and {m.group(6)} {m.group(3) or ''}{m.group(4)} the same {m.group(5)}?"
+        return f"{aux} {m.group(2)} and {m.group(6)} {m.group(3) or ''}{m.group(4) or 'of '}the same {m.group(5)}?"
     return _SHARE.sub(lambda m: f"have the same {m.group(1)}", q)
 
 

@@ -143,7 +143,8 @@ class QuestionAnalyser:
             return "NUMBER"
         if re.search(r"\bhow (long|far|tall|high|big|large|old|heavy)\b", text):
             return "QUANTITY"
-        if re.search(r"\b(when|what year|which year|what date|which date|in what year|date of|year of)\b", text):
+        if re.search(r"\b(when|what year|which year|what date|which date|in what year|date of|year of|"
+                     r"(?:birth|death) (?:date|year)|birthdate|birthday)\b", text):
             return "DATE"
         if re.search(r"\bwhere\b", text):
             return "PLACE"
@@ -171,8 +172,12 @@ class QuestionAnalyser:
         if not m2:
             return []
         left, right = question[: m2.start()], question[m2.end():]
-        la = [x for x in mentions if x in left]
-        rb = [x for x in mentions if x in right]
+        # the name that ends nearest the conjunction on its left, the one that starts nearest on its right; the
+        # longer of two that end (start) there: "Proloy (Film)", not the "Film" inside it
+        # not "Are Edmund Varga" nor "film East Side Story"
+        named = [t for t in dict.fromkeys(re.sub(r"^(?:[a-z][\w-]*\s+)+", "", _trim(x)) for x in mentions) if t]
+        la = sorted((x for x in named if x in left), key=lambda x: (left.rfind(x) + len(x), len(x)))
+        rb = sorted((x for x in named if x in right), key=lambda x: (right.find(x), -len(x)))
         return [la[-1], rb[0]] if la and rb else []
 
     @staticmethod
@@ -182,12 +187,15 @@ class QuestionAnalyser:
         so a poor parse of the question does not lose them."""
         body = question.rstrip(" ?")
         skip = r"(?!(?:where|that|which|who|whose|when)\b)"
-        names = [m for m in mentions if m.split()[-1][:1].isupper() or m.split()[-1][:1].isdigit()]
+        bare = {m: re.sub(r"\s*\([^()]*\)$", "", m) or m for m in mentions}  # "East Side Story (1997 film)"
+        names = [m for m in mentions if bare[m].split() and (bare[m].split()[-1][:1].isupper() or
+                                                             bare[m].split()[-1][:1].isdigit())]
         for anchor in sorted(names, key=len, reverse=True):  # names, not phrases ending in a common noun
             a = re.escape(anchor) + r"(?!\s+[A-Z])"  # the whole name, not the start of a longer one
             found: list[tuple[str, str]] = []  # (phrase, relational noun)
-            m = re.search(rf"\b(?:the|a|an)\s+(?:[a-z][\w-]*\s+){{0,2}}?([a-z][\w-]*)\s+of\s+(?:the\s+)?"
-                          rf"(?:{skip}[a-z]+\s+){{0,2}}{a}\b", body)
+            # the relational noun right before the name ("the date of birth of the performer of X": "performer")
+            m = re.search(rf"\b(?:the|a|an)\s+(?:(?!of\b)[a-z][\w-]*\s+){{0,2}}?([a-z][\w-]*)\s+of\s+(?:the\s+)?"
+                          rf"(?:{skip}(?!of\b)[a-z]+\s+){{0,2}}{a}(?!\w)", body)
             if m:
                 found.append((m.group(0), m.group(1)))
             m = re.search(rf"\b{a}\s?'s?\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", body)
@@ -228,7 +236,33 @@ def question_mentions(extractor: SpacyExtractor, doc: Any, thorough: bool = True
     found += [clean_name(_strip_verbs(c) if thorough else c.text) for c in chunks]
     if thorough:
         found += _capitalised_runs(doc)
+    found = [_closed(_untail(m), doc.text) for m in found]
     return [m for m in dict.fromkeys(found) if m and (not thorough or any(c.isalnum() for c in m))]
+
+
+_PARTICLES = {"de", "van", "von", "da", "di", "du", "la", "le", "al", "el", "bin", "ibn", "ben", "del", "der", "dos"}
+
+
+def _untail(mention: str) -> str:
+    """A name without the lower-case words the parser ran on into it ("Specter Of The Rose die", "Montecchi
+    comic operas", "film East Side Story"): names end in a capitalised word, a number or a bracket, and start
+    with a capitalised word or a particle ("de Gaulle")."""
+    words = mention.split()
+    while len(words) > 1 and re.fullmatch(r"[a-z][a-z-]*", words[-1]):
+        words.pop()
+    while len(words) > 1 and re.fullmatch(r"[a-z][a-z-]*", words[0]) and words[0] not in _PARTICLES:
+        words.pop(0)
+    return " ".join(words)
+
+
+def _closed(mention: str, question: str) -> str:
+    """A name with the bracket the question writes after it, or whose closing bracket the cleaning cut:
+    "French Without Tears (Film)", "Proloy (Film)" (titles are told apart so)."""
+    if mention.count("(") > mention.count(")"):
+        m = re.search(re.escape(mention) + r"[^()]{0,40}?\)", question)
+        return m.group(0) if m else mention
+    m = re.search(re.escape(mention) + r"\s?\([^()]{1,40}\)", question)
+    return m.group(0) if m and mention.count("(") == mention.count(")") == 0 else mention
 
 
 def _trim(text: str) -> str:

@@ -79,3 +79,24 @@ def test_a_wh_question_offers_its_options_with_or_not_and(analyser: QuestionAnal
 def test_a_yes_no_question_compares_what_and_joins(analyser: QuestionAnalyser) -> None:
     a = analyser.analyse("Are Lufthansa and Air India both flag carriers?")
     assert a.kind == "comparison" and a.compared == ["Lufthansa", "Air India"]
+
+
+def test_compared_are_the_whole_names_nearest_the_conjunction(analyser: QuestionAnalyser) -> None:
+    # not the "Film" inside "Proloy (Film)", nor a name with the question's auxiliary run into it
+    a = analyser.analyse("Are both director of film Proloy (Film) and director of film The War Boy from the same country?")
+    assert a.compared[0] == "Proloy (Film)"
+    b = analyser.analyse("Are Edmund Varga and Bille August both film directors?")
+    assert b.compared == ["Edmund Varga", "Bille August"]
+
+
+def test_a_name_keeps_its_bracket_and_loses_the_verb_run_into_it(analyser: QuestionAnalyser) -> None:
+    a = analyser.analyse("Are the director of The War Boy and the director of Proloy (Film) from the same country?")
+    assert "Proloy (Film)" in a.mentions and "Proloy (Film" not in a.mentions
+    sub = analyser.analyse("When did the director of Specter Of The Rose die?").sub_question
+    assert sub is not None and sub.anchor == "Specter Of The Rose"
+
+
+def test_the_relational_noun_nearest_the_name_is_resolved_first(analyser: QuestionAnalyser) -> None:
+    sub = analyser.analyse("What is the date of birth of the performer of Sea Of Flags?").sub_question
+    assert sub is not None and (sub.phrase, sub.relation) == ("the performer of Sea Of Flags", "performer")
+    assert analyser.analyse("What is the date of birth of the performer of Sea Of Flags?").answer_type == "DATE"
