@@ -118,6 +118,8 @@ class QuestionAnalyser:
             answer_type = "YES_NO"
         elif compared and COMPARATIVE.search(question):
             kind = "comparison"
+            if first == "whose":  # "Whose director died first, A or B?": one of A and B, not the person
+                answer_type = "ENTITY"
         elif INFERRED.search(question):
             kind = "inference"
         else:

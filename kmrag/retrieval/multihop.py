@@ -73,6 +73,7 @@ class _State:
     seeds: list[str] = field(default_factory=list)
     seed_names: list[str] = field(default_factory=list)
     entity_seeds: list[str] = field(default_factory=list)  # linked and resolved entities: PageRank restarts
+    bridged: list[str] = field(default_factory=list)  # the question with the bridge entities followed
     paths: list[dict[str, Any]] = field(default_factory=list)  # the relation paths used, for the reader
     pending: SubQuestion | None = None  # the next dependent sub-question to resolve
     current: str = ""  # the question with the sub-questions resolved so far filled in
@@ -145,7 +146,7 @@ class MultiHopRetriever:
         st.trace.append({"step": "done", "rounds": st.rounds, "found": len(top),
                          "ms": round((time.perf_counter() - t0) * 1000, 2)})
         return Retrieved(unit_ids=[u for u, _ in top], scores=[s for _, s in top], rounds=st.rounds, trace=st.trace,
-                         paths=st.paths, queries=list(dict.fromkeys([q, *reversed(st.rewritten), *st.subs])),
+                         paths=st.paths, queries=list(dict.fromkeys([q, *reversed(st.rewritten), *st.subs, *st.bridged])),
                          entities=list(st.seeds))
 
     def _analyse(self, tenant: str, q: str, k: int) -> _State:
@@ -266,6 +267,7 @@ class MultiHopRetriever:
             step = {"bridges": [name for _, name, _ in bridges], "bridge_units": len(bridge_units)}
             if refined not in st.queries:
                 st.queries.add(refined)
+                st.bridged.append(refined)
                 got = self.dense.retrieve(tenant, refined, st.depth)
                 st.add(got.unit_ids, self.w_refined * decay)
                 step |= {"query": refined, "dense": len(got.unit_ids)}

@@ -32,7 +32,8 @@ class Retrieved(BaseModel):
     trace: list[dict[str, Any]] = Field(default_factory=list)
     paths: list[dict[str, Any]] = Field(default_factory=list)  # relation paths used: {"hops": [{subject, predicate, object, unit_ids}]}
     # the questions the units were found for: the question first, then the sub-questions it was split into
-    # and the questions rewritten with a resolved sub-answer ("the mother of <the director found>")
+    # and the questions rewritten with a resolved sub-answer ("the mother of <the director found>"), and the
+    # question with the bridge entities followed ("... <the director named in the film's unit>")
     queries: list[str] = Field(default_factory=list)
     # the graph entities the question was linked to (strategies that link; empty for the others)
     entities: list[str] = Field(default_factory=list)

@@ -100,3 +100,9 @@ def test_the_relational_noun_nearest_the_name_is_resolved_first(analyser: Questi
     sub = analyser.analyse("What is the date of birth of the performer of Sea Of Flags?").sub_question
     assert sub is not None and (sub.phrase, sub.relation) == ("the performer of Sea Of Flags", "performer")
     assert analyser.analyse("What is the date of birth of the performer of Sea Of Flags?").answer_type == "DATE"
+
+
+def test_whose_in_a_comparison_asks_for_one_of_the_options(analyser: QuestionAnalyser) -> None:
+    a = analyser.analyse("Whose director died first, The Sleeping City or Mano Rubata?")
+    assert a.kind == "comparison" and a.answer_type == "ENTITY"
+    assert a.compared == ["The Sleeping City", "Mano Rubata"]
