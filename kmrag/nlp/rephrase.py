@@ -50,6 +50,17 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\bpasses\s+away\b", re.I), lambda m: "dies"),
                (re.compile(r"\b(what|who|where|when|how)'s\b", re.I), lambda m: f"{m.group(1)} is"),
                (re.compile(r"\b(birth|death)\s+date\b", re.I), lambda m: f"date of {m.group(1).lower()}")]
+# a search-box query: a name, the people it leads through, what is asked of the last ("Elizabeth Merbury husband
+# death date", "Tit For Tat (1921 Film) director place of death")
+_TERSE_ASKED = {"death date": "When did {} die?", "date of death": "When did {} die?", "death": "When did {} die?",
+                "died": "When did {} die?", "birth date": "When was {} born?", "date of birth": "When was {} born?",
+                "birthday": "When was {} born?", "birthdate": "When was {} born?", "born": "When was {} born?",
+                "birth": "When was {} born?", "place of death": "Where did {} die?", "death place": "Where did {} die?",
+                "place of birth": "Where was {} born?", "birthplace": "Where was {} born?",
+                "birth place": "Where was {} born?", "hometown": "Where was {} born?",
+                "nationality": "What is the nationality of {}?", "citizenship": "What is the nationality of {}?"}
+_TERSE = re.compile(r"^(?P<name>(?-i:[A-Z0-9\"“])[^?]*?(?:\s\([^()]{1,40}\))?)(?:'s|’s)?\s+"
+                    r"(?P<rest>(?:(?:paternal|maternal)\s+)?[a-z]+(?:\s+[a-z]+){0,5})\s*\??$")
 # a trailing "... : A or B." after a request
 _TRAILING = re.compile(r"^(.*?)\s*[:;]\s*([^:;]+?)\s+or\s+([^:;]+?)\s*[.?]?\s*$", re.S)
 # the doer of a verb, for "the person who directed X" / "whoever wrote X" -> "the director of X"
@@ -96,7 +107,7 @@ def rephrase(question: str) -> str:
 def _rephrase(q: str) -> str:
     for _ in range(3):  # a request around a fronted comparison around a relative clause
         before = q
-        q = _in_situ(_doers(_share(_front(_request(_words(q))))))
+        q = _in_situ(_doers(_share(_front(_request(_terse(_words(q)))))))
         if q == before:
             break
     return q
@@ -141,6 +152,43 @@ def _request(q: str) -> str:
             plural = head.group(1).split()[-1].lower().endswith("s") and not head.group(1).lower().endswith("ss")
             return f"What {'are' if plural else 'is'} {body}{tail}?"
     return q
+
+
+def _terse(q: str) -> str:
+    """"Elizabeth Merbury husband death date" -> "When did the husband of Elizabeth Merbury die?"; "Lufthansa
+    founder" -> "Who is the founder of Lufthansa?". Only a name followed by words for people and for what is
+    asked of them; anything else (a verb, a wh-word, an unknown word) is left as it is."""
+    from kmrag.retrieval.analysis import PERSON_NOUNS
+
+    m = _TERSE.match(q)
+    if m is None or re.match(r"(?i)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|"
+                             r"has|have|had|can|could|tell|give|name|list|find|show)\b", q):
+        return q
+    name = m.group("name").strip()
+    bare = re.sub(r"\s*\([^()]*\)$", "", name).split()
+    if not bare or re.fullmatch(r"[a-z][\w-]*", bare[-1]) or \
+            bare[-1].lower() in {"the", "a", "an", "this", "that", "his", "her", "its", "their", "my", "our", "your"}:
+        return q  # the name ends in a lower-case word or an article ("The director died"): not a name
+    words = m.group("rest").split()
+    asked = None
+    for n in (3, 2, 1):
+        if len(words) >= n and " ".join(words[-n:]) in _TERSE_ASKED:
+            asked, words = _TERSE_ASKED[" ".join(words[-n:])], words[:-n]
+            break
+    rels: list[str] = []
+    for w in words:
+        if rels and rels[-1] in {"paternal", "maternal"}:
+            rels[-1] = f"{rels[-1]} {w}"
+        elif w in {"paternal", "maternal"} or w in PERSON_NOUNS - {"person", "people", "man", "woman", "who"}:
+            rels.append(w)
+        else:
+            return q
+    if rels and rels[-1] in {"paternal", "maternal"} or not (rels or asked):
+        return q
+    thing = name
+    for r in rels:
+        thing = f"the {r} of {thing}"
+    return asked.format(thing) if asked else f"Who is {thing}?"
 
 
 def _words(q: str) -> str:

@@ -159,3 +159,22 @@ def test_names_articles_and_number_are_kept(asked: str, read: str) -> None:
 ])
 def test_other_common_forms_are_read_as_the_direct_question(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Carsten Spohr wife death date", "When did the wife of Carsten Spohr die?"),
+    ("Metropolis (1927 film) director place of death", "Where did the director of Metropolis (1927 film) die?"),
+    ("Lufthansa founder", "Who is the founder of Lufthansa?"),
+    ("Lufthansa's founder birth date", "When was the founder of Lufthansa born?"),
+    ("Ada Byrne paternal grandmother", "Who is the paternal grandmother of Ada Byrne?"),
+])
+def test_a_search_box_query_is_read_as_the_question_it_stands_for(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("query", [
+    "Munich Airport", "Air India flights to Munich", "Delhi to Munich distance", "The director died",
+    "Lufthansa members list", "python list sort", "Lufthansa paternal",
+])
+def test_a_search_box_query_that_is_not_a_chain_of_people_is_left_as_it_is(query: str) -> None:
+    assert rephrase(query) == query
