@@ -158,7 +158,7 @@ def _terse(q: str) -> str:
     """"Elizabeth Merbury husband death date" -> "When did the husband of Elizabeth Merbury die?"; "Lufthansa
     founder" -> "Who is the founder of Lufthansa?". Only a name followed by words for people and for what is
     asked of them; anything else (a verb, a wh-word, an unknown word) is left as it is."""
-    from kmrag.retrieval.analysis import PERSON_NOUNS
+    from kmrag.nlp.asked_nouns import PERSON_NOUNS
 
     m = _TERSE.match(q)
     if m is None or re.match(r"(?i)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|"

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from kmrag.nlp.asked_nouns import DATE_NOUNS, NUMBER_NOUNS, ORG_NOUNS, PERSON_NOUNS, PLACE_NOUNS, WORK_NOUNS
 from kmrag.nlp.extract import SpacyExtractor, clean_name
 
 Kind = Literal["bridge", "comparison", "yes_no", "inference", "factoid"]
@@ -29,28 +30,6 @@ INFERRED = re.compile(
     r"\b(grand(?:father|mother|son|daughter|parent|child|children)|(?:paternal|maternal)\s+\w+|"
     r"uncle|aunt|nephew|niece|cousin|(?:father|mother|son|daughter|brother|sister)[- ]in[- ]law|"
     r"step(?:father|mother|son|daughter|brother|sister))\b", re.I)
-
-PERSON_NOUNS = {
-    "person", "people", "man", "woman", "director", "performer", "author", "writer", "founder", "cofounder",
-    "creator", "composer", "singer", "songwriter", "producer", "president", "ceo", "owner", "member",
-    "player", "actor", "actress", "artist", "spouse", "wife", "husband", "father", "mother", "son",
-    "daughter", "brother", "sister", "parent", "child", "children", "sibling", "grandfather", "grandmother",
-    "uncle", "aunt", "cousin", "king", "queen", "leader", "mayor", "governor", "minister", "chancellor",
-    "manager", "coach", "captain", "editor", "publisher", "inventor", "designer", "architect", "painter",
-    "poet", "novelist", "star", "host", "presenter", "narrator", "screenwriter", "head", "chairman",
-    "successor", "predecessor", "partner", "heir", "monarch", "emperor", "pope", "bishop", "teacher",
-    "student", "who",
-}
-PLACE_NOUNS = {"city", "town", "village", "country", "nation", "state", "province", "region", "capital",
-               "place", "birthplace", "location", "county", "district", "island", "continent", "river",
-               "mountain", "headquarters", "venue", "stadium", "airport", "where"}
-ORG_NOUNS = {"company", "organization", "organisation", "team", "club", "band", "group", "label", "network",
-             "university", "college", "school", "party", "firm", "corporation", "agency", "airline",
-             "broadcaster", "studio", "newspaper", "magazine", "channel", "institution"}
-WORK_NOUNS = {"film", "movie", "album", "song", "book", "novel", "series", "show", "play", "opera", "game",
-              "single", "poem", "painting", "work", "episode"}
-DATE_NOUNS = {"year", "date", "day", "month", "century", "decade", "when"}
-NUMBER_NOUNS = {"number", "population", "amount", "count"}
 
 ANSWER_BY_NOUN: list[tuple[set[str], str]] = [
     (DATE_NOUNS, "DATE"), (PERSON_NOUNS, "PERSON"), (PLACE_NOUNS, "PLACE"), (ORG_NOUNS, "ORG"),

@@ -1,0 +1,27 @@
+"""The nouns that say what a question asks for ("which city", "the director of X"), by the kind of answer:
+read by the question analysis (kmrag.retrieval.analysis) and by the rephrasing of search-box queries
+(kmrag.nlp.rephrase)."""
+
+from __future__ import annotations
+
+PERSON_NOUNS = {
+    "person", "people", "man", "woman", "director", "performer", "author", "writer", "founder", "cofounder",
+    "creator", "composer", "singer", "songwriter", "producer", "president", "ceo", "owner", "member",
+    "player", "actor", "actress", "artist", "spouse", "wife", "husband", "father", "mother", "son",
+    "daughter", "brother", "sister", "parent", "child", "children", "sibling", "grandfather", "grandmother",
+    "uncle", "aunt", "cousin", "king", "queen", "leader", "mayor", "governor", "minister", "chancellor",
+    "manager", "coach", "captain", "editor", "publisher", "inventor", "designer", "architect", "painter",
+    "poet", "novelist", "star", "host", "presenter", "narrator", "screenwriter", "head", "chairman",
+    "successor", "predecessor", "partner", "heir", "monarch", "emperor", "pope", "bishop", "teacher",
+    "student", "who",
+}
+PLACE_NOUNS = {"city", "town", "village", "country", "nation", "state", "province", "region", "capital",
+               "place", "birthplace", "location", "county", "district", "island", "continent", "river",
+               "mountain", "headquarters", "venue", "stadium", "airport", "where"}
+ORG_NOUNS = {"company", "organization", "organisation", "team", "club", "band", "group", "label", "network",
+             "university", "college", "school", "party", "firm", "corporation", "agency", "airline",
+             "broadcaster", "studio", "newspaper", "magazine", "channel", "institution"}
+WORK_NOUNS = {"film", "movie", "album", "song", "book", "novel", "series", "show", "play", "opera", "game",
+              "single", "poem", "painting", "work", "episode"}
+DATE_NOUNS = {"year", "date", "day", "month", "century", "decade", "when"}
+NUMBER_NOUNS = {"number", "population", "amount", "count"}
