@@ -217,7 +217,8 @@ def question_mentions(extractor: SpacyExtractor, doc: Any, thorough: bool = True
     found += [clean_name(_strip_verbs(c) if thorough else c.text) for c in chunks]
     if thorough:
         found += _capitalised_runs(doc)
-    found = [_closed(_untail(m), doc.text) for m in found]
+    # a name with its bracket first ("Society Girl (1932 Film)"), then as the graph may know it ("Society Girl")
+    found = [x for m in found for x in (_closed(_untail(m), doc.text), re.sub(r"\s*\([^)]*$", "", _untail(m)))]
     return [m for m in dict.fromkeys(found) if m and (not thorough or any(c.isalnum() for c in m))]
 
 
