@@ -167,3 +167,18 @@ def test_the_blind_set_is_well_formed(questions: dict[str, dict[str, str]]) -> N
         assert questions[r.dataset].get(r.qid) == r.original, (r.dataset, r.qid)
         assert words(r.reworded) != words(r.original) and r.reworded[-1] in "?.", r.reworded
     assert max(Counter(r.form for r in blind).values()) <= MAX_FORM_SHARE * len(blind)
+
+
+OTHER_SETS = [REPO / "tests" / "data" / "reworded" / name for name in ("blind.jsonl", "tune.jsonl")]
+
+
+@pytest.mark.parametrize("path", OTHER_SETS, ids=lambda p: p.name)
+def test_the_blind_and_the_tuning_sets_are_real_questions_reworded(path: Path,
+                                                                     questions: dict[str, dict[str, str]]) -> None:
+    rows = load_reworded(path)
+    assert len(rows) >= 100 and {r.dataset for r in rows} == set(FILES)
+    assert not [k for k, n in Counter((r.dataset, r.qid) for r in rows).items() if n > 1]
+    wrong = [(r.dataset, r.qid) for r in rows if questions[r.dataset].get(r.qid) != r.original]
+    assert not wrong, wrong[:5]
+    assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
+    assert len(Counter(r.form for r in rows)) >= 15
