@@ -63,3 +63,31 @@ def test_the_reasons_are_worded_by_the_features_value() -> None:
     assert "raised by: a direct answer read from a cited span, a single-hop question" in why
     assert "several hops" in C.explain(single | {"multi_hop": 1.0}, w)
     assert 0.0 < C.probability(single, w) < 1.0
+
+
+def _noisy(n: int, seed: int) -> list[CalibrationRow]:
+    """Few answers, many features of which one says something: a plain fit reads the noise as signal."""
+    rnd = random.Random(seed)
+    rows = []
+    for i in range(n):
+        direct = rnd.random() < 0.5
+        ok = rnd.random() < (0.7 if direct else 0.2)
+        feats = {k: rnd.random() for k in C.FEATURES} | {"direct": float(direct)}
+        rows.append(CalibrationRow(dataset="toy", qid=str(i), question="q", answers=["a"], found=True, correct=ok,
+                                   features=feats, split=split_of("toy", str(i))))
+    return rows
+
+
+def test_the_cross_fitted_confidence_is_no_surer_than_held_out_questions_bear_out() -> None:
+    from kmrag.eval.calibrate import cross_fitted, report
+
+    better = 0
+    for seed in range(5):
+        rows = _noisy(160, seed)
+        tune = [r for r in rows if r.split == "tune"]
+        test = [r for r in rows if r.split == "test"]
+        plain = C.fit([(r.features, r.correct) for r in tune], l2=0.01)
+        fitted, how = cross_fitted(tune, [1.0] * len(tune))
+        assert how["l2"] in (0.3, 1.0, 3.0, 10.0) and len(how["platt"]) == 2
+        better += report(test, fitted, 0.5)["all"]["ece"] < report(test, plain, 0.5)["all"]["ece"]
+    assert better >= 4
