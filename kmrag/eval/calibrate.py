@@ -15,7 +15,7 @@ import dataclasses
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -174,7 +174,7 @@ def cross_fitted(tune: Sequence[CalibrationRow], sample_weights: Sequence[float]
     few questions does not speak with more certainty than held-out questions bear out."""
     import numpy as np
 
-    data = [(r.features, r.correct) for r in tune]
+    data: list[tuple[Mapping[str, float], bool]] = [(r.features, r.correct) for r in tune]
     sw = np.asarray(sample_weights, dtype=float)
     y = np.asarray([1.0 if ok else 0.0 for _, ok in data])
     folds = [fold_of(r) for r in tune]
@@ -201,7 +201,7 @@ def cross_fitted(tune: Sequence[CalibrationRow], sample_weights: Sequence[float]
                     "folds": FOLDS}
 
 
-def _logit(features: dict[str, float], w: dict[str, float]) -> float:
+def _logit(features: Mapping[str, float], w: Mapping[str, float]) -> float:
     return w.get("bias", 0.0) + sum(w.get(k, 0.0) * features.get(k, 0.0) for k in C.FEATURES)
 
 
