@@ -86,6 +86,13 @@ SAME_PLACE = re.compile(r"\bsame\s+(?:nationality|country|citizenship|place|birt
 MEANING_WEIGHT = 0.5  # the cross-encoder's share of a span's relevance (the question's words: the rest)
 MEANING_TOP = 10  # the spans the cross-encoder reads: the best by the question's words (the rest score 0 by meaning)
 MAX_READ_QUERIES = 2  # the question and the most resolved of retrieval's rewritten questions
+# "Are A and B both American?", "Were A and B Canadian?": a nationality asked of each, last in the question
+ASKED_NATIONALITY = re.compile(r"^(?:are|were|is|was)\b.*\b(?:and|&)\b.*?\s(?:both\s+)?(?-i:([A-Z][a-z]+(?:an|ian|ese|ish|ch|i|ic)))"
+                               r"\s*(?:citizens|nationals)?\s*\??\s*$", re.I)
+# groups spaCy tags NORP that are not a nationality: a "Jewish writer" may be American
+NOT_NATIONALITY = frozenset("""jewish christian catholic muslim islamic protestant buddhist hindu sikh orthodox
+anglican lutheran methodist baptist mormon black white hispanic latino latina asian arab republican republicans
+democrat democrats democratic conservative liberal socialist communist labour tory""".split())
 DEATH = re.compile(r"\b(die|died|death|dead|pass(ed)? away|killed)\b", re.I)
 
 
@@ -612,6 +619,9 @@ class ExtractiveGenerator:
             same = bool(set.intersection(*values))
             return ("yes" if same else "no"), {"kind": "yes_no", "rule": "the same nationality or place",
                                               "entities": entities}
+        nationality = self._same_nationality(question, about, entities, ents)
+        if nationality is not None:
+            return nationality
         # the question as a claim about each entity, each judged against that entity's span: "Parcheesi is
         # published by Parker Brothers." holds, "Hungry Hungry Hippos is published by Parker Brothers." does not
         # where its span says the game was published by Fred Kroll
@@ -621,6 +631,26 @@ class ExtractiveGenerator:
                 e["claim"] = c
             return "yes", {"kind": "yes_no", "rule": "every entity's span states its claim", "entities": entities}
         return None, None
+
+    @staticmethod
+    def _same_nationality(question: str, about: list[tuple[str, Span]], entities: list[dict[str, Any]],
+                          ents: dict[tuple[str, int], list[Any]]) -> tuple[str, dict[str, Any]] | None:
+        """"Are A and B both American?": yes when each one's span calls it American, no when a span calls one of
+        them another nationality and none calls it American ("Rémi Lange is a French film director"); nothing
+        when a span names no nationality."""
+        m = ASKED_NATIONALITY.search(question)
+        if m is None or len(about) < 2:
+            return None
+        asked = m.group(1).lower()
+        values = [{t for t, lab, _ in ents.get((s.unit_id, s.start), [])
+                   if lab == "NORP" and t.lower() not in NOT_NATIONALITY} for _, s in about]
+        if not all(values):
+            return None  # a span that names no nationality decides nothing
+        held = [any(asked == w.lower() for t in v for w in re.split(r"[\s-]+", t)) for v in values]
+        for e, v in zip(entities, values, strict=True):
+            e["value"] = ", ".join(sorted(v))
+        return ("yes" if all(held) else "no"), {"kind": "yes_no", "rule": f"each one's nationality against {m.group(1)}",
+                                               "entities": entities}
 
     def _compare_related(self, question: str, analysis: QuestionAnalysis, spans: list[Span],
                          ents: dict[tuple[str, int], list[Any]]) -> tuple[list[Span], str | None, dict[str, Any] | None]:

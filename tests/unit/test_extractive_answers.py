@@ -76,6 +76,17 @@ def test_yes_no(x: SpacyExtractor) -> None:
     assert answer(x, "Is Edmund Varga of the same nationality?", units[:1])[0] is None
 
 
+def test_a_nationality_asked_of_both_is_each_ones_nationality(x: SpacyExtractor) -> None:
+    units = [("Edmund Varga was a Hungarian film director.", "paragraph", "Edmund Varga", ""),
+             ("Bille August is a Danish film director.", "paragraph", "Bille August", ""),
+             ("Ilona Kert is a Hungarian painter.", "paragraph", "Ilona Kert", ""),
+             ("Dov Adler is a Jewish novelist from Brooklyn.", "paragraph", "Dov Adler", "")]
+    assert answer(x, "Are Edmund Varga and Bille August both Hungarian?", units)[0] == "no"
+    assert answer(x, "Are Edmund Varga and Ilona Kert both Hungarian?", units)[0] == "yes"
+    # a group that is no nationality decides nothing: he may well be American
+    assert answer(x, "Are Dov Adler and Bille August both American?", units)[0] is None
+
+
 def test_yes_needs_each_entitys_span_to_state_its_claim(x: SpacyExtractor) -> None:
     units = [("Lufthansa was founded in 1953 and is based in Cologne.", "paragraph", "Lufthansa", ""),
              ("Air India is based in New Delhi and was founded by J. R. D. Tata in Cologne's twin city.",
