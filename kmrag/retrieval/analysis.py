@@ -159,7 +159,15 @@ class QuestionAnalyser:
         named = [t for t in dict.fromkeys(re.sub(r"^(?:[a-z][\w-]*\s+)+", "", _trim(x)) for x in mentions) if t]
         la = sorted((x for x in named if x in left), key=lambda x: (left.rfind(x) + len(x), len(x)))
         rb = sorted((x for x in named if x in right), key=lambda x: (right.find(x), -len(x)))
-        return [la[-1], rb[0]] if la and rb else []
+        if not (la and rb):
+            return []
+        a, b = la[-1], rb[0]
+        # a place named with its region, as titles are ("Khoshkabad, Isfahan and Dastjerd, Ardestan")
+        before = re.search(rf"({'|'.join(re.escape(x) for x in named)}),\s*{re.escape(a)}\s*,?\s*$", left)
+        after = re.match(rf"\s*{re.escape(b)},\s*({'|'.join(re.escape(x) for x in named)})\b", right)
+        if m2.group(1) == "and" and before and after:
+            a, b = f"{before.group(1)}, {a}", f"{b}, {after.group(1)}"
+        return [a, b]
 
     @staticmethod
     def _sub_question(question: str, mentions: list[str]) -> SubQuestion | None:

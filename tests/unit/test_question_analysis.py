@@ -107,3 +107,8 @@ def test_whose_in_a_comparison_asks_for_one_of_the_options(analyser: QuestionAna
     a = analyser.analyse("Whose director died first, The Sleeping City or Mano Rubata?")
     assert a.kind == "comparison" and a.answer_type == "ENTITY"
     assert a.compared == ["The Sleeping City", "Mano Rubata"]
+
+
+def test_places_named_with_their_region_are_compared_whole(analyser: QuestionAnalyser) -> None:
+    a = analyser.analyse("Are Bayfield, Wisconsin and Ashland, Ohio in the same state?")
+    assert a.compared == ["Bayfield, Wisconsin", "Ashland, Ohio"]
