@@ -177,8 +177,12 @@ class QuestionAnalyser:
         body = question.rstrip(" ?")
         skip = r"(?!(?:where|that|which|who|whose|when)\b)"
         bare = {m: re.sub(r"\s*\([^()]*\)$", "", m) or m for m in mentions}  # "East Side Story (1997 film)"
-        names = [m for m in mentions if bare[m].split() and (bare[m].split()[-1][:1].isupper() or
-                                                             bare[m].split()[-1][:1].isdigit())]
+        # names, not phrases ending in a common noun; a title may end in a lower-case word that is no noun of
+        # what questions ask about ("La fida ninfa", not "Montecchi comic operas")
+        names = [m for m in mentions if bare[m].split() and (
+            bare[m].split()[-1][:1].isupper() or bare[m].split()[-1][:1].isdigit() or
+            len(bare[m].split()) >= 3 and bare[m][:1].isupper() and not noun_class(bare[m].split()[-1]) and
+            not noun_class(bare[m].split()[-1].rstrip("s")))]
         for anchor in sorted(names, key=len, reverse=True):  # names, not phrases ending in a common noun
             a = re.escape(anchor) + r"(?!\s+[A-Z])"  # the whole name, not the start of a longer one
             found: list[tuple[str, str]] = []  # (phrase, relational noun)
@@ -226,19 +230,21 @@ def question_mentions(extractor: SpacyExtractor, doc: Any, thorough: bool = True
     if thorough:
         found += _capitalised_runs(doc)
     # a name with its bracket first ("Society Girl (1932 Film)"), then as the graph may know it ("Society Girl")
-    found = [x for m in found for x in (_closed(_untail(m), doc.text), re.sub(r"\s*\([^)]*$", "", _untail(m)))]
+    verbs = {t.text for t in doc if t.pos_ in {"VERB", "AUX"} and t.text.islower()}
+    found = [x for m in found for x in (_closed(_untail(m, verbs), doc.text),
+                                        re.sub(r"\s*\([^)]*$", "", _untail(m, verbs)))]
     return [m for m in dict.fromkeys(found) if m and (not thorough or any(c.isalnum() for c in m))]
 
 
 _PARTICLES = {"de", "van", "von", "da", "di", "du", "la", "le", "al", "el", "bin", "ibn", "ben", "del", "der", "dos"}
 
 
-def _untail(mention: str) -> str:
-    """A name without the lower-case words the parser ran on into it ("Specter Of The Rose die", "Montecchi
-    comic operas", "film East Side Story"): names end in a capitalised word, a number or a bracket, and start
-    with a capitalised word or a particle ("de Gaulle")."""
+def _untail(mention: str, verbs: set[str]) -> str:
+    """A name without the question's verbs the parser ran on into it ("Specter Of The Rose die") nor the
+    common noun it was run on from ("film East Side Story"); a name may hold lower-case words ("La fida
+    ninfa") and starts with a capitalised word or a particle ("de Gaulle")."""
     words = mention.split()
-    while len(words) > 1 and re.fullmatch(r"[a-z][a-z-]*", words[-1]):
+    while len(words) > 1 and words[-1] in verbs:
         words.pop()
     while len(words) > 1 and re.fullmatch(r"[a-z][a-z-]*", words[0]) and words[0] not in _PARTICLES:
         words.pop(0)

@@ -112,3 +112,9 @@ def test_whose_in_a_comparison_asks_for_one_of_the_options(analyser: QuestionAna
 def test_places_named_with_their_region_are_compared_whole(analyser: QuestionAnalyser) -> None:
     a = analyser.analyse("Are Bayfield, Wisconsin and Ashland, Ohio in the same state?")
     assert a.compared == ["Bayfield, Wisconsin", "Ashland, Ohio"]
+
+
+def test_a_title_may_hold_lower_case_words(analyser: QuestionAnalyser) -> None:
+    sub = analyser.analyse("How many times did plague occur in the birth city of the composer of La fida ninfa?") \
+        .sub_question
+    assert sub is not None and (sub.anchor, sub.relation) == ("La fida ninfa", "composer")
