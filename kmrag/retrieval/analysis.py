@@ -165,7 +165,7 @@ class QuestionAnalyser:
         # a place named with its region, as titles are ("Khoshkabad, Isfahan and Dastjerd, Ardestan")
         before = re.search(rf"({'|'.join(re.escape(x) for x in named)}),\s*{re.escape(a)}\s*,?\s*$", left)
         after = re.match(rf"\s*{re.escape(b)},\s*({'|'.join(re.escape(x) for x in named)})\b", right)
-        if m2.group(1) == "and" and before and after:
+        if m2.group(0) == "and" and before and after:
             a, b = f"{before.group(1)}, {a}", f"{b}, {after.group(1)}"
         return [a, b]
 

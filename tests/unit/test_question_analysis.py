@@ -118,3 +118,8 @@ def test_a_title_may_hold_lower_case_words(analyser: QuestionAnalyser) -> None:
     sub = analyser.analyse("How many times did plague occur in the birth city of the composer of La fida ninfa?") \
         .sub_question
     assert sub is not None and (sub.anchor, sub.relation) == ("La fida ninfa", "composer")
+
+
+def test_options_joined_by_or_without_a_comma(analyser: QuestionAnalyser) -> None:
+    a = analyser.analyse("Which is older the Eiffel Tower or Big Ben?")
+    assert a.compared and a.compared[-1] == "Big Ben"
