@@ -147,9 +147,14 @@ def weights(path: Path | None = None) -> dict[str, float]:
     return _weights(str(path or CALIBRATION))
 
 
+def logit(feats: Mapping[str, float], w: Mapping[str, float]) -> float:
+    """The model's log-odds that the answer is right."""
+    return w.get("bias", 0.0) + sum(w.get(k, 0.0) * feats.get(k, 0.0) for k in FEATURES)
+
+
 def probability(feats: Mapping[str, float], w: Mapping[str, float] | None = None) -> float:
     w = w or weights()
-    z = w.get("bias", 0.0) + sum(w.get(k, 0.0) * feats.get(k, 0.0) for k in FEATURES)
+    z = logit(feats, w)
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 

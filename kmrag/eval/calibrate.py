@@ -187,7 +187,7 @@ def cross_fitted(tune: Sequence[CalibrationRow], sample_weights: Sequence[float]
             if not held or len({y[i] for i in train}) < 2:
                 continue
             w = C.fit([data[i] for i in train], l2=l2, sample_weights=[float(sw[i]) for i in train])
-            z[held] = [_logit(data[i][0], w) for i in held]
+            z[held] = [C.logit(data[i][0], w) for i in held]
         p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
         loss = float(-(sw * (y * np.log(p + 1e-9) + (1 - y) * np.log(1 - p + 1e-9))).sum() / sw.sum())
         if best is None or loss < best[0]:
@@ -199,10 +199,6 @@ def cross_fitted(tune: Sequence[CalibrationRow], sample_weights: Sequence[float]
     scaled = {k: round(a * v + (b if k == "bias" else 0.0), 4) for k, v in full.items()}
     return scaled, {"l2": l2, "held_out_log_loss": round(loss, 4), "platt": [round(a, 4), round(b, 4)],
                     "folds": FOLDS}
-
-
-def _logit(features: Mapping[str, float], w: Mapping[str, float]) -> float:
-    return w.get("bias", 0.0) + sum(w.get(k, 0.0) * features.get(k, 0.0) for k in C.FEATURES)
 
 
 def _platt(z: Any, y: Any, sw: Any, steps: int = 50) -> tuple[float, float]:

@@ -52,8 +52,9 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\b(birth|death)\s+date\b", re.I), lambda m: f"date of {m.group(1).lower()}")]
 # a search-box query: a name, the people it leads through, what is asked of the last ("Elizabeth Merbury husband
 # death date", "Tit For Tat (1921 Film) director place of death")
-_TERSE_ASKED = {"death date": "When did {} die?", "date of death": "When did {} die?", "death": "When did {} die?",
-                "died": "When did {} die?", "birth date": "When was {} born?", "date of birth": "When was {} born?",
+# ("birth date" / "death date" are "date of birth" / "date of death" by then: _SAME_WORDS runs first)
+_TERSE_ASKED = {"date of death": "When did {} die?", "death": "When did {} die?",
+                "died": "When did {} die?", "date of birth": "When was {} born?",
                 "birthday": "When was {} born?", "birthdate": "When was {} born?", "born": "When was {} born?",
                 "birth": "When was {} born?", "place of death": "Where did {} die?", "death place": "Where did {} die?",
                 "place of birth": "Where was {} born?", "birthplace": "Where was {} born?",

@@ -154,8 +154,8 @@ class QuestionAnalyser:
             return []
         left, right = question[: m2.start()], question[m2.end():]
         # the name that ends nearest the conjunction on its left, the one that starts nearest on its right; the
-        # longer of two that end (start) there: "Proloy (Film)", not the "Film" inside it
-        # not "Are Edmund Varga" nor "film East Side Story"
+        # longer of two that end (start) there: "Proloy (Film)", not the "Film" inside it; the names without a
+        # leading auxiliary or common noun ("Are Edmund Varga", "film East Side Story")
         named = [t for t in dict.fromkeys(re.sub(r"^(?:[a-z][\w-]*\s+)+", "", _trim(x)) for x in mentions) if t]
         la = sorted((x for x in named if x in left), key=lambda x: (left.rfind(x) + len(x), len(x)))
         rb = sorted((x for x in named if x in right), key=lambda x: (right.find(x), -len(x)))
@@ -176,13 +176,7 @@ class QuestionAnalyser:
         so a poor parse of the question does not lose them."""
         body = question.rstrip(" ?")
         skip = r"(?!(?:where|that|which|who|whose|when)\b)"
-        bare = {m: re.sub(r"\s*\([^()]*\)$", "", m) or m for m in mentions}  # "East Side Story (1997 film)"
-        # names, not phrases ending in a common noun; a title may end in a lower-case word that is no noun of
-        # what questions ask about ("La fida ninfa", not "Montecchi comic operas")
-        names = [m for m in mentions if bare[m].split() and (
-            bare[m].split()[-1][:1].isupper() or bare[m].split()[-1][:1].isdigit() or
-            len(bare[m].split()) >= 3 and bare[m][:1].isupper() and not noun_class(bare[m].split()[-1]) and
-            not noun_class(bare[m].split()[-1].rstrip("s")))]
+        names = [m for m in mentions if _is_name(re.sub(r"\s*\([^()]*\)$", "", m) or m)]
         for anchor in sorted(names, key=len, reverse=True):  # names, not phrases ending in a common noun
             a = re.escape(anchor) + r"(?!\s+[A-Z])"  # the whole name, not the start of a longer one
             found: list[tuple[str, str]] = []  # (phrase, relational noun)
@@ -234,6 +228,18 @@ def question_mentions(extractor: SpacyExtractor, doc: Any, thorough: bool = True
     found = [x for m in found for x in (_closed(_untail(m, verbs), doc.text),
                                         re.sub(r"\s*\([^)]*$", "", _untail(m, verbs)))]
     return [m for m in dict.fromkeys(found) if m and (not thorough or any(c.isalnum() for c in m))]
+
+
+def _is_name(text: str) -> bool:
+    """A name, not a phrase ending in a common noun ("East Side Story" of "East Side Story (1997 film)"); a title
+    may end in a lower-case word that is no noun of what questions ask about ("La fida ninfa", not "Montecchi
+    comic operas")."""
+    words = text.split()
+    if not words:
+        return False
+    last = words[-1]
+    return last[:1].isupper() or last[:1].isdigit() or (
+        len(words) >= 3 and text[:1].isupper() and not noun_class(last) and not noun_class(last.rstrip("s")))
 
 
 _PARTICLES = {"de", "van", "von", "da", "di", "du", "la", "le", "al", "el", "bin", "ibn", "ben", "del", "der", "dos"}
