@@ -33,6 +33,7 @@ from kmrag.answer.claims import claims
 from kmrag.answer.context import Context
 from kmrag.answer.judge import judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
+from kmrag.answer.kinds import asks_kind, kind_candidates
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, number_key, stem, terms
 from kmrag.nlp.chinese import HAN, named_spans
@@ -45,7 +46,7 @@ LABELS = {
     "WORK": {"WORK_OF_ART", "PRODUCT", "EVENT"}, "DATE": {"DATE"}, "MONEY": {"MONEY"},
     "QUANTITY": {"QUANTITY"}, "NUMBER": {"CARDINAL", "QUANTITY", "MONEY", "PERCENT"},
     "NATIONALITY": {"NORP", "GPE"},
-    "ENTITY": {"PERSON", "GPE", "LOC", "FAC", "ORG", "NORP", "WORK_OF_ART", "PRODUCT", "EVENT", "LANGUAGE", "LAW"},
+    "ENTITY": {"PERSON", "GPE", "LOC", "FAC", "ORG", "WORK_OF_ART", "PRODUCT", "EVENT", "LANGUAGE", "LAW"},
 }
 UNIT_WORDS = {"km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km",
               "mi": "mi", "miles": "mi", "mile": "mi", "kg": "kg", "kilograms": "kg", "hours": "h", "hour": "h",
@@ -113,10 +114,40 @@ LIFESPAN_SPAN = re.compile(r"\(\s*(?:born\s+)?[^()]*\b(?:1\d{3}|20\d{2})\b\s*[-â
 def relation_stated(question: str, relational: frozenset[str], text: str) -> bool:
     """Does ``text`` state the question's relation: one of its relational words (by stem), or, for a birth or
     a death, such a word or a lifespan ("(2 February 1910 â€“ 10 February 2000)")?"""
+    return stated_count(question, relational, text) > 0
+
+
+def stated_count(question: str, relational: frozenset[str], text: str) -> int:
+    """How many of the question's relational words ``text`` states (by stem; a birth or a death also by a
+    lifespan): the sentence that says most of what the question asks is the one to read the answer from."""
+    words = terms(text).words
+    said = {r for r in relational if any(akin(w, frozenset({r})) for w in words)}
     for pattern in (DEATH, BIRTH):
-        if pattern.search(question) and (pattern.search(text) or LIFESPAN_SPAN.search(text)):
-            return True
-    return any(akin(w, relational) for w in terms(text).words)
+        if pattern.search(question):
+            said = {r for r in said if not pattern.fullmatch(r)}  # "died" counts once, however it is said
+            if pattern.search(text) or LIFESPAN_SPAN.search(text):
+                said.add(pattern.pattern)
+    return len(said)
+
+
+def _hops_first(order: Sequence[Span], count: dict[tuple[str, int], int], qwords: frozenset[str]) -> list[Span]:
+    """``order`` with each span read after the span it leads to, when that one states as much of the question's
+    relation: "Otterington station ... on the East Coast Main Line" leads to the line's own sentence, "a 393 mi
+    major railway link between London and Edinburgh", where "a railway that linked Edinburgh to what city" is
+    answered. A span leads to another when it names that one's unit title (a thing the question does not
+    name)."""
+    out = list(order)
+    for a in list(order):
+        named = terms(a.display).words
+        for b in order:
+            tw = terms(b.title).words
+            if b.unit_id == a.unit_id or not tw or not tw <= named or tw <= qwords:
+                continue
+            ka, kb = count[(a.unit_id, a.start)], count[(b.unit_id, b.start)]
+            if kb > 0 and kb >= ka and out.index(b) > out.index(a):
+                out.remove(b)
+                out.insert(out.index(a), b)
+    return out
 
 
 def _bases(word: str) -> set[str]:
@@ -560,6 +591,12 @@ class ExtractiveGenerator:
             cands = [(QUALIFIER.sub("", c), at) for c, at in cands]
         return [(c, at) for c, at in cands if c.lower() not in qlow and not (terms(c).words and terms(c).words <= qwords)]
 
+    def _kinds(self, question: str, mentions: Sequence[str], span: Span) -> list[tuple[str, int]]:
+        """The descriptions in ``span`` answering a "what kind of N" / "What is X?" question (kmrag.answer.kinds)."""
+        qlow, qwords = question.lower(), terms(question).words
+        return [(c, at) for c, at in kind_candidates(self.nlp, question, mentions, span.display, span.title)
+                if c.lower() not in qlow and not terms(c).words <= qwords]
+
     def _read(self, question: str, answer_type: str, mentions: Sequence[str], order: Sequence[Span],
               ents: dict[tuple[str, int], list[Any]]) -> tuple[str, Span, dict[str, Any]] | None:
         """The answer to ``question`` from the first span of ``order`` holding a value of the type asked: the
@@ -568,10 +605,14 @@ class ExtractiveGenerator:
         ("died", a lifespan for a death): values are everywhere. (answer, span, how it was picked)."""
         qwords = terms(question).words
         relational = qwords - terms(" ".join(mentions)).words
-        stated = [s for s in order if relation_stated(question, relational, s.display)]
-        first = stated if answer_type in VALUE_OF and relational else []
-        for span in [*first, *(s for s in order if s not in first)]:
-            cands = self._candidates(question, answer_type, span, ents)
+        count = {(s.unit_id, s.start): stated_count(question, relational, s.display) for s in order}
+        stated = [s for s in order if count[(s.unit_id, s.start)] > 0]
+        first = stated if answer_type in VALUE_OF and relational else []  # values are everywhere: the relation's first
+        ranked = [*first, *(s for s in order if s not in first)]
+        ranked = _hops_first(ranked, count, terms(question).words) if relational else ranked
+        kind = asks_kind(question, mentions)
+        for span in ranked:
+            cands = self._kinds(question, mentions, span) if kind else self._candidates(question, answer_type, span, ents)
             if not cands:
                 continue
             words = [(m.start(), stem(m.group(0))) for m in re.finditer(r"[\w'-]+", span.display)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from kmrag.answer.context import Context
-from kmrag.answer.extractive import ExtractiveGenerator, quantities, row_range
+from kmrag.answer.extractive import ExtractiveGenerator, _hops_first, quantities, row_range, stated_count
+from kmrag.answer.spans import Span
+from kmrag.answer.support import terms
 from kmrag.answer.validate import validate
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.nlp.rephrase import rephrase
@@ -156,3 +158,48 @@ def test_a_computation_over_a_table_survives_validation_with_every_row_it_compar
                                              ("The benchmark ran on one machine.", "paragraph", "Setup", "")])
     assert direct == expected
     assert len(quotes) >= 1 and all(q.startswith("|") for q in quotes)
+
+
+def test_the_answer_is_read_where_the_next_hop_states_the_relation() -> None:
+    # the first span names the line the question is about without saying what it links; the line's own
+    # sentence says it, so it is read first
+    q = "Brackenford halt was on a 210 mile railway that linked Carlow to what city?"
+    a = Span("u_a", "s", 0, 10, "", "sentence", "Brackenford halt was a station in the village of Lower "
+             "Brackenford, on the Marlin Valley Line.", 0, "Brackenford halt")
+    b = Span("u_b", "s", 0, 10, "", "sentence", "The Marlin Valley Line is a 210 mile railway link between Dublin "
+             "and Carlow.", 1, "Marlin Valley Line")
+    c = Span("u_c", "s", 0, 10, "", "sentence", "Carlow is a town in Ireland.", 2, "Carlow")
+    relational = terms(q).words - terms("Brackenford halt Carlow").words
+    count = {(s.unit_id, s.start): stated_count(q, relational, s.display) for s in (a, b, c)}
+    assert _hops_first([a, b, c], count, terms(q).words) == [b, a, c]
+    # a title the question names is no hop; a span stating less of the relation is not read first
+    assert _hops_first([c, a, b], count, terms(q).words)[0] in {c, b}
+    assert _hops_first([b, a], {**count, ("u_b", 0): 0}, terms(q).words) == [b, a]
+
+
+def test_the_first_span_answers_when_it_states_the_relation(x: SpacyExtractor) -> None:
+    # the span naming the next unit's title also states what is asked: it stays first
+    direct, _, _ = answer(x, "Who directed the film The Copper Orchard?", [
+        ("The Copper Orchard is a 1958 film directed by Ilse Marwick.", "paragraph", "The Copper Orchard", ""),
+        ("Ilse Marwick was married to the composer Tomas Brandl.", "paragraph", "Ilse Marwick", ""),
+    ])
+    assert direct == "Ilse Marwick"
+
+
+def test_a_kind_of_question_is_answered_with_the_phrase_headed_by_the_kind(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "Harbour Lights and Tideline are what kind of magazines?", [
+        ("Harbour Lights is a quarterly coastal travel magazine published in Cork.", "paragraph", "Harbour Lights", ""),
+    ])
+    assert direct == "quarterly coastal travel magazine"
+
+
+def test_what_is_a_named_thing_is_what_its_sentence_says_it_is(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "What is Glenmore Yards in Leeds?", [
+        ("It is a covered street-food market on the site of a former rail depot.", "paragraph", "Glenmore Yards", ""),
+    ])
+    assert direct == "covered street-food market"
+    # a sentence about something else gives no description
+    direct, _, _ = answer(x, "What is Glenmore Yards in Leeds?", [
+        ("Kirkgate is a covered market in Leeds near Glenmore Yards.", "paragraph", "Kirkgate", ""),
+    ])
+    assert direct != "covered market"
