@@ -137,10 +137,10 @@ def _hops_first(order: Sequence[Span], count: dict[tuple[str, int], int], qwords
     answered. A span leads to another when it names that one's unit title (a thing the question does not
     name)."""
     out = list(order)
-    for a in list(order):
+    titles = [terms(b.title).words for b in order]
+    for a in order:
         named = terms(a.display).words
-        for b in order:
-            tw = terms(b.title).words
+        for b, tw in zip(order, titles, strict=True):
             if b.unit_id == a.unit_id or not tw or not tw <= named or tw <= qwords:
                 continue
             ka, kb = count[(a.unit_id, a.start)], count[(b.unit_id, b.start)]
@@ -609,7 +609,7 @@ class ExtractiveGenerator:
         stated = [s for s in order if count[(s.unit_id, s.start)] > 0]
         first = stated if answer_type in VALUE_OF and relational else []  # values are everywhere: the relation's first
         ranked = [*first, *(s for s in order if s not in first)]
-        ranked = _hops_first(ranked, count, terms(question).words) if relational else ranked
+        ranked = _hops_first(ranked, count, qwords) if relational else ranked
         kind = asks_kind(question, mentions)
         for span in ranked:
             cands = self._kinds(question, mentions, span) if kind else self._candidates(question, answer_type, span, ents)
