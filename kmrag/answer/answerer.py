@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kmrag.answer import paths
+from kmrag.answer.casing import restore_case
 from kmrag.answer.confidence import explain, features, probability
 from kmrag.answer.context import Context
 from kmrag.answer.extractive import Draft, ExtractiveGenerator
@@ -90,7 +91,9 @@ class Answerer:
     def answer(self, tenant: str, question: str) -> Answer:
         asked = check_question(question, self.settings.max_question_chars)
         t0 = time.perf_counter()
-        q = rephrase(asked)  # "Tell me whether A and B ..." is read as "Are A and B ...?"
+        # "foo fighters or awolnation, which ..." with the names' capitals; "Tell me whether A and B ..." is read
+        # as "Are A and B ...?"
+        q = rephrase(restore_case(self.graph, tenant, asked))
         analysis = self.analyser.analyse(q)
         trace: list[dict[str, Any]] = TraceLog("answer")
         if q != asked:

@@ -11,9 +11,11 @@ words. Nothing here knows a dataset.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kmrag.answer.kinds import name_part
 from kmrag.answer.spans import Span
 from kmrag.answer.support import terms
 from kmrag.retrieval.analysis import QuestionAnalysis, SubQuestion
@@ -64,6 +66,10 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
     if not hops:
         return None
     last = str(hops[-1]["answer"])
+    if re.search(rf"\bname\s+of\s+{re.escape(last)}|{re.escape(last)}'s\s+\w+\s+name\b", current, re.I) \
+            and (part := name_part(current, last)):  # "the first name of <answer>"
+        return cited, part, {"kind": "chain", "relation_stated": True, "hops": hops,
+                             "candidates": 1, "distance": None, "quote": cited[-1].quote, "unit_id": cited[-1].unit_id}
     got = _hop(current, analysis.answer_type, mentions, about(last, spans), read, rank)
     if got is None:
         return None

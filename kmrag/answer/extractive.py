@@ -28,12 +28,13 @@ from typing import Any
 import numpy as np
 
 from kmrag.answer import tables
+from kmrag.answer.asked import asking
 from kmrag.answer.chain import about, compare_related, read_chain
 from kmrag.answer.claims import claims
 from kmrag.answer.context import Context
 from kmrag.answer.judge import judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
-from kmrag.answer.kinds import asks_kind, kind_candidates
+from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, number_key, stem, terms
 from kmrag.nlp.chinese import HAN, named_spans
@@ -54,6 +55,7 @@ UNIT_WORDS = {"km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "
               "m": "m", "metres": "m", "meters": "m", "%": "%", "percent": "%", "per cent": "%"}
 _UNIT = r"(km|kilomet(?:re|er)s?|miles?|mi|kg|kilograms|hours?|h|minutes?|min|days?|years?|metres|meters|m|%|per ?cent)"
 _NUM = r"(\d[\d,]*(?:\.\d+)?)"
+HOW_MANY_UNIT = re.compile(r"\bhow\s+many\s+(\w+)", re.I)
 QUANTITY = re.compile(rf"{_NUM}\s*{_UNIT}\b", re.I)
 RANGES = [
     (re.compile(rf"\bbetween\s+{_NUM}\s*{_UNIT}?\s+and\s+{_NUM}\s*{_UNIT}", re.I), "between"),
@@ -67,7 +69,7 @@ RANGES = [
 PLACE_AFTER = re.compile(r"\b(?:in|at|near|from|to)\s+((?:[A-Z][\w'-]+)(?:\s+(?:[A-Z][\w'-]+|of|de|del|am|upon))*)")
 NAME_AFTER_BY = re.compile(r"\bby\s+((?:[A-Z][\w.'-]+)(?:\s+(?:[A-Z][\w.'-]+|de|van|von|da|del|di|le|la))*\s+[A-Z][\w'-]+)")
 EARLIER = re.compile(r"\b(first|earlier|earliest|older|oldest|before|sooner|previously)\b", re.I)
-LATER = re.compile(r"\b(later|latest|last|younger|youngest|after|newer|newest|more recent|most recent)\b", re.I)
+LATER = re.compile(r"\b(later|latest|last|younger|youngest|after|newer|newest|more recent(?:ly)?|most recent(?:ly)?)\b", re.I)
 MORE = re.compile(r"\b(more|most|larger|largest|bigger|biggest|longer|longest|higher|highest|taller|tallest|"
                   r"greater|greatest|further|farther)\b", re.I)
 LESS = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|shorter|shortest|lower|lowest)\b", re.I)
@@ -94,6 +96,9 @@ ASKED_NATIONALITY = re.compile(r"^(?:are|were|is|was)\b.*\b(?:and|&)\b.*?\s(?:bo
 NOT_NATIONALITY = frozenset("""jewish christian catholic muslim islamic protestant buddhist hindu sikh orthodox
 anglican lutheran methodist baptist mormon black white hispanic latino latina asian arab republican republicans
 democrat democrats democratic conservative liberal socialist communist labour tory""".split())
+# the places a question may ask for that a text names after a smaller one ("in Kent, Washington, United States")
+LARGER_PLACES = frozenset({"state", "county", "province", "region", "country", "nation"})
+SMALLER_PLACE = re.compile(r"\b(county|city|town|village|district|borough|parish|municipality)\b", re.I)
 DEATH = re.compile(r"\b(die|died|death|dead|pass(ed)? away|killed)\b", re.I)
 
 
@@ -130,21 +135,26 @@ def stated_count(question: str, relational: frozenset[str], text: str) -> int:
     return len(said)
 
 
-def _hops_first(order: Sequence[Span], count: dict[tuple[str, int], int], qwords: frozenset[str]) -> list[Span]:
+TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
+
+
+def _hops_first(order: Sequence[Span], count: dict[tuple[str, int], tuple[int, int]],
+                qwords: frozenset[str]) -> list[Span]:
     """``order`` with each span read after the span it leads to, when that one states as much of the question's
-    relation: "Otterington station ... on the East Coast Main Line" leads to the line's own sentence, "a 393 mi
+    relation (``count``: the words of the asking part, kmrag.answer.asked, then all the relational words, that
+    a span states): "Otterington station ... on the East Coast Main Line" leads to the line's own sentence, "a 393 mi
     major railway link between London and Edinburgh", where "a railway that linked Edinburgh to what city" is
     answered. A span leads to another when it names that one's unit title (a thing the question does not
-    name)."""
+    name; a trailing "(Björk album)" that tells titles apart is no part of the name)."""
     out = list(order)
-    titles = [terms(b.title).words for b in order]
+    titles = [terms(TITLE_QUALIFIER.sub("", b.title)).words for b in order]
     for a in order:
         named = terms(a.display).words
         for b, tw in zip(order, titles, strict=True):
             if b.unit_id == a.unit_id or not tw or not tw <= named or tw <= qwords:
                 continue
             ka, kb = count[(a.unit_id, a.start)], count[(b.unit_id, b.start)]
-            if kb > 0 and kb >= ka and out.index(b) > out.index(a):
+            if kb[1] > 0 and kb >= ka and out.index(b) > out.index(a):
                 out.remove(b)
                 out.insert(out.index(a), b)
     return out
@@ -410,7 +420,7 @@ class ExtractiveGenerator:
                 if s.span.unit_id in used_units:
                     continue
                 new = len((s.words & qwords) - covered) / max(1, len(qwords))
-                title_words = terms(s.span.title).words
+                title_words = terms(TITLE_QUALIFIER.sub("", s.span.title)).words
                 link = bool(title_words) and title_words <= chosen_words  # a used span names this unit's topic
                 link = link or bool(used_titles and (terms(s.span.display).words & used_titles))
                 gain = new + (0.25 if link else 0.0) + (0.25 if s.typed and not have_type else 0.0)
@@ -559,13 +569,16 @@ class ExtractiveGenerator:
         got = self._read(question, analysis.answer_type, analysis.mentions, order, ents)
         if got is None:
             return None
+        if analysis.answer_type in {"PERSON", "ENTITY"} and (part := name_part(question, got[0])):  # "first name of X"
+            got = (part, got[1], got[2])
         p = getattr(self, "_meanings", {}).get((got[1].unit_id, got[1].start))
         self.picked = {**got[2], "meaning": None if p is None else round(p, 4)}
         return got[0]
 
     def _candidates(self, question: str, answer_type: str, span: Span,
-                    ents: dict[tuple[str, int], list[Any]]) -> list[tuple[str, int]]:
-        """(text, offset) of the values of ``answer_type`` in ``span`` that the question does not name."""
+                    ents: dict[tuple[str, int], list[Any]], noun: str | None = None) -> list[tuple[str, int]]:
+        """(text, offset) of the values of ``answer_type`` in ``span`` that the question does not name
+        (``noun``: what the question word determines, "state" of "in what state")."""
         qlow = question.lower()
         labels = LABELS.get(answer_type, LABELS["ENTITY"])
         qwords = terms(question).words
@@ -574,6 +587,11 @@ class ExtractiveGenerator:
         if pattern is not None and answer_type not in {"DATE", "NUMBER"}:
             cands += [(m.group(0).strip(), m.start()) for m in pattern.finditer(span.display)]
         cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels]
+        if answer_type == "NATIONALITY":  # "an American actress": the adjective, else a country the span names
+            own = [(t, at) for t, at in cands if t.lower() not in NOT_NATIONALITY]
+            adjectives = [(t, at) for t, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"
+                          and t.lower() not in NOT_NATIONALITY]
+            cands = adjectives or own
         if answer_type == "PLACE":
             cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands)]
@@ -587,6 +605,17 @@ class ExtractiveGenerator:
                                span.display, question)
             if YEAR_ASKED.search(question):  # "in what year": the year alone
                 cands = [(y.group(0), at + y.start()) for c, at in cands if (y := YEAR.search(c))]
+        if answer_type == "PLACE" and noun in LARGER_PLACES:  # "Kent, Washington": the state is the second
+            cands = _larger_places(cands, span.display, noun)
+        if answer_type in {"QUANTITY", "NUMBER"}:  # "728,000 ft² (67,000 m²)": the bracket converts the first
+            measured = VALUE_OF["QUANTITY"]  # two quantities: "Route 66 (2,448 miles)" converts nothing
+            ends = {at + len(c) for c, at in cands if measured.search(c)}
+            cands = [(c, at) for c, at in cands if not (span.display[:at].endswith("(") and measured.search(c)
+                                                        and len(span.display[:at - 1].rstrip()) in ends)]
+        if (asked_unit := HOW_MANY_UNIT.search(question)) and (unit := UNIT_WORDS.get(asked_unit.group(1).lower())):
+            in_unit = [(m.group(0), m.start()) for m in QUANTITY.finditer(span.display) if _unit(m.group(2)) == unit
+                       and not re.match(r"\s*(?:/|per\b)", span.display[m.end():])]  # not a rate ("5.44 mi/sq mi")
+            cands = in_unit or cands  # "how many miles": "140 mi", not "230 km" beside it
         if answer_type == "NUMBER":  # "over 26,000" -> "26,000"
             cands = [(QUALIFIER.sub("", c), at) for c, at in cands]
         return [(c, at) for c, at in cands if c.lower() not in qlow and not (terms(c).words and terms(c).words <= qwords)]
@@ -597,6 +626,21 @@ class ExtractiveGenerator:
         return [(c, at) for c, at in kind_candidates(self.nlp, question, mentions, span.display, span.title)
                 if c.lower() not in qlow and not terms(c).words <= qwords]
 
+    def _shared_kind(self, question: str, mentions: Sequence[str],
+                     ranked: Sequence[Span]) -> tuple[str, Span, dict[str, Any]] | None:
+        """"What profession do A and B have in common?": a description said of two of them (in spans of two
+        units), first in ``ranked`` order; None when none is said twice."""
+        seen: dict[str, set[str]] = {}
+        found: list[tuple[str, Span]] = []
+        for span in ranked:
+            for c, _ in self._kinds(question, mentions, span):
+                seen.setdefault(stem(c.lower()), set()).add(span.unit_id)
+                found.append((c, span))
+        for c, span in found:
+            if len(seen[stem(c.lower())]) > 1:
+                return c, span, {"kind": "span", "candidates": len(seen), "distance": None, "shared": True}
+        return None
+
     def _read(self, question: str, answer_type: str, mentions: Sequence[str], order: Sequence[Span],
               ents: dict[tuple[str, int], list[Any]]) -> tuple[str, Span, dict[str, Any]] | None:
         """The answer to ``question`` from the first span of ``order`` holding a value of the type asked: the
@@ -605,19 +649,28 @@ class ExtractiveGenerator:
         ("died", a lifespan for a death): values are everywhere. (answer, span, how it was picked)."""
         qwords = terms(question).words
         relational = qwords - terms(" ".join(mentions)).words
-        count = {(s.unit_id, s.start): stated_count(question, relational, s.display) for s in order}
-        stated = [s for s in order if count[(s.unit_id, s.start)] > 0]
+        asked, noun = asking(self.nlp, question)
+        asked &= relational
+        count = {(s.unit_id, s.start): (stated_count(question, asked, s.display),
+                                        stated_count(question, relational, s.display)) for s in order}
+        stated = [s for s in order if count[(s.unit_id, s.start)][1] > 0]
         first = stated if answer_type in VALUE_OF and relational else []  # values are everywhere: the relation's first
+        if asked and asked < relational:  # a clause only says which thing: the spans stating the asking part first
+            first = sorted(first, key=lambda s: -count[(s.unit_id, s.start)][0])
         ranked = [*first, *(s for s in order if s not in first)]
         ranked = _hops_first(ranked, count, qwords) if relational else ranked
         kind = asks_kind(question, mentions)
+        if kind and len(mentions) > 1 and SHARED.search(question) and \
+                (shared := self._shared_kind(question, mentions, ranked)):
+            return shared
         for span in ranked:
-            cands = self._kinds(question, mentions, span) if kind else self._candidates(question, answer_type, span, ents)
+            cands = self._kinds(question, mentions, span) if kind else self._candidates(question, answer_type, span, ents, noun)
             if not cands:
                 continue
             words = [(m.start(), stem(m.group(0))) for m in re.finditer(r"[\w'-]+", span.display)
                      if m.group(0).lower() not in STOP]
-            anchors = [at for at, w in words if akin(w, relational)] or [at for at, w in words if w in qwords]
+            anchors = [at for at, w in words if akin(w, asked)] or [at for at, w in words if akin(w, relational)] \
+                or [at for at, w in words if w in qwords]  # the value nearest the asking part's words
             how = {"kind": "span", "candidates": len({c.lower() for c, _ in cands}), "distance": None,
                    "relation_stated": span in stated}
             if not anchors:
@@ -769,6 +822,33 @@ class ExtractiveGenerator:
         return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
                         "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
                                      for v, n, s in values]}
+
+
+def _larger_places(cands: list[tuple[str, int]], text: str, noun: str) -> list[tuple[str, int]]:
+    """The place asked for in each run of places the text writes "A, B, C": one whose name says the kind asked
+    ("Fairfax County" for a county), else the last for a country, else for a state the second that names no
+    smaller kind (the state of "Kent, Washington, United States"; "Caddo County" is no state); else the run
+    as it is."""
+    runs: list[list[tuple[str, int]]] = []
+    for c, at in sorted(cands, key=lambda x: x[1]):
+        if runs and text.startswith(", ", runs[-1][-1][1] + len(runs[-1][-1][0])) \
+                and runs[-1][-1][1] + len(runs[-1][-1][0]) + 2 == at:
+            runs[-1].append((c, at))
+        else:
+            runs.append([(c, at)])
+    out = []
+    for run in runs:
+        named = [x for x in run if re.search(rf"\b{noun}\b", x[0], re.I)]
+        later = [x for x in run[1:] if not SMALLER_PLACE.search(x[0])]
+        if named:
+            out += named
+        elif noun in {"country", "nation"}:
+            out.append(run[-1])
+        elif noun == "state" and later and len(run) > 1:
+            out.append(later[0])  # "Kent, Washington": the second; a run ending in its country is longer
+        else:
+            out += run  # a county, province or region the text does not call one: nothing to choose by
+    return out
 
 
 def _ended(span: Span) -> str:

@@ -25,3 +25,6 @@ WORK_NOUNS = {"film", "movie", "album", "song", "book", "novel", "series", "show
               "single", "poem", "painting", "work", "episode"}
 DATE_NOUNS = {"year", "date", "day", "month", "century", "decade", "when"}
 NUMBER_NOUNS = {"number", "population", "amount", "count"}
+# what a measurement is called ("What accuracy did X reach?"): a number is asked, yet the noun is the relation a
+# path's hop says (a table row's (X) -[accuracy]-> (42.3%)), so it is no kind noun of kmrag.answer.paths
+MEASURE_NOUNS = {"accuracy", "precision", "percentage", "proportion", "rate", "ratio"}

@@ -18,14 +18,14 @@ from typing import Any
 # "tell me", "I'd like to know", "can you tell me", "I wonder", "please say" ... before an embedded question
 _ASK = (r"(?:(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell|show)\s+me|"
         r"i(?:'d| would)\s+like\s+to\s+know|i\s+(?:want|need|wish)\s+to\s+know|i\s+wonder|i'm\s+wondering|"
-        r"i\s+am\s+wondering|do\s+you\s+know|let\s+me\s+know|find\s+out|say|check)")
+        r"i\s+am\s+wondering|i'm\s+curious|i\s+am\s+curious|do\s+you\s+know|let\s+me\s+know|find\s+out|say|check)")
 _EMBEDDED = re.compile(rf"^\s*{_ASK}\s*,?\s+(whether|if|who|whom|whose|what|when|where|which|why|how)\b\s*(.*)$",
                        re.I | re.S)
 _TRUE_THAT = re.compile(r"^\s*(?:is\s+it\s+(?:true|the\s+case|correct)|(?:is|was)\s+it\s+so)\s+that\s+(.*)$",
                         re.I | re.S)
 # "Give the birth date of X", "Name the film whose director ...", "Identify which of A and B ..."
-_IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:give|state|name|identify|provide|list|find|say|tell)\s+(?:me\s+|us\s+)?"
-                         r"(.*)$", re.I | re.S)
+_IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+                         r"(?:give|state|name|identify|provide|list|find|say|tell)\s+(?:me\s+|us\s+)?(.*)$", re.I | re.S)
 # "On what date did X die?" (not "On which day of the week ...", "In what time zone ...")
 _WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?:date|day|year|month)\s+"
                       r"((?:did|does|do|was|were|is|are|will|has|had|have)\b.*)$", re.I | re.S)
@@ -35,10 +35,12 @@ _NOUN_CLAUSE = re.compile(r"^the\s+(date|day|year|month|time|place|city|town|cou
 # the alternatives are names: capitalised or quoted, not numbers ("Between 1950 and 1960, who ...?" is a span of
 # time), at most eight words each
 _ALT = r"(?-i:[A-Z\"“'‘])(?:\S+\s+){0,7}?\S+?"
-_FRONTED = [re.compile(rf"^\s*(?:between|of|out\s+of|among)\s+({_ALT})\s+and\s+({_ALT}),\s*"
-                       r"((?:who|which|what|whose)\b.*)$", re.I | re.S),
-            re.compile(rf"^\s*(?!(?:did|does|do|is|are|was|were|if|whether|who|what|which|when|where|how)\b)({_ALT})"
-                       rf"\s+or\s+({_ALT})\s*[:;]\s*((?:[^?]*?\s)?(?:who|which|what|whose)\b.*)$", re.I | re.S)]
+_FRONTED = [re.compile(r"^\s*(?:between|of|out\s+of|among|(?:thinking|talking)\s+(?:about|of)|considering|comparing|"
+                       rf"regarding|as\s+for|looking\s+at)\s+(?:the\s+(?-i:[a-z][\w-]*\s+){{0,4}})?({_ALT})\s+and\s+"
+                       rf"({_ALT}),\s*((?:who|which|what|whose)\b.*)$", re.I | re.S),
+            re.compile(r"^\s*(?!(?:did|does|do|is|are|was|were|if|whether|who|what|which|when|where|how|in|on|at|to|"
+                       rf"from|for|by|with|of|according|after|before|during|since|until)\b)({_ALT})"
+                       rf"\s+or\s+({_ALT})\s*[:;,]\s*((?:[^?]*?\s)?(?:who|which|what|whose)\b.*)$", re.I | re.S)]
 # "Which of A and B was born later?" / "Which one of A and B ..." -> "Which was born later, A or B?"
 _WHICH_OF = re.compile(rf"^\s*(which|who)(?:\s+one)?\s+of\s+(?:the\s+two\s*,?\s+)?({_ALT})\s+and\s+({_ALT})\s+"
                        r"((?:is|was|are|were|has|had|did|does|do|came|died|lived|got|won|made)\b.*)$", re.I | re.S)
@@ -49,7 +51,15 @@ _TOPIC = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(is|are|was|were|do|
 _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if "ed" in m.group(0).lower() else "die"),
                (re.compile(r"\bpasses\s+away\b", re.I), lambda m: "dies"),
                (re.compile(r"\b(what|who|where|when|how)'s\b", re.I), lambda m: f"{m.group(1)} is"),
-               (re.compile(r"\b(birth|death)\s+date\b", re.I), lambda m: f"date of {m.group(1).lower()}")]
+               (re.compile(r"\b(birth|death)\s+date\b", re.I), lambda m: f"date of {m.group(1).lower()}"),
+               (re.compile(r"\b(?:citizens|nationals)\s+of\s+the\s+same\s+(country|nation)\b", re.I),
+                lambda m: "from the same country"),
+               # family words and a film's "helmed", in lower case only (a title may be "Mom and Dad")
+               (re.compile(r"(?-i:\b(?:dad|daddy)\b)"), lambda m: "father"),
+               (re.compile(r"(?-i:\b(?:mom|mum|mommy|mummy)\b)"), lambda m: "mother"),
+               (re.compile(r"(?-i:\bhelmed\b)"), lambda m: "directed")]
+# a search box's label before the query ("Search: X director", "Query: ...")
+_LABEL = re.compile(r"^\s*(?:search|query|q|question|find)\s*:\s*", re.I)
 # a search-box query: a name, the people it leads through, what is asked of the last ("Elizabeth Merbury husband
 # death date", "Tit For Tat (1921 Film) director place of death")
 # ("birth date" / "death date" are "date of birth" / "date of death" by then: _SAME_WORDS runs first)
@@ -62,6 +72,9 @@ _TERSE_ASKED = {"date of death": "When did {} die?", "death": "When did {} die?"
                 "nationality": "What is the nationality of {}?", "citizenship": "What is the nationality of {}?"}
 _TERSE = re.compile(r"^(?P<name>(?-i:[A-Z0-9\"“])[^?]*?(?:\s\([^()]{1,40}\))?)(?:'s|’s)?\s+"
                     r"(?P<rest>(?:(?:paternal|maternal)\s+)?[a-z]+(?:\s+[a-z]+){0,5})\s*\??$")
+# "A and B: same country?", "A and B - same nationality" -> "Are A and B from the same country?"
+_TERSE_SAME = re.compile(r"^\s*(.+?)\s+and\s+(.+?)\s*(?::|\s[-\u2013\u2014])\s*(?:the\s+)?same\s+([a-z]+(?:\s+of\s+[a-z]+)?)"
+                         r"\s*\??\s*$", re.I | re.S)
 # a trailing "... : A or B." after a request
 _TRAILING = re.compile(r"^(.*?)\s*[:;]\s*([^:;]+?)\s+or\s+([^:;]+?)\s*[.?]?\s*$", re.S)
 # the doer of a verb, for "the person who directed X" / "whoever wrote X" -> "the director of X"
@@ -120,13 +133,25 @@ def _end(text: str) -> str:
 
 def _request(q: str) -> str:
     """"Tell me whether X." -> a yes / no question; "I'd like to know where X died." -> "Where did X die?";
-    "Give the date on which X was born." -> "When was X born?"."""
+    "Give the date on which X was born." -> "When was X born?"; "whether A or B has ..." -> "Which has ..., A
+    or B?"; "A and B: same country?" -> "Are A and B from the same country?"."""
+    m = _TERSE_SAME.match(q)
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
+        a, b, attr = m.group(1).strip(), m.group(2).strip(), m.group(3).lower()
+        if attr in {"country", "nationality", "citizenship", "origin", "country of origin"}:
+            return f"Are {a} and {b} from the same {attr}?"
+        if attr in {"state", "province", "region", "county", "city", "town", "district"}:
+            return f"Are {a} and {b} in the same {attr}?"
+        return f"Do {a} and {b} have the same {attr}?"
     m = _TRUE_THAT.match(q)
     if m:
         return _as_yes_no(_end(m.group(1))) or q
     m = _EMBEDDED.match(q)
     if m:
         wh, rest = m.group(1).lower(), _end(re.sub(r"^or\s+not\b\s*", "", m.group(2), flags=re.I))
+        choice = _CHOICE.match(rest)
+        if wh in {"whether", "if"} and choice:  # "whether A or B has the older director": a choice, not yes / no
+            return f"Which {_singular_verb(choice.group(3))} {_end(choice.group(4))}, {choice.group(1)} or {choice.group(2)}?"
         if wh in {"whether", "if"}:
             return _as_yes_no(rest) or q
         return _as_wh(wh, rest) or q
@@ -153,6 +178,15 @@ def _request(q: str) -> str:
             plural = head.group(1).split()[-1].lower().endswith("s") and not head.group(1).lower().endswith("ss")
             return f"What {'are' if plural else 'is'} {body}{tail}?"
     return q
+
+
+# "A or B has the earlier-born director" (each alternative a name of at most eight words)
+_CHOICE = re.compile(rf"^({_ALT})\s+or\s+({_ALT})\s+(has|have|had|is|are|was|were|did|does|do|came|lived|died|"
+                     r"won|got|made)\b\s*(.*)$", re.S)
+
+
+def _singular_verb(verb: str) -> str:
+    return {"have": "has", "are": "is", "were": "was", "do": "does"}.get(verb.lower(), verb.lower())
 
 
 def _terse(q: str) -> str:
@@ -193,7 +227,9 @@ def _terse(q: str) -> str:
 
 
 def _words(q: str) -> str:
-    """"passed away" -> "died", "what's" -> "what is", "birth date" -> "date of birth"."""
+    """"passed away" -> "died", "what's" -> "what is", "birth date" -> "date of birth"; a search box's label
+    ("Search: ") dropped."""
+    q = _LABEL.sub("", q)
     for pattern, repl in _SAME_WORDS:
         q = pattern.sub(repl, q)
     return q

@@ -13,7 +13,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from kmrag.nlp.asked_nouns import DATE_NOUNS, NUMBER_NOUNS, ORG_NOUNS, PERSON_NOUNS, PLACE_NOUNS, WORK_NOUNS
+from kmrag.nlp.asked_nouns import (
+    DATE_NOUNS,
+    MEASURE_NOUNS,
+    NUMBER_NOUNS,
+    ORG_NOUNS,
+    PERSON_NOUNS,
+    PLACE_NOUNS,
+    WORK_NOUNS,
+)
 from kmrag.nlp.extract import SpacyExtractor, clean_name
 
 Kind = Literal["bridge", "comparison", "yes_no", "inference", "factoid"]
@@ -33,7 +41,7 @@ INFERRED = re.compile(
 
 ANSWER_BY_NOUN: list[tuple[set[str], str]] = [
     (DATE_NOUNS, "DATE"), (PERSON_NOUNS, "PERSON"), (PLACE_NOUNS, "PLACE"), (ORG_NOUNS, "ORG"),
-    (WORK_NOUNS, "WORK"), (NUMBER_NOUNS, "NUMBER"),
+    (WORK_NOUNS, "WORK"), (NUMBER_NOUNS | MEASURE_NOUNS, "NUMBER"),
 ]
 
 
@@ -62,7 +70,7 @@ class SubQuestion(BaseModel):
 class QuestionAnalysis(BaseModel):
     question: str
     kind: Kind
-    answer_type: str  # PERSON | PLACE | ORG | WORK | DATE | NUMBER | MONEY | QUANTITY | YES_NO | ENTITY
+    answer_type: str  # PERSON | PLACE | NATIONALITY | ORG | WORK | DATE | NUMBER | MONEY | QUANTITY | YES_NO | ENTITY
     mentions: list[str] = Field(default_factory=list)
     compared: list[str] = Field(default_factory=list)
     sub_question: SubQuestion | None = None
@@ -127,6 +135,9 @@ class QuestionAnalyser:
         if re.search(r"\b(when|what year|which year|what date|which date|in what year|date of|year of|"
                      r"(?:birth|death) (?:date|year)|birthdate|birthday)\b", text):
             return "DATE"
+        if re.search(r"\b(?:what|which) nationalit(?:y|ies)\b|\b(?:nationality|citizenship) of\b", text) or \
+                re.search(r"^(?:which|what) country\b(?=.*\b(?:is|was|are|were|come|comes|came)\b).*\bfrom$", text):
+            return "NATIONALITY"  # "Which country is the director of X from?": "American" or "United States"
         if re.search(r"\bwhere\b", text):
             return "PLACE"
         for tok in doc:  # "which company", "what city", "whose album"

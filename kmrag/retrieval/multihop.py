@@ -51,8 +51,9 @@ MONTHS = r"(?:January|February|March|April|May|June|July|August|September|Octobe
 VALUE_OF = {
     "MONEY": re.compile(r"\d[\d,.]*\s*(?:EUR|USD|GBP|euros?|dollars?|pounds?|€|\$|£)|[€$£]\s*\d", re.I),
     "NUMBER": re.compile(r"\d"),
-    "QUANTITY": re.compile(r"\d[\d,.]*\s*(?:km|kilomet|miles?|metres|meters|feet|ft|kg|tonnes?|years?|hours?|"
-                           r"minutes?|days?|%|per ?cent)", re.I),
+    "QUANTITY": re.compile(r"\d[\d,.]*\s*(?:sq(?:uare)?\.?\s*(?:km|kilomet\w*|miles?|mi|metres|meters|m|feet|ft)\b|"
+                           r"km²|m²|ft²|mi²|km|kilomet\w*|miles?|metres|meters|feet|ft|kg|tonnes?|acres?|hectares?|"
+                           r"years?|hours?|minutes?|days?|%|per ?cent)", re.I),
     "DATE": re.compile(rf"\b(?:1\d{{3}}|20\d{{2}})\b|\b{MONTHS}\b|(?<!\d)(?:1\d{{3}}|20\d{{2}})年"),
 }
 

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import pytest
 
+from kmrag.answer.asked import asked_words, asking
 from kmrag.answer.context import Context
-from kmrag.answer.extractive import ExtractiveGenerator, _hops_first, quantities, row_range, stated_count
+from kmrag.answer.extractive import (
+    ExtractiveGenerator,
+    _hops_first,
+    _larger_places,
+    quantities,
+    row_range,
+    stated_count,
+)
 from kmrag.answer.spans import Span
 from kmrag.answer.support import terms
 from kmrag.answer.validate import validate
@@ -170,11 +178,77 @@ def test_the_answer_is_read_where_the_next_hop_states_the_relation() -> None:
              "and Carlow.", 1, "Marlin Valley Line")
     c = Span("u_c", "s", 0, 10, "", "sentence", "Carlow is a town in Ireland.", 2, "Carlow")
     relational = terms(q).words - terms("Brackenford halt Carlow").words
-    count = {(s.unit_id, s.start): stated_count(q, relational, s.display) for s in (a, b, c)}
+    count = {(s.unit_id, s.start): (0, stated_count(q, relational, s.display)) for s in (a, b, c)}
     assert _hops_first([a, b, c], count, terms(q).words) == [b, a, c]
     # a title the question names is no hop; a span stating less of the relation is not read first
     assert _hops_first([c, a, b], count, terms(q).words)[0] in {c, b}
-    assert _hops_first([b, a], {**count, ("u_b", 0): 0}, terms(q).words) == [b, a]
+    assert _hops_first([b, a], {**count, ("u_b", 0): (0, 0)}, terms(q).words) == [b, a]
+    # the asking part's words decide before all the relational words: a span stating more of the question
+    # but none of what it asks stays after the one it leads to
+    assert _hops_first([a, b], {("u_a", 0): (0, 4), ("u_b", 0): (1, 2)}, terms(q).words) == [b, a]
+    assert _hops_first([a, b], {("u_a", 0): (1, 4), ("u_b", 0): (0, 5)}, terms(q).words) == [a, b]
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    # the clause that only says which company is left out; the participle that asks stays
+    ("Moss Point is a pier where ferry crossings are run by a company headquartered in what town?",
+     {"headquarter", "town"}),
+    ("What is shown on the cover of the album that includes the song Lantern?", {"shown", "cover", "album"}),
+    ("When was the bridge built?", {"bridge", "built"}),
+    ("Who was chosen to direct the film?", {"chosen", "direct", "film"}),
+    ("Tell me about bridges.", set()),  # no question word: nothing asks
+])
+def test_the_asking_part_of_a_question_leaves_out_the_clauses_that_describe(
+        x: SpacyExtractor, question: str, asked: set[str]) -> None:
+    assert asked_words(x.nlp, question) == asked
+
+
+def test_the_answer_is_read_where_the_asking_part_is_stated_not_where_the_bridge_is(x: SpacyExtractor) -> None:
+    # the pier's sentence states more of the question's words (pier, ferry, crossings, run), the company's its
+    # asking part (headquartered in what town): the company's is read
+    direct, _, _ = answer(x, "Moss Point is a pier where ferry crossings are run by a company headquartered in "
+                             "what town?", [
+        ("Moss Point is a pier in Caldy, where ferry crossings to the island are run by Tern Lines.",
+         "paragraph", "Moss Point", ""),
+        ("Tern Lines is a shipping company with its headquarters in Orrin.", "paragraph", "Tern Lines (company)", ""),
+    ])
+    assert direct == "Orrin"
+
+
+def test_a_profession_is_what_the_sentence_says_the_person_is_and_a_shared_one_is_said_of_both(
+        x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "What profession did Mara Quell have?", [
+        ("Mara Quell (1901 - 1977) was a Danish sculptor and teacher.", "paragraph", "Mara Quell", ""),
+    ])
+    assert direct in {"sculptor", "teacher"}
+    direct, _, _ = answer(x, "What profession do Mara Quell and Ivo Brandt have in common?", [
+        ("Mara Quell (1901 - 1977) was a Danish sculptor and teacher.", "paragraph", "Mara Quell", ""),
+        ("Ivo Brandt is a German painter and teacher.", "paragraph", "Ivo Brandt", ""),
+    ])
+    assert direct == "teacher"
+
+
+def test_a_name_part_and_the_larger_of_two_places_named_together(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "What is the first name of the founder of Orrin Mills?", [
+        ("Orrin Mills was founded by Jacob Weller in 1871.", "paragraph", "Orrin Mills", ""),
+    ])
+    assert direct == "Jacob"
+    direct, _, _ = answer(x, "In what state is the company Tern Lines headquartered?", [
+        ("Tern Lines is a shipping company with its headquarters in Orrin, Oregon.", "paragraph", "Tern Lines", ""),
+    ])
+    assert direct == "Oregon"
+    text = "Brill Hall is a manor at Westby, Caddo County, Oklahoma, United States."
+    cands = [(w, text.index(w)) for w in ("Westby", "Caddo County", "Oklahoma", "United States")]
+    assert _larger_places(cands, text, "county") == [("Caddo County", text.index("Caddo County"))]
+    assert _larger_places(cands, text, "country") == [("United States", text.index("United States"))]
+    assert _larger_places(cands, text, "state") == [("Oklahoma", text.index("Oklahoma"))]
+    two = "It is based in Kent, Washington."
+    pair = [("Kent", two.index("Kent")), ("Washington", two.index("Washington"))]
+    assert _larger_places(pair, two, "state") == [pair[1]]
+    assert _larger_places(pair, two, "county") == pair  # no place called a county: nothing to choose by
+    # "which State capital" asks for a capital, no larger place
+    assert asking(x.nlp, "In what state is the company Tern Lines headquartered?")[1] == "state"
+    assert asking(x.nlp, "Orrin is a town 40 km from which State capital of Oregon?")[1] != "state"
 
 
 def test_the_first_span_answers_when_it_states_the_relation(x: SpacyExtractor) -> None:
@@ -203,3 +277,56 @@ def test_what_is_a_named_thing_is_what_its_sentence_says_it_is(x: SpacyExtractor
         ("Kirkgate is a covered market in Leeds near Glenmore Yards.", "paragraph", "Kirkgate", ""),
     ])
     assert direct != "covered market"
+
+
+def test_a_number_asked_in_a_unit_is_read_in_that_unit_and_the_asking_part_picks_the_span(x: SpacyExtractor) -> None:
+    # the clause "where the envoy was received" only says which city; the city's own sentence states the
+    # asking part ("miles of roads"), and of its two figures the one in miles is the answer, not the rate
+    direct, _, _ = answer(x, "How many miles of roads are in the city where the envoy was received in 1412?", [
+        ("The envoy was received in the city of Harlow in 1412 by 300 guards.", "paragraph", "Envoy", ""),
+        ("The city of Harlow has 320 km of roads, or 199 mi, and a density of 2.1 mi/sq mi.", "paragraph",
+         "Harlow", ""),
+    ])
+    assert direct == "199 mi"
+
+
+def test_a_nationality_is_the_adjective_the_sentence_says_of_the_person(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "What nationality is the director of film The Copper Orchard?", [
+        ("The Copper Orchard is a 1958 film directed by Ilse Marwick.", "paragraph", "The Copper Orchard", ""),
+        ("Ilse Marwick (1911 - 1980) was a Danish film director who worked in Copenhagen.", "paragraph",
+         "Ilse Marwick", ""),
+    ])
+    assert direct == "Danish"  # not the city the sentence also names, nor the director's name
+
+
+def test_an_area_is_read_whole_and_a_bracketed_conversion_is_not_the_answer(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "How large is the Harlow Arcade?", [
+        ("The Harlow Arcade is a 412,000 ft² (38,300 m²) covered market in Harlow.", "paragraph", "Harlow Arcade", ""),
+    ])
+    assert direct == "412,000 ft²"
+
+
+def test_a_nationality_is_a_kind_every_reader_of_the_answer_type_knows() -> None:
+    from kmrag.answer.confidence import LABELS as CONFIDENCE_LABELS
+    from kmrag.answer.paths import type_fit
+
+    assert type_fit("American", "NORP", "NATIONALITY") == 1.0
+    assert type_fit("France", "GPE", "NATIONALITY") == 1.0
+    assert type_fit("Ilse Marwick", "PERSON", "NATIONALITY") == 0.0  # a person is no nationality
+    assert CONFIDENCE_LABELS["NATIONALITY"] == {"NORP", "GPE"}
+
+
+def test_a_name_part_is_read_only_of_a_person_s_name(x: SpacyExtractor) -> None:
+    from kmrag.answer.kinds import name_part
+
+    assert name_part("What is the first name of the founder?", "Dr. Jacob Weller Jr.") == "Jacob"
+    assert name_part("What was the last name of the founder?", "Jacob Weller") == "Weller"
+    assert name_part("When did Cassius Clay change his last name?", "1964") is None
+    assert name_part("Who founded the firm?", "Jacob Weller") is None
+
+
+def test_a_bracket_after_a_number_that_is_no_quantity_is_kept(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "How long is Route 12 of Harlow?", [
+        ("The Harlow road known as Route 12 (48 miles) runs to the coast.", "paragraph", "Route 12", ""),
+    ])
+    assert direct == "48 miles"

@@ -182,3 +182,13 @@ def test_the_blind_and_the_tuning_sets_are_real_questions_reworded(path: Path,
     assert not wrong, wrong[:5]
     assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
     assert len(Counter(r.form for r in rows)) >= 15
+
+
+def test_the_second_tuning_set_is_real_questions_reworded(questions: dict[str, dict[str, str]]) -> None:
+    """tune2.jsonl: 70 2Wiki and 40 HotpotQA questions reworded by a second writer blind to the rules (README)."""
+    rows = load_reworded(REPO / "tests" / "data" / "reworded" / "tune2.jsonl")
+    assert Counter(r.dataset for r in rows) == {"2wiki": 70, "hotpotqa": 40}
+    assert not [k for k, n in Counter((r.dataset, r.qid) for r in rows).items() if n > 1]
+    assert not [(r.dataset, r.qid) for r in rows if questions[r.dataset].get(r.qid) != r.original]
+    assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
+    assert len(Counter(r.form for r in rows)) >= 15 and max(Counter(r.form for r in rows).values()) <= 11

@@ -1,0 +1,73 @@
+"""The part of a question that asks, apart from the parts that only say which thing it is about.
+
+"Corn Ranch is a spaceport where test flights are carried out by a company headquartered in what state?"
+asks "headquartered in what state"; the rest leads to the company. "What is represented on the cover art of
+the studio album that includes the song X?" asks "represented on the cover art of the studio album"; "that
+includes the song X" only says which album. The answer is read where the asking part is stated: the
+company's own sentence ("with its headquarters in Kent, Washington"), not the sentence that led to it.
+
+From spaCy's parse: climb from the question word through its heads to the first verb, then take that verb's
+words, leaving out the clauses that describe one of its words (relative and adverbial clauses, participle
+modifiers, clausal complements). The words are stems, as ``kmrag.answer.support.terms`` makes them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kmrag.answer.support import terms
+
+WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
+WH_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
+# the clauses that describe a word rather than ask: "the album [that includes X]", "a company [headquartered
+# in ...]" (when the asking part is elsewhere), "the vocalist [who collaborated with Y]"
+DESCRIBING = frozenset({"relcl", "acl", "advcl"})
+
+
+def asked_words(nlp: Any, question: str) -> frozenset[str]:
+    """The stems of the words of ``question`` that ask (see the module); empty when it has no question word
+    or no verb above it."""
+    return asking(nlp, question)[0]
+
+
+def asking(nlp: Any, question: str) -> tuple[frozenset[str], str | None]:
+    """(the asked words, as ``asked_words``; the noun the question word determines, lower-case lemma: "state"
+    of "in what state", "capital" of "which State capital", None for "who", "when" ...)."""
+    doc = nlp(question)
+    wh = next((t for t in doc if (t.tag_ in WH_TAGS or t.lower_ in WH_WORDS) and not _relative(t)), None)
+    if wh is None:
+        return frozenset(), None
+    noun = wh.head.lemma_.lower() if wh.dep_ == "det" and wh.head.pos_ in {"NOUN", "PROPN"} else None
+    j = wh.i + 1
+    while j + 1 < len(doc) and doc[j].dep_ == "compound":  # "which State capital": the capital
+        j += 1
+    if noun is None and j < len(doc) and doc[j].pos_ == "NOUN":  # "In which state ..." with "which" misparsed
+        noun = doc[j].lemma_.lower()
+    verb = wh
+    while not _verb(verb) and verb.head.i != verb.i:  # up to the first verb, else the root
+        verb = verb.head
+    while verb.dep_ in {"aux", "auxpass"} and verb.head.i != verb.i:  # "When was X founded": the verb "was" helps
+        verb = verb.head
+    keep = [t for t in _asking(verb) if t.i != wh.i]
+    return terms(" ".join(t.text for t in sorted(keep, key=lambda t: t.i))).words, noun
+
+
+def _relative(tok: Any) -> bool:
+    """A wh-word that opens a relative clause ("a spaceport where ...", "the airline that ..."), not the
+    question's own."""
+    return tok.i > 0 and tok.head.dep_ in DESCRIBING
+
+
+def _verb(tok: Any) -> bool:
+    """A verb, or a participle the tagger calls an adjective ("a company headquartered in ...")."""
+    return tok.pos_ in {"VERB", "AUX"} or tok.tag_ in {"VBN", "VBD", "VBG", "VBZ", "VBP", "VB"}
+
+
+def _asking(tok: Any, top: bool = True) -> list[Any]:
+    """``tok`` and its words but its describing clauses; under a copula at the top an adverbial clause is the
+    verb the parser split off ("In which state was X born?": "born" under "was")."""
+    out = [tok]
+    for child in tok.children:
+        if child.dep_ not in DESCRIBING or (top and tok.pos_ == "AUX" and child.dep_ == "advcl"):
+            out += _asking(child, top=False)
+    return out

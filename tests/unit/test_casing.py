@@ -1,0 +1,40 @@
+"""A question typed in lower case gets its names' capitals back from the tenant's entities (the embedded graph
+store, the same protocol as Neo4j's)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kmrag.answer.casing import restore_case
+from kmrag.graph.local_store import LocalGraphStore
+from kmrag.nlp.rephrase import rephrase
+from kmrag.schema import Entity, entity_id
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> LocalGraphStore:
+    s = LocalGraphStore(tmp_path / "graph")
+    for name, kind, aliases in [("Foo Fighters", "ORG", []), ("Gold Harbour", "WORK", ["Gold Harbour (film)"]),
+                                ("Band", "ORG", []), ("The Band", "ORG", []), ("Edmund Varga", "PERSON", [])]:
+        s.write_entities([Entity(id=entity_id("t", name, kind), tenant="t", name=name, type=kind, aliases=aliases)])
+    return s
+
+
+def test_lower_case_names_take_the_tenants_casing_and_the_question_is_then_read_as_usual(store: LocalGraphStore) -> None:
+    q = restore_case(store, "t", "foo fighters or gold harbour (film), which band came first")
+    assert q == "Foo Fighters or Gold Harbour (film), which band came first"
+    assert rephrase(q) == "Which band came first, Foo Fighters or Gold Harbour (film)?"
+    assert restore_case(store, "t", "where was edmund varga born?") == "Where was Edmund Varga born?"
+
+
+def test_a_question_with_capitals_another_tenant_or_no_known_name_is_left_as_typed(store: LocalGraphStore) -> None:
+    assert restore_case(store, "t", "Where was edmund varga born?") == "Where was edmund varga born?"
+    assert restore_case(store, "other", "where was edmund varga born?") == "where was edmund varga born?"
+    assert restore_case(store, "t", "where is the harbour?") == "where is the harbour?"
+    # "the band" is a word with its article, whatever a group is called
+    assert restore_case(store, "t", "who founded the band that edmund varga led?") == \
+        "Who founded the band that Edmund Varga led?"
