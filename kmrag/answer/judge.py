@@ -333,10 +333,12 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     lone = [t for t in minor if _clause_support(text, toks, t) < 2]
     if minor and (len(minor) > max(1.0, SLACK * len(toks)) or lone):
         return Verdict(False, score * 0.6, f"{', '.join(repr(t.text) for t in lone or minor)} not in the cited spans")
-    segments = _cover(text, toks)
+    soft = _descriptions(text, toks)
+    segments = _cover(text, toks, soft)
     if segments is None:
         return Verdict(False, score * 0.4, "one clause joins words of different spans: " + _which(toks))
-    failed = _subjects(text, toks, segments, ev, tw, spans) or _polarity(text, toks, segments, spans) or \
+    failed = _described(text, toks, segments, soft, ev, tw, spans) or \
+        _subjects(text, toks, segments, ev, tw, spans, soft) or _polarity(text, toks, segments, spans) or \
         _lifespan(text, toks, segments, spans) or \
         _near(text, toks, segments, spans) or _direction(text, segments, spans, titles) or \
         _roles(text, toks, segments, [_with_title(sp, t) for sp, t in zip(spans, titles, strict=True)])
@@ -391,9 +393,13 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
         if not cands:
             continue
         _similar([t.lemma or t.text.lower() for t in soft], cands)
+        # a word of a name the statement says is not also another word's counterpart ("won" is not "Prize" in
+        # "a finalist for the Pulitzer Prize")
+        taken = {pos for t in toks if t.kind == "name" for pos in t.where.get(i, []) if pos >= 0}
         for t in soft:
             mine = t.lemma or t.text.lower()
-            at = [pos for w, _, pos in both if w.lower() in _VEC and _close(mine, w.lower())]
+            at = [pos for w, _, pos in both if w.lower() in _VEC and _close(mine, w.lower()) and
+                  (pos < 0 or pos not in taken)]
             rival = [w for w, _, _ in both if w.lower() in _VEC and _rival(mine, w.lower())]
             if rival and not at:
                 t.against = rival[0]
@@ -475,26 +481,95 @@ def _which(toks: list[_Tok]) -> str:
     return " / ".join(" ".join(v[:4]) for v in by.values()) or "no single span holds it"
 
 
-def _cover(text: str, toks: list[_Tok]) -> list[tuple[int, int, int]] | None:
+def _descriptions(text: str, toks: list[_Tok]) -> dict[int, tuple[int, int]]:
+    """Where a description of a thing the statement does not name begins or ends: a noun phrase headed by a
+    common noun with words of its own ("the chief executive of [Germany's flag carrier]", "[the state where
+    X is located] was won by Y", "of [a team that plays at Z]"). {token index a span may switch at: (first,
+    last) token of the description}."""
+    if _CJK_CHAR.search(text) or len(toks) < 3:
+        return {}
+    out: dict[int, tuple[int, int]] = {}
+    for h in _parsed(text):
+        if h.pos_ != "NOUN" or h.dep_ not in {"pobj", "nsubj", "nsubjpass", "dobj", "attr"}:
+            continue
+        sub = list(h.subtree)
+        lo, hi = sub[0].idx, sub[-1].idx + len(sub[-1].text)
+        inside = [i for i, t in enumerate(toks) if lo <= t.at < hi]
+        if len(inside) < 2 or len(inside) == len(toks):
+            continue
+        first, last = inside[0], inside[-1]
+        for i in (first, last + 1):
+            if 0 < i < len(toks):
+                out[i] = (first, last)
+    return out
+
+
+def _described(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], soft: dict[int, tuple[int, int]],
+               ev: list[Any], tw: list[Any], spans: Sequence[str]) -> str | None:
+    """A switch of span inside a clause, at a description: the description's span and the other span must name
+    one thing the statement does not (the description stands for it: "Germany's flag carrier" for Lufthansa,
+    in "Lufthansa is the flag carrier of Germany" and "Carsten Spohr is the chief executive of Lufthansa")."""
+    said = {t.key for t in toks}
+    for k in range(1, len(segs)):
+        a = segs[k][0]
+        edge = _boundary_between(text, toks[a - 1], toks[a])
+        if edge or a not in soft:
+            continue
+        first, last = soft[a]
+        inner = next((s for x, y, s in segs if x <= first and last <= y), None)
+        outer = segs[k - 1][2] if a == first else segs[k][2]
+        if inner is None or inner == outer:
+            return f"one clause joins words of different spans: {_which(toks)}"
+        at = [p for t in toks[first:last + 1] for p in t.where.get(inner, []) if p >= 0]
+        out_at = [p for t in toks[:first] + toks[last + 1:] for p in t.where.get(outer, []) if p >= 0]
+        # a title both spans have is one unit's: it names no thing the description could stand for
+        same = {k for _, k, _ in tw[outer]} & {k for _, k, _ in tw[inner]}
+        shared = (_proper(spans[outer], tw[outer]) & _proper(spans[inner], tw[inner])) - said - same
+
+        def there(s: int, at: list[int], k: str) -> bool:  # the thing named in the clause of the words at ``at``
+            return any(p < 0 or any(_one_clause(spans[s], p, q) for q in at)
+                       for _, key, p in ev[s] + [(w, key, -1) for w, key, _ in tw[s]] if key == k)
+        if not any(there(inner, at, k) and there(outer, out_at, k) for k in shared):
+            d = " ".join(t.text for t in toks[first:last + 1])
+            return f"one clause joins words of different spans: {d!r} stands for nothing both spans name"
+    return None
+
+
+def _proper(span: str, title: list[tuple[str, str, int]]) -> set[str]:
+    """The keys of the names a span says (proper nouns, by its parse; capitalised words past the first where it
+    cannot be parsed) and of its unit's title."""
+    if _parsable(span):
+        keys = {_key(t.text)[0] for t in _parsed(span) if t.pos_ == "PROPN"}
+    else:
+        keys = {k for w, k, p in _evidence_words(span) if w[:1].isupper() and p != 0}
+    return {k for k in keys | {k for w, k, _ in title if w[:1].isupper()} if len(k) > 2 and k not in STOP}
+
+
+def _cover(text: str, toks: list[_Tok], soft: dict[int, tuple[int, int]] | None = None
+           ) -> list[tuple[int, int, int]] | None:
     """The fewest (first token, last token, span) segments covering the statement, switching span only at a
-    clause boundary; None when no such cover exists."""
+    clause boundary or where a description begins or ends (``soft``); None when no such cover exists."""
+    soft = soft or {}
     n = len(toks)
     spans = sorted({s for t in toks for s in t.matched})
-    inf = 10**9
-    cost = [{s: (0 if (not toks[0].matched or s in toks[0].matched) else inf) for s in spans}]
+    inf = 1e9
+    cost: list[dict[int, float]] = [{s: (0.0 if (not toks[0].matched or s in toks[0].matched) else inf)
+                                     for s in spans}]
     back: list[dict[int, int]] = [{}]
     for i in range(1, n):
         edge = bool(BOUNDARY.search(text[toks[i - 1].at + len(toks[i - 1].text):toks[i].at]))
-        row, brow = {}, {}
+        step = 1.0 if edge else 1.001  # a clause boundary before a description's
+        row: dict[int, float] = {}
+        brow: dict[int, int] = {}
         for s in spans:
             if toks[i].matched and s not in toks[i].matched:
                 row[s] = inf
                 continue
             best, arg = cost[i - 1][s], s
-            if edge:
+            if edge or i in soft:
                 for p in spans:
-                    if cost[i - 1][p] + 1 < best:
-                        best, arg = cost[i - 1][p] + 1, p
+                    if cost[i - 1][p] + step < best:
+                        best, arg = cost[i - 1][p] + step, p
             row[s], brow[s] = best, arg
         cost.append(row)
         back.append(brow)
@@ -515,11 +590,13 @@ def _cover(text: str, toks: list[_Tok]) -> list[tuple[int, int, int]] | None:
 
 
 def _subjects(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], ev: list[Any], tw: list[Any],
-              spans: Sequence[str]) -> str | None:
+              spans: Sequence[str], soft: dict[int, tuple[int, int]] | None = None) -> str | None:
     """A clause resting on another span than the one before must name its subject, or find the subject it
-    takes from before in its own span."""
+    takes from before in its own span (a switch at a description is judged by ``_described``)."""
     names = [t for t in toks if t.kind == "name"]
     for a, b, s in segs[1:]:
+        if soft and a in soft and not _boundary_between(text, toks[a - 1], toks[a]):
+            continue
         seg = toks[a:b + 1]
         first_verb = next((i for i, t in enumerate(seg) if t.kind == "verb"), None)
         own = [t for t in (seg if first_verb is None else seg[:first_verb]) if t.kind == "name"]
@@ -530,7 +607,10 @@ def _subjects(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], ev:
         if own and first_verb is not None and not re.search(r"\b(?:which|who|whose|whom|that)\b", lead) \
                 and not said_of:
             continue
-        prev = segs[[x[0] for x in segs].index(a) - 1][2]
+        k = [x[0] for x in segs].index(a)
+        prev = segs[k - 1][2]
+        if _joint_subject(toks, segs[k - 1], seg, lead, prev):
+            continue
         if attached is not None and attached[0] == "noun":
             # "in the state where Dell is ...": the two spans must share the name the noun stands for
             at = [p for t in seg for p in t.where.get(s, []) if p >= 0]
@@ -553,6 +633,16 @@ def _subjects(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], ev:
             return (f"{' '.join(t.text for t in ante)!r} is not what the span of "
                     f"{' '.join(t.text for t in seg[:4])!r} is about")
     return None
+
+
+def _joint_subject(toks: list[_Tok], before: tuple[int, int, int], seg: list[_Tok], lead: str, prev: int) -> bool:
+    """"Helvetia and Tucson are both in Pima County": names joined by "and" before one predicate, each from
+    its own span; the predicate must be said in the first name's span too."""
+    first = toks[before[0]:before[1] + 1]
+    if lead.strip() != "and" or not first or any(t.kind != "name" for t in first) or seg[0].kind != "name":
+        return False
+    rest = seg[len(_name_group(seg, 0)):]
+    return bool(rest) and all(prev in t.matched for t in rest)
 
 
 @functools.lru_cache(maxsize=256)  # a parse of a long span is large
@@ -580,13 +670,14 @@ def _attached(text: str, lo: int, hi: int) -> tuple[str, int, str] | None:
     return None
 
 
-def _bridge(one: list[tuple[str, str, int]], other: list[tuple[str, str, int]], span: str, at: list[int]) -> bool:
+def _bridge(one: list[tuple[str, str, int]], other: list[tuple[str, str, int]], span: str, at: list[int],
+            unsaid: set[str] | frozenset[str] = frozenset()) -> bool:
     """Do two spans (with their titles) name one thing in common (a capitalised word, not the first of a
-    sentence), said in ``span`` of the clause the statement's words ``at`` stand in ("held every year in
-    Venice, Italy, and draws crowds from Germany": Germany is not where it is held)?"""
+    sentence; none of the keys ``unsaid``), said in ``span`` of the clause the statement's words ``at`` stand
+    in ("held every year in Venice, Italy, and draws crowds from Germany": Germany is not where it is held)?"""
     def names(words: list[tuple[str, str, int]]) -> set[str]:
         return {k for w, k, p in words if w[:1].isupper() and p != 0 and len(k) > 2 and w.lower() not in STOP}
-    shared = names(one) & names(other)
+    shared = (names(one) & names(other)) - set(unsaid)
     if not shared or not at or not _parsable(span):
         return bool(shared)
     return any(p < 0 or any(_one_clause(span, p, q) for q in at) for w, k, p in other if k in shared)
@@ -705,13 +796,66 @@ def _near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: 
             if verbs and all(_other_verb(spans[s], p, q) for n in verbs for p in t.where[s] for q in n.where[s]) \
                     and _parsable(spans[s]):  # "founded in 1941 ..., and later reconstituted as a corps in 1950"
                 return f"{t.text!r} is not said of {' / '.join(n.text for n in verbs)!r} in the cited span"
+            row = _row_between(spans[s], t, [n for n in around if n.kind == "name"], s, toks)
+            if row:
+                return f"{t.text!r} is not the value of {row[0]!r} in the cited span: {row[1]!r} is"
             for kinds, reach in (({"verb", "word"}, NEAR), ({"name"}, 2 * NEAR)):
                 near = [n for n in around if n.kind in kinds and not (same_verb and "verb" in kinds)]
+                if own != around:  # "At 5,050 feet, Fort Davis has ...": said of the sentence
+                    near = [n for n in near if not any(_one_sentence(spans[s], p, q) for p in t.where[s]
+                                                       for q in n.where[s])]
                 if near and not any(abs(p - q) <= max(reach, abs(t.at - n.at) + 15)  # as far apart as said, or near
                                     or _one_clause(spans[s], p, q)  # or in one clause of the span, however far
                                     for n in near for p in t.where[s] for q in n.where[s] if q >= 0):
                     return f"{t.text!r} is not said of {' / '.join(n.text for n in near)!r} in the cited span"
     return _names_near(text, toks, segs, spans)
+
+
+_YEAR = re.compile(r"1\d{3}|20\d{2}")
+
+
+def _row_between(span: str, num: _Tok, names: list[_Tok], s: int, toks: list[_Tok]) -> tuple[str, str] | None:
+    """(name, value) when, in the span, another value of the number's kind (a year, or not) that the statement
+    does not say stands between the number and a name the statement says it with: the name is of that value's
+    row ("All-American at Oklahoma (1939, 1940) and ... for Phillips 66 (1943, 1944)"; "401-500 according to
+    ARWU and 551-600 according to QS"). The span's subject, said of every row, and a range's other end are not
+    rivals."""
+    if not names or not _parsable(span) or not num.text[:1].isdigit():
+        return None
+    said = {t.key for t in toks if t.kind == "num"}
+    names_said = {t.key for t in toks if t.kind == "name"}
+    year = bool(_YEAR.fullmatch(num.key))
+    subject = {t.idx for t in _parsed(span) if t.dep_ in {"nsubj", "nsubjpass"} or
+               (t.dep_ == "compound" and t.head.dep_ in {"nsubj", "nsubjpass"})}
+    values = [(m.start(), m.group(0)) for m in re.finditer(r"\d[\d,.]*\d|\d", span)]
+    for n in names:
+        for q in n.where.get(s, []):
+            if q < 0 or q in subject:
+                continue
+            for p in num.where.get(s, []):
+                lo, hi = sorted((p, q))
+                for at, v in values:
+                    if not lo < at < hi or v.replace(",", "") in said or bool(_YEAR.fullmatch(v)) != year:
+                        continue
+                    gap = span[min(at, q) + (len(v) if at < q else len(n.text)):max(at, q)]
+                    if any(_key(w)[0] not in names_said for w in re.findall(r"\b[A-Z][\w-]*", gap)):
+                        continue  # a name the statement does not say stands between: that is the value's row
+                        # ("All-Star at Leeds (1979, 1980) and at York (1983)": 1979 is of Leeds)
+                    if re.fullmatch(r"\s*(?:[–—-]|to)\s*", span[min(p, at) + len(v if at < p else num.key):max(p, at)]):
+                        continue  # the range "401-500", "1939 to 1940"
+                    if _in_brackets(span, at) and not _in_brackets(span, p):
+                        continue  # an aside: "Ibn Sina (980–1037) had more than 450 books"
+                    return n.text, v
+    return None
+
+
+def _one_sentence(text: str, p: int, q: int) -> bool:
+    lo, hi = sorted((p, q))
+    return lo >= 0 and not re.search(r"[.!?]\s+[A-Z]", text[lo:hi])
+
+
+def _in_brackets(text: str, at: int) -> bool:
+    return text.rfind("(", 0, at) > text.rfind(")", 0, at)
 
 
 def _verb_above(t: Any) -> tuple[Any, list[int]]:
@@ -777,9 +921,25 @@ def _one_clause(span: str, p: int, q: int, ours: set[int] | frozenset[int] = fro
             if a <= x < b:
                 heads[x] = h
     lo, hi = sorted((p, q))
+    if len(heads) == 2 and heads[p] != heads[q] and \
+            (_modified_by(span, p, heads[q][0]) or _modified_by(span, q, heads[p][0])):
+        return True
     # a coordinated word between the two: "married Ana Lind in 1966 and Eva Berg in 1976"
     return len(heads) == 2 and heads[p] == heads[q] and \
         not any(j and lo < a < hi and not any(a <= o < b for o in ours) for a, b, _, j in words)
+
+
+def _modified_by(span: str, p: int, verb: int) -> bool:
+    """Is the word at offset ``p`` (or the name it is part of) the noun the clause of ``verb`` is said of ("the
+    man who founded it", "Lindemann, Baron Cherwell, ..., sent": a clause parsed as hanging from the noun)?"""
+    doc = _parsed(span)
+    v = doc[verb]
+    if v.dep_ not in {"acl", "relcl"}:
+        return False
+    w = next((t for t in doc if t.idx <= p < t.idx + len(t.text)), None)
+    while w is not None and w.dep_ in {"compound", "flat"} and w.head.i != w.i:
+        w = w.head
+    return w is not None and w.i == v.head.i
 
 
 def _names_near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:

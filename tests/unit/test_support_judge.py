@@ -2,7 +2,8 @@
 precision and recall of "supported", per split, and the kinds of error it must always catch.
 
 The figures asserted are floors just under what was measured (first 0.88 / 0.76 on tune and 0.87 / 0.77 on
-test; with the clauses read from the spans' dependency parse, 0.906 / 0.841 and 0.888 / 0.833); the issue's
+test; with the clauses read from the spans' dependency parse, 0.906 / 0.841 and 0.888 / 0.833; with descriptions
+bridging two spans, rows of a list and joint subjects, 0.953 / 0.884 and 0.897 / 0.842); the issue's
 target (precision >= 0.95, recall >= 0.90) is NOT met by this offline checker, and the test says so rather
 than hiding it: ``test_the_target_is_not_yet_met`` fails the day it is, so the floors are raised with it."""
 
@@ -19,7 +20,7 @@ from kmrag.answer.judge import judge
 pytestmark = pytest.mark.unit
 
 SET = Path(__file__).resolve().parents[1] / "data" / "support" / "labelled.jsonl"
-FLOORS = {"tune": (0.89, 0.83), "test": (0.87, 0.82)}
+FLOORS = {"tune": (0.94, 0.87), "test": (0.88, 0.83)}
 
 
 def _scores(split: str | None) -> tuple[float, float, Counter[str]]:
@@ -220,3 +221,52 @@ def test_every_span_of_the_set_supports_itself() -> None:
 ])
 def test_a_quote_of_the_span_is_supported(statement: str, span: str) -> None:
     assert judge(statement, [span]).supported
+
+
+# Descriptions that stand for a thing two spans name, rows of a list, names joined before one predicate (cases of
+# our own, not of the set)
+@pytest.mark.parametrize("statement, spans, titles, supported", [
+    # a description standing for a thing both spans name, said nowhere in the statement
+    ("Ana Lind is the chief executive of Norway's largest airline.",
+     ["Nordair is the largest airline of Norway.", "Ana Lind is the chief executive of Nordair."], ["", ""], True),
+    ("Ana Lind is the chief executive of Norway's largest airline.",
+     ["Skyline is the largest airline of Norway.", "Ana Lind is the chief executive of Nordair."], ["", ""], False),
+    ("The state where the Vela Museum stands was won by Ada Brook in 2016.",
+     ["The Vela Museum stands in the state of Ostmark.", "The 2016 election in Ostmark was won by Ada Brook."], ["", ""], True),
+    ("The state where the Vela Museum stands was won by Ada Brook in 2016.",
+     ["The Vela Museum stands in the state of Westmark.", "The 2016 election in Ostmark was won by Ada Brook."], ["", ""], False),
+    ("Ana Lind coaches a team that plays its home games at Vale Park.",
+     ["She is the head coach of the Alton Rovers.", "The team's home games are played at Vale Park."],
+     ["Ana Lind", "Alton Rovers"], True),
+    # two spans of one unit share its title: the title is no bridge
+    ("Vohrer's 1972 film Red Tide was entered into the 9th Riga Film Festival.",
+     ["His 1972 film Red Tide was entered into the 8th Riga Film Festival.",
+      "His 1974 film Blue Moon was entered into the 9th Riga Film Festival."], ["Karl Vohrer", "Karl Vohrer"], False),
+    # a value of another row of a list
+    ("Okafor was an All-Star at Leeds in 1983.", ["He was an All-Star at Leeds (1979, 1980) and at York (1983, 1984)."],
+     ["Emeka Okafor"], False),
+    ("Okafor was an All-Star at York in 1983.", ["He was an All-Star at Leeds (1979, 1980) and at York (1983, 1984)."],
+     ["Emeka Okafor"], True),
+    ("Ada College is ranked 201-300 by the Vale Index.",
+     ["Ada College is ranked as 201-300 according to the Hill Index and 301-400 according to the Vale Index."], [""],
+     False),
+    ("More than 300 poems were attributed to the poet Ada Brook.",
+     ["The poet Ada Brook (1801–1850) had more than 300 poems attributed to her."], [""], True),
+    # names joined by "and" before one predicate, each from its own span
+    ("Alton and Brigg are both in Kesh County.", ["Alton is a village in Kesh County.", "Brigg, a town in Kesh County, "
+                                                                                     "has a mill."], ["", ""], True),
+    ("Alton and Brigg are both in Kesh County.", ["Alton is a village in Lorn County.", "Brigg, a town in Kesh County, "
+                                                                                     "has a mill."], ["", ""], False),
+    # a verb parsed as hanging from the name it is said of; a number said of the sentence across a comma
+    ("In 1890 Ada Byrne sent the governor a report.",
+     ["In 1890 Professor Ada Byrne, Lady Ashby, the colony's chief botanist, sent to the Governor Sir Hugh Reid a "
+      "report which later became known as the Byrne report."], [""], True),
+    ("At 4,100 feet, Alton has the highest elevation of any town in Kesh.",
+     ["Alton has the highest elevation of any town in Kesh; the elevation is 4,100 feet."], [""], True),
+    # a word of a name the statement says is not the counterpart of its verb
+    ("The Deep won the 2019 Hale Prize.", ["The Deep was a finalist for the 2019 Hale Prize."], [""], False),
+])
+def test_descriptions_rows_and_joint_subjects(statement: str, spans: list[str], titles: list[str],
+                                              supported: bool) -> None:
+    v = judge(statement, spans, titles)
+    assert v.supported is supported, v
