@@ -341,6 +341,7 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
         _subjects(text, toks, segments, ev, tw, spans, soft) or _polarity(text, toks, segments, spans) or \
         _lifespan(text, toks, segments, spans) or \
         _near(text, toks, segments, spans) or _direction(text, segments, spans, titles) or \
+        _respectively(text, segments, spans) or \
         _roles(text, toks, segments, [_with_title(sp, t) for sp, t in zip(spans, titles, strict=True)])
     used = tuple(sorted({s for _, _, s in segments}))
     if failed:
@@ -989,6 +990,56 @@ def _direction(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str]
         for a, b in _FROM_TO.findall(spans[s]):
             if (b.lower(), a.lower()) in said and (a.lower(), b.lower()) not in said:
                 return f"the cited span says from {a} to {b}"
+    return None
+
+
+_ITEM = r"(?:(?!\band\b)[^,;:()])+?"
+_RESPECTIVELY = re.compile(rf"({_ITEM}(?:,\s*{_ITEM})*),?\s+and\s+({_ITEM}),?\s+respectively\b", re.I)
+_PAIR = re.compile(rf"({_ITEM}(?:,\s*{_ITEM})*),?\s+and\s+({_ITEM})(?=[,;:()]|$)", re.I)
+
+
+def _head(item: str, ending: bool) -> tuple[str, int] | None:
+    """(the name that heads an item of a list: its last run of capitalised words, or, ``ending``, the run or
+    word it ends with; offset)."""
+    caps = list(re.finditer(r"[A-Z][\w.'’-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w.'’-]*)*", item))
+    last = re.search(r"[\w.'’-]+(?=\W*$)", item)
+    if ending:
+        m = caps[-1] if caps and not item[caps[-1].end():].strip() else last
+    else:
+        m = caps[-1] if caps else last
+    return (m.group(0), m.start()) if m else None
+
+
+def _lists(span: str) -> list[tuple[list[str], list[str]]]:
+    """The pairs of lists a span joins with "respectively" ("split into the Czech Republic and Slovakia ...
+    assigned .cz and .sk respectively"): the names that head each list's items, in order."""
+    out = []
+    for m in _RESPECTIVELY.finditer(span):
+        items = [x for x in m.group(1).split(",")] + [m.group(2)]
+        heads = [_head(x, True) for x in items]
+        if any(h is None for h in heads):
+            continue
+        second = [h[0] for h in heads if h]
+        start = m.start(1) + (heads[0][1] if heads[0] else 0)
+        firsts = [f for f in _PAIR.finditer(span[:start].rstrip(" :")) if len(f.group(1).split(",")) + 1 >= len(second)]
+        if not firsts:
+            continue
+        f = firsts[-1]
+        first = [_head(x, False) for x in f.group(1).split(",")[1 - len(second):] + [f.group(2)]]
+        if all(first):
+            out.append(([h[0] for h in first if h], second))
+    return out
+
+
+def _respectively(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
+    """An item of one list said with another item's partner ("the Czech Republic was assigned .sk")."""
+    def said(items: list[str]) -> list[int]:
+        return [i for i, x in enumerate(items) if re.search(rf"(?<![\w.]){re.escape(x)}(?!\w)", text, re.I)]
+    for s in sorted({s for _, _, s in segs}):
+        for first, second in _lists(spans[s]):
+            a, b = said(first), said(second)
+            if len(a) == 1 and len(b) == 1 and a != b:
+                return f"{first[a[0]]!r} goes with {second[a[0]]!r} in the cited span, not {second[b[0]]!r}"
     return None
 
 
