@@ -384,6 +384,7 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
             if at:
                 t.matched.append(i)
                 t.where[i] = at
+        _two_words(toks, both, lowered, i)
     # the embedder's vectors say nothing of a lone Chinese character: those are matched by what they are
     soft = [t for t in toks if not t.matched and t.kind in {"verb", "word"} and not _CJK_CHAR.search(t.text)]
     if not soft:
@@ -407,6 +408,20 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
             if at:
                 t.matched.append(i)
                 t.where[i] = at
+
+
+def _two_words(toks: list[_Tok], both: list[tuple[str, str, int]], lowered: list[str], i: int) -> None:
+    """Two adjacent statement words that say one span word's relation ("every day" for "daily")."""
+    for t, u in zip(toks, toks[1:], strict=False):
+        if (i in t.matched and i in u.matched) or u.at - (t.at + len(t.text)) > 1 or "num" in {t.kind, u.kind}:
+            continue
+        pair = frozenset({f"{t.text.lower()} {u.text.lower()}", f"{t.lemma} {u.lemma}"})
+        at = [pos for j, (_w, _k, pos) in enumerate(both)
+              if _said(pair, lowered[j], lowered[j + 1] if j + 1 < len(both) else "")]
+        for x in (t, u):
+            if at and i not in x.matched:
+                x.matched.append(i)
+                x.where[i] = at
 
 
 def _rival(a: str, b: str) -> bool:

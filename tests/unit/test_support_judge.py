@@ -3,7 +3,7 @@ precision and recall of "supported", per split, and the kinds of error it must a
 
 The figures asserted are floors just under what was measured (first 0.88 / 0.76 on tune and 0.87 / 0.77 on
 test; with the clauses read from the spans' dependency parse, 0.906 / 0.841 and 0.888 / 0.833; with descriptions
-bridging two spans, rows of a list, joint subjects and "respectively", 0.961 / 0.884 and 0.897 / 0.842); the issue's
+bridging two spans, rows of a list, joint subjects and "respectively", 0.961 / 0.891 and 0.897 / 0.842); the issue's
 target (precision >= 0.95, recall >= 0.90) is NOT met by this offline checker, and the test says so rather
 than hiding it: ``test_the_target_is_not_yet_met`` fails the day it is, so the floors are raised with it."""
 
@@ -108,6 +108,7 @@ def test_each_kind_of_unsupported_statement_fails_and_names_what(statement: str,
     ("Munich Airport lies in Bavaria.", ["Munich Airport is located in Bavaria."]),
     ("Mara Voss is the daughter of Ilse Voss.", ["Mara Voss is the daughter of Ilse Voss and Jan Voss."]),
     ("Lufthansa owns Lufthansa Cargo.", ["Lufthansa Cargo is owned by Lufthansa."]),
+    ("Every day, Lufthansa flies from Delhi to Munich.", ["Lufthansa operates a daily flight from Delhi to Munich."]),
     ("The Miami Marlins hosted the game at Marlins Park.", ["The game was hosted by the Miami Marlins at Marlins Park."]),
 ])
 def test_paraphrases_pass_and_say_which_spans_they_rest_on(statement: str, spans: list[str]) -> None:
