@@ -341,7 +341,8 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
         _subjects(text, toks, segments, ev, tw, spans, soft) or _polarity(text, toks, segments, spans) or \
         _lifespan(text, toks, segments, spans) or \
         _near(text, toks, segments, spans) or _direction(text, segments, spans, titles) or \
-        _respectively(text, segments, spans) or \
+        _respectively(text, segments, spans) or _one_verb(text, toks, segments, spans) or \
+        _kin_of(text, segments, spans) or \
         _roles(text, toks, segments, [_with_title(sp, t) for sp, t in zip(spans, titles, strict=True)])
     used = tuple(sorted({s for _, _, s in segments}))
     if failed:
@@ -394,15 +395,17 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
         cands = sorted({w.lower() for w, k, _ in both if w.lower() not in STOP and not k.isdigit()})
         if not cands:
             continue
-        _similar([t.lemma or t.text.lower() for t in soft], cands)
+        _similar([t.lemma or t.text.lower() for t in soft] + [t.text.lower() for t in soft], cands)
         # a word of a name the statement says is not also another word's counterpart ("won" is not "Prize" in
         # "a finalist for the Pulitzer Prize")
         taken = {pos for t in toks if t.kind == "name" for pos in t.where.get(i, []) if pos >= 0}
         for t in soft:
             mine = t.lemma or t.text.lower()
+            said = t.text.lower()  # "older" as said, whose lemma "old" is in no list of opposites
             at = [pos for w, _, pos in both if w.lower() in _VEC and _close(mine, w.lower()) and
-                  (pos < 0 or pos not in taken)]
-            rival = [w for w, _, _ in both if w.lower() in _VEC and _rival(mine, w.lower())]
+                  (pos < 0 or pos not in taken) and not (said != w.lower() and said in _OPP and w.lower() in _OPP)]
+            rival = [w for w, _, _ in both if w.lower() in _VEC and
+                     (_rival(mine, w.lower()) or (said != mine and said in _VEC and _rival(said, w.lower())))]
             if rival and not at:
                 t.against = rival[0]
             if at:
@@ -853,10 +856,13 @@ def _row_between(span: str, num: _Tok, names: list[_Tok], s: int, toks: list[_To
                 for at, v in values:
                     if not lo < at < hi or v.replace(",", "") in said or bool(_YEAR.fullmatch(v)) != year:
                         continue
-                    gap = span[min(at, q) + (len(v) if at < q else len(n.text)):max(at, q)]
-                    if any(_key(w)[0] not in names_said for w in re.findall(r"\b[A-Z][\w-]*", gap)):
+                    def unsaid(lo: int, hi: int) -> bool:
+                        return any(_key(w)[0] not in names_said for w in re.findall(r"\b[A-Z][\w-]*", span[lo:hi]))
+                    if unsaid(min(at, q) + (len(v) if at < q else len(n.text)), max(at, q)):
                         continue  # a name the statement does not say stands between: that is the value's row
                         # ("All-Star at Leeds (1979, 1980) and at York (1983)": 1979 is of Leeds)
+                    if not unsaid(min(at, p) + (len(v) if at < p else len(num.text)), max(at, p)):
+                        continue  # one row's two values: "the Red Sox have played in 12 and won 8"
                     if re.fullmatch(r"\s*(?:[–—-]|to)\s*", span[min(p, at) + len(v if at < p else num.key):max(p, at)]):
                         continue  # the range "401-500", "1939 to 1940"
                     if _in_brackets(span, at) and not _in_brackets(span, p):
@@ -872,6 +878,57 @@ def _one_sentence(text: str, p: int, q: int) -> bool:
 
 def _in_brackets(text: str, at: int) -> bool:
     return text.rfind("(", 0, at) > text.rfind(")", 0, at)
+
+
+_KIN_OF = re.compile(r"\b(" + "|".join(sorted(KIN, key=len, reverse=True)) + r")\s+of\s+([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)")
+_KIN_WORD = re.compile(r"\b(" + "|".join(sorted(KIN, key=len, reverse=True)) + r")\b", re.I)
+
+
+def _kin_of(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
+    """"the daughter of X": the kin word nearest before X in the span must be that one ("a daughter of Lucius
+    Julius Caesar and mother of Mark Antony" does not make her Mark Antony's daughter)."""
+    for m in _KIN_OF.finditer(text):
+        kin, name = m.group(1).lower(), m.group(2).rstrip(".'’-")
+        for s in sorted({s for _, _, s in segs}):
+            span = _POSSESSIVE.sub(r"\2 of \1", spans[s])
+            found = [x.start() for x in re.finditer(rf"\b{re.escape(name)}\b", span)]
+            if not found:
+                continue
+            said = []
+            for at in found:
+                before = [k for k in _KIN_WORD.finditer(span[max(0, at - 80):at])]
+                if before and not re.search(r"[.;]\s", span[max(0, at - 80) + before[-1].end():at]):
+                    said.append(before[-1].group(1).lower())
+            if said and all(stem(w) != stem(kin) for w in said):
+                return f"{kin!r} of {name} where the cited span says {said[0]!r} of {name}"
+    return None
+
+
+def _one_verb(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
+    """The names a statement's verb joins are said of one occurrence of it in the span ("Air India is
+    headquartered in Cologne" is not "Air India is headquartered in New Delhi, while Lufthansa is based in
+    Cologne", where each name stands by one of two verbs of that meaning)."""
+    for a, b, s in segs:
+        if not _parsable(spans[s]):
+            continue
+        seg = toks[a:b + 1]
+        for v in seg:
+            qs = [q for q in v.where.get(s, []) if q >= 0]
+            if v.kind != "verb" or len(set(qs)) < 2:
+                continue
+            names = [n for n in seg if n.kind == "name" and s in n.where and -1 not in n.where[s]
+                     and not _boundary_between(text, n, v) and _one_clause(text, n.at, v.at)]
+            def with_(n: _Tok, q: int, s: int = s) -> bool:
+                return any(_one_clause(spans[s], p, q) for p in n.where[s])
+            # a name said by no occurrence of the verb may be one the span leaves understood ("the Yankees have
+            # played in 40 World Series and won 27, the Red Sox ... won 8")
+            names = [n for n in names if any(with_(n, q) for q in set(qs))]
+            if len(names) < 2:
+                continue
+            if not any(all(with_(n, q) for n in names) for q in set(qs)):
+                said = " and ".join(repr(n.text) for n in names)
+                return f"{said} are not said of one {v.text!r} in the cited span"
+    return None
 
 
 def _verb_above(t: Any) -> tuple[Any, list[int]]:
@@ -917,11 +974,24 @@ def _other_verb(span: str, p: int, q: int) -> bool:
     h, _ = _verb_above(word)
     if h.i == verb.i or h.pos_ != "VERB":
         return False
-    if h.dep_ == "conj" and h.head.i == verb.i:
-        # "devised and directed by Mike Leigh": what follows a bare second verb is said of both
-        own = any(c.dep_ in {"aux", "auxpass", "nsubj", "nsubjpass"} for c in h.children)
+    if h.dep_ == "conj" and h.i > verb.i and _chain(h).i == _chain(verb).i:
+        # "devised and directed by Mike Leigh": what follows a bare later verb is said of all, unless one before
+        # it has its own ("directed by Peter Cotes and starring Phyllis Calvert": Calvert is of "starring" only)
+        own = any(c.dep_ in {"aux", "auxpass", "nsubj", "nsubjpass"} for c in h.children) or \
+            any(c.dep_ in {"agent", "dobj"} and c.i < h.i for x in doc[verb.i:h.i] if x.pos_ == "VERB"
+                for c in x.children)
         return own or word.i < h.i
+    if h.dep_ in {"advcl", "ccomp"} and h.head.i == verb.i and \
+            any(c.dep_ in {"nsubj", "nsubjpass"} for c in h.children):
+        return True  # a clause with its own subject: "headquartered in New Delhi, while Lufthansa is based in Cologne"
     return verb.dep_ == "conj" and verb.head.i == h.i
+
+
+def _chain(t: Any) -> Any:
+    """The first of the coordinated words ``t`` is one of."""
+    while t.dep_ == "conj" and t.head.i != t.i:
+        t = t.head
+    return t
 
 
 def _one_clause(span: str, p: int, q: int, ours: set[int] | frozenset[int] = frozenset()) -> bool:
@@ -938,11 +1008,26 @@ def _one_clause(span: str, p: int, q: int, ours: set[int] | frozenset[int] = fro
                 heads[x] = h
     lo, hi = sorted((p, q))
     if len(heads) == 2 and heads[p] != heads[q] and \
-            (_modified_by(span, p, heads[q][0]) or _modified_by(span, q, heads[p][0])):
+            (_modified_by(span, p, heads[q][0]) or _modified_by(span, q, heads[p][0]) or
+             _subject_described(span, p, heads[q][0]) or _subject_described(span, q, heads[p][0])):
         return True
     # a coordinated word between the two: "married Ana Lind in 1966 and Eva Berg in 1976"
     return len(heads) == 2 and heads[p] == heads[q] and \
         not any(j and lo < a < hi and not any(a <= o < b for o in ours) for a, b, _, j in words)
+
+
+def _subject_described(span: str, p: int, verb: int) -> bool:
+    """Is the word at ``p`` (or the name it is part of) the subject a copula describes with a noun the clause of
+    ``verb`` hangs from ("The Young and the Guilty is a 1958 film directed by Peter Cotes and starring Phyllis
+    Calvert": the film stars her)?"""
+    doc = _parsed(span)
+    c = _chain(doc[verb])
+    if c.dep_ not in {"acl", "relcl"} or c.head.dep_ != "attr":
+        return False
+    w = next((t for t in doc if t.idx <= p < t.idx + len(t.text)), None)
+    while w is not None and w.dep_ in {"compound", "flat", "conj"} and w.head.i != w.i:
+        w = w.head
+    return w is not None and w.dep_ in {"nsubj", "nsubjpass"} and w.head.i == c.head.head.i
 
 
 def _modified_by(span: str, p: int, verb: int) -> bool:
@@ -1058,6 +1143,8 @@ def _respectively(text: str, segs: list[tuple[int, int, int]], spans: Sequence[s
     return None
 
 
+_STAR_IN = frozenset({"star", "feature", "appear", "act"})  # "X stars in Y": the roles of "Y stars X"
+_IN = re.compile(r"[\w-]+\s+in\b", re.I)
 _BY = re.compile(r"[\w-]+(?:\s+[\w,-]+){0,4}?\s+by\b", re.I)
 
 
@@ -1116,6 +1203,9 @@ def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans:
                 # the passive turns the roles of a verb round; "the film by X" is "the film of X"
                 s_pass = r.kind == "verb" and bool(_BY.match(text[r.at:]))
                 e_pass = r.kind == "verb" and bool(_BY.match(spans[s][er:]))
+                if r.kind == "verb" and r.lemma in _STAR_IN:  # "X starred in Y" is "Y starring X"
+                    s_pass ^= bool(_IN.match(text[r.at:]))
+                    e_pass ^= bool(_IN.match(spans[s][er:]))
                 if (e1 < e2) != (s_pass == e_pass):
                     return f"{n1.text!r} and {n2.text!r} stand in the other roles in the cited span ({r.text!r})"
     return None

@@ -282,3 +282,105 @@ def test_descriptions_rows_and_joint_subjects(statement: str, spans: list[str], 
 def test_respectively_pairs_the_items_of_two_lists_in_order(statement: str, span: str, supported: bool) -> None:
     v = judge(statement, [span])
     assert v.supported is supported and (supported or "goes with" in (v.failed or "")), v
+
+
+# Statements of our own over real spans of the sets' kind, written to probe each rule (not taken from the set):
+# the wrong one of two coordinated verbs, a clause with its own subject, a kin word said of another name,
+# opposites whose lemma hides them ("older"), rows, "X starred in Y" / "Y starring X"
+OWN_UNSUPPORTED = [
+    ('Peter Cotes produced The Young and the Guilty.',
+     ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.']),
+    ('Phyllis Calvert directed The Young and the Guilty.',
+     ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.']),
+    ('Harmesh Malhotra died on 14 June 1936.',
+     ['Harmesh Malhotra( 14 June 1936 – 22 November 2005) was an Indian film director, producer, and screenplay writer.']),
+    ('John Phan was born in Stockton, California.',
+     ['Bon "John" Phan (born October 10, 1974 in Da Nang, Vietnam) is a Vietnamese-American professional poker player based in Stockton, California.']),
+    ('Lufthansa owns Air India.',
+     ['Air India is the flag carrier of India.', 'Lufthansa was founded in 1953.']),
+    ('Jane Siberry produced Dragon Dreams.',
+     ['Dragon Dreams is a studio album released in 2008 by Canadian singer-songwriter Jane Siberry under the name Issa.']),
+    ('Sherry Boucher directed Five Days from Home.',
+     ['Five Days from Home is a 1979 American drama film directed by and starring George Peppard, with Sherry Boucher, Savannah Smith.']),
+    ('Mike Leigh starred in Grown-Ups.',
+     ['Grown-Ups is a 1980 British BBC television film devised and directed by Mike Leigh.']),
+    ('Gaius Antonius was the older brother of Mark Antony.',
+     ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia, and thus, younger brother of Mark Antony.']),
+    ('Mark Antony was the younger brother of Gaius Antonius.',
+     ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia, and thus, younger brother of Mark Antony.']),
+    ('Marcus Antonius Creticus was the son of Gaius Antonius.',
+     ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia.']),
+    ('Julia Antonia was the daughter of Mark Antony.',
+     ['Julia Antonia was a daughter of Lucius Julius Caesar and mother of Mark Antony.']),
+    ('Lucius Julius Caesar was a daughter of Julia Antonia.',
+     ['Julia Antonia was a daughter of Lucius Julius Caesar and mother of Mark Antony.']),
+    ('The Shallows was nominated for the 2011 Pulitzer Prize.',
+     ['"The Shallows" won the 2011 Pulitzer Prize in General Nonfiction.']),
+    ('The Visit was written by Ed Oxenbould.',
+     ['The Visit is a 2015 American found footage horror film written and directed by M. Night Shyamalan, and starring Olivia DeJonge, Ed Oxenbould.']),
+    ('Olivia DeJonge wrote The Visit.',
+     ['The Visit is a 2015 American found footage horror film written and directed by M. Night Shyamalan, and starring Olivia DeJonge, Ed Oxenbould.']),
+    ('Millipilleri was written by Ere Kokkonen and directed by Pekka Lehto.',
+     ['Millipilleri is a 1966 comedy film directed and written by Spede Pasanen, Ere Kokkonen and Jukka Virtanen.']),
+    ('Velgošti lies south of Lake Ohrid.',
+     ['Velgošti is a village north of Lake Ohrid.']),
+    ('The Miami Marlins visited Marlins Park as the away team.',
+     ['The game was hosted by the Miami Marlins at Marlins Park.']),
+    ('Ibn Sina had fewer than 450 books attributed to him.',
+     ['The Persian scholar Ibn Sina (Avicenna) (980–1037) had more than 450 books attributed to him.']),
+    ('Creed reunited in 2004.',
+     ['Creed released its third album in 2001, and the band disbanded in 2004.']),
+    ('Coldplay were formed in 1996 by Chris Martin and Guy Berryman.',
+     ['Coldplay are a British rock band formed in 1996 by lead vocalist Chris Martin and lead guitarist Jonny Buckland.']),
+    ('Cairo University is ranked 551-600 by the Academic Ranking of World Universities.',
+     ['Cairo University is ranked as 401-500 according to the Academic Ranking of World Universities (Shanghai Ranking) and 551-600 according to QS World University Rankings.']),
+    ('The Boston Red Sox have won 27 World Series.',
+     ['The New York Yankees have played in 40 World Series and won 27, and the Boston Red Sox have played in 12 and won 8.']),
+    ('The New York Yankees have played in 12 World Series.',
+     ['The New York Yankees have played in 40 World Series and won 27, and the Boston Red Sox have played in 12 and won 8.']),
+    ('Air India is headquartered in Cologne.',
+     ['Air India is headquartered in New Delhi, while Lufthansa is based in Cologne.']),
+    ('Lufthansa is headquartered in New Delhi.',
+     ['Air India is headquartered in New Delhi, while Lufthansa is based in Cologne.']),
+    ('Jimmy McNatt was a four-time All-American at Oklahoma.',
+     ['He was a two-time All-American at Oklahoma (1939, 1940) and a four-time AAU All-American for Phillips 66 (1943, 1944, 1945, 1946).']),
+    ('Carsten Spohr succeeded Christoph Franz as chief executive of Lufthansa.',
+     ['Christoph Franz succeeded Carsten Spohr as chief executive of Lufthansa.']),
+    ('Delhi is the capital of Munich.',
+     ['Munich is the capital of Bavaria.']),
+    ('The Young and the Guilty starred in Phyllis Calvert.',
+     ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.']),
+]
+OWN_SUPPORTED = [
+    ('Peter Cotes directed The Young and the Guilty.',
+     ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.']),
+    ('Phyllis Calvert starred in The Young and the Guilty.',
+     ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.']),
+    ('Harmesh Malhotra died on 22 November 2005.',
+     ['Harmesh Malhotra( 14 June 1936 – 22 November 2005) was an Indian film director, producer, and screenplay writer.']),
+    ('John Phan was born in Da Nang.',
+     ['Bon "John" Phan (born October 10, 1974 in Da Nang, Vietnam) is a Vietnamese-American professional poker player based in Stockton, California.']),
+    ('Gaius Antonius was the younger brother of Mark Antony.',
+     ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia, and thus, younger brother of Mark Antony.']),
+    ('Cairo University is ranked 551-600 by QS World University Rankings.',
+     ['Cairo University is ranked as 401-500 according to the Academic Ranking of World Universities (Shanghai Ranking) and 551-600 according to QS World University Rankings.']),
+    ('Lufthansa is based in Cologne.',
+     ['Air India is headquartered in New Delhi, while Lufthansa is based in Cologne.']),
+    ('Millipilleri was directed by Spede Pasanen.',
+     ['Millipilleri is a 1966 comedy film directed and written by Spede Pasanen, Ere Kokkonen and Jukka Virtanen.']),
+    ("Christoph Franz followed Carsten Spohr as Lufthansa's chief executive.",
+     ['Christoph Franz succeeded Carsten Spohr as chief executive of Lufthansa.']),
+    ('Phyllis Calvert starred in The Young and the Guilty.',
+     ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.']),
+]
+
+
+@pytest.mark.parametrize("statement, spans", OWN_UNSUPPORTED)
+def test_our_own_unsupported_statements_fail(statement: str, spans: list[str]) -> None:
+    assert not judge(statement, spans).supported
+
+
+@pytest.mark.parametrize("statement, spans", OWN_SUPPORTED)
+def test_our_own_supported_statements_pass(statement: str, spans: list[str]) -> None:
+    v = judge(statement, spans)
+    assert v.supported, v
