@@ -18,14 +18,17 @@ from typing import Any
 # "tell me", "I'd like to know", "can you tell me", "I wonder", "please say" ... before an embedded question
 _ASK = (r"(?:(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell|show)\s+me|"
         r"i(?:'d| would)\s+like\s+to\s+know|i\s+(?:want|need|wish)\s+to\s+know|i\s+wonder|i'm\s+wondering|"
-        r"i\s+am\s+wondering|i'm\s+curious|i\s+am\s+curious|do\s+you\s+know|let\s+me\s+know|find\s+out|say|check)")
+        r"i\s+am\s+wondering|i'm\s+curious|i\s+am\s+curious|do\s+you\s+know|let\s+me\s+know|find\s+out|say|check|"
+        r"help\s+me\s+(?:find\s+out|find|figure\s+out|work\s+out)|(?:any|got\s+any)\s+idea)")
 _EMBEDDED = re.compile(rf"^\s*{_ASK}\s*,?\s+(whether|if|who|whom|whose|what|when|where|which|why|how)\b\s*(.*)$",
                        re.I | re.S)
 _TRUE_THAT = re.compile(r"^\s*(?:is\s+it\s+(?:true|the\s+case|correct)|(?:is|was)\s+it\s+so)\s+that\s+(.*)$",
                         re.I | re.S)
 # "Give the birth date of X", "Name the film whose director ...", "Identify which of A and B ..."
 _IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
-                         r"(?:give|state|name|identify|provide|list|find|say|tell)\s+(?:me\s+|us\s+)?(.*)$", re.I | re.S)
+                         r"(?:give|state|name|identify|provide|list|find|say|tell|look\s+up|i\s+need|i\s+want|"
+                         r"i'm\s+looking\s+for|i\s+am\s+looking\s+for|help\s+me\s+find)\s+(?:me\s+|us\s+)?(.*)$",
+                         re.I | re.S)
 # "On what date did X die?" (not "On which day of the week ...", "In what time zone ...")
 _WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?:date|day|year|month)\s+"
                       r"((?:did|does|do|was|were|is|are|will|has|had|have)\b.*)$", re.I | re.S)
@@ -57,7 +60,32 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                # family words and a film's "helmed", in lower case only (a title may be "Mom and Dad")
                (re.compile(r"(?-i:\b(?:dad|daddy)\b)"), lambda m: "father"),
                (re.compile(r"(?-i:\b(?:mom|mum|mommy|mummy)\b)"), lambda m: "mother"),
-               (re.compile(r"(?-i:\bhelmed\b)"), lambda m: "directed")]
+               (re.compile(r"(?-i:\bhelmed\b)"), lambda m: "directed"),
+               # question words people type fast
+               (re.compile(r"(?-i:\b(?:whos)\b)"), lambda m: "who is"),
+               (re.compile(r"(?-i:\b(?:wich|whcih|wihch)\b)"), lambda m: "which"),
+               (re.compile(r"(?-i:\b(?:waht|wat)\b)"), lambda m: "what"),
+               # "compatriots", "hail from", "within a single country": the same country
+               (re.compile(r"\b(?:compatriots|fellow\s+countrymen|countrymen)\b", re.I),
+                lambda m: "from the same country"),
+               (re.compile(r"\bhail(?:s|ed)?\s+from\b", re.I), lambda m: "come from"),
+               (re.compile(r"\b(?:within|in)\s+(?:a\s+single|one\s+and\s+the\s+same|just\s+one|one)\s+"
+                           r"(country|nation|state|city)\b", re.I), lambda m: f"in the same {m.group(1).lower()}")]
+# a chatty or labelled lead before the question ("hey, quick one:", "Trivia question:", "Yes or no:")
+_LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,4}\s*:\s*(?=(?:who|whom|whose|what|which|"
+                   r"when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|could|tell|give|name|list|find)\b)",
+                   re.I)
+_CHAT = frozenset("""hey hi hello ok okay so yes no quick quiz trivia question q one random simple serious honest
+another next last final bonus fun silly easy hard tricky small short little query search help please""".split())
+# a tag after a question or a statement: ", right?", ", by any chance?", "or not?"
+_TAG = re.compile(r"\s*(?:,\s*(?:right|correct|by\s+any\s+chance|is\s+that\s+right|true|yes\s+or\s+no|"
+                  r"(?:is|are|was|were|do|does|did)n't\s+(?:it|they|he|she))|\s+or\s+not)\s*\?\s*$", re.I)
+# options after the question: "Which ...? (a) X (b) Y" / "... ? A) X B) Y"
+_OPTIONS = re.compile(r"^(.*?)\s*\?\s*\(?\s*(?:a|1)\s*[).]\s*(.+?)\s*[,;]?\s+\(?\s*(?:b|2)\s*[).]\s*(.+?)\s*\.?\s*$",
+                      re.I | re.S)
+# "Does the nationality of A match that of B?" -> "Do A and B have the same nationality?"
+_MATCH = re.compile(r"^(?:does|do|did)\s+the\s+([\w ]+?)\s+of\s+(.+?)\s+(?:match|equal)\s+(?:that|the\s+\1)\s+of\s+(.+?)"
+                    r"\s*\?$", re.I | re.S)
 # a search box's label before the query ("Search: X director", "Query: ...")
 _LABEL = re.compile(r"^\s*(?:search|query|q|question|find)\s*:\s*", re.I)
 # a search-box query: a name, the people it leads through, what is asked of the last ("Elizabeth Merbury husband
@@ -177,12 +205,22 @@ def _request(q: str) -> str:
         if head:  # "Give the birth date of X", "List the members of the band"
             plural = head.group(1).split()[-1].lower().endswith("s") and not head.group(1).lower().endswith("ss")
             return f"What {'are' if plural else 'is'} {body}{tail}?"
+        person = re.match(r"^the\s+(?:[\w-]+\s+){0,3}?([\w-]+)\s+(?:born|who|that|whose)\b", body, re.I)
+        if person and person.group(1).lower() in _person_nouns():  # "Identify the player born in 1984 who ..."
+            return f"Who is {body}{tail}?"
     return q
 
 
 # "A or B has the earlier-born director" (each alternative a name of at most eight words)
 _CHOICE = re.compile(rf"^({_ALT})\s+or\s+({_ALT})\s+(has|have|had|is|are|was|were|did|does|do|came|lived|died|"
                      r"won|got|made)\b\s*(.*)$", re.S)
+
+
+@functools.lru_cache(maxsize=1)
+def _person_nouns() -> frozenset[str]:
+    from kmrag.nlp.asked_nouns import PERSON_NOUNS
+
+    return frozenset(PERSON_NOUNS)
 
 
 def _singular_verb(verb: str) -> str:
@@ -230,8 +268,27 @@ def _words(q: str) -> str:
     """"passed away" -> "died", "what's" -> "what is", "birth date" -> "date of birth"; a search box's label
     ("Search: ") dropped."""
     q = _LABEL.sub("", q)
+    lead = _LEAD.match(q)
+    first = re.match(r"\W*(\w+)", lead.group(0)) if lead else None
+    if lead and first and not re.search(r"\d", lead.group(0)) and first.group(1).lower() in _CHAT:
+        q = q[lead.end():]
+        q = q[:1].upper() + q[1:]
     for pattern, repl in _SAME_WORDS:
         q = pattern.sub(repl, q)
+    m = _OPTIONS.match(q)
+    if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
+        q = f"{m.group(1)}, {m.group(2)} or {m.group(3)}?"
+    m = _MATCH.match(q)
+    if m and len(m.group(1).split()) <= 3:
+        q = f"Do {m.group(2)} and {m.group(3)} have the same {m.group(1)}?"
+    tag = _TAG.search(q)
+    if tag:
+        body = q[:tag.start()]
+        if re.match(r"(?i)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|have|had)\b",
+                    body):
+            q = body + "?"
+        else:  # "A and B are in the same country, right?" -> "Are A and B in the same country?"
+            q = _as_yes_no(_end(body)) or q
     return q
 
 

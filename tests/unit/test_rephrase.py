@@ -198,3 +198,42 @@ def test_a_search_box_query_is_read_as_the_question_it_stands_for(asked: str, re
 ])
 def test_a_search_box_query_that_is_not_a_chain_of_people_is_left_as_it_is(query: str) -> None:
     assert rephrase(query) == query
+
+
+@pytest.mark.parametrize("asked, read", [
+    # a chatty or labelled lead, a tag at the end, options listed after the question
+    ("hey, quick one: which state is Munich Airport located in?", "Which state is Munich Airport located in?"),
+    ("Quiz question: who founded Lufthansa?", "Who founded Lufthansa?"),
+    ("Yes or no: are Munich and Augsburg in the same state?", "Are Munich and Augsburg in the same state?"),
+    ("Munich and Augsburg are in the same state, right?", "Are Munich and Augsburg in the same state?"),
+    ("Were Metropolis and Nosferatu made in the same country, by any chance?",
+     "Were Metropolis and Nosferatu made in the same country?"),
+    ("Is Munich in Bavaria or not?", "Is Munich in Bavaria?"),
+    ("Which film's director was born first? (a) Metropolis (b) Nosferatu",
+     "Which film's director was born first, Metropolis or Nosferatu?"),
+    ("Which airline is older? A) Lufthansa B) Air India", "Which airline is older, Lufthansa or Air India?"),
+    # words for "the same country", question words typed fast
+    ("Were the directors of Metropolis and Nosferatu compatriots?",
+     "Were the directors of Metropolis and Nosferatu from the same country?"),
+    ("Do Lufthansa and Condor hail from the same country?", "Do Lufthansa and Condor come from the same country?"),
+    ("Are Munich and Augsburg within a single state?", "Are Munich and Augsburg in the same state?"),
+    ("Does the nationality of the director of Metropolis match that of the director of Nosferatu?",
+     "Do the director of Metropolis and the director of Nosferatu have the same nationality?"),
+    ("wich airline flies from Delhi to Munich?", "which airline flies from Delhi to Munich?"),
+    # "I need ...", "Help me find ...", "Identify the <person> who ..."
+    ("I need the birthplace of the founder of Lufthansa.", "What is the birthplace of the founder of Lufthansa?"),
+    ("Help me find where the founder of Lufthansa was born.", "Where was the founder of Lufthansa born?"),
+    ("Identify the player born in 1950 who played for Bayern Munich.",
+     "Who is the player born in 1950 who played for Bayern Munich?"),
+])
+def test_chatty_leads_tags_options_and_typed_requests(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("question, name", [
+    ("Lufthansa today: is it the flag carrier of Germany?", "Lufthansa"),   # a name before the colon is the topic
+    ("Munich: which state is it in?", "Munich"),
+    ("Ok Munich: which state is it in?", "Munich"),
+])
+def test_a_lead_that_names_something_is_kept(question: str, name: str) -> None:
+    assert name in rephrase(question)
