@@ -34,7 +34,8 @@ _WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?:date|day|year|month)
                       r"((?:did|does|do|was|were|is|are|will|has|had|have)\b.*)$", re.I | re.S)
 # "the date on which S V", "the place where S V", "the year in which S V"
 _NOUN_CLAUSE = re.compile(r"^the\s+(date|day|year|month|time|place|city|town|country|location)\s+"
-                          r"(?:on\s+which|in\s+which|at\s+which|when|where|that)\s+(.*)$", re.I | re.S)
+                          r"(?:on\s+which\s+|in\s+which\s+|at\s+which\s+|when\s+|where\s+|that\s+|(?=the\s|[A-Z]))(.*)$",
+                          re.I | re.S)
 # the alternatives are names: capitalised or quoted, not numbers ("Between 1950 and 1960, who ...?" is a span of
 # time), at most eight words each
 _ALT = r"(?-i:[A-Z\"“'‘])(?:\S+\s+){0,7}?\S+?"
@@ -69,14 +70,21 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\b(?:compatriots|fellow\s+countrymen|countrymen)\b", re.I),
                 lambda m: "from the same country"),
                (re.compile(r"\bhail(?:s|ed)?\s+from\b", re.I), lambda m: "come from"),
+               (re.compile(r"\boutlived\s+the\s+other(?:'s|s'|\s+one)?", re.I), lambda m: "died later"),
+               (re.compile(r"(?-i:\b(?:bday|b-day|birth\s+day)\b)"), lambda m: "birthday"),
                (re.compile(r"\b(?:within|in)\s+(?:a\s+single|one\s+and\s+the\s+same|just\s+one|one)\s+"
                            r"(country|nation|state|city)\b", re.I), lambda m: f"in the same {m.group(1).lower()}")]
 # a chatty or labelled lead before the question ("hey, quick one:", "Trivia question:", "Yes or no:")
-_LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,4}\s*:\s*(?=(?:who|whom|whose|what|which|"
+_LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,4}\s*(?::|\s[-\u2013\u2014])\s*(?=(?:who|whom|whose|what|which|"
                    r"when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|could|tell|give|name|list|find)\b)",
                    re.I)
 _CHAT = frozenset("""hey hi hello ok okay so yes no quick quiz trivia question q one random simple serious honest
 another next last final bonus fun silly easy hard tricky small short little query search help please""".split())
+# "Does A's nationality match B's?"
+_MATCH_POSS = re.compile(r"^(?:does|do|did)\s+(.+?)['’]s\s+(\w+)\s+(?:match|equal)\s+(.+?)['’]s(?:\s+\w+)?\s*\?$",
+                         re.I | re.S)
+# a noun phrase asked: "Size of the mall where X has its studios?" -> "What is the size of ...?"
+_NOUN_ASKED = re.compile(r"^(?-i:([A-Z][a-z]+))\s+of\s+(.+?)\s*\?$", re.S)
 # a tag after a question or a statement: ", right?", ", by any chance?", "or not?"
 _TAG = re.compile(r"\s*(?:,\s*(?:right|correct|by\s+any\s+chance|is\s+that\s+right|true|yes\s+or\s+no|"
                   r"(?:is|are|was|were|do|does|did)n't\s+(?:it|they|he|she))|\s+or\s+not)\s*\?\s*$", re.I)
@@ -281,6 +289,13 @@ def _words(q: str) -> str:
     m = _MATCH.match(q)
     if m and len(m.group(1).split()) <= 3:
         q = f"Do {m.group(2)} and {m.group(3)} have the same {m.group(1)}?"
+    m = _MATCH_POSS.match(q)
+    if m and len(m.group(1).split()) <= 8 and len(m.group(3).split()) <= 8:
+        q = f"Do {m.group(1)} and {m.group(3)} have the same {m.group(2)}?"
+    m = _NOUN_ASKED.match(q)
+    if m and _nlp()(m.group(1))[0].pos_ == "NOUN" and not any(t.pos_ in {"VERB", "AUX"} and t.dep_ == "ROOT"
+                                                             for t in _nlp()(q)):
+        q = f"What is the {m.group(1)[0].lower()}{m.group(1)[1:]} of {m.group(2)}?"
     tag = _TAG.search(q)
     if tag:
         body = q[:tag.start()]

@@ -223,6 +223,15 @@ def test_a_search_box_query_that_is_not_a_chain_of_people_is_left_as_it_is(query
     # "I need ...", "Help me find ...", "Identify the <person> who ..."
     ("I need the birthplace of the founder of Lufthansa.", "What is the birthplace of the founder of Lufthansa?"),
     ("Help me find where the founder of Lufthansa was born.", "Where was the founder of Lufthansa born?"),
+    ("Give me the date the founder of Lufthansa died.", "When did the founder of Lufthansa die?"),
+    ("I need the year Lufthansa was founded.", "When was Lufthansa founded?"),
+    ("Which airline's founder outlived the other's, Lufthansa or Air India?",
+     "Which airline's founder died later, Lufthansa or Air India?"),
+    ("Does Carsten Spohr's nationality match Campbell Wilson's?",
+     "Do Carsten Spohr and Campbell Wilson have the same nationality?"),
+    ("Yes or no — are Munich and Augsburg in the same state?", "Are Munich and Augsburg in the same state?"),
+    ("When's the bday of the founder of Lufthansa?", "When is the birthday of the founder of Lufthansa?"),
+    ("Size of the airport where Lufthansa has its hub?", "What is the size of the airport where Lufthansa has its hub?"),
     ("Identify the player born in 1950 who played for Bayern Munich.",
      "Who is the player born in 1950 who played for Bayern Munich?"),
 ])
