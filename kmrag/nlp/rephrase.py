@@ -85,6 +85,8 @@ _MATCH_POSS = re.compile(r"^(?:does|do|did)\s+(.+?)['’]s\s+(\w+)\s+(?:match|eq
                          re.I | re.S)
 # a noun phrase asked: "Size of the mall where X has its studios?" -> "What is the size of ...?"
 _NOUN_ASKED = re.compile(r"^(?-i:([A-Z][a-z]+))\s+of\s+(.+?)\s*\?$", re.S)
+_BIRTHDAY = re.compile(r"^when\s+(?:is|was)\s+(?:(?:the\s+)?birthday\s+of\s+(.+?)|(.+?)\s*['’]s\s+birthday)\s*\?$",
+                       re.I | re.S)
 # a tag after a question or a statement: ", right?", ", by any chance?", "or not?"
 _TAG = re.compile(r"\s*(?:,\s*(?:right|correct|by\s+any\s+chance|is\s+that\s+right|true|yes\s+or\s+no|"
                   r"(?:is|are|was|were|do|does|did)n't\s+(?:it|they|he|she))|\s+or\s+not)\s*\?\s*$", re.I)
@@ -296,6 +298,10 @@ def _words(q: str) -> str:
     if m and _nlp()(m.group(1))[0].pos_ == "NOUN" and not any(t.pos_ in {"VERB", "AUX"} and t.dep_ == "ROOT"
                                                              for t in _nlp()(q)):
         q = f"What is the {m.group(1)[0].lower()}{m.group(1)[1:]} of {m.group(2)}?"
+    m = _BIRTHDAY.match(q)
+    if m:  # "When is the birthday of X?" / "When is X's birthday?" -> "When was X born?"
+        q = f"When was {m.group(1) or m.group(2)} born?"
+    q = re.sub(r"^(?i:what\s+is\s+the\s+size\s+of)\s+(.+?)\s*\?$", r"How large is \1?", q)
     tag = _TAG.search(q)
     if tag:
         body = q[:tag.start()]
