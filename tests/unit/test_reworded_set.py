@@ -184,22 +184,17 @@ def test_the_blind_and_the_tuning_sets_are_real_questions_reworded(path: Path,
     assert len(Counter(r.form for r in rows)) >= 15
 
 
-def test_the_second_tuning_set_is_real_questions_reworded(questions: dict[str, dict[str, str]]) -> None:
-    """tune2.jsonl: 70 2Wiki and 40 HotpotQA questions reworded by a second writer blind to the rules (README)."""
-    rows = load_reworded(REPO / "tests" / "data" / "reworded" / "tune2.jsonl")
-    assert Counter(r.dataset for r in rows) == {"2wiki": 70, "hotpotqa": 40}
+@pytest.mark.parametrize("name, sets, forms, most", [
+    # tune2.jsonl: reworded by a second writer blind to the rules (README)
+    ("tune2.jsonl", {"2wiki": 70, "hotpotqa": 40}, 15, 11),
+    # tune3.jsonl: forms unlike tune2's, by a writer who read neither the rules nor the held-out sets (README)
+    ("tune3.jsonl", {"2wiki": 55, "hotpotqa": 25}, 30, 5),
+])
+def test_the_later_tuning_sets_are_real_questions_reworded(questions: dict[str, dict[str, str]], name: str,
+                                                          sets: dict[str, int], forms: int, most: int) -> None:
+    rows = load_reworded(REPO / "tests" / "data" / "reworded" / name)
+    assert Counter(r.dataset for r in rows) == sets
     assert not [k for k, n in Counter((r.dataset, r.qid) for r in rows).items() if n > 1]
     assert not [(r.dataset, r.qid) for r in rows if questions[r.dataset].get(r.qid) != r.original]
     assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
-    assert len(Counter(r.form for r in rows)) >= 15 and max(Counter(r.form for r in rows).values()) <= 11
-
-
-def test_the_third_tuning_set_is_real_questions_reworded(questions: dict[str, dict[str, str]]) -> None:
-    """tune3.jsonl: 55 2Wiki and 25 HotpotQA questions reworded in forms unlike tune2's, by a writer who read
-    neither the rules nor the held-out sets (README)."""
-    rows = load_reworded(REPO / "tests" / "data" / "reworded" / "tune3.jsonl")
-    assert Counter(r.dataset for r in rows) == {"2wiki": 55, "hotpotqa": 25}
-    assert not [k for k, n in Counter((r.dataset, r.qid) for r in rows).items() if n > 1]
-    assert not [(r.dataset, r.qid) for r in rows if questions[r.dataset].get(r.qid) != r.original]
-    assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
-    assert len(Counter(r.form for r in rows)) >= 30 and max(Counter(r.form for r in rows).values()) <= 5
+    assert len(Counter(r.form for r in rows)) >= forms and max(Counter(r.form for r in rows).values()) <= most
