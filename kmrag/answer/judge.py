@@ -40,7 +40,7 @@ SLACK = 0.2      # share of a statement's minor words (not names, numbers or ver
 
 # hedges and fillers a paraphrase adds or drops freely
 HEDGES = frozenset("""roughly approximately around nearly almost some circa about approx overall total
-respectively also already still even well indeed actually currently originally""".split())
+respectively also already still even well indeed actually currently originally among others""".split())
 SCALES = {"thousand": "thousand", "million": "million", "billion": "billion", "trillion": "trillion",
           "k": "thousand", "m": "million", "bn": "billion", "millions": "million", "billions": "billion",
           "thousands": "thousand"}
@@ -238,12 +238,16 @@ def _evidence_words(text: str) -> list[tuple[str, str, int]]:
     out += [(said, key, at) for said, at, key in _bounds(text)]
     for m in re.finditer(r"[^\W_]+(?:&[^\W_]+)+", text):  # "X&Y", "AT&T": one name
         out.append((m.group(0), _key(m.group(0))[0], m.start()))
+    for m in _WORK_YEAR.finditer(text):  # "a 1958 British drama film": released, came out, premiered in 1958
+        out += [(w, w, m.start(1)) for w in ("released", "release", "premiered", "premiere", "came", "come")]
     for m in _LIFESPAN.finditer(text):  # "Name (25 August 1885 – 29 May 1967)": born, died, lived
         out += [("born", "born", m.start(1)), ("bear", "bear", m.start(1)), ("died", "di", m.start(2)),
                 ("die", "die", m.start(2)), ("lived", "liv", m.start(1)), ("live", "live", m.start(1))]
     return out
 
 
+_WORK_YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\s+(?:[A-Za-z-]+\s+){0,4}?(?:film|movie|album|single|song|EP|novel|"
+                        r"book|documentary|series|play|opera|musical|video\s+game|game|sitcom|miniseries)\b")
 _DATE = r"((?:[^()–—;]{0,20}?)\b(?:1\d{3}|20\d{2})\b)"
 _LIFESPAN = re.compile(rf"\(\s*(?:born\s+)?[^()]*?{_DATE}\s*[–—-]\s*{_DATE}[^()]*\)")
 
@@ -405,7 +409,7 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
             at = [pos for w, _, pos in both if w.lower() in _VEC and _close(mine, w.lower()) and
                   (pos < 0 or pos not in taken) and not (said != w.lower() and said in _OPP and w.lower() in _OPP)]
             rival = [w for w, _, _ in both if w.lower() in _VEC and
-                     (_rival(mine, w.lower()) or (said != mine and said in _VEC and _rival(said, w.lower())))]
+                     (_rival(mine, w.lower()) or (said != mine and frozenset((said, w.lower())) in OPPOSITES))]
             if rival and not at:
                 t.against = rival[0]
             if at:
@@ -666,9 +670,15 @@ def _joint_subject(toks: list[_Tok], before: tuple[int, int, int], seg: list[_To
 
 @functools.lru_cache(maxsize=256)  # a parse of a long span is large
 def _parsed(text: str) -> Any:
+    """spaCy's parse of a text, with its bracketed asides that hold a number blanked out (offsets kept): "Gaius
+    Antonius (died 42 BC) was the second son ..." is parsed as "Gaius Antonius was the second son ...", not
+    with "Gaius Antonius" as the subject of "died"."""
     from kmrag.nlp.extract import load_spacy
 
-    return load_spacy()(text)
+    return load_spacy()(_ASIDE.sub(lambda m: " " * len(m.group(0)), text))
+
+
+_ASIDE = re.compile(r"\s*\([^()]*\d[^()]*\)")
 
 
 def _attached(text: str, lo: int, hi: int) -> tuple[str, int, str] | None:
@@ -1009,11 +1019,23 @@ def _one_clause(span: str, p: int, q: int, ours: set[int] | frozenset[int] = fro
     lo, hi = sorted((p, q))
     if len(heads) == 2 and heads[p] != heads[q] and \
             (_modified_by(span, p, heads[q][0]) or _modified_by(span, q, heads[p][0]) or
-             _subject_described(span, p, heads[q][0]) or _subject_described(span, q, heads[p][0])):
-        return True
-    # a coordinated word between the two: "married Ana Lind in 1966 and Eva Berg in 1976"
+             _subject_described(span, p, heads[q][0]) or _subject_described(span, q, heads[p][0]) or
+             (heads[p][0] == heads[q][0] and (_subject_of(span, p, heads[p][0]) or _subject_of(span, q, heads[q][0])))):
+        return True  # the subject is said of every coordinated word of its verb ("X was the second son ..., and
+        # thus, younger brother of Y")
+    # a coordinated word between the two: "married Ana Lind in 1966 and Eva Berg in 1976" (not past the subject)
     return len(heads) == 2 and heads[p] == heads[q] and \
-        not any(j and lo < a < hi and not any(a <= o < b for o in ours) for a, b, _, j in words)
+        (not any(j and lo < a < hi and not any(a <= o < b for o in ours) for a, b, _, j in words) or
+         _subject_of(span, lo, heads[p][0]))
+
+
+def _subject_of(span: str, p: int, verb: int) -> bool:
+    """Is the word at ``p`` (or the name it is part of) the subject of ``verb``, standing before it?"""
+    doc = _parsed(span)
+    w = next((t for t in doc if t.idx <= p < t.idx + len(t.text)), None)
+    while w is not None and w.dep_ in {"compound", "flat"} and w.head.i != w.i:
+        w = w.head
+    return w is not None and w.dep_ in {"nsubj", "nsubjpass"} and w.head.i == verb and w.i < verb
 
 
 def _subject_described(span: str, p: int, verb: int) -> bool:
@@ -1057,7 +1079,7 @@ def _names_near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], s
                 i = j + 1
                 continue
             group = toks[i:j + 1]
-            heres = [p for g in group for p in g.where[s]]
+            heres = _whole(group, s) or [p for g in group for p in g.where[s]]
             side = [n for n in (toks[i - 1] if i > 0 else None, toks[j + 1] if j + 1 < len(toks) else None)
                     if n is not None and n.kind in {"verb", "word"} and s in n.where and -1 not in n.where[s]]
             said = " ".join(g.text for g in group)
@@ -1075,6 +1097,25 @@ def _names_near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], s
 
 _FROM_TO = re.compile(r"\bfrom\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)\s+to\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)")
 _PRONOUN = re.compile(r"^(\s*(?:[\w,]+\s+){0,3}?)(?:he|she|it|they)\b", re.I)
+
+
+def _whole(group: list[_Tok], s: int) -> list[int]:
+    """The offsets in span ``s`` where a name of several words stands whole ("Shane Jacobson", not the
+    "Jacobson" of "Clayton Jacobson")."""
+    if len(group) < 2:
+        return []
+    out = []
+    for start in group[0].where[s]:
+        at, ok = start, start >= 0
+        for g in group[1:]:
+            nxt = [p for p in g.where[s] if at < p <= at + len(group[group.index(g) - 1].text) + 3]
+            if not nxt:
+                ok = False
+                break
+            at = nxt[0]
+        if ok:
+            out += [start, at]
+    return out
 
 
 def _with_title(span: str, title: str) -> str:
@@ -1145,6 +1186,8 @@ def _respectively(text: str, segs: list[tuple[int, int, int]], spans: Sequence[s
 
 _STAR_IN = frozenset({"star", "feature", "appear", "act"})  # "X stars in Y": the roles of "Y stars X"
 _IN = re.compile(r"[\w-]+\s+in\b", re.I)
+_NOUN_BY = re.compile(r"[\w-]+\s+by\b", re.I)
+_NOUN_OF = re.compile(r"[\w-]+\s+(?:by|of)\b", re.I)
 _BY = re.compile(r"[\w-]+(?:\s+[\w,-]+){0,4}?\s+by\b", re.I)
 
 
@@ -1203,6 +1246,8 @@ def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans:
                 # the passive turns the roles of a verb round; "the film by X" is "the film of X"
                 s_pass = r.kind == "verb" and bool(_BY.match(text[r.at:]))
                 e_pass = r.kind == "verb" and bool(_BY.match(spans[s][er:]))
+                if r.kind != "verb" and _NOUN_BY.match(spans[s][er:]) and not _NOUN_OF.match(text[r.at:]):
+                    e_pass = True  # "Bob Ray made the documentary X" is "X is a documentary by Bob Ray"
                 if r.kind == "verb" and r.lemma in _STAR_IN:  # "X starred in Y" is "Y starring X"
                     s_pass ^= bool(_IN.match(text[r.at:]))
                     e_pass ^= bool(_IN.match(spans[s][er:]))

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 GROUPS = [
     "locate lie situate sit stand be_in find_in",
-    "found establish create form start launch set_up inaugurate institute",
-    "win carry take capture claim earn secure gain",
+    "found establish create form start launch set_up inaugurate institute founder co-founder",
+    "win carry take capture claim earn secure gain winner",
     "award give grant present receive confer",
     "publish release issue appear come_out print",
     "send dispatch deploy",
@@ -21,6 +21,7 @@ GROUPS = [
     "rank place",
     "star feature play appear act portray",
     "live reside inhabit dwell",
+    "live base",
     "inhabitant resident population people citizen",
     "direct helm",
     "write author pen",

@@ -288,6 +288,14 @@ def test_respectively_pairs_the_items_of_two_lists_in_order(statement: str, span
 # the wrong one of two coordinated verbs, a clause with its own subject, a kin word said of another name,
 # opposites whose lemma hides them ("older"), rows, "X starred in Y" / "Y starring X"
 OWN_UNSUPPORTED = [
+    ("Shane Jacobson directed Brothers' Nest.",
+     ["Brothers' Nest is a 2018 Australian black comedy film directed by Clayton Jacobson and starring him and his brother Shane Jacobson."]),
+    ("Bob Ray is a documentary by Total Badass.",
+     ["Total Badass is a 2010 documentary by American director and producer Bob Ray that first premiered on May 19, 2010."]),
+    ("Total Badass was released in 2011.",
+     ["Total Badass is a 2010 documentary by American director and producer Bob Ray that first premiered on May 19, 2010."]),
+    ("John Phan lives in Da Nang.",
+     ["Bon \"John\" Phan (born October 10, 1974 in Da Nang, Vietnam) is a Vietnamese-American professional poker player based in Stockton, California."]),
     ('Peter Cotes produced The Young and the Guilty.',
      ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.']),
     ('Phyllis Calvert directed The Young and the Guilty.',
@@ -383,4 +391,60 @@ def test_our_own_unsupported_statements_fail(statement: str, spans: list[str]) -
 @pytest.mark.parametrize("statement, spans", OWN_SUPPORTED)
 def test_our_own_supported_statements_pass(statement: str, spans: list[str]) -> None:
     v = judge(statement, spans)
+    assert v.supported, v
+
+
+# Paraphrases of our own over real spans: "came out in 1958" for "a 1958 film", "founders" for "formed by",
+# "lives in" for "based in", "won two bracelets" for "a two time bracelet winner", "a documentary by X" for "X made",
+# a subject said of every coordinated attribute of its verb past a bracketed lifespan, "among others"
+@pytest.mark.parametrize("statement, spans, titles", [
+    ('Peter Cotes was the director of The Young and the Guilty, a 1958 British drama.',
+     ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.'], ['']),
+    ('The Young and the Guilty came out in 1958.',
+     ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.'], ['']),
+    ('Harmesh Malhotra was born on June 14, 1936.',
+     ['Harmesh Malhotra( 14 June 1936 – 22 November 2005) was an Indian film director, producer, and screenplay writer.'], ['']),
+    ('Harmesh Malhotra, an Indian filmmaker, died in 2005.',
+     ['Harmesh Malhotra( 14 June 1936 – 22 November 2005) was an Indian film director, producer, and screenplay writer.'], ['']),
+    ('John Phan is a poker player from Vietnam who lives in Stockton, California.',
+     ['Bon "John" Phan (born October 10, 1974 in Da Nang, Vietnam) is a Vietnamese-American professional poker player based in Stockton, California.'], ['']),
+    ('Phan has won two World Series of Poker bracelets.',
+     ['Bon "John" Phan (born October 10, 1974 in Da Nang, Vietnam) is a Vietnamese-American professional poker player based in Stockton, California who is a two time World Series of Poker bracelet winner.'], ['John Phan']),
+    ('Lufthansa, founded in 1953, has its base in Cologne.',
+     ['Lufthansa was founded in 1953 and is based in Cologne.'], ['']),
+    ('Cologne is where Lufthansa is based.',
+     ['Lufthansa was founded in 1953 and is based in Cologne.'], ['']),
+    ('The Visit, released in 2015, was written and directed by M. Night Shyamalan.',
+     ['The Visit is a 2015 American found footage horror film written and directed by M. Night Shyamalan.'], ['']),
+    ("Coldplay's founders were Chris Martin and Jonny Buckland.",
+     ['Coldplay are a British rock band formed in 1996 by lead vocalist Chris Martin and lead guitarist Jonny Buckland.'], ['']),
+    ('Chris Martin and Jonny Buckland formed Coldplay in 1996.',
+     ['Coldplay are a British rock band formed in 1996 by lead vocalist Chris Martin and lead guitarist Jonny Buckland.'], ['']),
+    ('The painting Flora by Titian is held at the Uffizi Gallery in Florence.',
+     ['Flora is an oil painting by Italian late Renaissance painter Titian, dated to around 1515 and now held at the Uffizi Gallery in Florence.'], ['']),
+    ('Titian painted Flora around 1515.',
+     ['Flora is an oil painting by Italian late Renaissance painter Titian, dated to around 1515 and now held at the Uffizi Gallery in Florence.'], ['']),
+    ("Drmeni lies north of Lake Prespa in North Macedonia's Resen Municipality.",
+     ['Drmeni is a village in the Resen Municipality of the Republic of North Macedonia, north of Lake Prespa.'], ['']),
+    ("Brothers' Nest, a 2018 Australian black comedy, was directed by Clayton Jacobson.",
+     ["Brothers' Nest is a 2018 Australian black comedy film directed by Clayton Jacobson and starring him and his brother Shane Jacobson."], ['']),
+    ("Clayton Jacobson's brother Shane Jacobson starred in Brothers' Nest.",
+     ["Brothers' Nest is a 2018 Australian black comedy film directed by Clayton Jacobson and starring him and his brother Shane Jacobson."], ['']),
+    ('Jane Siberry released Dragon Dreams in 2008, under the name Issa.',
+     ['Dragon Dreams is a studio album released in 2008 by Canadian singer-songwriter Jane Siberry under the name Issa.'], ['']),
+    ('Carsten Spohr heads Lufthansa.',
+     ['Carsten Spohr is the chief executive of Lufthansa.'], ['']),
+    ("Air India's headquarters are in New Delhi.",
+     ['Air India is headquartered in New Delhi.'], ['']),
+    ('The distance from Delhi to Munich is roughly 5,900 kilometres.',
+     ['The great-circle distance between Delhi and Munich is about 5,900 km.'], ['']),
+    ('Millipilleri, a comedy from 1966, was directed by Spede Pasanen among others.',
+     ['Millipilleri is a 1966 comedy film directed and written by Spede Pasanen, Ere Kokkonen and Jukka Virtanen.'], ['']),
+    ('Total Badass premiered on May 19, 2010.',
+     ['Total Badass is a 2010 documentary by American director and producer Bob Ray that first premiered on May 19, 2010.'], ['']),
+    ('Bob Ray made the documentary Total Badass.',
+     ['Total Badass is a 2010 documentary by American director and producer Bob Ray that first premiered on May 19, 2010.'], ['']),
+])
+def test_our_own_paraphrases_pass(statement: str, spans: list[str], titles: list[str]) -> None:
+    v = judge(statement, spans, titles)
     assert v.supported, v
