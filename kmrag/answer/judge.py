@@ -977,7 +977,7 @@ def _other_verb(span: str, p: int, q: int) -> bool:
         return False
     doc = _parsed(span)
     at = {t.idx: t for t in doc}
-    word = next((t for t in doc if t.idx <= p < t.idx + len(t.text)), None)
+    word = _name_head(doc, p, set())
     verb = at.get(q)
     if word is None or verb is None or verb.pos_ not in {"VERB", "AUX"}:
         return False
@@ -1029,12 +1029,20 @@ def _one_clause(span: str, p: int, q: int, ours: set[int] | frozenset[int] = fro
          _subject_of(span, lo, heads[p][0]))
 
 
+def _name_head(doc: Any, p: int, through: set[str] | None = None) -> Any:
+    """The word at offset ``p`` of a parse, or the head of the name it is part of (up ``through`` these
+    dependencies: by default the words of one name)."""
+    w = next((t for t in doc if t.idx <= p < t.idx + len(t.text)), None)
+    deps = {"compound", "flat"} if through is None else through
+    while w is not None and w.dep_ in deps and w.head.i != w.i:
+        w = w.head
+    return w
+
+
 def _subject_of(span: str, p: int, verb: int) -> bool:
     """Is the word at ``p`` (or the name it is part of) the subject of ``verb``, standing before it?"""
     doc = _parsed(span)
-    w = next((t for t in doc if t.idx <= p < t.idx + len(t.text)), None)
-    while w is not None and w.dep_ in {"compound", "flat"} and w.head.i != w.i:
-        w = w.head
+    w = _name_head(doc, p)
     return w is not None and w.dep_ in {"nsubj", "nsubjpass"} and w.head.i == verb and w.i < verb
 
 
@@ -1046,9 +1054,7 @@ def _subject_described(span: str, p: int, verb: int) -> bool:
     c = _chain(doc[verb])
     if c.dep_ not in {"acl", "relcl"} or c.head.dep_ != "attr":
         return False
-    w = next((t for t in doc if t.idx <= p < t.idx + len(t.text)), None)
-    while w is not None and w.dep_ in {"compound", "flat", "conj"} and w.head.i != w.i:
-        w = w.head
+    w = _name_head(doc, p, {"compound", "flat", "conj"})
     return w is not None and w.dep_ in {"nsubj", "nsubjpass"} and w.head.i == c.head.head.i
 
 
@@ -1059,9 +1065,7 @@ def _modified_by(span: str, p: int, verb: int) -> bool:
     v = doc[verb]
     if v.dep_ not in {"acl", "relcl"}:
         return False
-    w = next((t for t in doc if t.idx <= p < t.idx + len(t.text)), None)
-    while w is not None and w.dep_ in {"compound", "flat"} and w.head.i != w.i:
-        w = w.head
+    w = _name_head(doc, p)
     return w is not None and w.i == v.head.i
 
 

@@ -241,8 +241,6 @@ def _terse(q: str) -> str:
     """"Elizabeth Merbury husband death date" -> "When did the husband of Elizabeth Merbury die?"; "Lufthansa
     founder" -> "Who is the founder of Lufthansa?". Only a name followed by words for people and for what is
     asked of them; anything else (a verb, a wh-word, an unknown word) is left as it is."""
-    from kmrag.nlp.asked_nouns import PERSON_NOUNS
-
     m = _TERSE.match(q)
     if m is None or re.match(r"(?i)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|"
                              r"has|have|had|can|could|tell|give|name|list|find|show)\b", q):
@@ -262,7 +260,7 @@ def _terse(q: str) -> str:
     for w in words:
         if rels and rels[-1] in {"paternal", "maternal"}:
             rels[-1] = f"{rels[-1]} {w}"
-        elif w in {"paternal", "maternal"} or w in PERSON_NOUNS - {"person", "people", "man", "woman", "who"}:
+        elif w in {"paternal", "maternal"} or w in _person_nouns() - {"person", "people", "man", "woman", "who"}:
             rels.append(w)
         else:
             return q
