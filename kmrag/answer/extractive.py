@@ -185,7 +185,9 @@ def akin(word: str, keys: frozenset[str]) -> bool:
 
 
 _DAY_BEFORE = re.compile(r"(?<![\d,.])\b[0-3]?\d\s+$")
-_BETWEEN_DATES = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*$")
+_REGNAL = re.compile(r" (?:[IVX]{1,5})\b(?!['’\w])")
+# between two dates of a range; a lifespan may name the places ("28 January 1864, Halifax, England – 1927")
+_BETWEEN_DATES = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*$|,\s*[A-Z][^()\d–—-]{0,60}?\s[–—-]\s*$")
 
 
 def _range_end(cands: list[tuple[str, int]], text: str, question: str) -> list[tuple[str, int]]:
@@ -598,6 +600,9 @@ class ExtractiveGenerator:
         if answer_type == "PERSON":  # "directed by Christy Cabanne": the small NER model misses many names
             cands += [(m.group(1), m.start(1)) for m in NAME_AFTER_BY.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands)]
+            # "King George V": the regnal number is part of the name
+            cands = [(c + r.group(0), at) if (r := _REGNAL.match(span.display, at + len(c))) else (c, at)
+                     for c, at in cands]
         if answer_type == "DATE":  # "5 December 1905" read by the NER as "December 1905": the day goes with it
             cands = [(day.group(0) + c, at - len(day.group(0))) if (day := _DAY_BEFORE.search(span.display[:at])) else (c, at)
                      for c, at in cands]

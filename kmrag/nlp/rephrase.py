@@ -29,6 +29,8 @@ _IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s
                          r"(?:give|state|name|identify|provide|list|find|say|tell|look\s+up|i\s+need|i\s+want|"
                          r"i'm\s+looking\s+for|i\s+am\s+looking\s+for|help\s+me\s+find)\s+(?:me\s+|us\s+)?(.*)$",
                          re.I | re.S)
+# a year asked for ("in which year", "the year in which", "X was founded in what year?")
+_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+(?:in\s+which|when|that)\b|\bthe\s+year\b", re.I)
 # "On what date did X die?" (not "On which day of the week ...", "In what time zone ...")
 _WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?:date|day|year|month)\s+"
                       r"((?:did|does|do|was|were|is|are|will|has|had|have)\b.*)$", re.I | re.S)
@@ -152,6 +154,8 @@ def rephrase(question: str) -> str:
     if not q or _CJK.search(q) or len(q) > MAX_CHARS:
         return question
     out = _rephrase(q)
+    if out.startswith("When ") and _YEAR.search(q) and not _YEAR.search(out):
+        out = f"In what year {out[5:]}"  # a year was asked: the year alone is the answer, not the date
     return out if out != q else question
 
 
@@ -243,8 +247,9 @@ def _terse(q: str) -> str:
     asked of them; anything else (a verb, a wh-word, an unknown word) is left as it is."""
     m = _TERSE.match(q)
     if m is None or re.match(r"(?i)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|"
-                             r"has|have|had|can|could|tell|give|name|list|find|show)\b", q):
-        return q
+                             r"has|have|had|can|could|tell|give|name|list|find|show)\b", q) or \
+            re.search(r"(?<![\w'’])(?:who|whom|whose|what|which|when|where|how)\b", m.group("name")):
+        return q  # a question ("In what year was X born?"), not a query
     name = m.group("name").strip()
     bare = re.sub(r"\s*\([^()]*\)$", "", name).split()
     if not bare or re.fullmatch(r"[a-z][\w-]*", bare[-1]) or \

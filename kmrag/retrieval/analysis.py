@@ -111,7 +111,7 @@ class QuestionAnalyser:
             kind = "inference"
         else:
             kind = "factoid"
-        sub = self._sub_question(question, mentions) if kind in {"factoid", "inference"} else None
+        sub = self._sub_question(question, mentions, doc) if kind in {"factoid", "inference"} else None
         if sub is not None and kind == "factoid":
             kind = "bridge"
         return QuestionAnalysis(question=question, kind=kind, answer_type=answer_type, mentions=mentions,
@@ -181,11 +181,13 @@ class QuestionAnalyser:
         return [a, b]
 
     @staticmethod
-    def _sub_question(question: str, mentions: list[str]) -> SubQuestion | None:
+    def _sub_question(question: str, mentions: list[str], doc: Any = None) -> SubQuestion | None:
         """The relational phrase around a mention that must be resolved first: "the director of film X",
-        "X's founder", "the X performer", "the city where X is based". Textual patterns over the mentions,
-        so a poor parse of the question does not lose them."""
+        "X's founder", "the X performer" (textual patterns over the mentions, so a poor parse of the question
+        does not lose them), "the city where X is based", "the 1940 film in which X appeared" (a relative
+        clause of the parse, :func:`relative_phrases`)."""
         body = question.rstrip(" ?")
+        relative = relative_phrases(doc) if doc is not None else None
         skip = r"(?!(?:where|that|which|who|whose|when)\b)"
         names = [m for m in mentions if _is_name(re.sub(r"\s*\([^()]*\)$", "", m) or m)]
         for anchor in sorted(names, key=len, reverse=True):  # names, not phrases ending in a common noun
@@ -206,18 +208,95 @@ class QuestionAnalyser:
             m = re.search(rf"\bthe\s+{a}\s+([a-z][\w-]*)\b", body)
             if m and noun_class(m.group(1)):
                 found.append((m.group(0), m.group(1)))
-            m = re.search(rf"\bthe\s+([a-z][\w-]*)\s+(?:where|that|which|who|whose)\s+(?:[\w'-]+\s+){{0,4}}?{a}"
-                          rf"(?:(?:\s+(?:is|was|are|were))?\s+(?!(?:and|or|but)\b)[a-z]+(?:\s+(?:in|by|at|on|from))?)?", body)
-            if m and noun_class(m.group(1)):
-                found.append((m.group(0), m.group(1)))
+            m = re.search(rf"\bthe\s+([a-z][\w-]*)\s+(?:where|that|which|who|whose)\s+(?:[\w'-]+\s+){{0,4}}?"
+                          rf"{a}(?:(?:\s+(?:is|was|are|were))?\s+(?!(?:and|or|but)\b)[a-z]+"
+                          rf"(?:\s+(?:in|by|at|on|from))?)?", body)
+            if m and noun_class(m.group(1)):  # "the city where X is based"; the parse's clause when it has one
+                whole = [(p, n) for p, n in relative or [] if n == m.group(1) and 0 <= body.find(p) <= m.start() <
+                         body.find(p) + len(p)]
+                found.append(whole[0] if whole else (m.group(0), m.group(1)))
             for phrase, noun in sorted(found, key=lambda f: len(f[0])):  # the innermost phrase first
-                if re.fullmatch(rf"(?:who|what|which \w+)\s+(?:is|was|are|were)\s+{re.escape(phrase)}", body, re.I):
+                if _asks_phrase(body, phrase):
                     return None  # the phrase is the question itself: nothing to resolve first
                 cls = noun_class(noun) or noun_class(noun.rstrip("s")) or "ENTITY"
                 wh = {"PERSON": "Who", "DATE": "When"}.get(cls, "What")
                 return SubQuestion(phrase=phrase, question=f"{wh} is {phrase}?", resolves_to=cls, anchor=anchor,
                                    relation=noun)
         return None
+
+
+def _asks_phrase(body: str, phrase: str) -> bool:
+    """Is the phrase what the question asks for ("Who is the actor who played X", "Who is this cartoonist,
+    writer, and voice actor that worked with X"), not a part of it ("Who was married to the star of X")?"""
+    m = re.fullmatch(rf"(?:who|what|which \w+)\s+(?:is|was|are|were)\s+(.*?){re.escape(phrase)}", body, re.I)
+    return m is not None and not any(
+        w in _GAP_WORDS or w.endswith("ed") for w in re.findall(r"[a-z][\w-]*", m.group(1).lower()))
+
+
+_GAP_WORDS = {"of", "to", "in", "on", "at", "by", "for", "from", "with", "about", "into", "than"}
+_RELATIVE_WH = {"how", "what"}  # a clause holding the question's own wh-word is the asking part
+_RELATIVISERS = {"that", "which", "who", "whom", "whose", "where", "when"}
+
+
+def relative_phrases(doc: Any) -> list[tuple[str, str]]:
+    """The noun phrases of the question that a relative clause describes, as (phrase, head noun): "the 1940
+    film in which John Arledge appeared", "the airline that operates the Delhi to Munich flight" (of "When was
+    the airline that operates the Delhi to Munich flight founded?": the question's own verb at the end, which
+    the parser often hangs inside the clause, is left out). Only heads of a kind questions ask about
+    (:func:`noun_class`), never the asked phrase ("Which film that ...") nor a clause that holds the question's
+    wh-word ("a book that sold how many copies")."""
+    out = []
+    for clause in doc:
+        head = clause.head
+        if clause.dep_ != "relcl" or clause.pos_ not in {"VERB", "AUX"} or head.pos_ not in {"NOUN", "PROPN"}:
+            continue
+        noun = head.lower_ if noun_class(head.lower_) else head.lemma_.lower()
+        if not (noun_class(noun) or noun_class(noun.rstrip("s"))):
+            continue
+        start, end = _phrase_start(doc, head), clause.right_edge.i + 1
+        first = clause.left_edge
+        rel = doc[first.i + 1] if first.pos_ == "ADP" and first.i + 1 < len(doc) else first
+        opens = rel.lower_ in _RELATIVISERS and rel.dep_ != "det"  # not "from which State capital"
+        if not opens or doc[start].lower_ in {"which", "what", "whose"} or any(
+                t.lower_ in _RELATIVE_WH for t in doc[first.i: end]) or any(
+                t.lower_ in _RELATIVISERS | _RELATIVE_WH for t in doc[start: first.i]):
+            continue
+        end = _without_question_verb(doc, start, end)
+        if end < len(doc) and doc[end].text in {'"', "”"} and doc[start:end].text.count('"') % 2:
+            end += 1  # the closing quote of a title
+        if end > head.i + 1:
+            out.append((doc[start:end].text, noun))
+    return out
+
+
+def _phrase_start(doc: Any, head: Any) -> int:
+    """Where the noun phrase of ``head`` starts: its left edge, or the determiner before it when only names,
+    modifiers and commas stand between ("the Sayrevill, New Jersey rock band")."""
+    start = head.left_edge.i
+    for i in range(start - 1, max(-1, start - 6), -1):
+        tok = doc[i]
+        if tok.lower_ in {"the", "a", "an"}:
+            return i
+        if tok.pos_ not in {"PROPN", "ADJ", "NOUN", "NUM", "PUNCT"} or tok.text in {'"', "?", ":", ";"}:
+            break
+    return start
+
+
+def _without_question_verb(doc: Any, start: int, end: int) -> int:
+    """The end of the phrase without the question's own verb the parser ran into it: "When was [the airline
+    that operates the ... flight] founded?" -- a participle (and its particle) ending the question, whose
+    wh-part ends with an auxiliary right before the phrase and has no verb of its own."""
+    words = [t for t in doc if not t.is_punct]
+    if not words or words[-1].i >= end or words[-1].i < start:
+        return end
+    last = words[-1].i
+    verb = last - 1 if (doc[last].pos_ in {"ADP", "PART"} or doc[last].dep_ == "prt") and last - 1 > start else last
+    aux = doc[start - 1] if start > 0 else None
+    if aux is not None and aux.lower_ in AUX_START and (
+            doc[verb].pos_ == "VERB" or verb < last and aux.lower_ in {"do", "does", "did"}) and \
+            not any(t.pos_ == "VERB" for t in doc[: start - 1]):
+        return verb
+    return end
 
 
 def question_mentions(extractor: SpacyExtractor, doc: Any, thorough: bool = True) -> list[str]:

@@ -72,6 +72,39 @@ def test_sub_question(analyser: QuestionAnalyser, question: str, phrase: str, an
 def test_no_sub_question_when_the_phrase_is_the_question(analyser: QuestionAnalyser) -> None:
     assert analyser.analyse("Who is the director of Polish Wedding?").sub_question is None
     assert analyser.analyse("Who is the paternal grandfather of Joan Of Valois?").sub_question is None
+    assert analyser.analyse("Who is the actor who played Rocky Balboa?").sub_question is None
+    assert analyser.analyse("Who is this Danish painter, sculptor and architect that designed the Opera House?") \
+        .sub_question is None
+
+
+@pytest.mark.parametrize(("question", "phrase", "anchor", "resolves", "answer", "outer"), [
+    # a relative clause describes what must be found first, whole; the question's own verb stays outside it
+    ("When was the airline that operates the Delhi to Munich flight founded?",
+     "the airline that operates the Delhi to Munich flight", "Munich", "ORG", "Lufthansa",
+     "When was Lufthansa founded?"),
+    ("In what year was the university where Marie Curie was a professor founded?",
+     "the university where Marie Curie was a professor", "Marie Curie", "ORG", "the Sorbonne",
+     "In what year was the Sorbonne founded?"),
+    ("When did the band that Dave Grohl played drums for break up?", "the band that Dave Grohl played drums for",
+     "Dave Grohl", "ORG", "Nirvana", "When did Nirvana break up?"),
+    ("Who was married to the star of Roman Holiday?", "the star of Roman Holiday", "Roman Holiday", "PERSON",
+     "Audrey Hepburn", "Who was married to Audrey Hepburn?"),
+])
+def test_sub_question_of_a_relative_clause(analyser: QuestionAnalyser, question: str, phrase: str, anchor: str,
+                                           resolves: str, answer: str, outer: str) -> None:
+    sub = analyser.analyse(question).sub_question
+    assert sub is not None
+    assert (sub.phrase, sub.anchor, sub.resolves_to) == (phrase, anchor, resolves)
+    assert sub.outer(question, answer) == outer
+
+
+@pytest.mark.parametrize("question", [
+    "Which film that Tom Hanks starred in was released first?",  # the clause describes the asked phrase
+    "The hobbit Frodo is named after a character in a book that sold how many copies?",  # the clause asks
+])
+def test_no_sub_question_of_an_asking_clause(analyser: QuestionAnalyser, question: str) -> None:
+    sub = analyser.analyse(question).sub_question
+    assert sub is None or "how many" not in sub.phrase and not sub.phrase.lower().startswith("which")
 
 
 @pytest.mark.parametrize("question", [

@@ -75,6 +75,22 @@ def test_a_compositional_question_is_read_hop_by_hop_citing_each_hop(x: SpacyExt
     assert {c.unit_id for c in v.citations} == {"u_0000000000000001", "u_0000000000000002"}  # both hops cited
 
 
+HONOURS = ("The 1911 Coronation Honours were appointments by King George V to various orders to celebrate his "
+           "coronation.")
+GEORGE = ("George V (George Frederick Ernest Albert; 3 June 1865 – 20 January 1936) was King of the United Kingdom "
+          "from 1910 until his death.")
+GEORGE_OTHER = "King George of Hanover (born 1951) is a fictional pretender in the novel."
+
+
+def test_a_relative_clause_is_read_hop_by_hop_and_a_regnal_number_stays_with_the_name(
+        x: SpacyExtractor, ce: rerank.CrossEncoder) -> None:
+    draft, v = read(x, ce, "In which year was the king who made the 1911 Coronation Honours born?",
+                    [("1911 Coronation Honours", HONOURS), ("George V", GEORGE), ("Hanover", GEORGE_OTHER)])
+    assert [h["answer"] for h in draft.basis["hops"]] == ["King George V", "1865"]
+    assert v.direct == "1865"
+    assert {c.unit_id for c in v.citations} == {"u_0000000000000000", "u_0000000000000001"}
+
+
 def test_a_hop_that_cannot_be_read_is_no_guess(x: SpacyExtractor, ce: rerank.CrossEncoder) -> None:
     """Without the unit about the father, the chain stops; the answer does not come from another person."""
     draft, v = read(x, ce, "When did Ji Shengde's father die?", [("Ji Chaozhu", OTHER), ("Ji Shengde", FATHER)])
@@ -90,6 +106,13 @@ def test_a_date_range_gives_its_end_for_a_death_and_its_start_otherwise() -> Non
     assert _range_end(cands, text, "When did he die?") == [("February 10, 2000", 31)]
     assert _range_end(cands, text, "When was he born?") == [("February 2, 1910", 12)]
     assert _range_end(cands, "Born February 2, 1910; married February 10, 2000.", "When did he die?") == cands
+    # a lifespan naming the places of birth and death
+    text = "Ada Byron (10 December 1815, London, England – 27 November 1852, Marylebone) was a writer."
+    cands = [("10 December 1815", 11), ("27 November 1852", 47)]
+    assert text[47:63] == "27 November 1852"
+    assert _range_end(cands, text, "What is her date of birth?") == [cands[0]]
+    assert _range_end(cands, text, "When did she die?") == [cands[1]]
+    assert _range_end(cands, "Born 10 December 1815, London, she wrote until 27 November 1852.", "born?") == cands
 
 
 def test_sentences_that_carry_no_space_are_joined_with_one() -> None:

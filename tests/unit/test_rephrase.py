@@ -49,7 +49,7 @@ pytestmark = pytest.mark.unit
     ("I wonder which airport Lufthansa uses in Delhi.", "Which airport does Lufthansa use in Delhi?"),
     ("Tell me what the capital of Bavaria is.", "What is the capital of Bavaria?"),
     # imperatives
-    ("Give the year in which Lufthansa was founded.", "When was Lufthansa founded?"),
+    ("Give the year in which Lufthansa was founded.", "In what year was Lufthansa founded?"),
     ("State the city where the chief executive of Lufthansa was born.",
      "Where was the chief executive of Lufthansa born?"),
     ("Name the founding year of Air India.", "What is the founding year of Air India?"),
@@ -67,7 +67,7 @@ pytestmark = pytest.mark.unit
     ("Where was the person who founded Lufthansa born?", "Where was the founder of Lufthansa born?"),
     ("When did whoever wrote the Self-RAG paper publish it?", "When did the writer of the Self-RAG paper publish it?"),
     ("On what date did the man who directed Metropolis die?", "When did the director of Metropolis die?"),
-    ("In which year was Lufthansa founded?", "When was Lufthansa founded?"),
+    ("In which year was Lufthansa founded?", "In what year was Lufthansa founded?"),
 ])
 def test_a_request_or_reordered_question_is_read_as_the_direct_question(asked: str, read: str) -> None:
     assert rephrase(asked) == read
@@ -95,7 +95,7 @@ def test_a_direct_question_or_one_no_rule_reads_comes_back_as_asked(question: st
      "Were the directors of Metropolis and Nosferatu from the same country?"),
     ("Was Faust written by someone born in Frankfurt?", "Was the writer of Faust born in Frankfurt?"),
     ("Metropolis was directed by a person born on what date?", "When was the director of Metropolis born?"),
-    ("The Self-RAG paper was written by someone who died in which year?", "When did the writer of the Self-RAG paper die?"),
+    ("The Self-RAG paper was written by someone who died in which year?", "In what year did the writer of the Self-RAG paper die?"),
     ("Metropolis was directed by a man born in which city?", "Where was the director of Metropolis born?"),
 ])
 def test_the_doer_of_a_passive_is_the_relational_noun(asked: str, read: str) -> None:
@@ -103,7 +103,7 @@ def test_the_doer_of_a_passive_is_the_relational_noun(asked: str, read: str) -> 
 
 
 @pytest.mark.parametrize("asked, read", [
-    ("Lufthansa was founded in what year?", "When was Lufthansa founded?"),
+    ("Lufthansa was founded in what year?", "In what year was Lufthansa founded?"),
     ("Carsten Spohr was born where?", "Where was Carsten Spohr born?"),
     ("The chief executive of Lufthansa is who?", "Who is the chief executive of Lufthansa?"),
     ("The airline that flies from Delhi to Munich is based in which city?",
@@ -200,6 +200,13 @@ def test_a_search_box_query_that_is_not_a_chain_of_people_is_left_as_it_is(query
     assert rephrase(query) == query
 
 
+def test_a_question_with_a_wh_word_inside_is_not_read_as_a_search_box_query() -> None:
+    # "In what year ... born?" once became "When was In what year ... born?"
+    asked = 'In what year was the pilot who flew "The Spirit of St. Louis" born?'
+    assert "In what year" not in rephrase(asked).split(" ", 2)[-1]
+    assert rephrase('In which city was the airline that flies to Munich founded?').count("which") <= 1
+
+
 @pytest.mark.parametrize("asked, read", [
     # a chatty or labelled lead, a tag at the end, options listed after the question
     ("hey, quick one: which state is Munich Airport located in?", "Which state is Munich Airport located in?"),
@@ -224,7 +231,7 @@ def test_a_search_box_query_that_is_not_a_chain_of_people_is_left_as_it_is(query
     ("I need the birthplace of the founder of Lufthansa.", "What is the birthplace of the founder of Lufthansa?"),
     ("Help me find where the founder of Lufthansa was born.", "Where was the founder of Lufthansa born?"),
     ("Give me the date the founder of Lufthansa died.", "When did the founder of Lufthansa die?"),
-    ("I need the year Lufthansa was founded.", "When was Lufthansa founded?"),
+    ("I need the year Lufthansa was founded.", "In what year was Lufthansa founded?"),
     ("Which airline's founder outlived the other's, Lufthansa or Air India?",
      "Which airline's founder died later, Lufthansa or Air India?"),
     ("Does Carsten Spohr's nationality match Campbell Wilson's?",
