@@ -19,7 +19,12 @@ from typing import Any
 _ASK = (r"(?:(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell|show)\s+me|"
         r"i(?:'d| would)\s+like\s+to\s+know|i\s+(?:want|need|wish)\s+to\s+know|i\s+wonder|i'm\s+wondering|"
         r"i\s+am\s+wondering|i'm\s+curious|i\s+am\s+curious|do\s+you\s+know|let\s+me\s+know|find\s+out|say|check|"
-        r"help\s+me\s+(?:find\s+out|find|figure\s+out|work\s+out)|(?:any|got\s+any)\s+idea)")
+        r"help\s+me\s+(?:find\s+out|find|figure\s+out|work\s+out)|(?:any|got\s+any)\s+idea|"
+        r"(?:please\s+)?(?:remind\s+me|let\s+me\s+know)|i\s+was\s+wondering|i\s+(?:forget|forgot|can't\s+remember)|"
+        r"(?:does\s+)?any(?:one|body)\s+know|(?:would|do)\s+you\s+(?:happen\s+to\s+)?know|"
+        r"you\s+(?:wouldn't|would\s+not|don't|do\s+not)\s+(?:happen\s+to\s+)?know|(?:can|could)\s+you\s+confirm|"
+        r"i(?:'ve|\s+have)\s+been\s+trying\s+to\s+(?:find\s+out|figure\s+out|work\s+out|remember)|"
+        r"(?:someone|somebody|a\s+friend)\s+asked\s+me)")
 _EMBEDDED = re.compile(rf"^\s*{_ASK}\s*,?\s+(whether|if|who|whom|whose|what|when|where|which|why|how)\b\s*(.*)$",
                        re.I | re.S)
 _TRUE_THAT = re.compile(r"^\s*(?:is\s+it\s+(?:true|the\s+case|correct)|(?:is|was)\s+it\s+so)\s+that\s+(.*)$",
@@ -74,12 +79,26 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\bhail(?:s|ed)?\s+from\b", re.I), lambda m: "come from"),
                (re.compile(r"\boutlived\s+the\s+other(?:'s|s'|\s+one)?", re.I), lambda m: "died later"),
                (re.compile(r"(?-i:\b(?:bday|b-day|birth\s+day)\b)"), lambda m: "birthday"),
+               # idioms for dying, marrying, directing; "where'd", "whereabouts"
+               (re.compile(r"\bbreathe(d|s)?\s+(?:his|her|their|its)\s+last(?:\s+breath)?\b", re.I),
+                lambda m: {"d": "died", "s": "dies"}.get(m.group(1) or "", "die")),
+               (re.compile(r"\bt(ie|ied|ies)\s+the\s+knot\s+with\b", re.I),
+                lambda m: {"ie": "marry", "ied": "married", "ies": "marries"}[m.group(1).lower()]),
+               (re.compile(r"\b(where|when|who|what|how)'d\b", re.I), lambda m: f"{m.group(1)} did"),
+               (re.compile(r"^whereabouts\b", re.I), lambda m: "Where"),
+               (re.compile(r"\bthe\s+(person|people|man|woman)\s+behind\s+the\s+camera\s+(?:on|of|for)\b", re.I),
+                lambda m: "the directors of" if m.group(1).lower() == "people" else "the director of"),
+               # "Which film predates the other, A or B?": the one that came first
+               (re.compile(r"\bpredate[sd]?\s+the\s+other(?:\s+one)?\b", re.I), lambda m: "came first"),
                (re.compile(r"\b(?:within|in)\s+(?:a\s+single|one\s+and\s+the\s+same|just\s+one|one)\s+"
                            r"(country|nation|state|city)\b", re.I), lambda m: f"in the same {m.group(1).lower()}")]
 # a chatty or labelled lead before the question ("hey, quick one:", "Trivia question:", "Yes or no:")
-_LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,4}\s*(?::|\s[-\u2013\u2014])\s*(?=(?:who|whom|whose|what|which|"
+_LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,5}\s*(?::|\s[-\u2013\u2014])\s*(?=(?:who|whom|whose|what|which|"
                    r"when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|could|tell|give|name|list|find)\b)",
                    re.I)
+# a lead that says why or how one asks ("Settle a bet for me:", "For a history assignment:", "I forget -")
+_ASIDE = re.compile(r"\b(?:bet|argument|assignment|homework|essay|class|quiz|question|forget|forgot|wondering|curious|"
+                    r"remind|remember|asking|debate)\b", re.I)
 _CHAT = frozenset("""hey hi hello ok okay so yes no quick quiz trivia question q one random simple serious honest
 another next last final bonus fun silly easy hard tricky small short little query search help please""".split())
 # "Does A's nationality match B's?"
@@ -91,7 +110,8 @@ _BIRTHDAY = re.compile(r"^when\s+(?:is|was)\s+(?:(?:the\s+)?birthday\s+of\s+(.+?
                        re.I | re.S)
 # a tag after a question or a statement: ", right?", ", by any chance?", "or not?"
 _TAG = re.compile(r"\s*(?:,\s*(?:right|correct|by\s+any\s+chance|is\s+that\s+right|true|yes\s+or\s+no|"
-                  r"(?:is|are|was|were|do|does|did)n't\s+(?:it|they|he|she))|\s+or\s+not)\s*\?\s*$", re.I)
+                  r"(?:is|are|was|were|do|does|did)n't\s+(?:it|they|he|she)|(?:would|do|can|could|will)\s+you|"
+                  r"do\s+you\s+think|don't\s+you\s+think)|\s+or\s+not)\s*\?\s*$", re.I)
 # options after the question: "Which ...? (a) X (b) Y" / "... ? A) X B) Y"
 _OPTIONS = re.compile(r"^(.*?)\s*\?\s*\(?\s*(?:a|1)\s*[).]\s*(.+?)\s*[,;]?\s+\(?\s*(?:b|2)\s*[).]\s*(.+?)\s*\.?\s*$",
                       re.I | re.S)
@@ -283,7 +303,8 @@ def _words(q: str) -> str:
     q = _LABEL.sub("", q)
     lead = _LEAD.match(q)
     first = re.match(r"\W*(\w+)", lead.group(0)) if lead else None
-    if lead and first and not re.search(r"\d", lead.group(0)) and first.group(1).lower() in _CHAT:
+    if lead and first and not re.search(r"\d", lead.group(0)) and (
+            first.group(1).lower() in _CHAT or _ASIDE.search(lead.group(0))):
         q = q[lead.end():]
         q = q[:1].upper() + q[1:]
     for pattern, repl in _SAME_WORDS:
@@ -309,16 +330,51 @@ def _words(q: str) -> str:
     if tag:
         body = q[:tag.start()]
         if re.match(r"(?i)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|have|had)\b",
-                    body):
+                    body) or _EMBEDDED.match(body):
             q = body + "?"
         else:  # "A and B are in the same country, right?" -> "Are A and B in the same country?"
             q = _as_yes_no(_end(body)) or q
     return q
 
 
+# "So are A and B ...?", "Okay, who ...?": a word that only opens the question
+_OPENER = re.compile(r"^\s*(?:so|and|well|ok|okay|now|right|alright|anyway)\s*,?\s+(?=(?:who|whom|whose|what|which|when|"
+                     r"where|why|how|is|are|was|were|do|does|did|has|have|had|can|could)\b)", re.I)
+# "When was it that X died?" -> "When did X die?"
+_CLEFT = re.compile(r"^\s*(who|whom|what|when|where|which\s+\w+|what\s+\w+)\s+(?:was|is)\s+it\s+that\s+(.+)$",
+                    re.I | re.S)
+# "Is there a country where both A and B are located?" -> "Are A and B located in the same country?"
+_THERE_IS = re.compile(r"^\s*is\s+there\s+an?\s+(country|state|city|town|county|region|province|nation)\s+"
+                       r"(?:where|in\s+which|that)\s+(?:both\s+)?(.+?)\s+(are|were)\s+(?:both\s+)?(\w+)\s*\??\s*$",
+                       re.I | re.S)
+# "Who is the younger of A and B?" -> "Who is younger, A or B?"
+_ER = r"(?:young|old|eld|tall|short|larg|bigg|small|long|earli|lat|new|high|low|great|heavi|wealthi|rich|wid|fast|slow)er"
+_THE_ER_OF = re.compile(rf"^\s*(who|which(?:\s+\w+)?)\s+(is|was)\s+the\s+({_ER})\s+of\s+(?:the\s+two\s*,?\s+)?"
+                        rf"({_ALT})\s+and\s+({_ALT})\s*\?\s*$", re.I | re.S)
+# "You know the film X? When was its director born?" -> "When was the director of the film X born?"
+_TOPIC_FIRST = re.compile(r"^\s*(?:you\s+know|do\s+you\s+know|remember|know|ever\s+heard\s+of|consider|take)\s+"
+                          r"([^?.]{2,80}?)\s*[?.]\s+(.+\?)\s*$", re.I | re.S)
+
+
 def _front(q: str) -> str:
     """"Between A and B, who lived longer?" / "A or B: which ...?" / "Which of A and B lived longer?" -> "Who
     lived longer, A or B?"; "A and B: are they both operas?" -> "Are A and B both operas?"."""
+    opened = _OPENER.match(q)
+    if opened:
+        q = q[opened.end():]
+        q = q[:1].upper() + q[1:]
+    m = _CLEFT.match(q)
+    if m and (asked := _as_wh(m.group(1).lower(), _end(m.group(2)))):
+        return asked
+    m = _THERE_IS.match(q)
+    if m and re.search(r"\band\b", m.group(2)):
+        return f"{m.group(3).capitalize()} {m.group(2)} {m.group(4)} in the same {m.group(1).lower()}?"
+    m = _THE_ER_OF.match(q)
+    if m and len(m.group(4).split()) <= 8 and len(m.group(5).split()) <= 8:
+        return f"{m.group(1).capitalize()} {m.group(2)} {m.group(3)}, {m.group(4)} or {m.group(5)}?"
+    m = _TOPIC_FIRST.match(q)
+    if m and (said := _said_of(m.group(2), m.group(1).strip())):
+        return said
     m = _WHICH_OF.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
         return f"{m.group(1).capitalize()} {_end(m.group(4))}, {m.group(2).strip()} or {m.group(3).strip()}?"
@@ -335,6 +391,21 @@ def _front(q: str) -> str:
     if m:  # "On what date did X die?" -> "When did X die?"
         return f"When {m.group(1)}"
     return q
+
+
+def _said_of(question: str, topic: str) -> str | None:
+    """The question with its one pronoun for the topic replaced: "When was its director born?" -> "When was the
+    director of <topic> born?"; "In what city does it have a building?" -> "... does <topic> have ...?"."""
+    owned = re.findall(r"(?i)\b(?:its|his|her|their)\s+([a-z][\w-]*)", question)
+    bare = re.findall(r"(?i)(?<![\w'])(?:it|he|she|they)(?![\w'])", question)
+    if len(owned) + len(bare) != 1:
+        return None
+    if owned:
+        out = re.sub(r"(?i)\b(?:its|his|her|their)\s+([a-z][\w-]*)", lambda m: f"the {m.group(1)} of {topic}",
+                     question, count=1)
+    else:
+        out = re.sub(r"(?i)(?<![\w'])(?:it|he|she|they)(?![\w'])", topic, question, count=1)
+    return out[:1].upper() + out[1:]
 
 
 _WH_LAST = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did)\b)"

@@ -254,3 +254,43 @@ def test_chatty_leads_tags_options_and_typed_requests(asked: str, read: str) -> 
 ])
 def test_a_lead_that_names_something_is_kept(question: str, name: str) -> None:
     assert name in rephrase(question)
+
+
+@pytest.mark.parametrize("asked, read", [
+    # requests and asides people put around a question
+    ("Remind me which state Munich Airport is in.", "Which state is Munich Airport in?"),
+    ("I was wondering if Munich and Augsburg are both in Bavaria.", "Are Munich and Augsburg both in Bavaria?"),
+    ("You wouldn't know if Lufthansa and Air India have the same founder, would you?",
+     "Do Lufthansa and Air India have the same founder?"),
+    ("Would you happen to know when Lufthansa was founded?", "When was Lufthansa founded?"),
+    ("Does anyone know where Carsten Spohr was born?", "Where was Carsten Spohr born?"),
+    ("Settle a bet for me: is Munich Airport in Bavaria?", "Is Munich Airport in Bavaria?"),
+    ("For a geography assignment: which state is Munich in?", "Which state is Munich in?"),
+    ("I forget — who founded Lufthansa?", "Who founded Lufthansa?"),
+    ("So who founded Lufthansa?", "Who founded Lufthansa?"),
+    ("Is Munich Airport in Bavaria, do you think?", "Is Munich Airport in Bavaria?"),
+    # idioms and contractions
+    ("When did the founder of Lufthansa breathe his last?", "When did the founder of Lufthansa die?"),
+    ("Who did Carsten Spohr tie the knot with?", "Who did Carsten Spohr marry?"),
+    ("Where'd Carsten Spohr study?", "Where did Carsten Spohr study?"),
+    ("Whereabouts did the founder of Lufthansa die?", "Where did the founder of Lufthansa die?"),
+    ("Who is the person behind the camera on Metropolis?", "Who is the director of Metropolis?"),
+    ("Which film predates the other, Metropolis or Nosferatu?", "Which film came first, Metropolis or Nosferatu?"),
+    # a cleft, a "there is", "the older of", a topic named first and its pronoun after
+    ("When was it that Lufthansa was founded?", "When was Lufthansa founded?"),
+    ("Is there a state where both Munich and Augsburg are located?", "Are Munich and Augsburg located in the same state?"),
+    ("Who is the older of Carsten Spohr and Jürgen Weber?", "Who is older, Carsten Spohr or Jürgen Weber?"),
+    ("You know the film Metropolis? When was its director born?", "When was the director of the film Metropolis born?"),
+    ("Remember Lufthansa? Where is it based?", "Where is Lufthansa based?"),
+])
+def test_asides_idioms_clefts_and_a_topic_named_first(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("question", [
+    "Who is the brother of Carsten Spohr and Jürgen Weber?",  # not a comparison
+    "You know Lufthansa? Its founder and his son both lived in Cologne?",  # two pronouns: which one is meant?
+    "Is there a museum in Munich?",
+])
+def test_look_alikes_of_those_forms_stay_as_asked(question: str) -> None:
+    assert rephrase(question) == question

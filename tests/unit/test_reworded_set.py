@@ -189,6 +189,8 @@ def test_the_blind_and_the_tuning_sets_are_real_questions_reworded(path: Path,
     ("tune2.jsonl", {"2wiki": 70, "hotpotqa": 40}, 15, 11),
     # tune3.jsonl: forms unlike tune2's, by a writer who read neither the rules nor the held-out sets (README)
     ("tune3.jsonl", {"2wiki": 55, "hotpotqa": 25}, 30, 5),
+    # tune4.jsonl: tune-half questions of all three sets, in forms unlike the three sets before it (README)
+    ("tune4.jsonl", {"2wiki": 40, "hotpotqa": 25, "musique": 25}, 40, 4),
 ])
 def test_the_later_tuning_sets_are_real_questions_reworded(questions: dict[str, dict[str, str]], name: str,
                                                           sets: dict[str, int], forms: int, most: int) -> None:
@@ -198,3 +200,10 @@ def test_the_later_tuning_sets_are_real_questions_reworded(questions: dict[str, 
     assert not [(r.dataset, r.qid) for r in rows if questions[r.dataset].get(r.qid) != r.original]
     assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
     assert len(Counter(r.form for r in rows)) >= forms and max(Counter(r.form for r in rows).values()) <= most
+
+
+def test_the_fourth_tuning_set_holds_tune_half_questions_only() -> None:
+    from kmrag.eval.calibrate import split_of
+
+    rows = load_reworded(REPO / "tests" / "data" / "reworded" / "tune4.jsonl")
+    assert {split_of(r.dataset, r.qid) for r in rows} == {"tune"}
