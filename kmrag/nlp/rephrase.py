@@ -96,6 +96,9 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
 _LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,5}\s*(?::|\s[-\u2013\u2014])\s*(?=(?:who|whom|whose|what|which|"
                    r"when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|could|tell|give|name|list|find)\b)",
                    re.I)
+# "So are A and B ...?", "Okay, who ...?": a word that only opens the question
+_OPENER = re.compile(r"^\s*(?:so|and|well|ok|okay|now|right|alright|anyway)\s*,?\s+(?=(?:who|whom|whose|what|which|when|"
+                     r"where|why|how|is|are|was|were|do|does|did|has|have|had|can|could)\b)", re.I)
 # a lead that says why or how one asks ("Settle a bet for me:", "For a history assignment:", "I forget -")
 _ASIDE = re.compile(r"\b(?:bet|argument|assignment|homework|essay|class|quiz|question|forget|forgot|wondering|curious|"
                     r"remind|remember|asking|debate)\b", re.I)
@@ -303,8 +306,10 @@ def _words(q: str) -> str:
     q = _LABEL.sub("", q)
     lead = _LEAD.match(q)
     first = re.match(r"\W*(\w+)", lead.group(0)) if lead else None
-    if lead and first and not re.search(r"\d", lead.group(0)) and (
-            first.group(1).lower() in _CHAT or _ASIDE.search(lead.group(0))):
+    if not (lead and first and not re.search(r"\d", lead.group(0)) and (
+            first.group(1).lower() in _CHAT or _ASIDE.search(lead.group(0)))):
+        lead = _OPENER.match(q)  # "So are A and B ...?": a word that only opens the question
+    if lead:
         q = q[lead.end():]
         q = q[:1].upper() + q[1:]
     for pattern, repl in _SAME_WORDS:
@@ -337,9 +342,6 @@ def _words(q: str) -> str:
     return q
 
 
-# "So are A and B ...?", "Okay, who ...?": a word that only opens the question
-_OPENER = re.compile(r"^\s*(?:so|and|well|ok|okay|now|right|alright|anyway)\s*,?\s+(?=(?:who|whom|whose|what|which|when|"
-                     r"where|why|how|is|are|was|were|do|does|did|has|have|had|can|could)\b)", re.I)
 # "When was it that X died?" -> "When did X die?"
 _CLEFT = re.compile(r"^\s*(who|whom|what|when|where|which\s+\w+|what\s+\w+)\s+(?:was|is)\s+it\s+that\s+(.+)$",
                     re.I | re.S)
@@ -359,10 +361,6 @@ _TOPIC_FIRST = re.compile(r"^\s*(?:you\s+know|do\s+you\s+know|remember|know|ever
 def _front(q: str) -> str:
     """"Between A and B, who lived longer?" / "A or B: which ...?" / "Which of A and B lived longer?" -> "Who
     lived longer, A or B?"; "A and B: are they both operas?" -> "Are A and B both operas?"."""
-    opened = _OPENER.match(q)
-    if opened:
-        q = q[opened.end():]
-        q = q[:1].upper() + q[1:]
     m = _CLEFT.match(q)
     if m and (asked := _as_wh(m.group(1).lower(), _end(m.group(2)))):
         return asked
@@ -393,18 +391,20 @@ def _front(q: str) -> str:
     return q
 
 
+_OWNED = re.compile(r"(?i)\b(?:its|his|her|their)\s+([a-z][\w-]*)")
+_PRONOUN = re.compile(r"(?i)(?<![\w'])(?:it|he|she|they)(?![\w'])")
+
+
 def _said_of(question: str, topic: str) -> str | None:
     """The question with its one pronoun for the topic replaced: "When was its director born?" -> "When was the
     director of <topic> born?"; "In what city does it have a building?" -> "... does <topic> have ...?"."""
-    owned = re.findall(r"(?i)\b(?:its|his|her|their)\s+([a-z][\w-]*)", question)
-    bare = re.findall(r"(?i)(?<![\w'])(?:it|he|she|they)(?![\w'])", question)
+    owned, bare = _OWNED.findall(question), _PRONOUN.findall(question)
     if len(owned) + len(bare) != 1:
         return None
     if owned:
-        out = re.sub(r"(?i)\b(?:its|his|her|their)\s+([a-z][\w-]*)", lambda m: f"the {m.group(1)} of {topic}",
-                     question, count=1)
+        out = _OWNED.sub(lambda m: f"the {m.group(1)} of {topic}", question, count=1)
     else:
-        out = re.sub(r"(?i)(?<![\w'])(?:it|he|she|they)(?![\w'])", topic, question, count=1)
+        out = _PRONOUN.sub(topic, question, count=1)
     return out[:1].upper() + out[1:]
 
 

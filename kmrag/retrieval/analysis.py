@@ -183,11 +183,11 @@ class QuestionAnalyser:
     @staticmethod
     def _sub_question(question: str, mentions: list[str], doc: Any = None) -> SubQuestion | None:
         """The relational phrase around a mention that must be resolved first: "the director of film X",
-        "X's founder", "the X performer" (textual patterns over the mentions, so a poor parse of the question
-        does not lose them), "the city where X is based", "the 1940 film in which X appeared" (a relative
-        clause of the parse, :func:`relative_phrases`)."""
+        "X's founder", "the X performer", "the city where X is based". Textual patterns over the mentions, so a
+        poor parse of the question does not lose them; where the parse has the relative clause a pattern found,
+        the clause is taken whole (:func:`relative_phrases`)."""
         body = question.rstrip(" ?")
-        relative = relative_phrases(doc) if doc is not None else None
+        relative: list[tuple[str, str]] | None = None  # parsed once, when a pattern needs it
         skip = r"(?!(?:where|that|which|who|whose|when)\b)"
         names = [m for m in mentions if _is_name(re.sub(r"\s*\([^()]*\)$", "", m) or m)]
         for anchor in sorted(names, key=len, reverse=True):  # names, not phrases ending in a common noun
@@ -212,8 +212,10 @@ class QuestionAnalyser:
                           rf"{a}(?:(?:\s+(?:is|was|are|were))?\s+(?!(?:and|or|but)\b)[a-z]+"
                           rf"(?:\s+(?:in|by|at|on|from))?)?", body)
             if m and noun_class(m.group(1)):  # "the city where X is based"; the parse's clause when it has one
-                whole = [(p, n) for p, n in relative or [] if n == m.group(1) and 0 <= body.find(p) <= m.start() <
-                         body.find(p) + len(p)]
+                if relative is None:
+                    relative = relative_phrases(doc) if doc is not None else []
+                whole = [(p, n) for p, n in relative if n == m.group(1) and 0 <= (at := body.find(p)) <= m.start()
+                         < at + len(p)]
                 found.append(whole[0] if whole else (m.group(0), m.group(1)))
             for phrase, noun in sorted(found, key=lambda f: len(f[0])):  # the innermost phrase first
                 if _asks_phrase(body, phrase):
