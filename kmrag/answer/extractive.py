@@ -186,6 +186,8 @@ def akin(word: str, keys: frozenset[str]) -> bool:
 
 _DAY_BEFORE = re.compile(r"(?<![\d,.])\b[0-3]?\d\s+$")
 _REGNAL = re.compile(r" (?:[IVX]{1,5})\b(?!['’\w])")
+# "(1) who acquired X, (2) who founded it": the number of an item in a list is no value of the text
+_ENUMERATOR = re.compile(r"(?:^|(?<=[\s:;,]))\((?:\d{1,2}|[a-z])\)(?=\s)|(?:^|(?<=\n))\s*\d{1,2}[.)](?=\s)")
 # between two dates of a range; a lifespan may name the places ("28 January 1864, Halifax, England – 1927")
 _BETWEEN_DATES = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*$|,\s*[A-Z][^()\d–—-]{0,60}?\s[–—-]\s*$")
 
@@ -333,7 +335,7 @@ class ExtractiveGenerator:
                 self.picked = None
                 direct = self._direct(question, analysis, chain, ents)
                 basis = self.picked  # how many values of the kind the span offered, how far from the question's words
-        text = " ".join(f"{_ended(s)} [{s.unit_id}]" for s in chain)
+        text = "\n".join(f"{_ended(s)} [{s.unit_id}]" for s in chain)  # a line each: a span is one statement
         return Draft(text=text, direct=direct, basis=basis,
                      notes=[{"generator": "extractive", "statements": len(chain), "band": band is not None}])
 
@@ -623,6 +625,9 @@ class ExtractiveGenerator:
             cands = in_unit or cands  # "how many miles": "140 mi", not "230 km" beside it
         if answer_type == "NUMBER":  # "over 26,000" -> "26,000"
             cands = [(QUALIFIER.sub("", c), at) for c, at in cands]
+        if answer_type in {"NUMBER", "QUANTITY"}:
+            marks = {at for m in _ENUMERATOR.finditer(span.display) for at in range(m.start(), m.end())}
+            cands = [(c, at) for c, at in cands if at not in marks]
         return [(c, at) for c, at in cands if c.lower() not in qlow and not (terms(c).words and terms(c).words <= qwords)]
 
     def _kinds(self, question: str, mentions: Sequence[str], span: Span) -> list[tuple[str, int]]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import html
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -303,8 +304,9 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
 
     ``spans``: the cited spans (sentences, table rows as "Header: cell; ...", or whole unit texts);
     ``titles``: their units' titles, parallel to ``spans`` when given."""
-    spans = [html.unescape(s) for s in spans]  # "X&amp;Y" is "X&Y"
-    titles = [html.unescape(t) for t in (list(titles) + [""] * len(spans))[: len(spans)]]
+    spans = [_marks_off(html.unescape(s)) for s in spans]  # "X&amp;Y" is "X&Y"
+    titles = [_marks_off(html.unescape(t)) for t in (list(titles) + [""] * len(spans))[: len(spans)]]
+    statement = _marks_off(statement)
     text = _POSSESSIVE.sub(r"\2 of \1", " ".join(statement.split()))
     text = re.sub(r"(\d)\s*[–—-]\s*(\d)", r"\1 – \2", text)  # "1854–1943": two years
     toks = [_Tok(w, k, kind, at, lemma) for w, k, kind, at, lemma in _statement(text)]
@@ -354,14 +356,26 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     return Verdict(True, score, None, used)
 
 
+def _marks_off(text: str) -> str:
+    """The text in composed form, without the combining marks left over ("Серге́й" is "Сергей"): a stress mark
+    cut a word in two for one reader of the text and not for the other."""
+    text = unicodedata.normalize("NFC", text)
+    return "".join(c for c in text if unicodedata.category(c) != "Mn") if not text.isascii() else text
+
+
+def _spaced(text: str) -> str:
+    """Spaces collapsed, and none before a stop or comma ("Tokarev , 29" is "Tokarev, 29"), as statements are split."""
+    return re.sub(r"\s+([.,;:!?])", r"\1", " ".join(text.split()))
+
+
 def _verbatim(statement: str, spans: Sequence[str]) -> bool:
     """The statement is a cited span, or one whole sentence of it, word for word (spaces and the closing stop
     aside): a quote says what it quotes, in any script ("(Arabic: فلاي دبي)", "Atari 400/800")."""
-    said = " ".join(statement.split()).rstrip(". ")
+    said = _spaced(statement).rstrip(". ")
     if not said:
         return False
     for span in spans:
-        whole = " ".join(span.split())
+        whole = _spaced(span)
         if whole.rstrip(". ") == said:
             return True
         if any(sent.rstrip(". ") == said for sent in re.split(r"(?<=[.!?])\s+(?=[A-Z\"“(])", whole)):

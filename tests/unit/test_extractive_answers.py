@@ -330,3 +330,27 @@ def test_a_bracket_after_a_number_that_is_no_quantity_is_kept(x: SpacyExtractor)
         ("The Harlow road known as Route 12 (48 miles) runs to the coast.", "paragraph", "Route 12", ""),
     ])
     assert direct == "48 miles"
+
+
+LIST_UNITS = [
+    ('Example question: "Who founded the company that acquired Lumen, and what was their first product?" This '
+     "requires three retrieval steps: (1) who acquired Lumen, (2) who founded that company, (3) what was their first "
+     "product.", "paragraph", "Multi-hop retrieval", ""),
+    ("- notes_a1.txt — a retrieval workflow as a graph of steps (plan -> retrieve -> check), see notes_b2.txt for the "
+     "retrieval steps of the Lumen example", "paragraph", "Files", ""),
+]
+
+
+def test_each_span_of_the_draft_is_a_statement_of_its_own(x: SpacyExtractor) -> None:
+    # a span that opens with a list item ran on into the sentence before it, and the joined statement was dropped
+    direct, quotes, text = answer(x, "How many retrieval steps does the Lumen example question need?", LIST_UNITS)
+    assert direct == "three"
+    assert quotes[0].startswith("This requires three retrieval steps")
+    assert text.index("[u_0000000000000000]") < text.index("notes_a1.txt")
+
+
+def test_the_numbers_of_a_list_s_items_are_no_values(x: SpacyExtractor) -> None:
+    q = "How many retrieval steps does the Lumen example question need?"
+    ctx = Context.of(T, [unit("u_" + f"{i:016x}", c, type_=t, title=ti) for i, (c, t, ti, _) in enumerate(LIST_UNITS[:1])])
+    draft = ExtractiveGenerator(x.nlp).generate(q, QuestionAnalyser(x).analyse(q), ctx)
+    assert draft.direct == "three" and draft.basis is not None and draft.basis["candidates"] == 1

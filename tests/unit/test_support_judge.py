@@ -219,6 +219,11 @@ def test_every_span_of_the_set_supports_itself() -> None:
      "Cy Coleman (born Seymour Kaufman; June 14, 1929 – November 18, 2004) was an American composer and pianist."),
     # one whole sentence of a longer span, word for word, in any script
     ("Flydubai (Arabic: فلاي دبي) is an airline.", "Flydubai (Arabic: فلاي دبي) is an airline. It is based in Dubai."),
+    # a sentence as the answer states it: no space before a comma, though the span has one; stress marks kept
+    ("Sergei Tokarev (Russian: Серге́й То́карев, 29 December 1899 – 19 April 1985) was a Russian ethnographer.",
+     "Sergei Tokarev (Russian: Серге́й То́карев , 29 December 1899 – 19 April 1985) was a Russian ethnographer."),
+    ("Sergei Tokarev (Серге́й То́карев) was a professor at Moscow State University.",
+     "Sergei Tokarev (Серге́й То́карев) was a Russian ethnographer and a professor at Moscow State University."),
 ])
 def test_a_quote_of_the_span_is_supported(statement: str, span: str) -> None:
     assert judge(statement, [span]).supported
