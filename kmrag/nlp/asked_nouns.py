@@ -4,6 +4,8 @@ read by the question analysis (kmrag.retrieval.analysis) and by the rephrasing o
 
 from __future__ import annotations
 
+from kmrag.nlp.patterns import PERSON_NOUNS as OCCUPATIONS
+
 PERSON_NOUNS = {
     "person", "people", "man", "woman", "director", "performer", "author", "writer", "founder", "cofounder",
     "creator", "composer", "singer", "songwriter", "producer", "president", "ceo", "owner", "member",
@@ -14,7 +16,7 @@ PERSON_NOUNS = {
     "poet", "novelist", "star", "host", "presenter", "narrator", "screenwriter", "head", "chairman",
     "successor", "predecessor", "partner", "heir", "monarch", "emperor", "pope", "bishop", "teacher",
     "student", "who",
-}
+} | (OCCUPATIONS - {"model", "count", "anchor", "personality"})  # the roles people have ("the engineer who")
 PLACE_NOUNS = {"city", "town", "village", "country", "nation", "state", "province", "region", "capital",
                "place", "birthplace", "location", "county", "district", "island", "continent", "river",
                "mountain", "headquarters", "venue", "stadium", "airport", "where"}

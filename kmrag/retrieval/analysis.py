@@ -205,16 +205,20 @@ class QuestionAnalyser:
                     if noun_class(w) or noun_class(w.rstrip("s")):
                         found.append((m.group(0)[: m.start(i + 1) - m.start()] + w, w))
                         break
-            m = re.search(rf"\bthe\s+{a}\s+([a-z][\w-]*)\b", body)
+            m = re.search(rf"\bthe\s+{a}\s+{skip}([a-z][\w-]*)\b", body)  # "the King who": no noun after
             if m and noun_class(m.group(1)):
                 found.append((m.group(0), m.group(1)))
-            m = re.search(rf"\bthe\s+([a-z][\w-]*)\s+(?:where|that|which|who|whose)\s+(?:[\w'-]+\s+){{0,4}}?"
+            # "the (English) inventor that developed X", "the King who made X", "the 1940 film in which X appeared":
+            # a noun, a modifier or two before it
+            m = re.search(rf"\bthe\s+(?:{skip}[\w-]+\s+){{0,2}}?([A-Za-z][\w-]*)\s+(?:(?:in|on|at|for|with|by|from|to)\s+)?"
+                          rf"(?:where|that|which|who|whom|whose)\s+"
+                          rf"(?:[\w'-]+\s+){{0,4}}?"
                           rf"{a}(?:(?:\s+(?:is|was|are|were))?\s+(?!(?:and|or|but)\b)[a-z]+"
-                          rf"(?:\s+(?:in|by|at|on|from))?)?", body)
+                          rf"(?:\s+(?:in|by|at|on|from)\b)?)?", body)
             if m and noun_class(m.group(1)):  # "the city where X is based"; the parse's clause when it has one
                 if relative is None:
                     relative = relative_phrases(doc) if doc is not None else []
-                whole = [(p, n) for p, n in relative if n == m.group(1) and 0 <= (at := body.find(p)) <= m.start()
+                whole = [(p, n) for p, n in relative if n == m.group(1).lower() and 0 <= (at := body.find(p)) <= m.start()
                          < at + len(p)]
                 found.append(whole[0] if whole else (m.group(0), m.group(1)))
             for phrase, noun in sorted(found, key=lambda f: len(f[0])):  # the innermost phrase first

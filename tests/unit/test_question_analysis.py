@@ -89,6 +89,15 @@ def test_no_sub_question_when_the_phrase_is_the_question(analyser: QuestionAnaly
      "Dave Grohl", "ORG", "Nirvana", "When did Nirvana break up?"),
     ("Who was married to the star of Roman Holiday?", "the star of Roman Holiday", "Roman Holiday", "PERSON",
      "Audrey Hepburn", "Who was married to Audrey Hepburn?"),
+    # modifiers before the noun, a capitalised title as the noun, a preposition before the relativiser
+    ("What is the date of birth of the Scottish engineer that designed the Forth Bridge?",
+     "the Scottish engineer that designed the Forth Bridge", "Forth Bridge", "PERSON", "John Fowler",
+     "What is the date of birth of John Fowler?"),
+    ("In which year was the Queen who opened the Severn Bridge born?", "the Queen who opened the Severn Bridge",
+     "Severn Bridge", "PERSON", "Elizabeth II", "In which year was Elizabeth II born?"),
+    ("Who composed the score of the 1959 film in which Marilyn Monroe played Sugar?",
+     "the 1959 film in which Marilyn Monroe played Sugar", "Marilyn Monroe", "WORK", "Some Like It Hot",
+     "Who composed the score of Some Like It Hot?"),
 ])
 def test_sub_question_of_a_relative_clause(analyser: QuestionAnalyser, question: str, phrase: str, anchor: str,
                                            resolves: str, answer: str, outer: str) -> None:
