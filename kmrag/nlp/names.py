@@ -31,6 +31,24 @@ def resolution_key(name: str) -> str:
     return " ".join(k.split()) or canonical_entity_name(name)
 
 
+# words that stand before a person's name as a rank or a form of address, not as a part of it: "King George V" is
+# written about under "George V", "Sir Alec Guinness" under "Alec Guinness"
+HONORIFICS = frozenset("""king queen prince princess emperor empress tsar czar tsarina sultan shah pharaoh pope saint
+sir dame lord lady duke duchess baron baroness earl president general admiral captain colonel lieutenant sergeant
+commander marshal dr doctor prof professor mr mrs ms rev reverend bishop archbishop cardinal rabbi imam sheikh
+chancellor senator governor mayor justice""".split())
+
+
+def without_honorific(name: str) -> str | None:
+    """The name without the ranks before it ("King George V" -> "George V"), when two words or more are left
+    ("Pope Francis" stays: "Francis" alone names too many things); None when it has none."""
+    words = name.split()
+    drop = 0
+    while drop < len(words) and words[drop].rstrip(".").lower() in HONORIFICS:
+        drop += 1
+    return " ".join(words[drop:]) if drop and len(words) - drop >= 2 else None
+
+
 def coarse_type(label: str) -> str:
     return COARSE.get(label, "OTHER")
 

@@ -34,7 +34,7 @@ from typing import Any
 from kmrag.graph.base import GraphStore
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
-from kmrag.nlp.names import coarse_type, resolution_key
+from kmrag.nlp.names import coarse_type, resolution_key, without_honorific
 from kmrag.nlp.rephrase import rephrase
 from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis, SubQuestion
 from kmrag.retrieval.graph_retriever import EntityLinker
@@ -510,9 +510,11 @@ def _path_dict(path: Any) -> dict[str, Any]:
 
 
 def _title_forms(name: str) -> list[str]:
-    """The titles a unit about ``name`` may carry: the name, and the name with a leading article
-    (mentions are cleaned of theirs: "Silent Harbour" is the passage "The Silent Harbour")."""
+    """The titles a unit about ``name`` may carry: the name, the name with a leading article (mentions are
+    cleaned of theirs: "Silent Harbour" is the passage "The Silent Harbour"), and the name without the ranks
+    before it ("King George V" is the passage "George V")."""
     n = " ".join(name.split()).lower()
     if not n:
         return []
-    return [n] + [f"{a} {n}" for a in ("the", "a", "an") if not n.startswith(f"{a} ")]
+    bare = without_honorific(n)
+    return [n] + [f"{a} {n}" for a in ("the", "a", "an") if not n.startswith(f"{a} ")] + ([bare] if bare else [])

@@ -2,7 +2,8 @@ import pytest
 
 from kmrag.ingestion.resolve import EntityResolver
 from kmrag.nlp.extract import ExtractedEntity, SpacyExtractor, clean_name
-from kmrag.nlp.names import resolution_key
+from kmrag.nlp.names import resolution_key, without_honorific
+from kmrag.retrieval.multihop import _title_forms
 from kmrag.schema import Entity
 from tests.fixtures.extraction import triples
 
@@ -278,3 +279,13 @@ def test_a_surname_alone_is_the_one_person_of_its_document_with_that_surname() -
     plan = resolver.plan(current, [e.id for e in current])
     merged = {(s.member.name, s.root.name) for s in plan.steps}
     assert merged == {("Marlowe", "Greta Marlowe")}
+
+
+def test_a_rank_before_a_name_is_no_part_of_the_title_it_is_written_under():
+    assert without_honorific("King George V") == "George V"
+    assert without_honorific("Sir Alec Guinness") == "Alec Guinness"
+    assert without_honorific("Dr. Martin Luther King") == "Martin Luther King"
+    assert without_honorific("Pope Francis") is None  # "Francis" alone names too many things
+    assert without_honorific("Prince") is None and without_honorific("George Harrison") is None
+    assert _title_forms("King George V") == ["king george v", "the king george v", "a king george v",
+                                             "an king george v", "george v"]
