@@ -132,13 +132,14 @@ class QuestionAnalyser:
             return "NUMBER"
         if re.search(r"\bhow (long|far|tall|high|big|large|old|heavy)\b", text):
             return "QUANTITY"
-        if re.search(r"\b(when|what year|which year|what date|which date|in what year|date of|year of|"
-                     r"(?:birth|death) (?:date|year)|birthdate|birthday)\b", text):
+        asked = _asking_wh(doc)  # "when" / "where" that ask, not those of a relative clause ("the city where")
+        if re.search(r"\b(what year|which year|what date|which date|in what year|date of|year of|"
+                     r"(?:birth|death) (?:date|year)|birthdate|birthday)\b", text) or "when" in asked:
             return "DATE"
         if re.search(r"\b(?:what|which) nationalit(?:y|ies)\b|\b(?:nationality|citizenship) of\b", text) or \
                 re.search(r"^(?:which|what) country\b(?=.*\b(?:is|was|are|were|come|comes|came)\b).*\bfrom$", text):
             return "NATIONALITY"  # "Which country is the director of X from?": "American" or "United States"
-        if re.search(r"\bwhere\b", text):
+        if "where" in asked:
             return "PLACE"
         for tok in doc:  # "which company", "what city", "whose album"
             if tok.lower_ in {"which", "what", "whose"} and tok.head.pos_ in {"NOUN", "PROPN"} and tok.head != tok:
@@ -147,6 +148,10 @@ class QuestionAnalyser:
                     return cls
         if re.search(r"\b(who|whom|whose)\b", text):
             return "PERSON"
+        if re.search(r"\bwhere\b", text):  # "What is the name of the city where X was born?"
+            return "PLACE"
+        if re.search(r"\bwhen\b", text):
+            return "DATE"
         return "ENTITY"
 
     @staticmethod
@@ -229,6 +234,19 @@ class QuestionAnalyser:
                 return SubQuestion(phrase=phrase, question=f"{wh} is {phrase}?", resolves_to=cls, anchor=anchor,
                                    relation=noun)
         return None
+
+
+def _asking_wh(doc: Any) -> set[str]:
+    """The words "when" and "where" that ask: opening the question ("When ...", "From where ...") or a clause of
+    it after a comma ("In the city where X died, when was ..."); not those inside it ("Who is the Chief Justice of
+    the country where X is located?" asks for a person, "Who was president when the war ended?" too)."""
+    out = set()
+    for t in doc:
+        if t.lower_ in {"when", "where"}:
+            before = [w for w in doc[: t.i] if not w.is_space]
+            if not before or before[-1].text in {",", ";", ":"} or (len(before) == 1 and before[0].pos_ == "ADP"):
+                out.add(t.lower_)
+    return out
 
 
 def _asks_phrase(body: str, phrase: str) -> bool:

@@ -41,6 +41,21 @@ def test_kind_and_answer_type(analyser: QuestionAnalyser, question: str, kind: s
     assert (a.kind, a.answer_type) == (kind, answer)
 
 
+@pytest.mark.parametrize(("question", "answer"), [
+    # "where" and "when" inside the question describe; the question word asks
+    ("Who is the prime minister of the country where the Matterhorn stands?", "PERSON"),
+    ("Who was king when the Great Fire of London broke out?", "PERSON"),
+    ("Which composer set an opera in the city where Mozart was born?", "PERSON"),
+    ("In the town where Mozart was born, when was the cathedral consecrated?", "DATE"),
+    ("From where did the Beatles set out on their first tour?", "PLACE"),
+    # nothing else asks: the place or time a clause describes is what is asked for
+    ("What is the name of the town where Mozart was born?", "PLACE"),
+    ("Tell me where Mozart was born.", "PLACE"),
+])
+def test_the_answer_type_is_what_the_question_word_asks(analyser: QuestionAnalyser, question: str, answer: str) -> None:
+    assert analyser.analyse(question).answer_type == answer
+
+
 def test_compared_alternatives_keep_titles_the_parser_splits(analyser: QuestionAnalyser) -> None:
     a = analyser.analyse("Which film came out first, Blind Shaft or The Mask Of Fu Manchu?")
     assert a.compared == ["Blind Shaft", "The Mask Of Fu Manchu"]
