@@ -40,7 +40,7 @@ from kmrag.answer.support import STOP, number_key, stem, terms
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
 from kmrag.retrieval.analysis import QuestionAnalysis
-from kmrag.retrieval.multihop import VALUE_OF
+from kmrag.retrieval.multihop import MONTHS, VALUE_OF
 
 LABELS = {
     "PERSON": {"PERSON"}, "PLACE": {"GPE", "LOC", "FAC"}, "ORG": {"ORG"},
@@ -66,7 +66,8 @@ RANGES = [
     (re.compile(rf"{_NUM}\s*{_UNIT}\s+or\s+more", re.I), "from"),
 ]
 # a place after a locative preposition ("born in Szeged"): the small NER model often mislabels such names
-PLACE_AFTER = re.compile(r"\b(?:in|at|near|from|to)\s+((?:[A-Z][\w'-]+)(?:\s+(?:[A-Z][\w'-]+|of|de|del|am|upon))*)")
+PLACE_AFTER = re.compile(rf"\b(?:in|at|near|from|to)\s+(?!(?:{MONTHS}|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
+                         r"Sunday)\b)((?:[A-Z][\w'-]+)(?:\s+(?:[A-Z][\w'-]+|of|de|del|am|upon))*)")  # not "in September"
 NAME_AFTER_BY = re.compile(r"\bby\s+((?:[A-Z][\w.'-]+)(?:\s+(?:[A-Z][\w.'-]+|de|van|von|da|del|di|le|la))*\s+[A-Z][\w'-]+)")
 EARLIER = re.compile(r"\b(first|earlier|earliest|older|oldest|before|sooner|previously)\b", re.I)
 LATER = re.compile(r"\b(later|latest|last|younger|youngest|after|newer|newest|more recent(?:ly)?|most recent(?:ly)?)\b", re.I)
@@ -113,7 +114,9 @@ def _date_parts(text: str, at: int, question: str) -> list[tuple[str, int]]:
 
 
 BIRTH = re.compile(r"\b(born|birth|birthday|birthplace)\b", re.I)
-LIFESPAN_SPAN = re.compile(r"\(\s*(?:born\s+)?[^()]*\b(?:1\d{3}|20\d{2})\b\s*[-–—]\s*[^()]*\b(?:1\d{3}|20\d{2})\b[^()]*\)")
+# "(2 February 1910 – 10 February 2000)", "(August 13, 1895, New York City – March 6, 1958, Santa Monica)"
+LIFESPAN_SPAN = re.compile(r"\(\s*(?:born\s+)?[^()]*\b(?:1\d{3}|20\d{2})\b(?:,[^()\-–—]{1,40})?\s*[-–—]\s*[^()]*"
+                           r"\b(?:1\d{3}|20\d{2})\b[^()]*\)")
 
 
 def relation_stated(question: str, relational: frozenset[str], text: str) -> bool:
@@ -186,6 +189,9 @@ def akin(word: str, keys: frozenset[str]) -> bool:
 
 _DAY_BEFORE = re.compile(r"(?<![\d,.])\b[0-3]?\d\s+$")
 _REGNAL = re.compile(r" (?:[IVX]{1,5})\b(?!['’\w])")
+# "He won the race": a personal pronoun opening a clause, two words at most before the asked word
+_PRONOUN_SUBJECT = re.compile(r"(?:^|[.;:]\s+|,\s+and\s+)(?:He|She)\s+(?:[\w'-]+\s+){0,2}$")
+_TITLE_NOTE = re.compile(r"\s*\([^()]*\)$")  # "David Jolly (politician)": the note tells the unit apart
 # "(1) who acquired X, (2) who founded it": the number of an item in a list is no value of the text
 _ENUMERATOR = re.compile(r"(?:^|(?<=[\s:;,]))\((?:\d{1,2}|[a-z])\)(?=\s)|(?:^|(?<=\n))\s*\d{1,2}[.)](?=\s)")
 # between two dates of a range; a lifespan may name the places ("28 January 1864, Halifax, England – 1927")
@@ -441,7 +447,8 @@ class ExtractiveGenerator:
         """The best span about each compared entity; when the question compares dates ("born first", "who
         lived longer"), a span with a year that states a birth, a death or a lifespan first."""
         chain: list[Span] = []
-        dated = bool(EARLIER.search(question) or LATER.search(question) or LIFESPAN.search(question))
+        asked = without_names(question, analysis.compared)
+        dated = bool(EARLIER.search(asked) or LATER.search(asked) or LIFESPAN.search(asked))
         for name in analysis.compared[:4]:
             nw = terms(name).words
             about = [s for s in scored if nw and nw <= terms(s.span.title + " " + s.span.display).words]
@@ -685,9 +692,23 @@ class ExtractiveGenerator:
                    "relation_stated": span in stated}
             if not anchors:
                 return cands[0][0], span, how
+            if answer_type == "PERSON" and (who := self._pronoun_subject(question, span, [at for at, w in words
+                                                                                        if akin(w, asked or relational)])):
+                return who, span, {**how, "distance": 0, "subject_from_title": True}
             best = min(cands, key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
             return best[0], span, {**how, "distance": min(abs(best[1] - a) for a in anchors)}
         return None
+
+    def _pronoun_subject(self, question: str, span: Span, verbs: Sequence[int]) -> str | None:
+        """"He won the race ... against Alex Sink." in the unit titled "David Jolly", for "Who won ...?": the
+        person who did what is asked is the pronoun before the asked word, that is the person the unit is about,
+        not the other name of the span."""
+        title = _TITLE_NOTE.sub("", span.title).strip()
+        if not title or title.lower() in question.lower() or not any(
+                _PRONOUN_SUBJECT.search(span.display[:at]) for at in verbs):
+            return None
+        ents = [e for e in self.nlp(title).ents if e.label_ == "PERSON"]
+        return title if ents and ents[0].text == title else None
 
     def _about(self, chain: list[Span], names: list[str]) -> list[tuple[str, Span]] | None:
         """Each named entity with the chain's span about it (its name in the span or its unit's title)."""
@@ -762,11 +783,12 @@ class ExtractiveGenerator:
         m = RELATED_PERSON.search(question)
         if m is not None and analysis.answer_type == "YES_NO":
             return self._same_related(question, analysis, spans, ents, m.group(0).rstrip("s").lower())
-        pick = min if EARLIER.search(question) else max if LATER.search(question) else None
+        asked = without_names(question, analysis.compared)  # "Just Before I Go": no "before" of the question
+        pick = min if EARLIER.search(asked) else max if LATER.search(asked) else None
         if m is None or pick is None:
             return [], None, None
         relation = m.group(0).rstrip("s").lower()
-        died = bool(DEATH.search(question))
+        died = bool(DEATH.search(asked))
 
         def attribute(person: str) -> str:
             return f"When did {person} die?" if died else f"When was {person} born?"
@@ -808,6 +830,7 @@ class ExtractiveGenerator:
         if RELATED_PERSON.search(question):  # "whose director was born first": the value is not the film's own
             return None, None
         values: list[tuple[float, str, Span]] = []
+        question = without_names(question, analysis.compared)  # the words that ask, not those of the titles
         for name, span in self._about(chain, analysis.compared) or []:
             years = YEAR.findall(span.display)
             nums = [q[0] for q in quantities(span.display)] or [v for v in (_num(x) for x in re.findall(r"\d[\d,]*", span.display)) if v]
@@ -859,6 +882,14 @@ def _larger_places(cands: list[tuple[str, int]], text: str, noun: str) -> list[t
         else:
             out += run  # a county, province or region the text does not call one: nothing to choose by
     return out
+
+
+def without_names(question: str, names: Sequence[str]) -> str:
+    """The question without the names it compares: "Which film has the director born later, The Night With The
+    Emperor or Just Before I Go?" asks "later", and the "Before" of a title asks nothing."""
+    for name in sorted(names, key=len, reverse=True):
+        question = re.sub(re.escape(name), " ", question, flags=re.I) if name.strip() else question
+    return question
 
 
 def _ended(span: Span) -> str:

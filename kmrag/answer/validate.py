@@ -246,7 +246,9 @@ def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any]
     whole = re.compile(rf"(?<!{_WORD_CHAR}|-){re.escape(phrase)}(?!{_WORD_CHAR}|-)")
     for s in used:
         ev = _evidence(s)
-        if low not in YES_NO_WORDS and phrase and whole.search(_plain(ev)):
+        # "He won the race ..." in the unit about David Jolly: the person is the unit's title
+        titled = bool((basis or {}).get("subject_from_title")) and _plain(s.title).startswith(phrase)
+        if low not in YES_NO_WORDS and phrase and (whole.search(_plain(ev)) or titled):
             out.direct = direct.strip()
             out.basis = {**(basis or {"kind": "span"}), "unit_id": s.unit_id, "quote": s.quote}
             return

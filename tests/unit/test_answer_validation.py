@@ -114,6 +114,17 @@ def test_a_direct_answer_must_be_in_the_cited_units(ctx: Context) -> None:
     assert v.found and v.direct is None and any(i["issue"] == "direct_dropped" for i in v.issues)
 
 
+def test_a_unit_s_title_is_the_direct_answer_only_as_the_subject_the_reader_found(ctx: Context) -> None:
+    text = f"Carsten Spohr is the chief executive of Lufthansa [{C}]."
+    assert validate(text, ctx, known, direct="Lufthansa").direct == "Lufthansa"  # in the span itself
+    v = validate(f"The great-circle distance between Delhi and Munich is about 5,900 km [{A}].", ctx, known,
+                 direct="Delhi to Munich")  # the title, not in the span: dropped unless read as the span's subject
+    assert v.direct is None
+    v = validate(f"The great-circle distance between Delhi and Munich is about 5,900 km [{A}].", ctx, known,
+                 direct="Delhi to Munich", basis={"kind": "span", "subject_from_title": True})
+    assert v.direct == "Delhi to Munich"
+
+
 def test_other_tenants_units_do_not_enter_a_context() -> None:
     ctx = Context.of(T, [unit(A, "Paris is the capital of France."), unit(B, "Rome is in Italy.", tenant="other")])
     assert ctx.ids == [A]

@@ -8,12 +8,14 @@ import pytest
 from kmrag.answer.asked import asked_words, asking
 from kmrag.answer.context import Context
 from kmrag.answer.extractive import (
+    PLACE_AFTER,
     ExtractiveGenerator,
     _hops_first,
     _larger_places,
     quantities,
     row_range,
     stated_count,
+    without_names,
 )
 from kmrag.answer.spans import Span
 from kmrag.answer.support import terms
@@ -354,3 +356,33 @@ def test_the_numbers_of_a_list_s_items_are_no_values(x: SpacyExtractor) -> None:
     ctx = Context.of(T, [unit("u_" + f"{i:016x}", c, type_=t, title=ti) for i, (c, t, ti, _) in enumerate(LIST_UNITS[:1])])
     draft = ExtractiveGenerator(x.nlp).generate(q, QuestionAnalyser(x).analyse(q), ctx)
     assert draft.direct == "three" and draft.basis is not None and draft.basis["candidates"] == 1
+
+
+def test_the_pronoun_that_did_what_is_asked_is_the_person_the_unit_is_about(x: SpacyExtractor) -> None:
+    units = [("Tom Keller was the unsuccessful candidate in the 1998 mayoral election of Dunmore, losing to Ada "
+              "Brennan.", "paragraph", "Tom Keller", ""),
+             ("Ada Brennan is an Irish politician. She won the 1998 mayoral election of Dunmore against Tom Keller.",
+              "paragraph", "Ada Brennan (politician)", "")]
+    direct, quotes, _ = answer(x, "Who won the 1998 mayoral election of Dunmore?", units[1:])
+    assert direct == "Ada Brennan" and quotes == ["She won the 1998 mayoral election of Dunmore against Tom Keller."]
+    # the pronoun's person is named in the question: the other name is the one asked for
+    direct, _, _ = answer(x, "Who did Ada Brennan win the 1998 mayoral election of Dunmore against?", units[1:])
+    assert direct == "Tom Keller"
+
+
+def test_a_month_or_a_weekday_after_in_is_no_place() -> None:
+    assert PLACE_AFTER.findall("He lost the primary in September 2004 and won in Albany on Tuesday.") == ["Albany"]
+
+
+def test_a_title_s_words_do_not_say_which_way_a_comparison_goes(x: SpacyExtractor) -> None:
+    # "Just Before Dawn" holds "before", the question asks "later"; a lifespan naming places states the birth
+    direct, quotes, _ = answer(x, "Which film has the director who was born later, Night Harbour or Just Before Dawn?", [
+        ("Night Harbour is a 1936 German drama film directed by Erich Varga.", "paragraph", "Night Harbour", ""),
+        ("Just Before Dawn is a 2014 comedy film directed by Carla Moss.", "paragraph", "Just Before Dawn", ""),
+        ("Erich Varga (14 February 1891, Vienna – 10 May 1966, Berlin) was a film director.", "paragraph",
+         "Erich Varga", ""),
+        ("Carla Moss (born June 15, 1964) is an American actress and director.", "paragraph", "Carla Moss", ""),
+    ])
+    assert direct == "Just Before Dawn" and len(quotes) == 4
+    assert without_names("Which came first, Just Before Dawn or After Hours?", ["Just Before Dawn", "After Hours"]) \
+        .split() == ["Which", "came", "first,", "or", "?"]
