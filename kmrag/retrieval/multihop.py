@@ -82,6 +82,9 @@ class _State:
     missing_compared: list[str] = field(default_factory=list)  # compared entities with no unit about them
     rewritten: list[str] = field(default_factory=list)  # the question with resolved sub-answers filled in
     subs: list[str] = field(default_factory=list)  # the sub-questions asked
+    # a comparison's evidence for each side: each compared entity's unit and the units of the bridges followed
+    # from them (the director of each film), kept in the top k whatever else ranks high
+    sides: list[str] = field(default_factory=list)
 
     def add(self, ranking: list[str], weight: float) -> None:
         if ranking:
@@ -167,6 +170,7 @@ class MultiHopRetriever:
         each = self._titled_each(tenant, names)
         about = _flatten(each, names)
         st.missing_compared = [c for c in st.analysis.compared if not each[c]]
+        st.sides = [each[c][0][0] for c in st.analysis.compared if each[c]]
         st.add(first, self.w_first)
         st.add(about, self.w_about)
         hops = self._hops(tenant, st)
@@ -262,6 +266,8 @@ class MultiHopRetriever:
             actions.append("follow bridge entities")
             bridge_units = [u for _, _, uids in bridges for u in uids]
             st.add(bridge_units, self.w_bridge * decay)
+            if a.kind == "comparison":
+                st.sides += [uids[0] for _, _, uids in bridges[: 2 * len(a.compared)]]
             st.followed |= {eid for eid, _, _ in bridges} | {resolution_key(n) for _, n, _ in bridges}
             st.entity_seeds += [eid for eid, _, _ in bridges]
             refined = f"{st.question} {' '.join(name for _, name, _ in bridges[:3])}"
@@ -310,8 +316,8 @@ class MultiHopRetriever:
         cands = [e for e in self.graph.get_entities(tenant, ids)
                  if resolution_key(e.name) != anchor_key and anchor_key not in resolution_key(e.name)
                  and resolution_key(e.name) not in PRONOUNS and coarse_type(e.type) not in SKIP_BRIDGE_TYPES]
-        titled = self._titled_each(tenant, [e.name for e in cands])
-        cands = [e for e in cands if titled[e.name]]
+        titled = self._titled_entities(tenant, cands)
+        cands = [e for e in cands if titled[e.id]]
         typed = {e.id for e in cands if wanted is None or coarse_type(e.type) in wanted}
         texts = [u.content for u in self.units.get_units(tenant, inner)]
         answer = _nearest_to_relation(cands, typed, texts, sub.relation)
@@ -381,6 +387,9 @@ class MultiHopRetriever:
         """The fused ranking; a heading unit stands for its section, so its first units take its place."""
         self._graph_rank(tenant, st)
         fused = rrf(st.rankings, weights=st.weights)
+        if st.sides:  # each side of a comparison keeps its evidence in the top k, in the fused order
+            sides = set(list(dict.fromkeys(st.sides))[: max(0, k - 2)])
+            fused = [x for x in fused if x[0] in sides] + [x for x in fused if x[0] not in sides]
         head = [u for u, _ in fused[: k * 2]]
         sections = [u.id for u in self.units.get_units(tenant, head, include_retired=False) if u.type == "section"]
         if not sections:
@@ -423,6 +432,12 @@ class MultiHopRetriever:
         titled = self.units.titled(tenant, [v for n in names for v in _title_forms(n)])
         return {n: list(dict.fromkeys(hit for v in _title_forms(n) for hit in titled.get(v, []))) for n in names}
 
+    def _titled_entities(self, tenant: str, entities: list[Any]) -> dict[str, list[tuple[str, str]]]:
+        """Per entity id, the units titled by its name or by one of its aliases (an entity resolved to "José Luis
+        García Muñoz" is written about under "José Luis Garci")."""
+        each = self._titled_each(tenant, list(dict.fromkeys(n for e in entities for n in [e.name, *e.aliases])))
+        return {e.id: list(dict.fromkeys(hit for n in [e.name, *e.aliases] for hit in each[n])) for e in entities}
+
     def _bridges(self, tenant: str, top: list[str], followed: set[str]) -> list[tuple[str, str, list[str]]]:
         """(entity id, name, units about it) for entities the best units mention that were not followed
         yet and have units of their own in another source (a bridge leaves the document it was found
@@ -444,11 +459,11 @@ class MultiHopRetriever:
         cands = [entities[e] for e in order if e in entities
                  and coarse_type(entities[e].type) not in SKIP_BRIDGE_TYPES
                  and resolution_key(entities[e].name) not in followed]
-        titled = self._titled_each(tenant, [e.name for e in cands])
+        titled = self._titled_entities(tenant, cands)
         out = []
         seen_units = set(top)
         for e in cands:
-            uids = list(dict.fromkeys(u for u, sid in titled[e.name] if u not in seen_units and sid not in found_in[e.id]))
+            uids = list(dict.fromkeys(u for u, sid in titled[e.id] if u not in seen_units and sid not in found_in[e.id]))
             if uids:
                 out.append((e.id, e.name, uids))
                 seen_units |= set(uids)

@@ -13,7 +13,7 @@ import pytest
 from kmrag.ingestion.pipeline import IngestionJob
 from kmrag.nlp.embed import get_embedder
 from kmrag.nlp.extract import SpacyExtractor
-from kmrag.retrieval.rerank import MAX_QUERIES
+from kmrag.retrieval.rerank import DEPTH, MAX_QUERIES
 from kmrag.retrieval.strategies import build_strategy
 from kmrag.stores import Stores
 from tests.integration.test_ingestion_seams import make_stores
@@ -36,6 +36,8 @@ PASSAGES = [
     ("Ilse Marwood", "Marwood spent her childhood in Tallinn, beside the harbour of Kalamaja."),
     ("The Copper Gate", "The Copper Gate is a 1958 novel written by Oskar Lindqvist."),
     ("Raised by wolves", "Children raised by wolves appear in many writers' stories from every era."),
+    ("Amber Coast", "Amber Coast is a 1966 drama film directed by Tomas Reiner."),
+    ("Tomas Reiner", "Tomas Reiner was a Czech film director, born in Brno in 1921."),
 ]
 
 
@@ -118,6 +120,15 @@ def test_comparison_retrieves_each_compared_entity_unit(stores: Stores, tenant: 
     assert got.trace[0]["compared"] == ["Quiet Meridian", "The Copper Gate"]
 
 
+def test_each_side_of_a_comparison_keeps_its_bridge_in_the_top_k(stores: Stores, tenant: str) -> None:
+    # the directors' units are what "born first" is read from: both are among the four units, beside the films
+    emb = get_embedder(stores.settings)
+    mh = build_strategy("multihop", stores.units, emb, exact=True, graph=stores.graph)
+    got = mh.retrieve(tenant, "Which film has the director who was born first, The Silent Harbour or Amber Coast?", k=4)
+    assert set(titles(stores, tenant, got.unit_ids)) == {"The Silent Harbour", "Amber Coast", "Edmund Varga",
+                                                         "Tomas Reiner"}
+
+
 def test_the_loop_stops_at_its_cap_and_never_repeats_a_query(stores: Stores, tenant: str) -> None:
     from kmrag.retrieval.multihop import MultiHopRetriever
 
@@ -181,7 +192,7 @@ def test_reranking_reads_the_candidates_again_with_every_question_asked(stores: 
     assert got.queries[0] == question
     step = [s for s in got.trace if s["step"] == "rerank"][0]
     # the question and the next questions retrieval asked (a resolved or bridged one), at most MAX_QUERIES
-    assert step["candidates"] == len(plain.unit_ids) and step["queries"] == min(len(got.queries), MAX_QUERIES)
+    assert step["candidates"] == min(len(plain.unit_ids), DEPTH) and step["queries"] == min(len(got.queries), MAX_QUERIES)
     assert set(got.unit_ids) <= set(plain.unit_ids)
     assert "Edmund Varga" in titles(stores, tenant, got.unit_ids[:5])
     assert titles(stores, tenant, [step["best"][0]["unit_id"]]) in (["Edmund Varga"], ["The Silent Harbour"])
