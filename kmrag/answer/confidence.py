@@ -135,16 +135,27 @@ def _span_coverage(question: str, analysis: QuestionAnalysis, validated: Any) ->
 
 
 @functools.lru_cache(maxsize=4)
-def _weights(path: str) -> dict[str, float]:
+def _weights(path: str, part: str = "weights") -> dict[str, float] | None:
     p = Path(path)
     if not p.exists():
-        return dict(PRIOR)
+        return dict(PRIOR) if part == "weights" else None
     data = json.loads(p.read_text(encoding="utf-8"))
-    return {k: float(v) for k, v in data["weights"].items()}
+    got = data.get(part) if part == "weights" else (data.get(part) or {}).get("weights")
+    return {k: float(v) for k, v in got.items()} if got else None
 
 
-def weights(path: Path | None = None) -> dict[str, float]:
-    return _weights(str(path or CALIBRATION))
+def weights(path: Path | None = None, feats: Mapping[str, float] | None = None) -> dict[str, float]:
+    """The fitted weights; for an answer computed from cited values (``feats["computed"]``: a comparison, a yes /
+    no over every entity, a band or a cell) those fitted on such answers alone, when the calibration has them:
+    a computation that rests on both sides' cited values is right far more often than a value read from a span
+    with the same features, and one model for both spoke of it with too little certainty."""
+    if feats is not None and feats.get("computed", 0.0) > 0:
+        computed = _weights(str(path or CALIBRATION), "computed")
+        if computed:
+            return computed
+    w = _weights(str(path or CALIBRATION))
+    assert w is not None
+    return w
 
 
 def logit(feats: Mapping[str, float], w: Mapping[str, float]) -> float:
@@ -153,14 +164,14 @@ def logit(feats: Mapping[str, float], w: Mapping[str, float]) -> float:
 
 
 def probability(feats: Mapping[str, float], w: Mapping[str, float] | None = None) -> float:
-    w = w or weights()
+    w = w or weights(feats=feats)
     z = logit(feats, w)
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) -> str:
     """Why this confidence, in words: the features that raised it and those that lowered it most."""
-    w = w or weights()
+    w = w or weights(feats=feats)
     said = {
         "direct": ("a direct answer read from a cited span", "no direct answer in the cited spans"),
         "computed": ("the answer computed from cited values", "no computation"),

@@ -122,12 +122,14 @@ def demo_questions(path: Path = DEMO_QUESTIONS) -> list[dict[str, Any]]:
     return out
 
 
-def report(rows: Sequence[CalibrationRow], weights: dict[str, float], threshold: float) -> dict[str, Any]:
-    """The measures of ``rows`` under ``weights``: per set and in all."""
+def report(rows: Sequence[CalibrationRow], weights: dict[str, float], threshold: float,
+           computed: dict[str, float] | None = None) -> dict[str, Any]:
+    """The measures of ``rows`` under ``weights`` (``computed``: those of computed answers): per set and in all."""
     out: dict[str, Any] = {}
     for name in sorted({r.dataset for r in rows}) + ["all"]:
         sel = [r for r in rows if name in {"all", r.dataset}]
-        conf = [C.probability(r.features, weights) if r.found else 0.0 for r in sel]
+        conf = [C.probability(r.features, computed if computed and r.features.get("computed", 0.0) > 0 else weights)
+                if r.found else 0.0 for r in sel]
         out[name] = summary(conf, [r.correct for r in sel], [r.found for r in sel], threshold)
     return out
 
@@ -140,6 +142,7 @@ def calibrate(rows: Sequence[CalibrationRow], threshold: float, out: Path | None
                        "right and wrong answers among them")
     per_set = Counter(r.dataset for r in tune)  # each set weighs the same, however many questions it has
     weights, how = cross_fitted(tune, [1.0 / per_set[r.dataset] for r in tune])
+    computed = fit_computed(tune)
     test = [r for r in rows if r.split == "test"]
     result = {
         "weights": weights,
@@ -147,14 +150,29 @@ def calibrate(rows: Sequence[CalibrationRow], threshold: float, out: Path | None
                       "weighting": "each set the same", **how,
                       "generator": "extractive", "strategy": "multihop",
                       "at": datetime.now(UTC).isoformat(timespec="seconds")},
+        **({"computed": computed} if computed else {}),
         "threshold": threshold,
-        "test": report(test, weights, threshold),
-        "tune": report([r for r in rows if r.split == "tune"], weights, threshold),
+        "test": report(test, weights, threshold, computed and computed["weights"]),
+        "tune": report([r for r in rows if r.split == "tune"], weights, threshold, computed and computed["weights"]),
         "test_before": report(test, C.PRIOR, threshold),
     }
     if out is not None:
         out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return result
+
+
+def fit_computed(tune: Sequence[CalibrationRow]) -> dict[str, Any] | None:
+    """The weights of the answers computed from cited values (a comparison, a yes / no over every entity, a band,
+    a cell), fitted on those tune rows alone; None when they are not both right and wrong."""
+    rows = [r for r in tune if r.features.get("computed", 0.0) > 0]
+    if len({r.correct for r in rows}) < 2:
+        return None
+    per_set = Counter(r.dataset for r in rows)
+    weights, how = cross_fitted(rows, [1.0 / per_set[r.dataset] for r in rows])
+    return {"weights": weights, "fitted_on": {"questions": len(rows), "right": sum(r.correct for r in rows),
+                                              "sets": dict(sorted(per_set.items())), "split": "tune",
+                                              "weighting": "each set the same", **how,
+                                              "at": datetime.now(UTC).isoformat(timespec="seconds")}}
 
 
 FOLDS = 5

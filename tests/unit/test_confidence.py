@@ -91,3 +91,36 @@ def test_the_cross_fitted_confidence_is_no_surer_than_held_out_questions_bear_ou
         assert how["l2"] in (0.3, 1.0, 3.0, 10.0) and len(how["platt"]) == 2
         better += report(test, fitted, 0.5)["all"]["ece"] < report(test, plain, 0.5)["all"]["ece"]
     assert better >= 4
+
+
+def test_computed_answers_have_weights_of_their_own(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A computation resting on both sides' cited values (95% right here) and a value read from a span with the
+    same features (60%): one model speaks of both alike; the computed answers' own fit says how sure each is."""
+    import json
+
+    from kmrag.eval.calibrate import fit_computed
+
+    rnd = random.Random(3)
+    rows = []
+    for i in range(3000):
+        computed = rnd.random() < 0.4
+        ok = rnd.random() < (0.95 if computed else 0.6)
+        feats = dict.fromkeys(C.FEATURES, 0.5) | {"direct": 1.0, "computed": float(computed)}
+        rows.append(CalibrationRow(dataset="toy", qid=str(i), question="q", answers=["a"], found=True, correct=ok,
+                                   features=feats, split=split_of("toy", str(i))))
+    result = calibrate(rows, threshold=0.5)
+    assert result["computed"]["fitted_on"]["questions"] > 400
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps({"weights": result["weights"], "computed": result["computed"]}))
+    read = dict.fromkeys(C.FEATURES, 0.5) | {"direct": 1.0, "computed": 0.0}
+    computed = read | {"computed": 1.0}
+    assert C.weights(path, computed) == result["computed"]["weights"] != C.weights(path, read)
+    p_read = C.probability(read, C.weights(path, read))
+    p_computed = C.probability(computed, C.weights(path, computed))
+    assert abs(p_read - 0.6) < 0.05 and abs(p_computed - 0.95) < 0.03
+    # without a computed part (an older calibration file), one model for both
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps({"weights": result["weights"]}))
+    assert C.weights(older, computed) == C.weights(older, read) == result["weights"]
+    # no computed answer is wrong, or none is right: nothing to fit
+    assert fit_computed([r for r in rows if not r.features["computed"] or r.correct]) is None
