@@ -135,27 +135,25 @@ def _span_coverage(question: str, analysis: QuestionAnalysis, validated: Any) ->
 
 
 @functools.lru_cache(maxsize=4)
-def _weights(path: str, part: str = "weights") -> dict[str, float] | None:
+def _calibration(path: str) -> dict[str, Any] | None:
     p = Path(path)
-    if not p.exists():
-        return dict(PRIOR) if part == "weights" else None
-    data = json.loads(p.read_text(encoding="utf-8"))
-    got = data.get(part) if part == "weights" else (data.get(part) or {}).get("weights")
-    return {k: float(v) for k, v in got.items()} if got else None
+    return json.loads(p.read_text(encoding="utf-8")) if p.exists() else None
 
 
-def weights(path: Path | None = None, feats: Mapping[str, float] | None = None) -> dict[str, float]:
-    """The fitted weights; for an answer computed from cited values (``feats["computed"]``: a comparison, a yes /
-    no over every entity, a band or a cell) those fitted on such answers alone, when the calibration has them:
-    a computation that rests on both sides' cited values is right far more often than a value read from a span
-    with the same features, and one model for both spoke of it with too little certainty."""
-    if feats is not None and feats.get("computed", 0.0) > 0:
-        computed = _weights(str(path or CALIBRATION), "computed")
-        if computed:
-            return computed
-    w = _weights(str(path or CALIBRATION))
-    assert w is not None
-    return w
+def weights(path: Path | None = None) -> dict[str, float]:
+    data = _calibration(str(path or CALIBRATION))
+    return {k: float(v) for k, v in data["weights"].items()} if data else dict(PRIOR)
+
+
+def computed_scale(path: Path | None = None) -> tuple[float, float] | None:
+    """(a, b) mapping the model's log-odds z of an answer computed from cited values (a comparison, a yes / no
+    over every entity, a band, a cell) to a * z + b, fitted on such answers alone: a computation resting on both
+    sides' cited values is right more often than a value read from a span with the same features, and the one
+    model spoke of it with too little certainty. The features still decide: an unsupported computation stays
+    low. None when the calibration has no such part."""
+    data = _calibration(str(path or CALIBRATION))
+    got = (data or {}).get("computed", {}).get("platt")
+    return (float(got[0]), float(got[1])) if got else None
 
 
 def logit(feats: Mapping[str, float], w: Mapping[str, float]) -> float:
@@ -163,15 +161,21 @@ def logit(feats: Mapping[str, float], w: Mapping[str, float]) -> float:
     return w.get("bias", 0.0) + sum(w.get(k, 0.0) * feats.get(k, 0.0) for k in FEATURES)
 
 
-def probability(feats: Mapping[str, float], w: Mapping[str, float] | None = None) -> float:
-    w = w or weights(feats=feats)
+def probability(feats: Mapping[str, float], w: Mapping[str, float] | None = None,
+                computed: tuple[float, float] | None = None) -> float:
+    """The probability the answer is right; ``computed``: the scale of computed answers (by default the
+    calibration's, when ``w`` is not given)."""
+    if w is None:
+        w, computed = weights(), computed or computed_scale()
     z = logit(feats, w)
+    if computed is not None and feats.get("computed", 0.0) > 0:
+        z = computed[0] * z + computed[1]
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) -> str:
     """Why this confidence, in words: the features that raised it and those that lowered it most."""
-    w = w or weights(feats=feats)
+    w = w or weights()
     said = {
         "direct": ("a direct answer read from a cited span", "no direct answer in the cited spans"),
         "computed": ("the answer computed from cited values", "no computation"),

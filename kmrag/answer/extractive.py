@@ -190,7 +190,8 @@ def akin(word: str, keys: frozenset[str]) -> bool:
 _DAY_BEFORE = re.compile(r"(?<![\d,.])\b[0-3]?\d\s+$")
 _REGNAL = re.compile(r" (?:[IVX]{1,5})\b(?!['’\w])")
 # "He won the race": a personal pronoun opening a clause, two words at most before the asked word
-_PRONOUN_SUBJECT = re.compile(r"(?:^|[.;:]\s+|,\s+and\s+)(?:He|She)\s+(?:[\w'-]+\s+){0,2}$")
+_PRONOUN_SUBJECT = re.compile(r"(?:^|[.;:]\s+|,\s+and\s+)(?:He|She)\s+(?!(?:[\w'-]+\s+)*(?:was|were|is|are|been|"
+                              r"being|not|never|n't|no)\b)(?:[\w'-]+\s+){0,2}$")  # not "He was defeated by"
 _TITLE_NOTE = re.compile(r"\s*\([^()]*\)$")  # "David Jolly (politician)": the note tells the unit apart
 # "(1) who acquired X, (2) who founded it": the number of an item in a list is no value of the text
 _ENUMERATOR = re.compile(r"(?:^|(?<=[\s:;,]))\((?:\d{1,2}|[a-z])\)(?=\s)|(?:^|(?<=\n))\s*\d{1,2}[.)](?=\s)")
@@ -704,7 +705,7 @@ class ExtractiveGenerator:
         person who did what is asked is the pronoun before the asked word, that is the person the unit is about,
         not the other name of the span."""
         title = _TITLE_NOTE.sub("", span.title).strip()
-        if not title or title.lower() in question.lower() or not any(
+        if not title or terms(title).words & terms(question).words or not any(  # "Who did Brennan defeat?"
                 _PRONOUN_SUBJECT.search(span.display[:at]) for at in verbs):
             return None
         ents = [e for e in self.nlp(title).ents if e.label_ == "PERSON"]
@@ -887,8 +888,8 @@ def _larger_places(cands: list[tuple[str, int]], text: str, noun: str) -> list[t
 def without_names(question: str, names: Sequence[str]) -> str:
     """The question without the names it compares: "Which film has the director born later, The Night With The
     Emperor or Just Before I Go?" asks "later", and the "Before" of a title asks nothing."""
-    for name in sorted(names, key=len, reverse=True):
-        question = re.sub(re.escape(name), " ", question, flags=re.I) if name.strip() else question
+    for name in sorted(names, key=len, reverse=True):  # whole words: "Old" is no part of "older"
+        question = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", question, flags=re.I) if name.strip() else question
     return question
 
 

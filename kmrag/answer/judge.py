@@ -359,8 +359,8 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
 def _marks_off(text: str) -> str:
     """The text in composed form, without the combining marks left over ("Серге́й" is "Сергей"): a stress mark
     cut a word in two for one reader of the text and not for the other."""
-    text = unicodedata.normalize("NFC", text)
-    return "".join(c for c in text if unicodedata.category(c) != "Mn") if not text.isascii() else text
+    text = unicodedata.normalize("NFC", text)  # only the Latin-range marks: an Indic vowel sign is a letter's part
+    return text if text.isascii() else re.sub("[\u0300-\u036f]", "", text)
 
 
 def _spaced(text: str) -> str:

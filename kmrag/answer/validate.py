@@ -247,7 +247,8 @@ def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any]
     for s in used:
         ev = _evidence(s)
         # "He won the race ..." in the unit about David Jolly: the person is the unit's title
-        titled = bool((basis or {}).get("subject_from_title")) and _plain(s.title).startswith(phrase)
+        titled = bool((basis or {}).get("subject_from_title")) and \
+            _plain(re.sub(r"\s*\([^()]*\)$", "", s.title)) == phrase
         if low not in YES_NO_WORDS and phrase and (whole.search(_plain(ev)) or titled):
             out.direct = direct.strip()
             out.basis = {**(basis or {"kind": "span"}), "unit_id": s.unit_id, "quote": s.quote}

@@ -122,14 +122,18 @@ def demo_questions(path: Path = DEMO_QUESTIONS) -> list[dict[str, Any]]:
     return out
 
 
+def _scale(computed: dict[str, Any] | None) -> tuple[float, float] | None:
+    return (float(computed["platt"][0]), float(computed["platt"][1])) if computed else None
+
+
 def report(rows: Sequence[CalibrationRow], weights: dict[str, float], threshold: float,
-           computed: dict[str, float] | None = None) -> dict[str, Any]:
-    """The measures of ``rows`` under ``weights`` (``computed``: those of computed answers): per set and in all."""
+           computed: tuple[float, float] | None = None) -> dict[str, Any]:
+    """The measures of ``rows`` under ``weights`` (``computed``: the scale of computed answers): per set and in
+    all."""
     out: dict[str, Any] = {}
     for name in sorted({r.dataset for r in rows}) + ["all"]:
         sel = [r for r in rows if name in {"all", r.dataset}]
-        conf = [C.probability(r.features, computed if computed and r.features.get("computed", 0.0) > 0 else weights)
-                if r.found else 0.0 for r in sel]
+        conf = [C.probability(r.features, weights, computed) if r.found else 0.0 for r in sel]
         out[name] = summary(conf, [r.correct for r in sel], [r.found for r in sel], threshold)
     return out
 
@@ -142,7 +146,7 @@ def calibrate(rows: Sequence[CalibrationRow], threshold: float, out: Path | None
                        "right and wrong answers among them")
     per_set = Counter(r.dataset for r in tune)  # each set weighs the same, however many questions it has
     weights, how = cross_fitted(tune, [1.0 / per_set[r.dataset] for r in tune])
-    computed = fit_computed(tune)
+    computed = fit_computed(tune, weights)
     test = [r for r in rows if r.split == "test"]
     result = {
         "weights": weights,
@@ -152,8 +156,8 @@ def calibrate(rows: Sequence[CalibrationRow], threshold: float, out: Path | None
                       "at": datetime.now(UTC).isoformat(timespec="seconds")},
         **({"computed": computed} if computed else {}),
         "threshold": threshold,
-        "test": report(test, weights, threshold, computed and computed["weights"]),
-        "tune": report([r for r in rows if r.split == "tune"], weights, threshold, computed and computed["weights"]),
+        "test": report(test, weights, threshold, _scale(computed)),
+        "tune": report([r for r in rows if r.split == "tune"], weights, threshold, _scale(computed)),
         "test_before": report(test, C.PRIOR, threshold),
     }
     if out is not None:
@@ -161,18 +165,23 @@ def calibrate(rows: Sequence[CalibrationRow], threshold: float, out: Path | None
     return result
 
 
-def fit_computed(tune: Sequence[CalibrationRow]) -> dict[str, Any] | None:
-    """The weights of the answers computed from cited values (a comparison, a yes / no over every entity, a band,
-    a cell), fitted on those tune rows alone; None when they are not both right and wrong."""
+def fit_computed(tune: Sequence[CalibrationRow], weights: Mapping[str, float]) -> dict[str, Any] | None:
+    """The scale (a, b) of the log-odds ``weights`` give the answers computed from cited values (a comparison, a
+    yes / no over every entity, a band, a cell), fitted (Platt) on those tune rows alone, each set weighing the
+    same; None when they are not both right and wrong."""
+    import numpy as np
+
     rows = [r for r in tune if r.features.get("computed", 0.0) > 0]
     if len({r.correct for r in rows}) < 2:
         return None
     per_set = Counter(r.dataset for r in rows)
-    weights, how = cross_fitted(rows, [1.0 / per_set[r.dataset] for r in rows])
-    return {"weights": weights, "fitted_on": {"questions": len(rows), "right": sum(r.correct for r in rows),
-                                              "sets": dict(sorted(per_set.items())), "split": "tune",
-                                              "weighting": "each set the same", **how,
-                                              "at": datetime.now(UTC).isoformat(timespec="seconds")}}
+    sw = np.array([1.0 / per_set[r.dataset] for r in rows])
+    z = np.array([C.logit(r.features, weights) for r in rows])
+    a, b = _platt(z, np.array([1.0 if r.correct else 0.0 for r in rows]), sw / sw.mean())
+    return {"platt": [round(a, 4), round(b, 4)],
+            "fitted_on": {"questions": len(rows), "right": sum(r.correct for r in rows),
+                          "sets": dict(sorted(per_set.items())), "split": "tune", "weighting": "each set the same",
+                          "at": datetime.now(UTC).isoformat(timespec="seconds")}}
 
 
 FOLDS = 5
@@ -284,7 +293,7 @@ def run_calibration(stores: Stores | None, datasets: Sequence[str], out_root: Pa
     result = calibrate(rows, threshold, out / "calibration.json")
     if write:
         C.CALIBRATION.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-        C._weights.cache_clear()
+        C._calibration.cache_clear()
     result["out_dir"] = str(out)
     return result
 

@@ -16,7 +16,7 @@ PERSON_NOUNS = {
     "poet", "novelist", "star", "host", "presenter", "narrator", "screenwriter", "head", "chairman",
     "successor", "predecessor", "partner", "heir", "monarch", "emperor", "pope", "bishop", "teacher",
     "student", "who",
-} | (OCCUPATIONS - {"model", "count", "anchor", "personality"})  # the roles people have ("the engineer who")
+}
 PLACE_NOUNS = {"city", "town", "village", "country", "nation", "state", "province", "region", "capital",
                "place", "birthplace", "location", "county", "district", "island", "continent", "river",
                "mountain", "headquarters", "venue", "stadium", "airport", "where"}
@@ -30,3 +30,7 @@ NUMBER_NOUNS = {"number", "population", "amount", "count"}
 # what a measurement is called ("What accuracy did X reach?"): a number is asked, yet the noun is the relation a
 # path's hop says (a table row's (X) -[accuracy]-> (42.3%)), so it is no kind noun of kmrag.answer.paths
 MEASURE_NOUNS = {"accuracy", "precision", "percentage", "proportion", "rate", "ratio"}
+# the roles people have ("the engineer who"), but for the words that name other kinds too ("broadcaster", a
+# company; "model", a product) or as often a thing as a person ("driver", "pilot", "conductor")
+PERSON_NOUNS |= OCCUPATIONS - PLACE_NOUNS - ORG_NOUNS - WORK_NOUNS - DATE_NOUNS - NUMBER_NOUNS - MEASURE_NOUNS - {
+    "model", "anchor", "personality", "driver", "pilot", "conductor"}

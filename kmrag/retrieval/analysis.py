@@ -243,7 +243,7 @@ def _asking_wh(doc: Any) -> set[str]:
     out = set()
     for t in doc:
         if t.lower_ in {"when", "where"}:
-            before = [w for w in doc[: t.i] if not w.is_space]
+            before = [w for w in doc[: t.i] if not w.is_space and w.pos_ not in {"CCONJ", "INTJ"}]  # "And when ..."
             if not before or before[-1].text in {",", ";", ":"} or (len(before) == 1 and before[0].pos_ == "ADP"):
                 out.add(t.lower_)
     return out

@@ -435,8 +435,9 @@ class MultiHopRetriever:
     def _titled_entities(self, tenant: str, entities: list[Any]) -> dict[str, list[tuple[str, str]]]:
         """Per entity id, the units titled by its name or by one of its aliases (an entity resolved to "José Luis
         García Muñoz" is written about under "José Luis Garci")."""
-        each = self._titled_each(tenant, list(dict.fromkeys(n for e in entities for n in [e.name, *e.aliases])))
-        return {e.id: list(dict.fromkeys(hit for n in [e.name, *e.aliases] for hit in each[n])) for e in entities}
+        forms = {e.id: [e.name, *(a for a in e.aliases if len(a.split()) > 1)] for e in entities}  # "Marlowe": no
+        each = self._titled_each(tenant, list(dict.fromkeys(n for f in forms.values() for n in f)))
+        return {e.id: list(dict.fromkeys(hit for n in forms[e.id] for hit in each[n])) for e in entities}
 
     def _bridges(self, tenant: str, top: list[str], followed: set[str]) -> list[tuple[str, str, list[str]]]:
         """(entity id, name, units about it) for entities the best units mention that were not followed

@@ -93,34 +93,46 @@ def test_the_cross_fitted_confidence_is_no_surer_than_held_out_questions_bear_ou
     assert better >= 4
 
 
-def test_computed_answers_have_weights_of_their_own(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_computed_answers_have_a_scale_of_their_own(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A computation resting on both sides' cited values (95% right here) and a value read from a span with the
-    same features (60%): one model speaks of both alike; the computed answers' own fit says how sure each is."""
+    same features (60%): a model that cannot tell them apart speaks of both alike; the computed answers' own
+    scale of its log-odds says how sure each is, and the features still decide (an unsupported computation
+    stays low)."""
     import json
 
     from kmrag.eval.calibrate import fit_computed
 
     rnd = random.Random(3)
     rows = []
-    for i in range(3000):
-        computed = rnd.random() < 0.4
-        ok = rnd.random() < (0.95 if computed else 0.6)
-        feats = dict.fromkeys(C.FEATURES, 0.5) | {"direct": 1.0, "computed": float(computed)}
+    for i in range(4000):
+        computed, supported = rnd.random() < 0.4, rnd.random() < 0.7
+        ok = rnd.random() < ((0.95 if supported else 0.3) if computed else (0.6 if supported else 0.43))
+        feats = dict.fromkeys(C.FEATURES, 0.5) | {"direct": 1.0, "support_min": float(supported),
+                                                  "computed": float(computed)}
         rows.append(CalibrationRow(dataset="toy", qid=str(i), question="q", answers=["a"], found=True, correct=ok,
                                    features=feats, split=split_of("toy", str(i))))
-    result = calibrate(rows, threshold=0.5)
-    assert result["computed"]["fitted_on"]["questions"] > 400
+    blind = dict.fromkeys(("bias", *C.FEATURES), 0.0) | {"bias": -1.0, "direct": 0.7, "support_min": 0.7}  # p = 0.6
+    got = fit_computed([r for r in rows if r.split == "tune"], blind)
+    assert got is not None and got["fitted_on"]["questions"] > 400
     path = tmp_path / "calibration.json"
-    path.write_text(json.dumps({"weights": result["weights"], "computed": result["computed"]}))
-    read = dict.fromkeys(C.FEATURES, 0.5) | {"direct": 1.0, "computed": 0.0}
+    path.write_text(json.dumps({"weights": blind, "computed": got}))
+    read = dict.fromkeys(C.FEATURES, 0.5) | {"direct": 1.0, "support_min": 1.0, "computed": 0.0}
     computed = read | {"computed": 1.0}
-    assert C.weights(path, computed) == result["computed"]["weights"] != C.weights(path, read)
-    p_read = C.probability(read, C.weights(path, read))
-    p_computed = C.probability(computed, C.weights(path, computed))
-    assert abs(p_read - 0.6) < 0.05 and abs(p_computed - 0.95) < 0.03
-    # without a computed part (an older calibration file), one model for both
+    scale = C.computed_scale(path)
+    assert scale is not None and scale[0] > 0
+    assert abs(C.probability(read, C.weights(path), scale) - 0.6) < 0.03
+    assert abs(C.probability(computed, C.weights(path), scale) - 0.95) < 0.03
+    unsupported = computed | {"support_min": 0.0}
+    assert abs(C.probability(unsupported, C.weights(path), scale) - 0.3) < 0.08
+    # the report of a fit uses the scale for computed answers only
+    from kmrag.eval.calibrate import report
+
+    result = calibrate(rows, threshold=0.5)
+    unscaled = report([r for r in rows if r.split == "test"], result["weights"], 0.5)["all"]["ece"]
+    assert result["computed"]["platt"] and result["test"]["all"]["ece"] < unscaled
+    # an older calibration file has no scale: one model for both
     older = tmp_path / "older.json"
-    older.write_text(json.dumps({"weights": result["weights"]}))
-    assert C.weights(older, computed) == C.weights(older, read) == result["weights"]
+    older.write_text(json.dumps({"weights": blind}))
+    assert C.computed_scale(older) is None
     # no computed answer is wrong, or none is right: nothing to fit
-    assert fit_computed([r for r in rows if not r.features["computed"] or r.correct]) is None
+    assert fit_computed([r for r in rows if not r.features["computed"] or r.correct], blind) is None

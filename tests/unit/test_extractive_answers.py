@@ -368,6 +368,12 @@ def test_the_pronoun_that_did_what_is_asked_is_the_person_the_unit_is_about(x: S
     # the pronoun's person is named in the question: the other name is the one asked for
     direct, _, _ = answer(x, "Who did Ada Brennan win the 1998 mayoral election of Dunmore against?", units[1:])
     assert direct == "Tom Keller"
+    direct, _, _ = answer(x, "Who did Brennan beat in the 1998 mayoral election of Dunmore?", units[1:])
+    assert direct != "Ada Brennan"  # her surname is in the question: she is not the one asked for
+    # a pronoun that did not do it, or had it done to it, is not the answer
+    passive = [("Tom Keller is an Irish politician. He was defeated in the 1998 mayoral election of Dunmore by Ada "
+                "Brennan.", "paragraph", "Tom Keller", "")]
+    assert answer(x, "Who won the 1998 mayoral election of Dunmore?", passive)[0] != "Tom Keller"
 
 
 def test_a_month_or_a_weekday_after_in_is_no_place() -> None:
@@ -386,3 +392,4 @@ def test_a_title_s_words_do_not_say_which_way_a_comparison_goes(x: SpacyExtracto
     assert direct == "Just Before Dawn" and len(quotes) == 4
     assert without_names("Which came first, Just Before Dawn or After Hours?", ["Just Before Dawn", "After Hours"]) \
         .split() == ["Which", "came", "first,", "or", "?"]
+    assert "older" in without_names("Which film is older, Old or Us?", ["Old", "Us"])  # whole words only

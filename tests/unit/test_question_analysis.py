@@ -51,6 +51,8 @@ def test_kind_and_answer_type(analyser: QuestionAnalyser, question: str, kind: s
     # nothing else asks: the place or time a clause describes is what is asked for
     ("What is the name of the town where Mozart was born?", "PLACE"),
     ("Tell me where Mozart was born.", "PLACE"),
+    ("And when did Mozart die?", "DATE"),
+    ("Which broadcaster first aired Doctor Who?", "ORG"),  # a company, though broadcasters are people too
 ])
 def test_the_answer_type_is_what_the_question_word_asks(analyser: QuestionAnalyser, question: str, answer: str) -> None:
     assert analyser.analyse(question).answer_type == answer
