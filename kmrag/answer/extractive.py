@@ -35,7 +35,7 @@ from kmrag.answer.context import Context
 from kmrag.answer.judge import judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
-from kmrag.answer.spans import Span
+from kmrag.answer.spans import TITLE_QUALIFIER, Span
 from kmrag.answer.support import STOP, number_key, stem, terms
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
@@ -138,7 +138,6 @@ def stated_count(question: str, relational: frozenset[str], text: str) -> int:
     return len(said)
 
 
-TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 
 
 def _hops_first(order: Sequence[Span], count: dict[tuple[str, int], tuple[int, int]],
@@ -192,7 +191,6 @@ _REGNAL = re.compile(r" (?:[IVX]{1,5})\b(?!['’\w])")
 # "He won the race": a personal pronoun opening a clause, two words at most before the asked word
 _PRONOUN_SUBJECT = re.compile(r"(?:^|[.;:]\s+|,\s+and\s+)(?:He|She)\s+(?!(?:[\w'-]+\s+)*(?:was|were|is|are|been|"
                               r"being|not|never|n't|no)\b)(?:[\w'-]+\s+){0,2}$")  # not "He was defeated by"
-_TITLE_NOTE = re.compile(r"\s*\([^()]*\)$")  # "David Jolly (politician)": the note tells the unit apart
 # "(1) who acquired X, (2) who founded it": the number of an item in a list is no value of the text
 _ENUMERATOR = re.compile(r"(?:^|(?<=[\s:;,]))\((?:\d{1,2}|[a-z])\)(?=\s)|(?:^|(?<=\n))\s*\d{1,2}[.)](?=\s)")
 # between two dates of a range; a lifespan may name the places ("28 January 1864, Halifax, England – 1927")
@@ -704,7 +702,7 @@ class ExtractiveGenerator:
         """"He won the race ... against Alex Sink." in the unit titled "David Jolly", for "Who won ...?": the
         person who did what is asked is the pronoun before the asked word, that is the person the unit is about,
         not the other name of the span."""
-        title = _TITLE_NOTE.sub("", span.title).strip()
+        title = TITLE_QUALIFIER.sub("", span.title).strip()
         if not title or terms(title).words & terms(question).words or not any(  # "Who did Brennan defeat?"
                 _PRONOUN_SUBJECT.search(span.display[:at]) for at in verbs):
             return None

@@ -18,6 +18,8 @@ INSTRUCTION = re.compile(
     r"\b(?:ignore|disregard|forget|override)\b.{0,60}\b(?:instructions?|prompts?|rules|above|previous|everything)\b|"
     r"\byou (?:are|must|should|will) now\b|\bsystem prompt\b|\b(?:respond|reply|answer) (?:only )?with\b|"
     r"\bnew instructions?\b|\bas an ai\b", re.I | re.S)
+# a unit title's trailing note that tells it apart from others of the name: "David Jolly (politician)"
+TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from kmrag.answer.context import Context
 from kmrag.answer.judge import Verdict, judge
-from kmrag.answer.spans import Span
+from kmrag.answer.spans import TITLE_QUALIFIER, Span
 from kmrag.answer.support import YES_NO_WORDS, support, terms
 from kmrag.nlp.sentences import sentence_spans
 from kmrag.schema import Citation, Statement
@@ -248,7 +248,7 @@ def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any]
         ev = _evidence(s)
         # "He won the race ..." in the unit about David Jolly: the person is the unit's title
         titled = bool((basis or {}).get("subject_from_title")) and \
-            _plain(re.sub(r"\s*\([^()]*\)$", "", s.title)) == phrase
+            _plain(TITLE_QUALIFIER.sub("", s.title)) == phrase
         if low not in YES_NO_WORDS and phrase and (whole.search(_plain(ev)) or titled):
             out.direct = direct.strip()
             out.basis = {**(basis or {"kind": "span"}), "unit_id": s.unit_id, "quote": s.quote}
