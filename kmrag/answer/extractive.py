@@ -32,6 +32,7 @@ from kmrag.answer.asked import asking
 from kmrag.answer.chain import about, compare_related, read_chain
 from kmrag.answer.claims import claims
 from kmrag.answer.context import Context
+from kmrag.answer.countries import country_in, country_named
 from kmrag.answer.judge import judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
@@ -39,6 +40,7 @@ from kmrag.answer.spans import TITLE_QUALIFIER, Span
 from kmrag.answer.support import STOP, number_key, stem, terms
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
+from kmrag.nlp.places import available as places_available
 from kmrag.retrieval.analysis import QuestionAnalysis
 from kmrag.retrieval.multihop import MONTHS, VALUE_OF
 
@@ -84,6 +86,7 @@ _RANGE_SPLIT = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*")
 # "whose director", "the father of": the compared value belongs to another person than the entities named
 RELATED_PERSON = re.compile(r"\b(?:director|father|mother|founder|composer|author|writer|producer|husband|wife|"
                             r"spouse|son|daughter|parent|child|creator|performer|singer|editor|owner)s?\b", re.I)
+COUNTRY_ASKED = re.compile(r"\b(?:nationality|country|citizenship|nation)\b", re.I)
 SAME_PLACE = re.compile(r"\bsame\s+(?:nationality|country|citizenship|place|birthplace|hometown|place\s+of\s+birth)\b|"
                         r"\bboth\s+from\s+the\s+same\b|"
                         r"\bfrom the same country\b", re.I)
@@ -731,8 +734,18 @@ class ExtractiveGenerator:
         if not about:
             return None, None
         entities = [{"name": n, "unit_id": s.unit_id, "quote": s.quote} for n, s in about]
-        if SAME_PLACE.search(question) and (len(about) < 2 or RELATED_PERSON.search(question)):
-            return None, None  # one entity has nothing to share; a related person's place is not the entity's
+        if SAME_PLACE.search(question) and (len({(s.unit_id, s.start) for _, s in about}) < 2
+                                            or RELATED_PERSON.search(question)):
+            return None, None  # one entity (or one span for both) has nothing to share; a related person's
+            # place is not the entity's
+        if SAME_PLACE.search(question) and COUNTRY_ASKED.search(question) and places_available():
+            named = [country_in(s.display, ents.get((s.unit_id, s.start), [])) for _, s in about]
+            if not all(named):
+                return None, None  # a span that names no country decides nothing
+            for e, where in zip(entities, named, strict=True):
+                e["value"] = ", ".join(sorted(where))
+            same = bool(frozenset.intersection(*named))
+            return ("yes" if same else "no"), {"kind": "yes_no", "rule": "the same country", "entities": entities}
         if SAME_PLACE.search(question):
             values = [{t.lower() for t, lab, _ in ents.get((s.unit_id, s.start), []) if lab in {"NORP", "GPE"}}
                       for _, s in about]
@@ -817,7 +830,15 @@ class ExtractiveGenerator:
         if not got or len(got) < 2:
             return [], None, None
         chain = list(dict.fromkeys(s for e in got for s in e["spans"]))
-        same = len({e["value"] for e in got}) == 1
+        countries = [country_named(e["value"]) for e in got]
+        if all(countries):  # "American" and "United States" are one country
+            for e, c in zip(got, countries, strict=True):
+                e["country"] = ", ".join(sorted(c))
+            same = bool(frozenset.intersection(*countries))
+        elif len({e["value"] for e in got}) == 1:
+            same = True
+        else:
+            return chain, None, None  # a nationality no country is known for decides nothing
         return chain, "yes" if same else "no", {
             "kind": "yes_no", "rule": f"the same nationality of the {relation}",
             "entities": [{k: v for k, v in e.items() if k != "spans"} for e in got]}

@@ -88,6 +88,31 @@ def test_yes_no(x: SpacyExtractor) -> None:
     assert answer(x, "Is Edmund Varga of the same nationality?", units[:1])[0] is None
 
 
+def test_the_same_country_is_the_country_each_span_places_its_entity_in(x: SpacyExtractor) -> None:
+    # a state, a city and a nationality all name their country: the places differ, the country does not
+    units = [("Disrupt was a crust punk band formed in Lynn, Massachusetts, United States.", "paragraph", "Disrupt", ""),
+             ("The Buckaroos are a folk punk band from San Francisco, California.", "paragraph", "The Buckaroos", ""),
+             ("Edmund Varga was an American painter.", "paragraph", "Edmund Varga", ""),
+             ("Will James was a French Canadian artist and writer of the American West.", "paragraph", "Will James", ""),
+             ("Eaton Academy is a charter school in Moultrie, a town of the outback.", "paragraph", "Eaton Academy", "")]
+    assert answer(x, "Are Disrupt and The Buckaroos from the same country?", units)[0] == "yes"
+    assert answer(x, "Are Disrupt and Edmund Varga from the same country?", units)[0] == "yes"
+    # the first place the span gives him is his; "the American West" is what he wrote about
+    assert answer(x, "Were Edmund Varga and Will James from the same country?", units)[0] == "no"
+    # a span that names no country decides nothing, though its place differs from the other's
+    assert answer(x, "Are Disrupt and Eaton Academy located in the same country?", units)[0] is None
+
+
+def test_two_compared_names_read_from_one_span_share_nothing(x: SpacyExtractor) -> None:
+    # "Thick and Thin" split at its "and": both halves find the one film's span, which cannot compare them
+    units = [("We Stick Together Through Thick and Thin is a 1929 German comedy film.", "paragraph",
+              "We Stick Together Through Thick and Thin", ""),
+             ("Total Badass is a 2010 American documentary film.", "paragraph", "Total Badass", "")]
+    got = answer(x, "Did the movies We Stick Together Through Thick and Thin and Total Badass originate from the same "
+                    "country?", units)[0]
+    assert got != "yes"
+
+
 def test_a_nationality_asked_of_both_is_each_ones_nationality(x: SpacyExtractor) -> None:
     units = [("Edmund Varga was a Hungarian film director.", "paragraph", "Edmund Varga", ""),
              ("Bille August is a Danish film director.", "paragraph", "Bille August", ""),

@@ -1,0 +1,57 @@
+"""The country a span gives an entity: "Samuel Hanson Stone (… near Richmond, Kentucky – …) was an American
+politician" gives the United States; "Will James (…) was a French Canadian artist and writer of the American
+West" gives Canada and France, not the United States of "the American West".
+
+The first run of place names and nationalities that names a country decides (kmrag.nlp.places): a span opens
+with what the entity is and where it is from, and what follows it is about something else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kmrag.nlp.places import country_of_run
+
+PLACE_LABELS = frozenset({"GPE", "NORP"})
+_JOINS = re.compile(r"[\s,\-–]*")  # "Lynn, Massachusetts, United States"; "French Canadian"
+_GLOSS = re.compile(r"\s*:")  # "(German: Wir halten fest …)": the name of a language, not of a country
+
+
+def place_runs(text: str, ents: Sequence[tuple[str, str, int]]) -> list[list[str]]:
+    """The span's place names and nationalities, grouped where they are written together, in order."""
+    return [names for _, names in _runs(text, ents)]
+
+
+def _runs(text: str, ents: Sequence[tuple[str, str, int]]) -> list[tuple[int, list[str]]]:
+    runs: list[tuple[int, list[str]]] = []
+    end = -1
+    for name, label, at in sorted(ents, key=lambda e: e[2]):
+        if label not in PLACE_LABELS or _GLOSS.match(text, at + len(name)):
+            continue
+        if runs and end >= 0 and _JOINS.fullmatch(text[end:at]):
+            runs[-1][1].append(name)
+        else:
+            runs.append((at, [name]))
+        end = at + len(name)
+    return runs
+
+
+def country_in(text: str, ents: Sequence[tuple[str, str, int]]) -> frozenset[str]:
+    """The countries of the span's first run of places that names one (empty when none does); a run outside
+    brackets first: "X (born 1950 in Tehran) is an American actor" is American, the birthplace an aside."""
+    runs = _runs(text, ents)
+    for _at, names in sorted(runs, key=lambda r: _in_brackets(text, r[0])):  # stable: in order otherwise
+        if found := country_of_run(names):
+            return found
+    return frozenset()
+
+
+def _in_brackets(text: str, at: int) -> bool:
+    before = text[:at]
+    return before.count("(") > before.count(")")
+
+
+def country_named(value: str) -> frozenset[str]:
+    """The country of a value read as an answer ("American", "Lynn, Massachusetts")."""
+    return country_of_run([p for p in re.split(r"\s*,\s*", value) if p])
