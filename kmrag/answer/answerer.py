@@ -18,7 +18,7 @@ the answer's trace.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kmrag.answer import paths
@@ -93,7 +93,7 @@ class Answerer:
         t0 = time.perf_counter()
         # "foo fighters or awolnation, which ..." with the names' capitals; "Tell me whether A and B ..." is read
         # as "Are A and B ...?"
-        q = rephrase(restore_case(self.graph, tenant, asked))
+        q = rephrase(restore_case(self.graph, tenant, asked, titles=self._title_forms(tenant)))
         analysis = self.analyser.analyse(q)
         trace: list[dict[str, Any]] = TraceLog("answer")
         if q != asked:
@@ -179,6 +179,9 @@ class Answerer:
                 answer.trace.append({"step": "store", "warning": f"the answer is stored in PostgreSQL, but its "
                                      f"(:Answer)-[:CITES] view could not be written to the graph: {e}"})
         return answer
+
+    def _title_forms(self, tenant: str) -> Callable[[list[str]], dict[str, str]]:
+        return lambda names: self.units.title_forms(tenant, names)
 
     def _generate(self, q: str, analysis: QuestionAnalysis, context: Context, trace: list[dict[str, Any]],
                   attempt: int, asked: Sequence[str] = ()) -> Validated:

@@ -2,16 +2,17 @@
 names' capitals back from the tenant's own entities, so that the question analysis finds them as names.
 
 Every run of one to eight words of the question is looked up as an entity name or alias (case-insensitive,
-one query); the longest runs found, not overlapping, take the casing of the entity's name ("Foo Fighters").
-A run needs two words that are no stop words ("the band" is one), and a single word is taken only when its
-entity's name has a capital past its first letter ("AWOLNATION", "YouTube"): "band" and "the band" stay words
-even where a group is called "The Band". A question with any
-capital letter is left as typed: its writer chose its casing.
+one query), and as a unit's title ("passions (1994 film)": the tenant's "Passions (1994 Film)"); the longest
+runs found, not overlapping, take the casing of the entity's name or the title ("Foo Fighters"). A run needs
+two words that are no stop words ("the band" is one), and a single word is taken only when its entity's name
+has a capital past its first letter ("AWOLNATION", "YouTube"): "band" and "the band" stay words even where a
+group is called "The Band". A question with any capital letter is left as typed: its writer chose its casing.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from kmrag.answer.support import STOP
@@ -21,9 +22,11 @@ MAX_WORDS = 8
 _WORD = re.compile(r"[^\s,;:?!]+")
 
 
-def restore_case(graph: Any, tenant: str, question: str) -> str:
+def restore_case(graph: Any, tenant: str, question: str,
+                 titles: Callable[[list[str]], dict[str, str]] | None = None) -> str:
     """``question`` with the names the tenant knows written as the tenant writes them (see the module);
-    unchanged when it has a capital letter, names none, or the graph cannot be asked."""
+    unchanged when it has a capital letter, names none, or the graph cannot be asked. ``titles`` looks runs up
+    as the titles of the tenant's units too (lower-case form -> title as written)."""
     if not question.strip() or any(c.isupper() for c in question) or graph is None:
         return question
     words = [(m.start(), m.end()) for m in _WORD.finditer(question)]
@@ -48,6 +51,8 @@ def restore_case(graph: Any, tenant: str, question: str) -> str:
     for e in found:
         for n in (e.name, *e.aliases):
             names.setdefault(canonical_entity_name(n), n)
+    for n in _titles(titles, list(runs)):
+        names.setdefault(canonical_entity_name(n), n)
     spans = sorted(((a, b, names[k]) for k, places in runs.items() if k in names for a, b in places
                     if " " in question[a:b].strip() or any(c.isupper() for c in names[k][1:])),
                    key=lambda x: (-(x[1] - x[0]), x[0]))
@@ -59,3 +64,12 @@ def restore_case(graph: Any, tenant: str, question: str) -> str:
     for a, b, name in sorted(taken, reverse=True):
         out = out[:a] + name + out[b:]
     return out[:1].upper() + out[1:] if taken else question
+
+
+def _titles(titles: Callable[[list[str]], dict[str, str]] | None, runs: list[str]) -> list[str]:
+    if titles is None:
+        return []
+    try:
+        return list(titles(runs).values())
+    except Exception:  # noqa: BLE001 - a store that cannot be asked leaves the names to the graph
+        return []

@@ -58,6 +58,11 @@ _WHICH_OF = re.compile(rf"^\s*(which|who)(?:\s+one)?\s+of\s+(?:the\s+two\s*,?\s+
 # "A and B: are they in the same country?" / "A and B - are both of them operas?" -> "Are A and B ...?"
 _TOPIC = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(is|are|was|were|do|does|did|have|has|had)\s+"
                     r"(they\s+both|both\s+of\s+them|they|it|he|she|these|those)\b\s*(.*)$", re.I | re.S)
+# "A and B — do their directors come from the same country?": a topic, then a question with one pronoun for it
+_TOPIC_ASKED = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*((?:is|are|was|were|do|does|did|have|has|had|who|"
+                          r"whom|whose|what|which|when|where|how|in|on|at|from)\b.+\?)\s*$", re.I | re.S)
+# "A vs B: film with the earlier-born director" -> "Which film with the earlier-born director, A or B?"
+_VERSUS = re.compile(r"^\s*(.+?)\s+(?:vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2014])\s*(.+?)\s*$", re.I | re.S)
 # words people use for the same thing the analysis reads in one form
 _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if "ed" in m.group(0).lower() else "die"),
                (re.compile(r"\bpasses\s+away\b", re.I), lambda m: "dies"),
@@ -123,6 +128,13 @@ _MATCH = re.compile(r"^(?:does|do|did)\s+the\s+([\w ]+?)\s+of\s+(.+?)\s+(?:match
                     r"\s*\?$", re.I | re.S)
 # a search box's label before the query ("Search: X director", "Query: ...")
 _LABEL = re.compile(r"^\s*(?:search|query|q|question|find)\s*:\s*", re.I)
+# "Fill in the blank: the director of X is from ____." -> "The director of X is from where?" (then fronted)
+_BLANK_LABEL = re.compile(r"^\s*(?:fill\s+in\s+the\s+blanks?|complete(?:\s+the\s+(?:sentence|blank))?)\s*[:\-\u2013\u2014]\s*",
+                          re.I)
+_BLANK = re.compile(r"_{2,}|\[\s*blank\s*\]|\?{3,}", re.I)
+# the wh-word a blank after a preposition stands for ("from ____": where; "on ____": when; "by ____": whom)
+_BLANK_WH = {"from": "where", "in": "where", "at": "where", "near": "where", "on": "when", "since": "when",
+             "by": "whom", "to": "whom", "with": "whom"}
 # a search-box query: a name, the people it leads through, what is asked of the last ("Elizabeth Merbury husband
 # death date", "Tit For Tat (1921 Film) director place of death")
 # ("birth date" / "death date" are "date of birth" / "date of death" by then: _SAME_WORDS runs first)
@@ -182,8 +194,14 @@ def rephrase(question: str) -> str:
     return out if out != q else question
 
 
+_ASKS = re.compile(r"^(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|"
+                   r"could|will|would)\b|,\s*(?:who|what|which)\b", re.I)
+
+
 @functools.lru_cache(maxsize=2048)
 def _rephrase(q: str) -> str:
+    if not re.search(r"[?!]|\.\s*$", q) and _ASKS.search(q):
+        q = q.rstrip() + "?"  # typed without its question mark: "is X in the same country as Y"
     for _ in range(3):  # a request around a fronted comparison around a relative clause
         before = q
         q = _in_situ(_doers(_share(_front(_request(_terse(_words(q)))))))
@@ -303,7 +321,7 @@ def _terse(q: str) -> str:
 def _words(q: str) -> str:
     """"passed away" -> "died", "what's" -> "what is", "birth date" -> "date of birth"; a search box's label
     ("Search: ") dropped."""
-    q = _LABEL.sub("", q)
+    q = _blank(_LABEL.sub("", q))
     lead = _LEAD.match(q)
     first = re.match(r"\W*(\w+)", lead.group(0)) if lead else None
     if not (lead and first and not re.search(r"\d", lead.group(0)) and (
@@ -342,6 +360,25 @@ def _words(q: str) -> str:
     return q
 
 
+def _blank(q: str) -> str:
+    """A sentence with one blank for the answer, as a question with the wh-word in the blank's place: "the
+    director of X is from ____." -> "The director of X is from where?"; the wh-word is fronted later."""
+    blanks = list(_BLANK.finditer(q))
+    if len(blanks) != 1:
+        return q
+    b = blanks[0]
+    body = _BLANK_LABEL.sub("", q[:b.start()])
+    before = re.search(r"(\w+)\s*$", body)
+    if not before or _end(q[b.end():]):
+        return q  # a blank that opens the sentence or has words after it: which wh-word is not plain
+    noun = re.search(r"\b(?:the|a|an)\s+([a-z]+)\s*$", body)
+    if noun:  # "founded in the year ____" -> "founded in which year?"
+        out = f"{body[:noun.start()].rstrip()} which {noun.group(1)}?"
+    else:
+        out = f"{body.rstrip()} {_BLANK_WH.get(before.group(1).lower(), 'what')}?"
+    return out[:1].upper() + out[1:]
+
+
 # "When was it that X died?" -> "When did X die?"
 _CLEFT = re.compile(r"^\s*(who|whom|what|when|where|which\s+\w+|what\s+\w+)\s+(?:was|is)\s+it\s+that\s+(.+)$",
                     re.I | re.S)
@@ -376,6 +413,15 @@ def _front(q: str) -> str:
     m = _WHICH_OF.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
         return f"{m.group(1).capitalize()} {_end(m.group(4))}, {m.group(2).strip()} or {m.group(3).strip()}?"
+    m = _VERSUS.match(q)
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
+        ask = _end(m.group(3))
+        if not re.match(r"(?i)(?:who|whom|whose|what|which|when|where|how)\b", ask):
+            ask = f"which {ask}"  # "film with the earlier-born director" -> "which film with ..."
+        return f"{ask[0].upper()}{ask[1:]}, {m.group(1).strip()} or {m.group(2).strip()}?"
+    m = _TOPIC_ASKED.match(q)
+    if m and not _TOPIC.match(q) and len(m.group(1).split()) <= 16 and (said := _said_of(m.group(2), m.group(1))):
+        return said  # "A and B — do their directors come from the same country?"
     m = _TOPIC.match(q)
     if m and re.search(r"\band\b|,", m.group(1)) and len(m.group(1).split()) <= 16:
         both = " both" if "both" in m.group(3).lower() else ""

@@ -131,6 +131,24 @@ class UnitSearch(PgBase):
             ).fetchall()
         return [ScoredUnit(id=r[0], score=float(r[1])) for r in rows]
 
+    def title_forms(self, tenant: str, names: list[str]) -> dict[str, str]:
+        """The titles of active units that are one of ``names`` (case-insensitive), as the tenant writes them,
+        by their lower-case form: a lower-case question's "passions (1994 film)" is the tenant's "Passions (1994
+        Film)". Where units write one title two ways, the way most of them do."""
+        wanted = sorted({n.strip().lower() for n in names if n.strip()})
+        if not wanted:
+            return {}
+        with self._conn() as conn:
+            rows = conn.execute(
+                "SELECT title, count(*) FROM kmrag_units WHERE tenant = %s AND lower(title) = ANY(%s) "
+                "AND retired_at IS NULL GROUP BY title ORDER BY count(*) DESC, title",
+                (tenant, wanted),
+            ).fetchall()
+        out: dict[str, str] = {}
+        for title, _ in rows:
+            out.setdefault(title.lower(), title)
+        return out
+
     def titled(self, tenant: str, titles: list[str], per_title: int = 3) -> dict[str, list[tuple[str, str]]]:
         """Active units whose title is one of ``titles`` (case-insensitive), as (unit id, source id) in
         reading order: for a passage corpus, the passage about an entity; for documents, the first units

@@ -96,6 +96,12 @@ def test_units_about_a_name_include_titles_with_a_qualifier(stores: Stores, tena
     assert "merc%" not in got  # LIKE wildcards in a name are literal characters
 
 
+def test_a_lower_case_title_is_found_as_the_tenant_writes_it(stores: Stores, tenant: str) -> None:
+    got = stores.units.title_forms(tenant, ["mercury (planet)", "EDMUND VARGA", "mercury", "merc%", ""])
+    assert got == {"mercury (planet)": "Mercury (planet)", "edmund varga": "Edmund Varga"}
+    assert stores.units.title_forms("another-tenant", ["edmund varga"]) == {}
+
+
 def test_two_hops_to_a_unit_sharing_no_word_with_the_question(stores: Stores, tenant: str) -> None:
     question = "Where was the writer of Quiet Meridian raised?"
     emb = get_embedder(stores.settings)

@@ -38,3 +38,19 @@ def test_a_question_with_capitals_another_tenant_or_no_known_name_is_left_as_typ
     # "the band" is a word with its article, whatever a group is called
     assert restore_case(store, "t", "who founded the band that edmund varga led?") == \
         "Who founded the band that Edmund Varga led?"
+
+
+def test_a_units_title_gives_its_casing_where_no_entity_is_so_named(store: LocalGraphStore) -> None:
+    titles = {"passions (1994 film)": "Passions (1994 Film)", "fesha-e sofla": "Fesha-e Sofla"}
+    asked: list[list[str]] = []
+
+    def look_up(runs: list[str]) -> dict[str, str]:
+        asked.append(runs)
+        return {k: v for k, v in titles.items() if k in runs}
+
+    q = restore_case(store, "t", "is fesha-e sofla older than passions (1994 film)", titles=look_up)
+    assert q == "Is Fesha-e Sofla older than Passions (1994 Film)"
+    assert asked and "passions (1994 film)" in asked[0]
+    # an entity's name is the tenant's first word on it; a store that cannot be asked leaves the rest as typed
+    assert restore_case(store, "t", "where was edmund varga born?", titles=lambda runs: 1 / 0) == \
+        "Where was Edmund Varga born?"  # type: ignore[arg-type,return-value]

@@ -282,6 +282,17 @@ def test_a_lead_that_names_something_is_kept(question: str, name: str) -> None:
     ("Who is the older of Carsten Spohr and Jürgen Weber?", "Who is older, Carsten Spohr or Jürgen Weber?"),
     ("You know the film Metropolis? When was its director born?", "When was the director of the film Metropolis born?"),
     ("Remember Lufthansa? Where is it based?", "Where is Lufthansa based?"),
+    ("Metropolis and Nosferatu — do their directors come from the same country?",
+     "Do the directors of Metropolis and Nosferatu come from the same country?"),
+    # a blank to fill, two names set against each other
+    ("Fill in the blank: the director of Metropolis is from ____.", "Where is the director of Metropolis from?"),
+    ("Complete: Lufthansa was founded in the year ____.", "In what year was Lufthansa founded?"),
+    ("Fill in the blank: Munich is the capital of ____.", "What is Munich the capital of?"),
+    ("Is Munich in the same country as Augsburg", "Are Munich and Augsburg in the same country?"),  # no "?"
+    ("Metropolis or Nosferatu, which film came first", "Which film came first, Metropolis or Nosferatu?"),
+    ("Metropolis vs Nosferatu: film with the earlier-born director",
+     "Which film with the earlier-born director, Metropolis or Nosferatu?"),
+    ("Lufthansa versus Air India - which was founded first?", "Which was founded first, Lufthansa or Air India?"),
 ])
 def test_asides_idioms_clefts_and_a_topic_named_first(asked: str, read: str) -> None:
     assert rephrase(asked) == read
@@ -291,6 +302,10 @@ def test_asides_idioms_clefts_and_a_topic_named_first(asked: str, read: str) -> 
     "Who is the brother of Carsten Spohr and Jürgen Weber?",  # not a comparison
     "You know Lufthansa? Its founder and his son both lived in Cologne?",  # two pronouns: which one is meant?
     "Is there a museum in Munich?",
+    "____ founded Lufthansa.",  # a blank that opens the sentence: who or what?
+    "Fill in the blanks: ____ founded ____ in 1953.",
+    "Metropolis vs Nosferatu",
+    "Lufthansa and Air India: their founders and their hubs?",  # two pronouns
 ])
 def test_look_alikes_of_those_forms_stay_as_asked(question: str) -> None:
     assert rephrase(question) == question
