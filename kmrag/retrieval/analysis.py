@@ -84,6 +84,10 @@ class QuestionAnalysis(BaseModel):
         return out
 
 
+# "Where is / was / does X come from?": a person's origin (a place asked of a thing stays a place)
+ORIGIN = re.compile(r"^\s*where\s+(?:is|was|are|were|does|did|do)\b.*\b(?:from|come|comes|hail|hails)\s*\??\s*$", re.I)
+
+
 class QuestionAnalyser:
     def __init__(self, extractor: SpacyExtractor) -> None:
         self.extractor = extractor
@@ -114,6 +118,8 @@ class QuestionAnalyser:
         sub = self._sub_question(question, mentions, doc) if kind in {"factoid", "inference"} else None
         if sub is not None and kind == "factoid":
             kind = "bridge"
+        if answer_type == "PLACE" and sub is not None and sub.resolves_to == "PERSON" and ORIGIN.search(question):
+            answer_type = "NATIONALITY"  # "Where is the director of X from?": "American", as "Which country ...?"
         return QuestionAnalysis(question=question, kind=kind, answer_type=answer_type, mentions=mentions,
                                 compared=compared if kind == "comparison" else [], sub_question=sub)
 

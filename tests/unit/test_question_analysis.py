@@ -189,3 +189,12 @@ def test_a_title_may_hold_lower_case_words(analyser: QuestionAnalyser) -> None:
 def test_options_joined_by_or_without_a_comma(analyser: QuestionAnalyser) -> None:
     a = analyser.analyse("Which is older the Eiffel Tower or Big Ben?")
     assert a.compared and a.compared[-1] == "Big Ben"
+
+
+def test_where_a_related_person_is_from_asks_a_nationality(analyser: QuestionAnalyser) -> None:
+    # a person's origin: "American" answers it as "Which country is the director of X from?" does
+    assert analyser.analyse("Where is the director of Axis (Film) from?").answer_type == "NATIONALITY"
+    assert analyser.analyse("Where does the founder of Lufthansa come from?").answer_type == "NATIONALITY"
+    # a place asked of a thing, and a birthplace, stay places
+    assert analyser.analyse("Where is the band Dogwood from?").answer_type == "PLACE"
+    assert analyser.analyse("Where was the director of Axis (Film) born?").answer_type == "PLACE"
