@@ -331,7 +331,8 @@ class ExtractiveGenerator:
             chain, direct, basis = self._compare_related(question, analysis, spans, ents)
         elif analysis.kind == "comparison" and len(analysis.compared) >= 2:
             chain = self._compared_chain(scored, analysis, question)
-            direct, basis = self._compare(question, analysis, chain, ents)
+            direct, basis = self._compare(question, analysis, chain, ents, pool=[x.span for x in scored])
+            chain = _with_cited(chain, basis, [x.span for x in scored])
         elif analysis.sub_question is not None and analysis.answer_type != "YES_NO" and \
                 (hopped := read_chain(question, analysis, spans, self._reader(ents), self.rank_for, self.analyse)):
             chain, direct, basis = hopped
@@ -723,10 +724,11 @@ class ExtractiveGenerator:
         return out
 
     def _yes_no(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
-                ents: dict[tuple[str, int], list[Any]]) -> tuple[str | None, dict[str, Any] | None]:
+                ents: dict[tuple[str, int], list[Any]], pool: list[Span] | None = None
+                ) -> tuple[str | None, dict[str, Any] | None]:
         """Yes when the span about every compared entity states the question's property; no when the question
         asks whether they share a nationality or place and their spans name different ones; otherwise
-        nothing (never a default)."""
+        nothing (never a default). A country may be read from any span of ``pool`` about an entity."""
         if HAN.search(question):
             return _yes_zh(question, analysis, chain)
         names = analysis.compared if len(analysis.compared) >= 2 else analysis.mentions[:1]
@@ -739,13 +741,7 @@ class ExtractiveGenerator:
             return None, None  # one entity (or one span for both) has nothing to share; a related person's
             # place is not the entity's
         if SAME_PLACE.search(question) and COUNTRY_ASKED.search(question) and places_available():
-            named = [country_in(s.display, ents.get((s.unit_id, s.start), [])) for _, s in about]
-            if not all(named):
-                return None, None  # a span that names no country decides nothing
-            for e, where in zip(entities, named, strict=True):
-                e["value"] = ", ".join(sorted(where))
-            same = bool(frozenset.intersection(*named))
-            return ("yes" if same else "no"), {"kind": "yes_no", "rule": "the same country", "entities": entities}
+            return _same_country(about, pool or chain, ents)
         if SAME_PLACE.search(question):
             values = [{t.lower() for t, lab, _ in ents.get((s.unit_id, s.start), []) if lab in {"NORP", "GPE"}}
                       for _, s in about]
@@ -844,9 +840,10 @@ class ExtractiveGenerator:
             "entities": [{k: v for k, v in e.items() if k != "spans"} for e in got]}
 
     def _compare(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
-                 ents: dict[tuple[str, int], list[Any]]) -> tuple[str | None, dict[str, Any] | None]:
+                 ents: dict[tuple[str, int], list[Any]], pool: list[Span] | None = None
+                 ) -> tuple[str | None, dict[str, Any] | None]:
         if analysis.answer_type == "YES_NO":
-            return self._yes_no(question, analysis, chain, ents)
+            return self._yes_no(question, analysis, chain, ents, pool)
         if RELATED_PERSON.search(question):  # "whose director was born first": the value is not the film's own
             return None, None
         values: list[tuple[float, str, Span]] = []
@@ -918,6 +915,47 @@ def _ended(span: Span) -> str:
     if span.kind != "row" or span.display.rstrip().endswith((".", "。", "!", "?", "！", "？")):
         return span.display
     return span.display + ("。" if HAN.search(span.display) else ".")
+
+
+def _with_cited(chain: list[Span], basis: dict[str, Any] | None, pool: list[Span]) -> list[Span]:
+    """The chain with the spans its basis cites: one read from another span of an entity's unit replaces the
+    chain's span of that unit."""
+    out = list(chain)
+    for e in (basis or {}).get("entities", []):
+        key = (e.get("unit_id"), e.get("quote"))
+        if any((s.unit_id, s.quote) == key for s in out):
+            continue
+        span = next((s for s in pool if (s.unit_id, s.quote) == key), None)
+        if span is not None:
+            at = next((i for i, s in enumerate(out) if s.unit_id == span.unit_id), None)
+            if at is None:
+                out.append(span)
+            else:
+                out[at] = span
+    return out
+
+
+def _same_country(about_each: list[tuple[str, Span]], chain: list[Span], ents: dict[tuple[str, int], list[Any]]
+                  ) -> tuple[str | None, dict[str, Any] | None]:
+    """Yes when the spans about the entities place them in one country, no when in different ones; the span
+    about each that names a country is cited (the first that does: "Eaton Academy is a charter school in
+    Eastpointe, Michigan.", not "It is located in the former St. Veronica School building."); nothing when a
+    span about one of them names none."""
+    entities: list[dict[str, Any]] = []
+    countries: list[frozenset[str]] = []
+    for name, first in about_each:
+        for span in [first, *(x for x in about(name, chain) if x is not first)]:
+            if found := country_in(span.display, ents.get((span.unit_id, span.start), [])):
+                entities.append({"name": name, "unit_id": span.unit_id, "quote": span.quote,
+                                 "value": ", ".join(sorted(found))})
+                countries.append(found)
+                break
+        else:
+            return None, None  # a span that names no country decides nothing
+    if len({(e["unit_id"], e["quote"]) for e in entities}) < len(entities):
+        return None, None  # one span for two entities compares nothing
+    same = bool(frozenset.intersection(*countries))
+    return ("yes" if same else "no"), {"kind": "yes_no", "rule": "the same country", "entities": entities}
 
 
 def _holds(claim: str, span: Span) -> bool:

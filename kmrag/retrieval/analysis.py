@@ -342,7 +342,7 @@ def question_mentions(extractor: SpacyExtractor, doc: Any, thorough: bool = True
     chunks = [c for c in doc.noun_chunks if any(t.pos_ == "PROPN" for t in c)]
     found += [clean_name(_strip_verbs(c) if thorough else c.text) for c in chunks]
     if thorough:
-        found += _capitalised_runs(doc)
+        found = [*_bracketed_titles(doc.text), *found, *_capitalised_runs(doc)]
     # a name with its bracket first ("Society Girl (1932 Film)"), then as the graph may know it ("Society Girl")
     verbs = {t.text for t in doc if t.pos_ in {"VERB", "AUX"} and t.text.islower()}
     found = [x for m in found for x in (_closed(_untail(m, verbs), doc.text),
@@ -403,6 +403,27 @@ def _strip_verbs(chunk: Any) -> str:
 
 
 CONNECTORS = {"of", "the", "de", "la", "le", "von", "van", "der", "du", "del", "da", "in", "on", "for", "&"}
+
+
+# a title with the bracket that tells it apart, small words and all: "Once There Was a War (film)"
+_BRACKETED = re.compile(r"(?<![\w'’])[A-Z0-9][\w'’.-]*(?:\s+(?:[A-Z0-9][\w'’.-]*|a|an|the|of|in|on|for|to|at|with|from|"
+                        r"de|la|le|von|van|der|du|del|da))*\s?\([^()]{1,40}\)")
+
+
+def _bracketed_titles(text: str) -> list[str]:
+    """Titles written with their bracket, whose small words split them for the parser ("Once There Was a War
+    (film)" is not "Once There Was" and "War (film)"); the question's first word is no part of one."""
+    out = []
+    for m in _BRACKETED.finditer(text):
+        words = m.group(0).split()
+        if m.start() == 0 and len(words) > 1 and words[0].lower() in AUX_START | {"who", "what", "which", "when",
+                                                                                    "where", "how", "whose"}:
+            words = words[1:]
+        while words and words[0].islower():
+            words = words[1:]
+        if len(words) > 1:
+            out.append(" ".join(words))
+    return out
 
 
 def _capitalised_runs(doc: Any) -> list[str]:

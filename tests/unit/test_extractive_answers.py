@@ -103,6 +103,14 @@ def test_the_same_country_is_the_country_each_span_places_its_entity_in(x: Spacy
     assert answer(x, "Are Disrupt and Eaton Academy located in the same country?", units)[0] is None
 
 
+def test_the_span_about_an_entity_that_names_its_country_is_the_one_read(x: SpacyExtractor) -> None:
+    units = [("Disrupt was a crust punk band formed in Lynn, Massachusetts, United States.", "paragraph", "Disrupt", ""),
+             ("It is located in the former St. Veronica School building. Eaton Academy is a charter school in "
+              "Eastpointe, Michigan.", "paragraph", "Eaton Academy", "")]
+    direct, quotes, _ = answer(x, "Are Eaton Academy and Disrupt located in the same country?", units)
+    assert direct == "yes" and any("Eastpointe, Michigan" in q for q in quotes)
+
+
 def test_two_compared_names_read_from_one_span_share_nothing(x: SpacyExtractor) -> None:
     # "Thick and Thin" split at its "and": both halves find the one film's span, which cannot compare them
     units = [("We Stick Together Through Thick and Thin is a 1929 German comedy film.", "paragraph",

@@ -198,3 +198,14 @@ def test_where_a_related_person_is_from_asks_a_nationality(analyser: QuestionAna
     # a place asked of a thing, and a birthplace, stay places
     assert analyser.analyse("Where is the band Dogwood from?").answer_type == "PLACE"
     assert analyser.analyse("Where was the director of Axis (Film) born?").answer_type == "PLACE"
+
+
+def test_a_title_with_its_bracket_keeps_its_small_words(analyser: QuestionAnalyser) -> None:
+    # as a tenant writes it, after a lower-case question took its casing: "a" and "(film)" are the title's
+    a = analyser.analyse("Were the directors of Passions (1994 film) and Once There Was a War (film) from the same "
+                         "country?")
+    assert a.compared == ["Passions (1994 film)", "Once There Was a War (film)"]
+    assert analyser.analyse("Who directed Portrait of a Lady (1996 film)?").mentions[0] == "Portrait of a Lady (1996 film)"
+    # "and" joins two titles, not one
+    assert analyser.analyse("Are Cannibal Girls and Battle Circus (Film) both American films?").compared == \
+        ["Cannibal Girls", "Battle Circus (Film)"]
