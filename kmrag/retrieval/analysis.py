@@ -85,7 +85,8 @@ class QuestionAnalysis(BaseModel):
 
 
 # "Where is / was / does X come from?": a person's origin (a place asked of a thing stays a place)
-ORIGIN = re.compile(r"^\s*where\s+(?:is|was|are|were|does|did|do)\b.*\b(?:from|come|comes|hail|hails)\s*\??\s*$", re.I)
+ORIGIN = re.compile(r"^\s*where\s+(?:(?:is|was|are|were)\b.*\bfrom|(?:does|did|do)\b.*\b(?:come|hail)\s+from)\s*\??\s*$",
+                    re.I)
 
 
 class QuestionAnalyser:
