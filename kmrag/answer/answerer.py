@@ -30,6 +30,7 @@ from kmrag.answer.grade import AnswerGrade, OfflineGrader, grader_for
 from kmrag.answer.llm import LLMClient, LLMGenerator
 from kmrag.answer.llm_judge import LLMJudge
 from kmrag.answer.paths import PathAnswer, PathReader
+from kmrag.answer.spelling import mend_slips
 from kmrag.answer.support import terms
 from kmrag.answer.validate import NOT_FOUND, Validated, validate
 from kmrag.config import Settings
@@ -93,7 +94,8 @@ class Answerer:
         t0 = time.perf_counter()
         # "foo fighters or awolnation, which ..." with the names' capitals; "Tell me whether A and B ..." is read
         # as "Are A and B ...?"
-        q = rephrase(restore_case(self.graph, tenant, asked, titles=self._title_forms(tenant)))
+        mended = mend_slips(asked, self.analyser.extractor.nlp.vocab.strings)  # "wich", "contry"
+        q = rephrase(restore_case(self.graph, tenant, mended, titles=self._title_forms(tenant)))
         analysis = self.analyser.analyse(q)
         trace: list[dict[str, Any]] = TraceLog("answer")
         if q != asked:

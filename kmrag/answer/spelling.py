@@ -1,0 +1,108 @@
+"""Slips in the words a question is asked with: "wich Canadian band", "locatd in the same contry".
+
+Only the words the question analysis reads are mended (wh-words, auxiliaries and the other stop words, the
+nouns that say what is asked, the relation verbs of kmrag.answer.lexicon and their forms), and only a word in
+lower case that the English vocabulary of the spaCy model does not hold: names, titles, words in quotes and
+any real word ("cast" is not "case") are left as typed. A slip is mended when exactly one such word is one
+edit away, a dropped letter first ("contry" is "country"; "wich" is "which" rather than "with"), then two
+letters swapped, one changed, one added. Nothing is mended when two words are as near.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from kmrag.answer.lexicon import GROUPS
+from kmrag.answer.support import STOP
+from kmrag.nlp.asked_nouns import (
+    DATE_NOUNS,
+    MEASURE_NOUNS,
+    NUMBER_NOUNS,
+    ORG_NOUNS,
+    PERSON_NOUNS,
+    PLACE_NOUNS,
+    WORK_NOUNS,
+)
+
+MIN_LEN = 4  # "teh" and other three-letter slips are too near too many words
+_WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+(?![\w'’-])")
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+_MORE = """born died wrote written made won led built began begun founded older oldest younger youngest earlier
+earliest later latest first last same both nationality citizenship birth death located situated married
+released published directed produced starred composed designed created formed located graduated studied
+longer shorter taller larger bigger smaller which whose where when what who whom country""".split()
+
+
+@functools.lru_cache(maxsize=1)
+def _targets() -> frozenset[str]:
+    words = set(STOP) | set(_MORE)
+    for nouns in (PERSON_NOUNS, PLACE_NOUNS, ORG_NOUNS, WORK_NOUNS, DATE_NOUNS, NUMBER_NOUNS, MEASURE_NOUNS):
+        words |= {n for n in nouns if n.isalpha()} | {n + "s" for n in nouns if n.isalpha()}
+    for group in GROUPS:
+        for w in group.split():
+            if w.isalpha():
+                words |= _forms(w)
+    return frozenset(w for w in words if len(w) >= 2)
+
+
+def _forms(verb: str) -> set[str]:
+    out = {verb, verb + "s", verb + "ing"}
+    if verb.endswith("e"):
+        out |= {verb + "d", verb[:-1] + "ing"}
+    elif verb.endswith("y"):
+        out |= {verb[:-1] + "ied", verb[:-1] + "ies", verb + "ed"}
+    else:
+        out |= {verb + "ed", verb + "es"}
+    return out
+
+
+def _edit(typed: str, word: str) -> int | None:
+    """How the slip was made, when ``typed`` is one edit from ``word``: 0 a letter dropped, 1 two swapped, 2 one
+    changed, 3 one added; None when it is not one edit."""
+    if len(word) == len(typed) + 1:
+        return 0 if any(word[:i] + word[i + 1:] == typed for i in range(len(word))) else None
+    if len(word) == len(typed):
+        diff = [i for i in range(len(word)) if word[i] != typed[i]]
+        if len(diff) == 2 and diff[1] == diff[0] + 1 and typed[diff[0]] == word[diff[1]] and typed[diff[1]] == word[diff[0]]:
+            return 1
+        return 2 if len(diff) == 1 else None
+    if len(word) == len(typed) - 1:
+        return 3 if any(typed[:i] + typed[i + 1:] == word for i in range(len(typed))) else None
+    return None
+
+
+def mend(word: str, known: Any) -> str | None:
+    """The word a slip ``word`` stands for, or None (a known word, or no single nearest one)."""
+    low = word.lower()
+    if len(low) < MIN_LEN or low in _targets() or low in known:
+        return None
+    by: dict[int, set[str]] = {}
+    for t in _targets():
+        if abs(len(t) - len(low)) <= 1 and (how := _edit(low, t)) is not None:
+            by.setdefault(how, set()).add(t)
+    for how in sorted(by):
+        if len(by[how]) == 1:
+            return next(iter(by[how]))
+        return None  # two words as near: which was meant is not plain
+    return None
+
+
+def mend_slips(question: str, known: Any) -> str:
+    """``question`` with its slips mended (see the module); ``known`` holds the words of the language (any
+    container of strings: the spaCy model's vocabulary)."""
+    quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(question)]
+    out, last = [], 0
+    for m in _WORD.finditer(question):
+        w = m.group(0)
+        first = not question[:m.start()].strip()
+        if (w[:1].isupper() and not first) or any(a <= m.start() < b for a, b in quoted):
+            continue
+        fixed = mend(w, known)
+        if fixed is None:
+            continue
+        out.append(question[last:m.start()])
+        out.append(fixed.capitalize() if w[:1].isupper() else fixed)
+        last = m.end()
+    return "".join(out) + question[last:] if out else question

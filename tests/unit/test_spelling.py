@@ -1,0 +1,44 @@
+"""Slips in a question's own words are mended; names, quoted titles and real words are left as typed
+(kmrag.answer.spelling)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.answer.spelling import mend, mend_slips
+from kmrag.nlp.extract import SpacyExtractor
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture(scope="module")
+def known(x: SpacyExtractor) -> object:
+    return x.nlp.vocab.strings
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("are Jaca Cathedral and Temple Of Proserpina locatd in the same contry?",
+     "are Jaca Cathedral and Temple Of Proserpina located in the same country?"),
+    ("wich Canadian heavy metal band put out Safe as its second EP?",  # "which", a dropped letter, not "with"
+     "which Canadian heavy metal band put out Safe as its second EP?"),
+    ("Wich film came out first?", "Which film came out first?"),
+    ("whcih airport serves Delhi?", "which airport serves Delhi?"),  # two letters swapped
+    ("What is the nationalty of the grandfater of Ana Lind?", "What is the nationality of the grandfather of Ana Lind?"),
+])
+def test_a_slip_in_a_question_word_is_mended(known: object, typed: str, meant: str) -> None:
+    assert mend_slips(typed, known) == meant
+
+
+@pytest.mark.parametrize("question", [
+    "Who was in the cast of Lufthansa?",  # "cast" is a word, not a slip of "case"
+    "Who wrote \"la fida ninfa\"?",  # quoted: a title as written
+    "Where was Carsten Spohrr born?",  # a name
+    "When was the director of Polish Wedding borm?",  # "born" or "form": which is not plain
+    "Who is teh founder?",  # too short to tell
+])
+def test_names_titles_real_words_and_unclear_slips_are_left(known: object, question: str) -> None:
+    assert mend_slips(question, known) == question
+
+
+def test_a_known_word_is_never_mended(known: object) -> None:
+    assert mend("cast", known) is None and mend("contry", known) == "country" and mend("contry", {"contry"}) is None
