@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kmrag.answer import paths
-from kmrag.answer.casing import restore_case
+from kmrag.answer.casing import restore_case, split_pair
 from kmrag.answer.confidence import explain, features, probability
 from kmrag.answer.context import Context
 from kmrag.answer.extractive import Draft, ExtractiveGenerator
@@ -95,7 +95,8 @@ class Answerer:
         # "foo fighters or awolnation, which ..." with the names' capitals; "Tell me whether A and B ..." is read
         # as "Are A and B ...?"
         mended = mend_slips(asked, self.analyser.extractor.nlp.vocab.strings)  # "wich", "contry"
-        q = rephrase(restore_case(self.graph, tenant, mended, titles=self._title_forms(tenant)))
+        cased = restore_case(self.graph, tenant, mended, titles=self._title_forms(tenant))
+        q = rephrase(split_pair(self.graph, tenant, cased, titles=self._title_forms(tenant)))
         analysis = self.analyser.analyse(q)
         trace: list[dict[str, Any]] = TraceLog("answer")
         if q != asked:

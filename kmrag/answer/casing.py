@@ -73,3 +73,31 @@ def _titles(titles: Callable[[list[str]], dict[str, str]] | None, runs: list[str
         return list(titles(runs).values())
     except Exception:  # noqa: BLE001 - a store that cannot be asked leaves the names to the graph
         return []
+
+
+# a search-box comparison with nothing between the two names: "Matías Molina Sunisa Lee same nationality"
+_RUN_SAME = re.compile(r"^\s*(?:(?i:search|query|find|q)\s*:\s*)?(?P<run>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,9})\s+"
+                       r"(?:the\s+)?same\s+(?P<what>[a-z]+(?:\s+of\s+[a-z]+)?)\s*\??\s*$")
+
+
+def split_pair(graph: Any, tenant: str, question: str,
+               titles: Callable[[list[str]], dict[str, str]] | None = None) -> str:
+    """"Matías Molina Sunisa Lee same nationality" -> "Matías Molina and Sunisa Lee: same nationality?" when the
+    run of names splits one way only into two names the tenant knows (entities, aliases or unit titles);
+    otherwise the question as typed."""
+    m = _RUN_SAME.match(question)
+    if m is None or graph is None:
+        return question
+    words = m.group("run").split()
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    wanted = sorted({canonical_entity_name(p) for pair in splits for p in pair})
+    try:
+        known = {canonical_entity_name(n) for e in graph.find_entities(tenant, wanted) for n in (e.name, *e.aliases)}
+    except Exception:  # noqa: BLE001 - a graph that cannot be asked leaves the question as typed
+        return question
+    known |= {canonical_entity_name(t) for t in _titles(titles, wanted)}
+    both = [(a, b) for a, b in splits if canonical_entity_name(a) in known and canonical_entity_name(b) in known]
+    if len(both) != 1:
+        return question
+    a, b = both[0]
+    return f"{a} and {b}: same {m.group('what')}?"

@@ -150,6 +150,10 @@ _TERSE = re.compile(r"^(?P<name>(?-i:[A-Z0-9\"“])[^?]*?(?:\s\([^()]{1,40}\))?)
 # "A and B: same country?", "A and B - same nationality" -> "Are A and B from the same country?"
 _TERSE_SAME = re.compile(r"^\s*(.+?)\s+and\s+(.+?)\s*(?::|\s[-\u2013\u2014])\s*(?:the\s+)?same\s+([a-z]+(?:\s+of\s+[a-z]+)?)"
                          r"\s*\??\s*$", re.I | re.S)
+# "A and B same nationality": two names, then what they would share, with nothing between
+_NAME = r"(?-i:[A-Z][\w'’.-]*)(?:\s+(?-i:[A-Z][\w'’.-]*|of|de|la|von|van|the))*(?:\s\([^()]{1,40}\))?"
+_BARE_SAME = re.compile(rf"^\s*(?!(?:is|are|was|were|do|does|did|have|has|had|who|what|which)\b)({_NAME})\s+and\s+({_NAME})\s+(?:the\s+)?same\s+([a-z]+(?:\s+of\s+[a-z]+)?)\s*\??\s*$",
+                        re.I)
 # a trailing "... : A or B." after a request
 _TRAILING = re.compile(r"^(.*?)\s*[:;]\s*([^:;]+?)\s+or\s+([^:;]+?)\s*[.?]?\s*$", re.S)
 # the doer of a verb, for "the person who directed X" / "whoever wrote X" -> "the director of X"
@@ -218,7 +222,7 @@ def _request(q: str) -> str:
     """"Tell me whether X." -> a yes / no question; "I'd like to know where X died." -> "Where did X die?";
     "Give the date on which X was born." -> "When was X born?"; "whether A or B has ..." -> "Which has ..., A
     or B?"; "A and B: same country?" -> "Are A and B from the same country?"."""
-    m = _TERSE_SAME.match(q)
+    m = _TERSE_SAME.match(_BARE_SAME.sub(r"\1 and \2: same \3", q))
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
         a, b, attr = m.group(1).strip(), m.group(2).strip(), m.group(3).lower()
         if attr in {"country", "nationality", "citizenship", "origin", "country of origin"}:

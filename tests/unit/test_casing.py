@@ -54,3 +54,23 @@ def test_a_units_title_gives_its_casing_where_no_entity_is_so_named(store: Local
     # an entity's name is the tenant's first word on it; a store that cannot be asked leaves the rest as typed
     assert restore_case(store, "t", "where was edmund varga born?", titles=lambda runs: 1 / 0) == \
         "Where was Edmund Varga born?"  # type: ignore[arg-type,return-value]
+
+
+def test_a_run_of_two_known_names_is_split_for_a_terse_comparison(store: LocalGraphStore) -> None:
+    from kmrag.answer.casing import split_pair
+
+    titles = {"bille august": "Bille August"}
+
+    def look_up(runs: list[str]) -> dict[str, str]:
+        return {k: v for k, v in titles.items() if k in runs}
+
+    q = split_pair(store, "t", "Search: Edmund Varga Bille August same nationality", titles=look_up)
+    assert q == "Edmund Varga and Bille August: same nationality?"
+    assert rephrase(q) == "Are Edmund Varga and Bille August from the same nationality?"
+    # a name the tenant does not know, or one run that splits two ways, is left as typed
+    assert split_pair(store, "t", "Edmund Varga Ana Lind same country", titles=look_up) == \
+        "Edmund Varga Ana Lind same country"
+    titles["edmund varga bille"] = "Edmund Varga Bille"
+    titles["august"] = "August"
+    assert split_pair(store, "t", "Edmund Varga Bille August same country", titles=look_up) == \
+        "Edmund Varga Bille August same country"

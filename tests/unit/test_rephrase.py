@@ -309,3 +309,8 @@ def test_asides_idioms_clefts_and_a_topic_named_first(asked: str, read: str) -> 
 ])
 def test_look_alikes_of_those_forms_stay_as_asked(question: str) -> None:
     assert rephrase(question) == question
+
+
+def test_two_names_and_what_they_would_share_is_a_comparison() -> None:
+    assert rephrase("Lufthansa and Air India same country") == "Are Lufthansa and Air India from the same country?"
+    assert rephrase("Are Munich and Augsburg the same age?") == "Are Munich and Augsburg the same age?"
