@@ -19,7 +19,7 @@ GROUPS = [
     "operate run serve fly",
     "head lead chair run ceo chief executive boss",
     "rank place",
-    "star feature play appear act portray role",
+    "star feature play appear act portray",
     "live reside inhabit dwell",
     "live base",
     "inhabitant resident population people citizen",
