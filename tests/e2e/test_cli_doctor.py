@@ -35,6 +35,8 @@ def test_init_then_doctor_reports_servers_and_versions() -> None:
     pg = checks["unit store (PostgreSQL+pgvector)"]["detail"]
     assert graph["backend"] == "neo4j" and graph["version"].startswith("5.26")
     assert pg["mode"] == "server" and int(pg["version"].split(".")[0]) >= 16 and pg["pgvector"]
+    places = checks["country data"]
+    assert places["ok"] and places["detail"]["countries"] > 200 and places["detail"]["cities"] > 20000
     assert report["ok"] is True
 
 
