@@ -35,7 +35,7 @@ def about(name: str, spans: Sequence[Span]) -> list[Span]:
     return [s for s in spans if words and words <= terms(f"{s.title} {s.display}").words]
 
 
-def _titled(name: str, span: Span) -> bool:
+def titled_by(name: str, span: Span) -> bool:
     """Is the span's unit titled by ``name`` (every word of it)?"""
     words = terms(name).words
     return bool(words) and words <= terms(span.title).words
@@ -112,7 +112,7 @@ def compare_related(question: str, compared: Sequence[str], relation: str, attri
         # not from the entity's own span that named the person: "a 2013 American film directed by Bille August"
         # (its unit: the film's) says the film is American, not its director; a span of the person's own unit
         # stays ("Henry Cornelius (1913 – 1958) ... directed I Am a Camera")
-        entitys = _titled(name, span1) and not _titled(person, span1)
+        entitys = titled_by(name, span1) and not titled_by(person, span1)
         hop2 = _hop(asked, answer_type, [person], [s for s in about(person, spans) if not (entitys and s is span1)],
                     read, rank)
         if hop2 is None or stated and not hop2[2].get("relation_stated"):

@@ -37,14 +37,22 @@ def _runs(text: str, ents: Sequence[tuple[str, str, int]]) -> list[tuple[int, li
     return runs
 
 
-def country_in(text: str, ents: Sequence[tuple[str, str, int]]) -> frozenset[str]:
+def country_in(text: str, ents: Sequence[tuple[str, str, int]], born: bool = False) -> frozenset[str]:
     """The countries of the span's first run of places that names one (empty when none does); a run outside
-    brackets first: "X (born 1950 in Tehran) is an American actor" is American, the birthplace an aside. A
-    nationality is never read as a city's name."""
-    for _at, run in sorted(_runs(text, ents), key=lambda r: _in_brackets(text, r[0])):  # in order otherwise
+    brackets first: "X (born 1950 in Tehran) is an American actor" is American, the birthplace an aside. Asked
+    where one was ``born``, the run after "born" ("born 1957 in Qazvin, Iran"), else nothing. A nationality is
+    never read as a city's name."""
+    runs = _runs(text, ents)
+    if born:
+        marks = [m.end() for m in _BORN.finditer(text)]
+        runs = [r for r in runs if any(0 <= r[0] - m <= 60 and not re.search(r"[;)]", text[m:r[0]]) for m in marks)]
+    for _at, run in sorted(runs, key=lambda r: not born and _in_brackets(text, r[0])):  # in order otherwise
         if found := country_of_run([n for n, _ in run], [label == "GPE" for _, label in run]):
             return found
     return frozenset()
+
+
+_BORN = re.compile(r"\bborn\b|\bnative\s+of\b|\bb\.", re.I)
 
 
 def _in_brackets(text: str, at: int) -> bool:

@@ -29,7 +29,7 @@ import numpy as np
 
 from kmrag.answer import tables
 from kmrag.answer.asked import asking
-from kmrag.answer.chain import about, compare_related, read_chain
+from kmrag.answer.chain import about, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
 from kmrag.answer.context import Context
 from kmrag.answer.countries import country_in, country_named
@@ -86,6 +86,7 @@ _RANGE_SPLIT = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*")
 # "whose director", "the father of": the compared value belongs to another person than the entities named
 RELATED_PERSON = re.compile(r"\b(?:director|father|mother|founder|composer|author|writer|producer|husband|wife|"
                             r"spouse|son|daughter|parent|child|creator|performer|singer|editor|owner)s?\b", re.I)
+BORN_ASKED = re.compile(r"\b(?:born|birth|birthplace|native)\b", re.I)  # "born in the same country": the birthplace
 COUNTRY_ASKED = re.compile(r"\b(?:nationality|country|citizenship|nation)\b", re.I)
 SAME_PLACE = re.compile(r"\bsame\s+(?:nationality|country|citizenship|place|birthplace|hometown|place\s+of\s+birth)\b|"
                         r"\bboth\s+from\s+the\s+same\b|"
@@ -741,7 +742,7 @@ class ExtractiveGenerator:
             return None, None  # one entity (or one span for both) has nothing to share; a related person's
             # place is not the entity's
         if SAME_PLACE.search(question) and COUNTRY_ASKED.search(question) and places_available():
-            return _same_country(about, pool or chain, ents)
+            return _same_country(about, pool or chain, ents, born=bool(BORN_ASKED.search(question)))
         if SAME_PLACE.search(question):
             values = [{t.lower() for t, lab, _ in ents.get((s.unit_id, s.start), []) if lab in {"NORP", "GPE"}}
                       for _, s in about]
@@ -917,6 +918,19 @@ def _ended(span: Span) -> str:
     return span.display + ("。" if HAN.search(span.display) else ".")
 
 
+def _same_name(about_each: list[tuple[str, Span]], ents: dict[tuple[str, int], list[Any]]
+               ) -> tuple[str | None, dict[str, Any] | None]:
+    """Where the country data knows no country of a span's places ("Korean", "Kazakh"): yes when every span
+    names one same nationality or place; otherwise nothing (never "no": two names may be one country)."""
+    named = [{t.lower().strip(".") for t, lab, _ in ents.get((s.unit_id, s.start), []) if lab in {"NORP", "GPE"}}
+             for _, s in about_each]
+    shared = set.intersection(*named) if named else set()
+    if not shared or len({(s.unit_id, s.start) for _, s in about_each}) < len(about_each):
+        return None, None
+    return "yes", {"kind": "yes_no", "rule": "the same nationality or place named", "entities": [
+        {"name": n, "unit_id": s.unit_id, "quote": s.quote, "value": ", ".join(sorted(shared))} for n, s in about_each]}
+
+
 def _with_cited(chain: list[Span], basis: dict[str, Any] | None, pool: list[Span]) -> list[Span]:
     """The chain with the spans its basis cites: one read from another span of an entity's unit replaces the
     chain's span of that unit."""
@@ -935,8 +949,8 @@ def _with_cited(chain: list[Span], basis: dict[str, Any] | None, pool: list[Span
     return out
 
 
-def _same_country(about_each: list[tuple[str, Span]], chain: list[Span], ents: dict[tuple[str, int], list[Any]]
-                  ) -> tuple[str | None, dict[str, Any] | None]:
+def _same_country(about_each: list[tuple[str, Span]], chain: list[Span], ents: dict[tuple[str, int], list[Any]],
+                  born: bool = False) -> tuple[str | None, dict[str, Any] | None]:
     """Yes when the spans about the entities place them in one country, no when in different ones; the span
     about each that names a country is cited (the first that does: "Eaton Academy is a charter school in
     Eastpointe, Michigan.", not "It is located in the former St. Veronica School building."); nothing when a
@@ -944,14 +958,15 @@ def _same_country(about_each: list[tuple[str, Span]], chain: list[Span], ents: d
     entities: list[dict[str, Any]] = []
     countries: list[frozenset[str]] = []
     for name, first in about_each:
-        for span in [first, *(x for x in about(name, chain) if x is not first)]:
-            if found := country_in(span.display, ents.get((span.unit_id, span.start), [])):
+        own = [x for x in about(name, chain) if x is not first and (x.unit_id == first.unit_id or titled_by(name, x))]
+        for span in [first, *own]:  # the entity's own unit: not a festival's that names it in passing
+            if found := country_in(span.display, ents.get((span.unit_id, span.start), []), born=born):
                 entities.append({"name": name, "unit_id": span.unit_id, "quote": span.quote,
                                  "value": ", ".join(sorted(found))})
                 countries.append(found)
                 break
         else:
-            return None, None  # a span that names no country decides nothing
+            return _same_name(about_each, ents)  # no country known: only one place named by both says yes
     if len({(e["unit_id"], e["quote"]) for e in entities}) < len(entities):
         return None, None  # one span for two entities compares nothing
     same = bool(frozenset.intersection(*countries))

@@ -1,9 +1,10 @@
 """Slips in the words a question is asked with: "wich Canadian band", "locatd in the same contry".
 
 Only the words the question analysis reads are mended (wh-words, auxiliaries and the other stop words, the
-nouns that say what is asked, the relation verbs of kmrag.answer.lexicon and their forms), and only a word in
-lower case that the English vocabulary of the spaCy model does not hold: names, titles, words in quotes and
-any real word ("cast" is not "case") are left as typed. A slip is mended when exactly one such word is one
+nouns that say what is asked, the relation verbs of kmrag.answer.lexicon and their forms; a four-letter slip
+only to a question word, by a dropped or swapped letter), and only a word in lower case that the English vocabulary the spaCy model ships does
+not hold: names the tenant knows (recased before), capitalised words, words in quotes, contractions typed
+without their apostrophe and any real word ("cast" is not "case") are left as typed. A slip is mended when exactly one such word is one
 edit away, a dropped letter first ("contry" is "country"; "wich" is "which" rather than "with"), then two
 letters swapped, one changed, one added. Nothing is mended when two words are as near.
 """
@@ -11,7 +12,10 @@ letters swapped, one changed, one added. Nothing is mended when two words are as
 from __future__ import annotations
 
 import functools
+import importlib.util
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 from kmrag.answer.lexicon import GROUPS
@@ -25,8 +29,14 @@ from kmrag.nlp.asked_nouns import (
     PLACE_NOUNS,
     WORK_NOUNS,
 )
+from kmrag.nlp.extract import SPACY_MODEL
 
 MIN_LEN = 4  # "teh" and other three-letter slips are too near too many words
+# a four-letter slip is mended only to a question word: "wich" is "which", "oder" is no slip of "older"
+_SHORT_TARGETS = frozenset("""which what when where whose who whom were does have with from into""".split())
+# contractions typed without their apostrophe are words, not slips ("arent" is no "parent")
+_CONTRACTIONS = frozenset("""dont doesnt didnt isnt arent wasnt werent wont cant couldnt wouldnt shouldnt hasnt
+havent hadnt hows whats whos wheres whens thats theres""".split())
 _WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+(?![\w'’-])")
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 _MORE = """born died wrote written made won led built began begun founded older oldest younger youngest earlier
@@ -73,14 +83,30 @@ def _edit(typed: str, word: str) -> int | None:
     return None
 
 
-def mend(word: str, known: Any) -> str | None:
-    """The word a slip ``word`` stands for, or None (a known word, or no single nearest one)."""
+@functools.lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """The English vocabulary the spaCy model ships (its ``vocab/strings.json``), read once: fixed, unlike the
+    pipeline's string store, which grows with every text it reads (a corpus's own slip would become a word)."""
+    spec = importlib.util.find_spec(SPACY_MODEL)
+    roots = list(spec.submodule_search_locations or []) if spec is not None else []
+    for root in roots:
+        for path in sorted(Path(root).glob("*/vocab/strings.json")) + sorted(Path(root).glob("vocab/strings.json")):
+            words = json.loads(path.read_text(encoding="utf-8"))
+            return frozenset(w for w in words if isinstance(w, str))
+    return frozenset()
+
+
+def mend(word: str, known: Any = None) -> str | None:
+    """The word a slip ``word`` stands for, or None (a known word, or no single nearest one). ``known``: the
+    words of the language (the spaCy model's English vocabulary when not given)."""
+    known = english_words() if known is None else known
     low = word.lower()
-    if len(low) < MIN_LEN or low in _targets() or low in known:
+    if len(low) < MIN_LEN or low in _targets() or low in known or low in _CONTRACTIONS or not known:
         return None
+    targets = _SHORT_TARGETS if len(low) == MIN_LEN else _targets()
     by: dict[int, set[str]] = {}
-    for t in _targets():
-        if abs(len(t) - len(low)) <= 1 and (how := _edit(low, t)) is not None:
+    for t in targets:
+        if abs(len(t) - len(low)) <= 1 and (how := _edit(low, t)) is not None and (how <= 1 or len(low) > MIN_LEN):
             by.setdefault(how, set()).add(t)
     for how in sorted(by):
         if len(by[how]) == 1:
@@ -89,20 +115,19 @@ def mend(word: str, known: Any) -> str | None:
     return None
 
 
-def mend_slips(question: str, known: Any) -> str:
-    """``question`` with its slips mended (see the module); ``known`` holds the words of the language (any
-    container of strings: the spaCy model's vocabulary)."""
+def mend_slips(question: str, known: Any = None) -> str:
+    """``question`` with its slips mended (see the module); ``known`` holds the words of the language (the spaCy
+    model's English vocabulary when not given). Only words in lower case: "Wien" may be a name."""
     quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(question)]
     out, last = [], 0
     for m in _WORD.finditer(question):
         w = m.group(0)
-        first = not question[:m.start()].strip()
-        if (w[:1].isupper() and not first) or any(a <= m.start() < b for a, b in quoted):
+        if not w.islower() or any(a <= m.start() < b for a, b in quoted):
             continue
         fixed = mend(w, known)
         if fixed is None:
             continue
         out.append(question[last:m.start()])
-        out.append(fixed.capitalize() if w[:1].isupper() else fixed)
+        out.append(fixed)
         last = m.end()
     return "".join(out) + question[last:] if out else question

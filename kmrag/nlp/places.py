@@ -35,6 +35,9 @@ _CODES = frozenset({"UK", "US", "USA", "UAE", "USSR"})
 # what a place's name is followed by in text without being part of what the data calls it
 _KIND_WORD = re.compile(r"\s+(?:province|county|state|region|district|governorate|prefecture|oblast|krai|"
                         r"municipality|department|territory)$", re.I)
+_PLAIN = re.compile(r"[A-Z][a-z]{3,}(?: [A-Z][a-z]+){0,3}")  # a city's other name in plain Latin letters
+# words that make a people's name no country's ("Latin American", "Native American")
+_NOT_COUNTRY_WORDS = frozenset({"latin", "native", "indigenous", "first"})
 # how the name of a people ends after its country's stem ("Argentine", "Slovenian", "Bosnian")
 _DEMONYM_ENDS = ("ian", "ean", "an", "ine", "ese", "ish", "i", "e")
 
@@ -55,15 +58,20 @@ def _cities() -> dict[str, frozenset[str]]:
         return {}
     by_code = {str(r["ISO"]["alpha2"]): str(r["name"]) for r in _records()
                if isinstance(r.get("ISO"), dict) and r["ISO"].get("alpha2")}
-    found: dict[str, dict[str, float]] = {}
+    official: dict[str, dict[str, float]] = {}
+    other: dict[str, dict[str, float]] = {}  # a city's other names, where no city is officially so named
     for city in json.loads(path.read_text(encoding="utf-8")).values():
         country = by_code.get(str(city.get("countrycode")))
-        if country is None:
+        if country is None or not city.get("name"):
             continue
-        for name in {city.get("name"), city.get("asciiname")} - {None}:
-            seen = found.setdefault(str(name).lower(), {})
-            seen[country] = max(seen.get(country, 0.0), float(city.get("population") or 0))
-    return {k: frozenset(_main(v, "")) for k, v in found.items()}
+        people = float(city.get("population") or 0)
+        plain = {a for a in city.get("alternatenames") or [] if isinstance(a, str) and _PLAIN.fullmatch(a)}
+        for names, into in (({str(city["name"])}, official), (plain, other)):  # "Montréal"; "Montreal"
+            for name in names:
+                seen = into.setdefault(name.lower(), {})
+                seen[country] = max(seen.get(country, 0.0), people)
+    merged = {**other, **official}
+    return {k: frozenset(_main(v, "")) for k, v in merged.items()}
 
 
 def _records() -> Iterable[dict[str, Any]]:
@@ -142,9 +150,14 @@ def countries_of(name: str, city: bool = True) -> frozenset[str]:
     word: the words that are one country's name or people's ("French Canadian": France and Canada; "Russian-
     Ukrainian"; "Indian Bengali": India)."""
     key = re.sub(r"\s+", " ", name.strip().strip(".,;:()[]\"'-\u2013")).lower()  # "Australian-born"'s "Australian-"
+    key = re.sub(r"(?<=\b[a-z])\.", "", key)  # "U.S." is "US"
     key = re.sub(r"^the\s+", "", key)
     table = _table()
+    if key.split()[0:1] and key.split()[0] in _NOT_COUNTRY_WORDS:
+        return frozenset()
     if key in table:
+        if city and key not in _tables()[1] and len(key) >= 4 and key in (cities := _cities()):
+            return table[key] | cities[key]  # a province's or a capital's name that cities have too ("Oxford")
         return table[key]
     bare = _KIND_WORD.sub("", key)
     if bare != key and bare in table:
@@ -163,6 +176,8 @@ def countries_of(name: str, city: bool = True) -> frozenset[str]:
     words = [w for w in re.split(r"[\s-]+", key) if w not in {"and", "&"}]  # "Soviet and Ukrainian"
     own = _tables()[1]  # not a capital's or a province's word: "Victoria Park" is not in the Seychelles
     one = [table[w] for w in words if w in own and len(table[w]) == 1]
+    if one and not re.search(r"\band\b|&", key) and words[-1] in own and len(table[words[-1]]) == 1:
+        return table[words[-1]]  # "Irish American", "French Canadian": the last word is the country
     if len(words) > 1 and one:  # "Indian Bengali", "Scottish Christian": the words that name a country
         return frozenset().union(*one)
     return frozenset()

@@ -131,7 +131,7 @@ _LABEL = re.compile(r"^\s*(?:search|query|q|question|find)\s*:\s*", re.I)
 # "Fill in the blank: the director of X is from ____." -> "The director of X is from where?" (then fronted)
 _BLANK_LABEL = re.compile(r"^\s*(?:fill\s+in\s+the\s+blanks?|complete(?:\s+the\s+(?:sentence|blank))?)\s*[:\-\u2013\u2014]\s*",
                           re.I)
-_BLANK = re.compile(r"_{2,}|\[\s*blank\s*\]|\?{3,}", re.I)
+_BLANK = re.compile(r"_{2,}|\[\s*blank\s*\]", re.I)
 # the wh-word a blank after a preposition stands for ("from ____": where; "on ____": when; "by ____": whom)
 _BLANK_WH = {"from": "where", "in": "where", "at": "where", "near": "where", "on": "when", "since": "when",
              "by": "whom", "to": "whom", "with": "whom"}
@@ -152,7 +152,7 @@ _TERSE_SAME = re.compile(r"^\s*(.+?)\s+and\s+(.+?)\s*(?::|\s[-\u2013\u2014])\s*(
                          r"\s*\??\s*$", re.I | re.S)
 # "A and B same nationality": two names, then what they would share, with nothing between
 _NAME = r"(?-i:[A-Z][\w'’.-]*)(?:\s+(?-i:[A-Z][\w'’.-]*|of|de|la|von|van|the))*(?:\s\([^()]{1,40}\))?"
-_BARE_SAME = re.compile(rf"^\s*(?!(?:is|are|was|were|do|does|did|have|has|had|who|what|which)\b)({_NAME})\s+and\s+({_NAME})\s+(?:the\s+)?same\s+([a-z]+(?:\s+of\s+[a-z]+)?)\s*\??\s*$",
+_BARE_SAME = re.compile(rf"^\s*(?!(?:is|are|was|were|do|does|did|have|has|had|who|what|which)\b)({_NAME})\s+and\s+({_NAME})\s+(?:the\s+)?same\s+(country|nationality|citizenship|country\s+of\s+origin)\s*\??\s*$",
                         re.I)
 # a trailing "... : A or B." after a request
 _TRAILING = re.compile(r"^(.*?)\s*[:;]\s*([^:;]+?)\s+or\s+([^:;]+?)\s*[.?]?\s*$", re.S)
@@ -368,8 +368,9 @@ def _blank(q: str) -> str:
     """A sentence with one blank for the answer, as a question with the wh-word in the blank's place: "the
     director of X is from ____." -> "The director of X is from where?"; the wh-word is fronted later."""
     blanks = list(_BLANK.finditer(q))
-    if len(blanks) != 1:
-        return q
+    if len(blanks) != 1 or (not _BLANK_LABEL.match(q) and re.search(
+            r"(?i)\b(?:who|whom|whose|what|which|when|where|why|how)\b", q)):
+        return q  # "Who is ___?" asks already
     b = blanks[0]
     body = _BLANK_LABEL.sub("", q[:b.start()])
     before = re.search(r"(\w+)\s*$", body)
@@ -418,7 +419,10 @@ def _front(q: str) -> str:
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
         return f"{m.group(1).capitalize()} {_end(m.group(4))}, {m.group(2).strip()} or {m.group(3).strip()}?"
     m = _VERSUS.match(q)
-    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and m.group(1).strip().lower() != \
+            m.group(2).strip().rstrip(".").lower() and re.match(r"[a-z]", m.group(3)) and not re.match(
+            r"(?i)(?:who|whom|whose|what|which|when|where|how|is|are|was|were|do|does|did)\b", m.group(1)) and \
+            not _PRONOUN.search(m.group(3)):  # not "Kramer vs. Kramer: who directed it?"
         ask = _end(m.group(3))
         if not re.match(r"(?i)(?:who|whom|whose|what|which|when|where|how)\b", ask):
             ask = f"which {ask}"  # "film with the earlier-born director" -> "which film with ..."

@@ -407,8 +407,8 @@ CONNECTORS = {"of", "the", "de", "la", "le", "von", "van", "der", "du", "del", "
 
 
 # a title with the bracket that tells it apart, small words and all: "Once There Was a War (film)"
-_BRACKETED = re.compile(r"(?<![\w'’])[A-Z0-9][\w'’.-]*(?:\s+(?:[A-Z0-9][\w'’.-]*|a|an|the|of|in|on|for|to|at|with|from|"
-                        r"de|la|le|von|van|der|du|del|da))*\s?\([^()]{1,40}\)")
+_BRACKETED = re.compile(r"(?<![\w'’])[A-Z0-9][\w'’.-]*(?:\s+(?:[A-Z0-9][\w'’.-]*|a|an|the|of|de|la|le|von|van|der|"
+                        r"du|del|da))*\s?\([^()]{1,40}\)")  # not "in" / "with": "Tom Hanks in Big (1988 film)"
 
 
 def _bracketed_titles(text: str) -> list[str]:

@@ -134,14 +134,15 @@ class UnitSearch(PgBase):
     def title_forms(self, tenant: str, names: list[str]) -> dict[str, str]:
         """The titles of active units that are one of ``names`` (case-insensitive), as the tenant writes them,
         by their lower-case form: a lower-case question's "passions (1994 film)" is the tenant's "Passions (1994
-        Film)". Where units write one title two ways, the way most of them do."""
+        Film)". Where units write one title two ways, the way most of them do. Section headings ("Early life")
+        are no names."""
         wanted = sorted({n.strip().lower() for n in names if n.strip()})
         if not wanted:
             return {}
         with self._conn() as conn:
             rows = conn.execute(
                 "SELECT title, count(*) FROM kmrag_units WHERE tenant = %s AND lower(title) = ANY(%s) "
-                "AND retired_at IS NULL GROUP BY title ORDER BY count(*) DESC, title",
+                "AND retired_at IS NULL AND type <> 'section' GROUP BY title ORDER BY count(*) DESC, title",
                 (tenant, wanted),
             ).fetchall()
         out: dict[str, str] = {}

@@ -111,6 +111,30 @@ def test_the_span_about_an_entity_that_names_its_country_is_the_one_read(x: Spac
     assert direct == "yes" and any("Eastpointe, Michigan" in q for q in quotes)
 
 
+def test_a_passage_naming_an_entity_in_passing_gives_it_no_country(x: SpacyExtractor) -> None:
+    units = [("Disrupt is a crust punk band.", "paragraph", "Disrupt", ""),
+             ("The Buckaroos are a German folk band.", "paragraph", "The Buckaroos", ""),
+             ("Punk Fest 1990 was held in Berlin, Germany, with Disrupt headlining.", "paragraph", "Punk Fest 1990", "")]
+    assert answer(x, "Are Disrupt and The Buckaroos from the same country?", units)[0] is None
+
+
+def test_born_in_the_same_country_reads_the_birthplaces(x: SpacyExtractor) -> None:
+    units = [("Shirin Neshat (born 1957 in Qazvin, Iran) is an American visual artist.", "paragraph", "Shirin Neshat", ""),
+             ("Edmund Varga (born 1950 in Boston) is an American painter.", "paragraph", "Edmund Varga", ""),
+             ("Ali Rezaei (born 1960 in Tehran) is a film director.", "paragraph", "Ali Rezaei", "")]
+    assert answer(x, "Were Shirin Neshat and Edmund Varga born in the same country?", units)[0] == "no"
+    assert answer(x, "Were Shirin Neshat and Ali Rezaei born in the same country?", units)[0] == "yes"
+    assert answer(x, "Are Shirin Neshat and Edmund Varga from the same country?", units)[0] == "yes"
+
+
+def test_a_nationality_no_country_is_known_for_says_yes_only_when_both_spans_name_it(x: SpacyExtractor) -> None:
+    units = [("Jun Kim is a Korean actor.", "paragraph", "Jun Kim", ""),
+             ("Min Lee is a Korean actress.", "paragraph", "Min Lee", ""),
+             ("Aigerim Nur is a Kazakh singer.", "paragraph", "Aigerim Nur", "")]
+    assert answer(x, "Are Jun Kim and Min Lee of the same nationality?", units)[0] == "yes"
+    assert answer(x, "Are Jun Kim and Aigerim Nur of the same nationality?", units)[0] is None  # never a guessed "no"
+
+
 def test_two_compared_names_read_from_one_span_share_nothing(x: SpacyExtractor) -> None:
     # "Thick and Thin" split at its "and": both halves find the one film's span, which cannot compare them
     units = [("We Stick Together Through Thick and Thin is a 1929 German comedy film.", "paragraph",
@@ -118,7 +142,7 @@ def test_two_compared_names_read_from_one_span_share_nothing(x: SpacyExtractor) 
              ("Total Badass is a 2010 American documentary film.", "paragraph", "Total Badass", "")]
     got = answer(x, "Did the movies We Stick Together Through Thick and Thin and Total Badass originate from the same "
                     "country?", units)[0]
-    assert got != "yes"
+    assert got is None
 
 
 def test_a_nationality_asked_of_both_is_each_ones_nationality(x: SpacyExtractor) -> None:

@@ -207,6 +207,8 @@ def test_a_title_with_its_bracket_keeps_its_small_words(analyser: QuestionAnalys
                          "country?")
     assert a.compared == ["Passions (1994 film)", "Once There Was a War (film)"]
     assert analyser.analyse("Who directed Portrait of a Lady (1996 film)?").mentions[0] == "Portrait of a Lady (1996 film)"
+    # "in" joins no name to a title
+    assert analyser.analyse("Was Tom Hanks in Big (1988 film)?").mentions[:2] == ["Big (1988 film)", "Tom Hanks"]
     # "and" joins two titles, not one
     assert analyser.analyse("Are Cannibal Girls and Battle Circus (Film) both American films?").compared == \
         ["Cannibal Girls", "Battle Circus (Film)"]

@@ -306,6 +306,9 @@ def test_asides_idioms_clefts_and_a_topic_named_first(asked: str, read: str) -> 
     "Fill in the blanks: ____ founded ____ in 1953.",
     "Metropolis vs Nosferatu",
     "Lufthansa and Air India: their founders and their hubs?",  # two pronouns
+    "Who directed Metropolis???",  # emphasis, not a blank
+    "Who is ___?",  # asks already
+    "Pride and Prejudice same year",  # a title with "and"; no country asked
 ])
 def test_look_alikes_of_those_forms_stay_as_asked(question: str) -> None:
     assert rephrase(question) == question
@@ -314,3 +317,11 @@ def test_look_alikes_of_those_forms_stay_as_asked(question: str) -> None:
 def test_two_names_and_what_they_would_share_is_a_comparison() -> None:
     assert rephrase("Lufthansa and Air India same country") == "Are Lufthansa and Air India from the same country?"
     assert rephrase("Are Munich and Augsburg the same age?") == "Are Munich and Augsburg the same age?"
+
+
+@pytest.mark.parametrize(("asked", "read"), [
+    ("Kramer vs. Kramer: who directed it?", "Who directed Kramer vs. Kramer?"),  # one title, its pronoun
+    ("Batman vs Superman: Dawn of Justice director", "Who is the director of Batman vs Superman: Dawn of Justice?"),
+])
+def test_a_title_with_vs_is_not_two_names_set_against_each_other(asked: str, read: str) -> None:
+    assert rephrase(asked) == read

@@ -12,8 +12,10 @@ pytestmark = pytest.mark.unit
 
 
 @pytest.fixture(scope="module")
-def known(x: SpacyExtractor) -> object:
-    return x.nlp.vocab.strings
+def known() -> object:
+    from kmrag.answer.spelling import english_words
+
+    return english_words()
 
 
 @pytest.mark.parametrize(("typed", "meant"), [
@@ -21,7 +23,6 @@ def known(x: SpacyExtractor) -> object:
      "are Jaca Cathedral and Temple Of Proserpina located in the same country?"),
     ("wich Canadian heavy metal band put out Safe as its second EP?",  # "which", a dropped letter, not "with"
      "which Canadian heavy metal band put out Safe as its second EP?"),
-    ("Wich film came out first?", "Which film came out first?"),
     ("whcih airport serves Delhi?", "which airport serves Delhi?"),  # two letters swapped
     ("What is the nationalty of the grandfater of Ana Lind?", "What is the nationality of the grandfather of Ana Lind?"),
 ])
@@ -35,10 +36,16 @@ def test_a_slip_in_a_question_word_is_mended(known: object, typed: str, meant: s
     "Where was Carsten Spohrr born?",  # a name
     "When was the director of Polish Wedding borm?",  # "born" or "form": which is not plain
     "Who is teh founder?",  # too short to tell
+    "Wich film came out first?",  # capitalised: may be a name
+    "why dont the founders of lufthansa and air india share a hub?",  # a contraction without its apostrophe
+    "which country is wien in?",  # a four-letter word one letter off "when": not plainly a slip
+    "who directed the film oder?",
 ])
 def test_names_titles_real_words_and_unclear_slips_are_left(known: object, question: str) -> None:
     assert mend_slips(question, known) == question
 
 
-def test_a_known_word_is_never_mended(known: object) -> None:
+def test_a_known_word_is_never_mended(known: object, x: SpacyExtractor) -> None:
     assert mend("cast", known) is None and mend("contry", known) == "country" and mend("contry", {"contry"}) is None
+    x.nlp("The contry road.")  # the pipeline's string store now holds the slip; the vocabulary read stays fixed
+    assert mend("contry") == "country"
