@@ -20,15 +20,7 @@ from typing import Any
 
 from kmrag.answer.lexicon import GROUPS
 from kmrag.answer.support import STOP
-from kmrag.nlp.asked_nouns import (
-    DATE_NOUNS,
-    MEASURE_NOUNS,
-    NUMBER_NOUNS,
-    ORG_NOUNS,
-    PERSON_NOUNS,
-    PLACE_NOUNS,
-    WORK_NOUNS,
-)
+from kmrag.nlp.asked_nouns import ASKED_NOUNS
 from kmrag.nlp.extract import SPACY_MODEL
 
 MIN_LEN = 4  # "teh" and other three-letter slips are too near too many words
@@ -48,8 +40,7 @@ longer shorter taller larger bigger smaller which whose where when what who whom
 @functools.lru_cache(maxsize=1)
 def _targets() -> frozenset[str]:
     words = set(STOP) | set(_MORE)
-    for nouns in (PERSON_NOUNS, PLACE_NOUNS, ORG_NOUNS, WORK_NOUNS, DATE_NOUNS, NUMBER_NOUNS, MEASURE_NOUNS):
-        words |= {n for n in nouns if n.isalpha()} | {n + "s" for n in nouns if n.isalpha()}
+    words |= {n for n in ASKED_NOUNS if n.isalpha()} | {n + "s" for n in ASKED_NOUNS if n.isalpha()}
     for group in GROUPS:
         for w in group.split():
             if w.isalpha():

@@ -34,3 +34,5 @@ MEASURE_NOUNS = {"accuracy", "precision", "percentage", "proportion", "rate", "r
 # company; "model", a product) or as often a thing as a person ("driver", "pilot", "conductor")
 PERSON_NOUNS |= OCCUPATIONS - PLACE_NOUNS - ORG_NOUNS - WORK_NOUNS - DATE_NOUNS - NUMBER_NOUNS - MEASURE_NOUNS - {
     "model", "anchor", "personality", "driver", "pilot", "conductor"}
+# every noun above: the words a question says what it asks with
+ASKED_NOUNS = frozenset(PERSON_NOUNS | PLACE_NOUNS | ORG_NOUNS | WORK_NOUNS | DATE_NOUNS | NUMBER_NOUNS | MEASURE_NOUNS)
