@@ -965,8 +965,8 @@ def _same_country(about_each: list[tuple[str, Span]], chain: list[Span], ents: d
                                  "value": ", ".join(sorted(found))})
                 countries.append(found)
                 break
-        else:
-            return _same_name(about_each, ents)  # no country known: only one place named by both says yes
+        else:  # no country known: only one place named by both says yes (a nationality is no birthplace)
+            return (None, None) if born else _same_name(about_each, ents)
     if len({(e["unit_id"], e["quote"]) for e in entities}) < len(entities):
         return None, None  # one span for two entities compares nothing
     same = bool(frozenset.intersection(*countries))

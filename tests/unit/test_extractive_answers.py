@@ -125,6 +125,10 @@ def test_born_in_the_same_country_reads_the_birthplaces(x: SpacyExtractor) -> No
     assert answer(x, "Were Shirin Neshat and Edmund Varga born in the same country?", units)[0] == "no"
     assert answer(x, "Were Shirin Neshat and Ali Rezaei born in the same country?", units)[0] == "yes"
     assert answer(x, "Are Shirin Neshat and Edmund Varga from the same country?", units)[0] == "yes"
+    # both American, neither birthplace said: a shared nationality says nothing of where they were born
+    units += [("Ana Lind is an American painter.", "paragraph", "Ana Lind", ""),
+              ("Eva Berg is an American sculptor.", "paragraph", "Eva Berg", "")]
+    assert answer(x, "Were Ana Lind and Eva Berg born in the same country?", units)[0] is None
 
 
 def test_a_nationality_no_country_is_known_for_says_yes_only_when_both_spans_name_it(x: SpacyExtractor) -> None:
