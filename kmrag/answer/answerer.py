@@ -94,9 +94,10 @@ class Answerer:
         t0 = time.perf_counter()
         # "foo fighters or awolnation, which ..." with the names' capitals; "Tell me whether A and B ..." is read
         # as "Are A and B ...?"
-        cased = restore_case(self.graph, tenant, asked, titles=self._title_forms(tenant))  # names first
+        title_forms = self._title_forms(tenant)
+        cased = restore_case(self.graph, tenant, asked, titles=title_forms)  # names first
         mended = mend_slips(cased)  # "wich", "contry"
-        q = rephrase(split_pair(self.graph, tenant, mended, titles=self._title_forms(tenant)))
+        q = rephrase(split_pair(self.graph, tenant, mended, titles=title_forms))
         analysis = self.analyser.analyse(q)
         trace: list[dict[str, Any]] = TraceLog("answer")
         if q != asked:

@@ -18,6 +18,11 @@ _JOINS = re.compile(r"[\s,\-–]*")  # "Lynn, Massachusetts, United States"; "Fr
 _GLOSS = re.compile(r"\s*:")  # "(German: Wir halten fest …)": the name of a language, not of a country
 
 
+def place_names(ents: Sequence[tuple[str, str, int]]) -> set[str]:
+    """The span's place names and nationalities as written, in lower case."""
+    return {name.lower() for name, label, _ in ents if label in PLACE_LABELS}
+
+
 def place_runs(text: str, ents: Sequence[tuple[str, str, int]]) -> list[list[str]]:
     """The span's place names and nationalities, grouped where they are written together, in order."""
     return [[name for name, _ in run] for _, run in _runs(text, ents)]

@@ -32,7 +32,7 @@ from kmrag.answer.asked import asking
 from kmrag.answer.chain import about, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
 from kmrag.answer.context import Context
-from kmrag.answer.countries import country_in, country_named
+from kmrag.answer.countries import country_in, country_named, place_names
 from kmrag.answer.judge import judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
@@ -744,8 +744,7 @@ class ExtractiveGenerator:
         if SAME_PLACE.search(question) and COUNTRY_ASKED.search(question) and places_available():
             return _same_country(about, pool or chain, ents, born=bool(BORN_ASKED.search(question)))
         if SAME_PLACE.search(question):
-            values = [{t.lower() for t, lab, _ in ents.get((s.unit_id, s.start), []) if lab in {"NORP", "GPE"}}
-                      for _, s in about]
+            values = [place_names(ents.get((s.unit_id, s.start), [])) for _, s in about]
             if not all(values):
                 return None, None
             for e, v in zip(entities, values, strict=True):
@@ -922,8 +921,7 @@ def _same_name(about_each: list[tuple[str, Span]], ents: dict[tuple[str, int], l
                ) -> tuple[str | None, dict[str, Any] | None]:
     """Where the country data knows no country of a span's places ("Korean", "Kazakh"): yes when every span
     names one same nationality or place; otherwise nothing (never "no": two names may be one country)."""
-    named = [{t.lower().strip(".") for t, lab, _ in ents.get((s.unit_id, s.start), []) if lab in {"NORP", "GPE"}}
-             for _, s in about_each]
+    named = [{n.strip(".") for n in place_names(ents.get((s.unit_id, s.start), []))} for _, s in about_each]
     shared = set.intersection(*named) if named else set()
     if not shared or len({(s.unit_id, s.start) for _, s in about_each}) < len(about_each):
         return None, None
