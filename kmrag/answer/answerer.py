@@ -32,7 +32,7 @@ from kmrag.answer.llm_judge import LLMJudge
 from kmrag.answer.paths import PathAnswer, PathReader
 from kmrag.answer.spelling import mend_slips
 from kmrag.answer.support import terms
-from kmrag.answer.validate import NOT_FOUND, Validated, validate
+from kmrag.answer.validate import NOT_FOUND, Validated, drop_given, validate
 from kmrag.config import Settings
 from kmrag.errors import ConfigError
 from kmrag.graph.base import GraphStore
@@ -201,8 +201,8 @@ class Answerer:
                 draft = self.llm.generate(q, analysis, shown, feedback, previous)
             else:
                 draft = self.extractive.generate(q, analysis, context, queries=asked)
-            v = validate(draft.text, shown, known, direct=draft.direct, basis=draft.basis,
-                         second_opinion=self.second_opinion)
+            v = drop_given(validate(draft.text, shown, known, direct=draft.direct, basis=draft.basis,
+                                    second_opinion=self.second_opinion), q)
             trace.append({"step": "generate", "attempt": attempt, "generator": self.generator_name,
                           "context": shown.ids, "left_out": len(context.units) - len(shown.units),
                           "regenerated": bool(feedback), "sentences": v.raw_sentences, "kept": len(v.statements),
@@ -256,8 +256,8 @@ class Answerer:
         asked = list(dict.fromkeys([q, paths.last_question(q, analysis, top)]))
         meaning = max(p for a in asked for _, p in self.extractive.rank_for(a, [last])) \
             if self.extractive.reranker is not None else None
-        v = validate(paths.text(top), context, known, direct=top.answer, second_opinion=self.second_opinion,
-                     basis=paths.basis(top, rivals=1 if agree or not said else 2, meaning=meaning))
+        v = drop_given(validate(paths.text(top), context, known, direct=top.answer, second_opinion=self.second_opinion,
+                                basis=paths.basis(top, rivals=1 if agree or not said else 2, meaning=meaning)), q)
         grade = self.grader.grade_answer(q, analysis, v, context)
         ok = v.found and v.direct is not None and grade.ok and not v.issues
         if agree and ok and len(top.hops) == 1:

@@ -335,7 +335,8 @@ class ExtractiveGenerator:
             direct, basis = self._compare(question, analysis, chain, ents, pool=[x.span for x in scored])
             chain = _with_cited(chain, basis, [x.span for x in scored])
         elif analysis.sub_question is not None and analysis.answer_type != "YES_NO" and \
-                (hopped := read_chain(question, analysis, spans, self._reader(ents), self.rank_for, self.analyse)):
+                (hopped := read_chain(question, analysis, spans, self._reader(ents, question), self.rank_for,
+                                      self.analyse)):
             chain, direct, basis = hopped
         else:
             chain = self._chain(scored, qwords, analysis)
@@ -379,8 +380,10 @@ class ExtractiveGenerator:
         labels = LABELS.get(t, set())
         return any(lab in labels for _, lab, _ in ents.get((span.unit_id, span.start), []))
 
-    def _reader(self, ents: dict[tuple[str, int], list[Any]]) -> Any:
-        return lambda q, answer_type, mentions, order: self._read(q, answer_type, mentions, order, ents)
+    def _reader(self, ents: dict[tuple[str, int], list[Any]], asked: str = "") -> Any:
+        """Reads one hop's question; ``asked``: the whole question, whose own names no hop's answer is."""
+        given = terms(asked).words
+        return lambda q, answer_type, mentions, order: self._read(q, answer_type, mentions, order, ents, given)
 
     def rank_for(self, query: str, spans: Sequence[Span]) -> list[tuple[Span, float]]:
         """``spans`` best first for answering ``query``: by the cross-encoder, else by the query's words."""
@@ -463,7 +466,7 @@ class ExtractiveGenerator:
                 return 2 if BIRTH.search(s.span.display) or DEATH.search(s.span.display) or \
                     LIFESPAN_SPAN.search(s.span.display) else 1
 
-            about.sort(key=lambda s: (-has_date(s), -(s.typed), -s.score, s.span.rank))
+            about.sort(key=lambda s: (-own(name, s.span), -has_date(s), -(s.typed), -s.score, s.span.rank))
             if about and about[0].span not in chain:
                 chain.append(about[0].span)
         return chain or [scored[0].span]
@@ -663,8 +666,10 @@ class ExtractiveGenerator:
         return None
 
     def _read(self, question: str, answer_type: str, mentions: Sequence[str], order: Sequence[Span],
-              ents: dict[tuple[str, int], list[Any]]) -> tuple[str, Span, dict[str, Any]] | None:
-        """The answer to ``question`` from the first span of ``order`` holding a value of the type asked: the
+              ents: dict[tuple[str, int], list[Any]], given: frozenset[str] = frozenset()
+              ) -> tuple[str, Span, dict[str, Any]] | None:
+        """The answer to ``question`` from the first span of ``order`` holding a value of the type asked (none
+        whose every word is in ``given``, the words of the question a hop belongs to): the
         value nearest the question's relational words (its words other than its entities'), else nearest
         any of its words. A date or a number is first sought in the spans that state the question's relation
         ("died", a lifespan for a death): values are everywhere. (answer, span, how it was picked)."""
@@ -686,6 +691,7 @@ class ExtractiveGenerator:
             return shared
         for span in ranked:
             cands = self._kinds(question, mentions, span) if kind else self._candidates(question, answer_type, span, ents, noun)
+            cands = [(c, at) for c, at in cands if not (given and terms(c).words and terms(c).words <= given)]
             if not cands:
                 continue
             words = [(m.start(), stem(m.group(0))) for m in re.finditer(r"[\w'-]+", span.display)
@@ -849,6 +855,8 @@ class ExtractiveGenerator:
         values: list[tuple[float, str, Span]] = []
         question = without_names(question, analysis.compared)  # the words that ask, not those of the titles
         for name, span in self._about(chain, analysis.compared) or []:
+            if not own(name, span):  # a date of another thing's sentence that names it in passing
+                continue
             years = YEAR.findall(span.display)
             nums = [q[0] for q in quantities(span.display)] or [v for v in (_num(x) for x in re.findall(r"\d[\d,]*", span.display)) if v]
             if LIFESPAN.search(question):  # "who lived longer": the years between birth and death
@@ -872,6 +880,16 @@ class ExtractiveGenerator:
         return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
                         "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
                                      for v, n, s in values]}
+
+
+def own(name: str, span: Span) -> bool:
+    """Is ``span`` about ``name`` itself: its unit titled by the name, or the name the sentence opens with
+    ("Tufts College was founded in 1852"), not a sentence about someone else that names it in passing ("Ed
+    Koffenberger (July 4, 1926 – ...) was a player for the Duke University")?"""
+    if titled_by(name, span):
+        return True
+    opening = re.sub(r"^(?:the|a|an)\s+", "", span.display.lstrip(" \"'“(").lower())
+    return opening.startswith(name.lower().removeprefix("the ").strip())
 
 
 def _larger_places(cands: list[tuple[str, int]], text: str, noun: str) -> list[tuple[str, int]]:

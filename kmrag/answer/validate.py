@@ -217,6 +217,20 @@ def _plain(text: str) -> str:
 _WORD_CHAR = r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]"
 
 
+def drop_given(out: Validated, question: str) -> Validated:
+    """A direct answer read from a span whose every word the question itself says is no answer ("Which
+    magazine ranked X among 35 Game Changers?" -> "Game Changers"; "the place of death of Marie Thérèse of
+    France's father" -> "France"): it is dropped, the statements stay. Computed answers name what they compare
+    and stand."""
+    kind = (out.basis or {}).get("kind")
+    words = terms(out.direct or "").words
+    if out.direct and kind not in {"yes_no", "comparison"} and words and words <= terms(question).words:
+        out.issues.append({"issue": "direct_dropped", "text": out.direct[:200],
+                           "why": "the question itself names it: it cannot be what the question asks"})
+        out.direct, out.basis = None, None
+    return out
+
+
 def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any] | None) -> None:
     """The direct answer stands when it is words of a span a kept statement rests on, or a value computed
     from such spans with the computation shown (``basis``: a comparison, a yes / no over every compared

@@ -229,7 +229,8 @@ OVERCONFIDENT = 0.9
 def is_correct(em: float | None, f1: float | None, prediction: str = "", answers: Sequence[str] = ()) -> bool:
     """The one definition of a correct answer the calibration measures use: exact match, or token F1 of
     at least ``CORRECT_F1`` (0.5) against the gold answer or an alias, where (when the prediction and answers
-    are given) the numbers agree: "600 EUR" is not a right answer to "400 EUR" at F1 0.5."""
+    are given) the numbers agree and one holds the other's words: "600 EUR" is not a right answer to "400 EUR",
+    nor "Tufts University" to "Duke University", at F1 0.5; "69.7 million" is one to "69.7 million litres"."""
     if (em or 0.0) >= 1.0:
         return True
     if (f1 or 0.0) < CORRECT_F1:
@@ -237,8 +238,19 @@ def is_correct(em: float | None, f1: float | None, prediction: str = "", answers
     if not answers:
         return True
     said = set(re.findall(r"\d+", normalize_answer(prediction).replace(",", "")))
-    return any(_f1(prediction, a) >= CORRECT_F1 and said == set(re.findall(r"\d+", normalize_answer(a).replace(",", "")))
-               for a in answers)
+    return any(_f1(prediction, a) >= CORRECT_F1 and _nested(prediction, a)
+               and said == set(re.findall(r"\d+", normalize_answer(a).replace(",", ""))) for a in answers)
+
+
+def _nested(prediction: str, answer: str) -> bool:
+    """Does one of the two hold every word of the other (a possessive "s" aside: "Martin O'Malley's")? A
+    word swapped for another is a different answer, however many words the two share."""
+    p, g = normalize_answer(prediction).split(), normalize_answer(answer).split()
+
+    def within(a: list[str], b: list[str]) -> bool:
+        return all(w in b or w.removesuffix("s") in b for w in a)
+
+    return within(p, g) or within(g, p)
 
 
 # (confidence, correct); confidence None = not answered

@@ -12,7 +12,7 @@ from kmrag.answer.context import Context
 from kmrag.answer.llm import parse_reply
 from kmrag.answer.spans import unit_spans
 from kmrag.answer.support import support
-from kmrag.answer.validate import NOT_FOUND, split_statements, validate
+from kmrag.answer.validate import NOT_FOUND, Validated, drop_given, split_statements, validate
 from kmrag.units.store import StoredUnit
 
 pytestmark = pytest.mark.unit
@@ -112,6 +112,18 @@ def test_instructions_inside_a_unit_are_never_citable(ctx: Context) -> None:
 def test_a_direct_answer_must_be_in_the_cited_units(ctx: Context) -> None:
     v = validate(f"Carsten Spohr is the chief executive of Lufthansa [{C}].", ctx, known, direct="Angela Merkel")
     assert v.found and v.direct is None and any(i["issue"] == "direct_dropped" for i in v.issues)
+
+
+def test_a_direct_answer_the_question_itself_names_is_dropped_and_the_statements_stay(ctx: Context) -> None:
+    text = f"Carsten Spohr is the chief executive of Lufthansa [{C}]."
+    v = drop_given(validate(text, ctx, known, direct="Lufthansa"), "Who is the chief executive of Lufthansa?")
+    assert v.found and v.direct is None and v.statements and any(i["issue"] == "direct_dropped" for i in v.issues)
+    assert drop_given(validate(text, ctx, known, direct="Carsten Spohr"),
+                      "Who is the chief executive of Lufthansa?").direct == "Carsten Spohr"
+    # a comparison's answer is one of the names the question gives
+    basis = {"kind": "comparison", "winner": "Lufthansa", "entities": [{"name": "Lufthansa", "unit_id": C}]}
+    v = Validated(statements=validate(text, ctx, known).statements, direct="Lufthansa", basis=basis)
+    assert drop_given(v, "Which is older, Lufthansa or Air India?").direct == "Lufthansa"
 
 
 def test_a_unit_s_title_is_the_direct_answer_only_as_the_subject_the_reader_found(ctx: Context) -> None:

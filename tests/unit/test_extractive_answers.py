@@ -76,6 +76,18 @@ def test_a_comparison_answers_with_the_entity_that_wins(x: SpacyExtractor) -> No
     assert direct == "The Silent Harbour" and len(quotes) == 2
 
 
+def test_a_compared_value_is_read_from_the_entity_s_own_span_not_one_naming_it_in_passing(x: SpacyExtractor) -> None:
+    units = [("Ed Koffenberger (July 4, 1926 – September 21, 2014) was a basketball player for the Duke University.",
+              "paragraph", "Ed Koffenberger", ""),
+             ("Tufts College was founded in 1852 by Christian Universalists.", "paragraph", "Tufts University", "")]
+    question = "Which university was founded first, Duke University or Tufts University?"
+    direct, _, _ = answer(x, question, units)
+    assert direct is None  # a player's birth year is not Duke's founding: nothing is compared, nothing guessed
+    direct, quotes, _ = answer(x, question, [*units, (
+        "Duke University was founded by Methodists and Quakers in 1838.", "paragraph", "Duke University", "")])
+    assert direct == "Duke University" and any("1838" in q for q in quotes)
+
+
 def test_yes_no(x: SpacyExtractor) -> None:
     units = [("Edmund Varga was a Hungarian film director.", "paragraph", "Edmund Varga", ""),
              ("Bille August is a Danish film director.", "paragraph", "Bille August", "")]

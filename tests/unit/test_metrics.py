@@ -216,6 +216,12 @@ def test_correct_is_exact_match_or_f1_of_at_least_a_half():
     assert not is_correct(0.0, 0.49) and not is_correct(None, None)
     # a wrong number is a wrong answer, whatever the words around it
     assert not is_correct(0.0, 0.5, "600 EUR", ["400 EUR"]) and is_correct(0.0, 0.8, "about 5,900 km", ["5,900 km"])
+    # a name swapped for another is a wrong answer, though the two share half their words
+    assert not is_correct(0.0, 0.5, "Tufts University", ["Duke University"])
+    assert not is_correct(0.0, 0.5, "Loughborough College", ["Loughborough University"])
+    # a part of the gold answer, or the gold answer with more words, is right at F1 >= 0.5
+    assert is_correct(0.0, 0.8, "69.7 million", ["69.7 million litres"])
+    assert is_correct(0.0, 0.67, "Chobham", ["Chobham, Surrey"]) and is_correct(0.0, 0.8, "Martin O'Malley's", ["Martin O'Malley"])
 
 
 def test_a_perfectly_calibrated_input_scores_ece_zero():
