@@ -168,20 +168,38 @@ def calibrate(rows: Sequence[CalibrationRow], threshold: float, out: Path | None
 def fit_computed(tune: Sequence[CalibrationRow], weights: Mapping[str, float]) -> dict[str, Any] | None:
     """The scale (a, b) of the log-odds ``weights`` give the answers computed from cited values (a comparison, a
     yes / no over every entity, a band, a cell), fitted (Platt) on those tune rows alone, each set weighing the
-    same; None when they are not both right and wrong."""
+    same, to Platt's targets: n right answers speak of (n + 1) / (n + 2), m wrong ones of 1 / (m + 2), never of
+    certainty. When they are all right (or all wrong) only the shift b is fitted (a = 1): the features still
+    order them. None when there are none."""
     import numpy as np
 
     rows = [r for r in tune if r.features.get("computed", 0.0) > 0]
-    if len({r.correct for r in rows}) < 2:
+    if not rows:
         return None
+    right = sum(r.correct for r in rows)
+    wrong = len(rows) - right
     per_set = Counter(r.dataset for r in rows)
     sw = np.array([1.0 / per_set[r.dataset] for r in rows])
+    sw = sw / sw.mean()
     z = np.array([C.logit(r.features, weights) for r in rows])
-    a, b = _platt(z, np.array([1.0 if r.correct else 0.0 for r in rows]), sw / sw.mean())
+    y = np.array([(right + 1) / (right + 2) if r.correct else 1 / (wrong + 2) for r in rows])
+    a, b = _platt(z, y, sw) if right and wrong else (1.0, _shift(z, y, sw))
     return {"platt": [round(a, 4), round(b, 4)],
-            "fitted_on": {"questions": len(rows), "right": sum(r.correct for r in rows),
+            "fitted_on": {"questions": len(rows), "right": right, "targets": [round((right + 1) / (right + 2), 4),
+                                                                               round(1 / (wrong + 2), 4)],
                           "sets": dict(sorted(per_set.items())), "split": "tune", "weighting": "each set the same",
                           "at": datetime.now(UTC).isoformat(timespec="seconds")}}
+
+
+def _shift(z: Any, y: Any, sw: Any, steps: int = 50) -> float:
+    """b of p = sigmoid(z + b), by Newton's method on the weighted log-loss against targets ``y``."""
+    import numpy as np
+
+    b = 0.0
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-np.clip(z + b, -30, 30)))
+        b -= float((sw * (p - y)).sum()) / (float((sw * p * (1 - p)).sum()) + 1e-6)
+    return b
 
 
 FOLDS = 5

@@ -134,5 +134,25 @@ def test_computed_answers_have_a_scale_of_their_own(tmp_path) -> None:  # type: 
     older = tmp_path / "older.json"
     older.write_text(json.dumps({"weights": blind}))
     assert C.computed_scale(older) is None
-    # no computed answer is wrong, or none is right: nothing to fit
-    assert fit_computed([r for r in rows if not r.features["computed"] or r.correct], blind) is None
+    # no computed answer: nothing to fit
+    assert fit_computed([r for r in rows if not r.features["computed"]], blind) is None
+
+
+def test_computed_answers_all_right_speak_of_a_smoothed_rate_not_certainty() -> None:
+    """n computed answers all right: Platt's target (n + 1) / (n + 2), a shift of the log-odds only, so the
+    features still order them; none wrong is no proof that none ever will be."""
+    from kmrag.eval.calibrate import fit_computed
+
+    w = dict.fromkeys(("bias", *C.FEATURES), 0.0) | {"bias": -1.0, "support_min": 2.0}
+    rows = [CalibrationRow(dataset="toy", qid=str(i), question="q", answers=["a"], found=True, correct=True,
+                           features=dict.fromkeys(C.FEATURES, 0.0) | {"computed": 1.0, "support_min": (i % 2) * 1.0},
+                           split="tune") for i in range(30)]
+    got = fit_computed(rows, w)
+    assert got is not None and got["platt"][0] == 1.0 and got["fitted_on"]["targets"][0] == round(31 / 32, 4)
+    scale = (got["platt"][0], got["platt"][1])
+    ps = [C.probability(r.features, w, scale) for r in rows[:2]]
+    assert ps[0] < ps[1] < 0.995  # the features still decide, and nothing is certain
+    assert abs(sum(C.probability(r.features, w, scale) for r in rows) / 30 - 31 / 32) < 0.01
+    # all wrong: pulled down the same way
+    wrong = fit_computed([r.model_copy(update={"correct": False}) for r in rows], w)
+    assert wrong is not None and C.probability(rows[1].features, w, (1.0, wrong["platt"][1])) < 0.1
