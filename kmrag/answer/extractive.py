@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from kmrag.answer import tables
+from kmrag.answer import lexicon, tables
 from kmrag.answer.asked import asking
 from kmrag.answer.chain import about, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
@@ -181,6 +181,8 @@ def akin(word: str, keys: frozenset[str]) -> bool:
     is answered from."""
     if word in keys or any(_bases(word) & _bases(k) for k in keys):
         return True
+    if any(lexicon.groups(b) & lexicon.groups(c) for b in _bases(word) for k in keys for c in _bases(k)):
+        return True  # "established" ~ "founded", "premiered" ~ "released": kmrag.answer.lexicon
     for k in keys:
         n = min(len(word), len(k))
         if n >= 5 and word[:5] == k[:5]:

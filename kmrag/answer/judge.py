@@ -80,6 +80,15 @@ stepson stepdaughter""".split())
 CONVERSE = [frozenset(g.split()) for g in ("parent parents father mother son daughter child children",
                                            "husband wife spouse", "sibling siblings brother sister",
                                            "grandfather grandmother grandson granddaughter")]
+# the one tie said from either end: "X's parents were A and B" is "X, son of A and B" (which parent is which
+# is not said by "son", so "father" and "mother" are not each other's converse)
+_ELDER, _YOUNGER = frozenset("parent parents father mother".split()), frozenset("son daughter child children".split())
+
+
+def _converse(a: str, b: str) -> bool:
+    return (a in _ELDER and b in _YOUNGER) or (a in _YOUNGER and b in _ELDER)
+
+
 ORDINALS = {w: str(i + 2) for i, w in enumerate(  # not "first": it is as often "earliest" or "debut"
     "second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
     "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split())}
@@ -448,7 +457,7 @@ def _two_words(toks: list[_Tok], both: list[tuple[str, str, int]], lowered: list
 def _rival(a: str, b: str) -> bool:
     """``b`` is close to ``a`` in meaning but names another thing of the same kind (or the opposite); two kin
     words of different ties always do ("brother" / "cousin")."""
-    if a == b or not (frozenset((a, b)) in OPPOSITES or (a in CLOSED and b in CLOSED)):
+    if a == b or _converse(a, b) or not (frozenset((a, b)) in OPPOSITES or (a in CLOSED and b in CLOSED)):
         return False
     if a in KIN and b in KIN and not any(a in g and b in g for g in CONVERSE):
         return True
@@ -456,6 +465,8 @@ def _rival(a: str, b: str) -> bool:
 
 
 def _close(a: str, b: str) -> bool:
+    if _converse(a, b):
+        return True
     if frozenset((a, b)) in OPPOSITES or (a in _OPP and b in _OPP and a != b) or \
             (a != b and (a in CLOSED or b in CLOSED)):
         return False
@@ -925,6 +936,9 @@ def _kin_of(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str]) -
                     said.append(before[-1].group(1).lower())
             if said and all(stem(w) != stem(kin) for w in said):
                 return f"{kin!r} of {name} where the cited span says {said[0]!r} of {name}"
+            tie = re.search(rf"\b{re.escape(kin)}\s+of\b", span, re.I)
+            if not said and tie and found[0] < tie.start():  # "X's son" where the span says X is the son of another
+                return f"{kin!r} of {name} where the cited span says {name} is the {kin!r} of another"
     return None
 
 

@@ -13,7 +13,7 @@ GROUPS = [
     "found establish create form start launch set_up inaugurate institute founder co-founder",
     "win carry take capture claim earn secure gain winner",
     "award give grant present receive confer",
-    "publish release issue appear come_out print",
+    "publish release issue appear come_out print premiere",
     "send dispatch deploy",
     "regard consider rate deem view see hold",
     "operate run serve fly",

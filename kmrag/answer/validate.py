@@ -221,10 +221,11 @@ def drop_given(out: Validated, question: str) -> Validated:
     """A direct answer read from a span whose every word the question itself says is no answer ("Which
     magazine ranked X among 35 Game Changers?" -> "Game Changers"; "the place of death of Marie Thérèse of
     France's father" -> "France"): it is dropped, the statements stay. Computed answers name what they compare
-    and stand."""
+    and stand; so does a relation path's end, an entity of the graph other than those the question names
+    ("Munich", the capital of the state where Munich Airport is)."""
     kind = (out.basis or {}).get("kind")
     words = terms(out.direct or "").words
-    if out.direct and kind not in {"yes_no", "comparison"} and words and words <= terms(question).words:
+    if out.direct and kind not in {"yes_no", "comparison", "path"} and words and words <= terms(question).words:
         out.issues.append({"issue": "direct_dropped", "text": out.direct[:200],
                            "why": "the question itself names it: it cannot be what the question asks"})
         out.direct, out.basis = None, None

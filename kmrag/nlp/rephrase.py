@@ -51,7 +51,8 @@ _FRONTED = [re.compile(r"^\s*(?:between|of|out\s+of|among|(?:thinking|talking)\s
                        rf"({_ALT}),\s*((?:who|which|what|whose)\b.*)$", re.I | re.S),
             re.compile(r"^\s*(?!(?:did|does|do|is|are|was|were|if|whether|who|what|which|when|where|how|in|on|at|to|"
                        rf"from|for|by|with|of|according|after|before|during|since|until)\b)({_ALT})"
-                       rf"\s+or\s+({_ALT})\s*[:;,]\s*((?:[^?]*?\s)?(?:who|which|what|whose)\b.*)$", re.I | re.S)]
+                       rf"\s+(?:or|/)\s+({_ALT})\s*(?:[:;,]|\s[-\u2013\u2014])\s*((?:[^?]*?\s)?(?:who|which|what|whose)\b.*)$",
+                       re.I | re.S)]
 # "Which of A and B was born later?" / "Which one of A and B ..." -> "Which was born later, A or B?"
 _WHICH_OF = re.compile(rf"^\s*(which|who)(?:\s+one)?\s+of\s+(?:the\s+two\s*,?\s+)?({_ALT})\s+and\s+({_ALT})\s+"
                        r"((?:is|was|are|were|has|had|did|does|do|came|died|lived|got|won|made)\b.*)$", re.I | re.S)
@@ -90,6 +91,14 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\bt(ie|ied|ies)\s+the\s+knot\s+with\b", re.I),
                 lambda m: {"ie": "marry", "ied": "married", "ies": "marries"}[m.group(1).lower()]),
                (re.compile(r"\b(where|when|who|what|how)'d\b", re.I), lambda m: f"{m.group(1)} did"),
+               # "came out on top in the election", "come into the world", "line of work"
+               (re.compile(r"\b(came|come|comes)\s+out\s+on\s+top\s+(?:in|of|at)\b", re.I),
+                lambda m: {"came": "won", "come": "win", "comes": "wins"}[m.group(1).lower()]),
+               (re.compile(r"\bdid\s+(.{2,80}?)\s+come\s+into\s+the\s+world\b", re.I),
+                lambda m: f"was {m.group(1)} born"),
+               (re.compile(r"\bline\s+of\s+work\b", re.I), lambda m: "profession"),
+               (re.compile(r"\bdid\s+(.{2,80}?)\s+get\s+together\b", re.I), lambda m: f"was {m.group(1)} formed"),
+               (re.compile(r"\bgot\s+together\b", re.I), lambda m: "formed"),
                (re.compile(r"^whereabouts\b", re.I), lambda m: "Where"),
                (re.compile(r"\bthe\s+(person|people|man|woman)\s+behind\s+the\s+camera\s+(?:on|of|for)\b", re.I),
                 lambda m: "the directors of" if m.group(1).lower() == "people" else "the director of"),
@@ -166,7 +175,8 @@ AGENT = {"direct": "director", "write": "writer", "compose": "composer", "produc
 # ... followed by its object, a name or a phrase with an article ("the man who directed in Germany" is no doer)
 _DOER = re.compile(r"\b(?:the\s+(?:person|man|woman|one|individual)\s+(?:who|that)|whoever|"
                    r"(?P<many>the\s+people\s+(?:who|that)|those\s+who))\s+"
-                   r"(?:(?:has|had|have)\s+)?(\w+)\s+(?=(?:the\s+|a\s+|an\s+)?(?-i:[A-Z0-9\"“'‘]))", re.I)
+                   r"(?:(?:has|had|have)\s+)?(\w+)\s+(?=(?:(?:the|a|an)\s+(?:(?-i:[a-z]+)\s+)?)?(?-i:[A-Z0-9\"“'‘]))",
+                   re.I)  # "whoever performed the song Once I Loved"
 _PAST = {"wrote": "write", "written": "write", "led": "lead", "built": "build", "sang": "sing", "sung": "sing",
          "made": "make", "drew": "draw", "ran": "run", "headed": "head"}
 _SOMEONE = r"(people|persons|someone|somebody|a\s+person|a\s+man|a\s+woman|men|women|individuals)"
@@ -180,7 +190,7 @@ _IN_SITU = re.compile(rf"^(.+?)\s+(?:was|were)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:wh
 _SHARED = ("nationality|citizenship|birthplace|hometown|country|language|religion|profession|occupation|genre|"
            "surname|birthday|director|author|publisher|label|manufacturer|father|mother|parent|alma\\s+mater|"
            "record\\s+label|place\\s+of\\s+birth|place\\s+of\\s+death|country\\s+of\\s+origin")
-_SHARE = re.compile(rf"\bshare\s+(?:a|an|the|one)\s+(?:common\s+)?({_SHARED})\b(?!\s+with\b)", re.I)
+_SHARE = re.compile(rf"\bshare\s+(?:a|an|the|one)\s+(?:common\s+|home\s+|native\s+)?({_SHARED})\b(?!\s+with\b)", re.I)
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _DO = {"VBD": "did", "VBZ": "does", "VBP": "do"}
 MAX_CHARS = 300  # a longer question is read as asked (and no pattern runs long on it)
@@ -415,6 +425,8 @@ def _front(q: str) -> str:
     m = _TOPIC_FIRST.match(q)
     if m and (said := _said_of(m.group(2), m.group(1).strip())):
         return said
+    if said := _restated(q):
+        return said
     m = _WHICH_OF.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
         return f"{m.group(1).capitalize()} {_end(m.group(4))}, {m.group(2).strip()} or {m.group(3).strip()}?"
@@ -427,8 +439,9 @@ def _front(q: str) -> str:
         if not re.match(r"(?i)(?:who|whom|whose|what|which|when|where|how)\b", ask):
             ask = f"which {ask}"  # "film with the earlier-born director" -> "which film with ..."
         return f"{ask[0].upper()}{ask[1:]}, {m.group(1).strip()} or {m.group(2).strip()}?"
-    m = _TOPIC_ASKED.match(q)
-    if m and not _TOPIC.match(q) and len(m.group(1).split()) <= 16 and (said := _said_of(m.group(2), m.group(1))):
+    m = _TOPIC_ASKED.match(_QUESTION_LABEL.sub(" \u2014 ", q))
+    if m and not _TOPIC.match(q) and len(m.group(1).split()) <= 16 and \
+            (said := _said_of(m.group(2), _topic_name(m.group(1)))):
         return said  # "A and B — do their directors come from the same country?"
     m = _TOPIC.match(q)
     if m and re.search(r"\band\b|,", m.group(1)) and len(m.group(1).split()) <= 16:
@@ -445,6 +458,61 @@ def _front(q: str) -> str:
     return q
 
 
+# "Film: X. Question: when was its director born?": the label of the question after the topic
+_QUESTION_LABEL = re.compile(r"\.\s+(?:question|q)\s*:\s*", re.I)
+# the words around a topic that are not its name: a label ("Film: X"), what the asker did ("Just finished
+# watching X"); a lead that opens with a determiner is the topic itself ("The director of X")
+_TOPIC_LABEL = re.compile(r"^\s*(?-i:[A-Z][a-z]+)\s*:\s*")
+_TOPIC_LEAD = re.compile(r"^\s*(?!(?:the|a|an|this|that|these|those|my|our|your|his|her|its|their)\b)"
+                         r"(?-i:[A-Z][a-z']*)(?:\s+(?!(?:and|or|of|vs|versus|the|a|an|de|del|la|le|von|van|der|in|on|"
+                         r"at|to|for|with|from|by)\b)(?-i:[a-z][a-z']*)){1,5}\s+(?=(?-i:[A-Z0-9\"“]))", re.I)
+# "Bayfield, Wisconsin and Drmeni are located in the same country?": a statement asked with its mark
+_DECLARATIVE = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|"
+                          r"have|had|can|could|will|would|should|shall|may|might|must|if|whether)\b)"
+                          r"(?!.*\b(?:who|whom|whose|what|which|when|where|why|how)\b)(?!.*(?:[:;\u2013\u2014]|\s-\s))"
+                          r"([^?]+?\s(?:is|are|was|were)\s[^?]+?)\s*\?\s*$", re.I | re.S)
+# "If you compare A with B, are they from the same country?" -> "Are A and B from the same country?"
+_COMPARE_LEAD = re.compile(r"^\s*(?:if\s+(?:you|we|one)\s+compare|when\s+(?:you|we)\s+compare|comparing|compare)\s+"
+                           r"(.+?)\s+(?:with|to|and|against)\s+(.+?)\s*,\s*(are|were|do|did)\s+(?:they|the\s+two|"
+                           r"both|they\s+both)\s+(.+?\?)\s*$", re.I | re.S)
+# "Are A and B two films whose directors come from the same country?" -> "Do the directors of A and B come ...?"
+_WHOSE_BOTH = re.compile(r"^\s*(?:are|were)\s+(.+?\s+and\s+.+?)\s+(?:two|both)\s+(?-i:[a-z]+)\s+whose\s+"
+                         r"(?-i:([a-z]+s))\s+(.+?\?)\s*$", re.I | re.S)
+# "Does the country that A is located in also contain B?" -> "Are A and B located in the same country?"
+_ALSO_CONTAINS = re.compile(r"^\s*(?:does|did)\s+the\s+(country|nation|state|city|county|region|province)\s+"
+                            r"(?:that|which|where)\s+(.+?)\s+(?:is|was|lies|sits)\s+(?:located\s+|situated\s+|found\s+)?"
+                            r"(?:in\s+)?(?:also\s+)?(?:contain|include|hold|have)\s+(.+?)\s*\?\s*$", re.I | re.S)
+
+
+def _topic_name(lead: str) -> str:
+    """The name in a topic lead: "Just finished watching Carmen Jones (Film)" -> "Carmen Jones (Film)"; "Film:
+    Sixteen Daughters" -> "Sixteen Daughters"."""
+    return _TOPIC_LEAD.sub("", _TOPIC_LABEL.sub("", lead)).strip(" .,;")
+
+
+def _restated(q: str) -> str | None:
+    """Questions worded around what they ask, read in the direct form: a statement with a question mark, a
+    comparison introduced by "if you compare", a relative clause over two names, "does the country that A is in
+    also contain B"."""
+    m = _COMPARE_LEAD.match(q)
+    if m and len(m.group(1).split()) <= 10 and len(m.group(2).split()) <= 10:
+        return f"{m.group(3).capitalize()} {m.group(1)} and {m.group(2)} {m.group(4)}"
+    m = _WHOSE_BOTH.match(q)
+    if m and len(m.group(1).split()) <= 16:
+        rest = m.group(3)
+        aux = re.match(r"(?i)(are|were|is|was)\s+(.*)$", rest, re.S)
+        if aux:
+            return f"{aux.group(1).capitalize()} the {m.group(2)} of {m.group(1)} {aux.group(2)}"
+        return f"Do the {m.group(2)} of {m.group(1)} {rest}"
+    m = _ALSO_CONTAINS.match(q)
+    if m and len(m.group(2).split()) <= 10 and len(m.group(3).split()) <= 10:
+        return f"Are {m.group(2)} and {m.group(3)} located in the same {m.group(1).lower()}?"
+    m = _DECLARATIVE.match(q)
+    if m and len(m.group(1).split()) <= 30:
+        return _as_yes_no(m.group(1))
+    return None
+
+
 _OWNED = re.compile(r"(?i)\b(?:its|his|her|their)\s+([a-z][\w-]*)")
 _PRONOUN = re.compile(r"(?i)(?<![\w'])(?:it|he|she|they)(?![\w'])")
 
@@ -458,7 +526,7 @@ def _said_of(question: str, topic: str) -> str | None:
     if owned:
         out = _OWNED.sub(lambda m: f"the {m.group(1)} of {topic}", question, count=1)
     else:
-        out = _PRONOUN.sub(topic, question, count=1)
+        out = _PRONOUN.sub(lambda m: re.sub(r"^The\b", "the", topic) if m.start() else topic, question, count=1)
     return out[:1].upper() + out[1:]
 
 

@@ -124,6 +124,9 @@ def test_a_direct_answer_the_question_itself_names_is_dropped_and_the_statements
     basis = {"kind": "comparison", "winner": "Lufthansa", "entities": [{"name": "Lufthansa", "unit_id": C}]}
     v = Validated(statements=validate(text, ctx, known).statements, direct="Lufthansa", basis=basis)
     assert drop_given(v, "Which is older, Lufthansa or Air India?").direct == "Lufthansa"
+    # a relation path's end is an entity of the graph, though its name is part of one the question names
+    v = Validated(statements=v.statements, direct="Munich", basis={"kind": "path"})
+    assert drop_given(v, "What is the capital of the state where Munich Airport is located?").direct == "Munich"
 
 
 def test_a_unit_s_title_is_the_direct_answer_only_as_the_subject_the_reader_found(ctx: Context) -> None:

@@ -88,6 +88,19 @@ def test_a_compared_value_is_read_from_the_entity_s_own_span_not_one_naming_it_i
     assert direct == "Duke University" and any("1838" in q for q in quotes)
 
 
+def test_a_relation_asked_in_other_words_is_read_where_its_synonym_is_stated(x: SpacyExtractor) -> None:
+    from kmrag.answer.extractive import akin
+
+    assert akin("established", frozenset({"found"})) and akin("premiered", frozenset({"release"}))
+    assert not akin("died", frozenset({"found"}))
+    direct, _, _ = answer(x, "In what year was the University of Cologne established?", [
+        ("The University of Cologne has 48,000 students and moved to its campus in 1934.", "paragraph",
+         "University of Cologne", ""),
+        ("The University of Cologne was founded in 1388.", "paragraph", "University of Cologne", ""),
+    ])
+    assert direct == "1388"
+
+
 def test_yes_no(x: SpacyExtractor) -> None:
     units = [("Edmund Varga was a Hungarian film director.", "paragraph", "Edmund Varga", ""),
              ("Bille August is a Danish film director.", "paragraph", "Bille August", "")]

@@ -298,6 +298,43 @@ def test_asides_idioms_clefts_and_a_topic_named_first(asked: str, read: str) -> 
     assert rephrase(asked) == read
 
 
+@pytest.mark.parametrize("asked, read", [
+    # a statement with its question mark; options set apart by a slash and a dash
+    ("Munich and Augsburg are located in the same state?", "Are Munich and Augsburg located in the same state?"),
+    ("Lufthansa is based in Cologne?", "Is Lufthansa based in Cologne?"),
+    ("Metropolis / Nosferatu — which film came out first?", "Which film came out first, Metropolis or Nosferatu?"),
+    # a topic after what the asker did, or after a label, then its pronoun
+    ("Just watched Metropolis — when was its director born?", "When was the director of Metropolis born?"),
+    ("Film: Metropolis. Question: who was its director?", "Who was the director of Metropolis?"),
+    ("The director of Metropolis — when was he born?", "When was the director of Metropolis born?"),
+    # two names compared, or described by a relative clause, or contained in one place
+    ("If you compare the founder of Lufthansa with the founder of Air India, are they from the same country?",
+     "Are the founder of Lufthansa and the founder of Air India from the same country?"),
+    ("Are Metropolis and Nosferatu two films whose directors come from the same country?",
+     "Do the directors of Metropolis and Nosferatu come from the same country?"),
+    ("Does the state that Munich is located in also contain Augsburg?",
+     "Are Munich and Augsburg located in the same state?"),
+    ("Do Carsten Spohr and Jürgen Weber share a home country?", "Do Carsten Spohr and Jürgen Weber have the same country?"),
+    # idioms
+    ("Who came out on top in the 2014 election?", "Who won the 2014 election?"),
+    ("In what year did the founder of Lufthansa come into the world?", "In what year was the founder of Lufthansa born?"),
+    ("In what year did the band get together?", "In what year was the band formed?"),
+    ("What line of work is Carsten Spohr known for?", "What profession is Carsten Spohr known for?"),
+    ("Where was whoever performed the song Metropolis born?", "Where was the performer of the song Metropolis born?"),
+])
+def test_statements_asked_topics_after_a_lead_and_more_idioms(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked", [
+    "Metropolis and Nosferatu are both silent films.",  # no question mark: a statement
+    "What Ever Happened to Baby Jane? is a film",
+    "Lufthansa: is it the flag carrier of Germany?",
+])
+def test_a_statement_without_its_question_mark_or_a_topic_form_is_not_read_as_a_declarative_question(asked: str) -> None:
+    assert not rephrase(asked).startswith(("Are ", "Is "))
+
+
 @pytest.mark.parametrize("question", [
     "Who is the brother of Carsten Spohr and Jürgen Weber?",  # not a comparison
     "You know Lufthansa? Its founder and his son both lived in Cologne?",  # two pronouns: which one is meant?

@@ -3,7 +3,8 @@ precision and recall of "supported", per split, and the kinds of error it must a
 
 The figures asserted are floors just under what was measured (first 0.88 / 0.76 on tune and 0.87 / 0.77 on
 test; with the clauses read from the spans' dependency parse, 0.906 / 0.841 and 0.888 / 0.833; with descriptions
-bridging two spans, rows of a list, joint subjects and "respectively", 0.961 / 0.891 and 0.897 / 0.842); the issue's
+bridging two spans, rows of a list, joint subjects and "respectively", 0.961 / 0.891 and 0.897 / 0.842; with a
+parent-child tie read from either end, 0.961 / 0.899 and 0.897 / 0.842); the issue's
 target (precision >= 0.95, recall >= 0.90) is NOT met by this offline checker, and the test says so rather
 than hiding it: ``test_the_target_is_not_yet_met`` fails the day it is, so the floors are raised with it."""
 
@@ -327,6 +328,11 @@ OWN_UNSUPPORTED = [
      ['Julia Antonia was a daughter of Lucius Julius Caesar and mother of Mark Antony.']),
     ('Lucius Julius Caesar was a daughter of Julia Antonia.',
      ['Julia Antonia was a daughter of Lucius Julius Caesar and mother of Mark Antony.']),
+    # the tie said the other way round: X is the son of Y, not Y the son of X, nor X a parent of Y
+    ("Gaius Antonius's son was Marcus Antonius Creticus.",
+     ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia.']),
+    ("Marcus Antonius Creticus's parents were Gaius Antonius and Julia Antonia.",
+     ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia.']),
     ('The Shallows was nominated for the 2011 Pulitzer Prize.',
      ['"The Shallows" won the 2011 Pulitzer Prize in General Nonfiction.']),
     ('The Visit was written by Ed Oxenbould.',
@@ -365,6 +371,11 @@ OWN_UNSUPPORTED = [
      ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.']),
 ]
 OWN_SUPPORTED = [
+    # the same tie from the other end: his parents are those he is the son of
+    ("Gaius Antonius's parents were Marcus Antonius Creticus and Julia Antonia.",
+     ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia.']),
+    ("Marcus Antonius Creticus's son was Gaius Antonius.",
+     ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia.']),
     ('Peter Cotes directed The Young and the Guilty.',
      ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.']),
     ('Phyllis Calvert starred in The Young and the Guilty.',
