@@ -38,6 +38,7 @@ from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
 from kmrag.answer.spans import TITLE_QUALIFIER, Span
 from kmrag.answer.support import STOP, number_key, stem, terms
+from kmrag.answer.validate import named_by
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
 from kmrag.nlp.places import available as places_available
@@ -384,7 +385,7 @@ class ExtractiveGenerator:
 
     def _reader(self, ents: dict[tuple[str, int], list[Any]], asked: str = "") -> Any:
         """Reads one hop's question; ``asked``: the whole question, whose own names no hop's answer is."""
-        given = terms(asked).words
+        given = asked
         return lambda q, answer_type, mentions, order: self._read(q, answer_type, mentions, order, ents, given)
 
     def rank_for(self, query: str, spans: Sequence[Span]) -> list[tuple[Span, float]]:
@@ -668,10 +669,10 @@ class ExtractiveGenerator:
         return None
 
     def _read(self, question: str, answer_type: str, mentions: Sequence[str], order: Sequence[Span],
-              ents: dict[tuple[str, int], list[Any]], given: frozenset[str] = frozenset()
+              ents: dict[tuple[str, int], list[Any]], given: str = ""
               ) -> tuple[str, Span, dict[str, Any]] | None:
         """The answer to ``question`` from the first span of ``order`` holding a value of the type asked (none
-        whose every word is in ``given``, the words of the question a hop belongs to): the
+        that ``given``, the question a hop belongs to, itself names): the
         value nearest the question's relational words (its words other than its entities'), else nearest
         any of its words. A date or a number is first sought in the spans that state the question's relation
         ("died", a lifespan for a death): values are everywhere. (answer, span, how it was picked)."""
@@ -693,7 +694,7 @@ class ExtractiveGenerator:
             return shared
         for span in ranked:
             cands = self._kinds(question, mentions, span) if kind else self._candidates(question, answer_type, span, ents, noun)
-            cands = [(c, at) for c, at in cands if not (given and terms(c).words and terms(c).words <= given)]
+            cands = [(c, at) for c, at in cands if not (given and named_by(c, given))]
             if not cands:
                 continue
             words = [(m.start(), stem(m.group(0))) for m in re.finditer(r"[\w'-]+", span.display)
@@ -888,10 +889,11 @@ def own(name: str, span: Span) -> bool:
     """Is ``span`` about ``name`` itself: its unit titled by the name, or the name the sentence opens with
     ("Tufts College was founded in 1852"), not a sentence about someone else that names it in passing ("Ed
     Koffenberger (July 4, 1926 – ...) was a player for the Duke University")?"""
-    if titled_by(name, span):
+    if terms(TITLE_QUALIFIER.sub("", span.title)).words == terms(name).words:
         return True
-    opening = re.sub(r"^(?:the|a|an)\s+", "", span.display.lstrip(" \"'“(").lower())
-    return opening.startswith(name.lower().removeprefix("the ").strip())
+    opening = re.sub(r"^(?:the|a|an)\s+", "", span.display.lstrip(" \"'“("), flags=re.I)
+    named = re.escape(re.sub(r"^(?:the|a|an)\s+", "", name.strip(), flags=re.I))
+    return bool(re.match(rf"(?i:{named})(?![\w'’-])(?!\s+(?-i:[A-Z]))", opening))
 
 
 def _larger_places(cands: list[tuple[str, int]], text: str, noun: str) -> list[tuple[str, int]]:

@@ -80,13 +80,15 @@ stepson stepdaughter""".split())
 CONVERSE = [frozenset(g.split()) for g in ("parent parents father mother son daughter child children",
                                            "husband wife spouse", "sibling siblings brother sister",
                                            "grandfather grandmother grandson granddaughter")]
-# the one tie said from either end: "X's parents were A and B" is "X, son of A and B" (which parent is which
-# is not said by "son", so "father" and "mother" are not each other's converse)
-_ELDER, _YOUNGER = frozenset("parent parents father mother".split()), frozenset("son daughter child children".split())
+# the one tie said from either end: "X's parents were A and B" is "X, son of A and B"; only a statement's word
+# that names no sex reads so ("mother" is not said by "son of A and B", nor "daughter" by "father of")
+_PARENTS, _CHILDREN = frozenset("parent parents".split()), frozenset("child children".split())
 
 
-def _converse(a: str, b: str) -> bool:
-    return (a in _ELDER and b in _YOUNGER) or (a in _YOUNGER and b in _ELDER)
+def _converse(said: str, span: str) -> bool:
+    """Is the statement's kin word ``said`` the span's ``span`` said from the other end?"""
+    return (said in _PARENTS and span in _CHILDREN | {"son", "daughter"}) or \
+        (said in _CHILDREN and span in _PARENTS | {"father", "mother"})
 
 
 ORDINALS = {w: str(i + 2) for i, w in enumerate(  # not "first": it is as often "earliest" or "debut"
@@ -936,8 +938,10 @@ def _kin_of(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str]) -
                     said.append(before[-1].group(1).lower())
             if said and all(stem(w) != stem(kin) for w in said):
                 return f"{kin!r} of {name} where the cited span says {said[0]!r} of {name}"
-            tie = re.search(rf"\b{re.escape(kin)}\s+of\b", span, re.I)
-            if not said and tie and found[0] < tie.start():  # "X's son" where the span says X is the son of another
+            # "X's son" where the span says X is the son of another: the tie follows X in its clause, no other
+            # name between ("X (died 42 BC) was the second son of Y"; not "X married Tom, the son of a farmer")
+            tie = re.match(rf"(?:\([^()]*\)|[^.;A-Z()])*?\b{re.escape(kin)}\s+of\b", span[found[0] + len(name):])
+            if not said and tie:
                 return f"{kin!r} of {name} where the cited span says {name} is the {kin!r} of another"
     return None
 

@@ -217,6 +217,17 @@ def _plain(text: str) -> str:
 _WORD_CHAR = r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]"
 
 
+_OPTIONS = re.compile(r"\bor\b", re.I)
+
+
+def named_by(value: str, question: str) -> bool:
+    """Does the question itself say ``value``: its every word and number, in a question that offers no options
+    ("..., A or B?" names its answer)? "5 seasons" is not said by "How many seasons ...?"."""
+    v, q = terms(value), terms(question)
+    return bool(v.words or v.numbers) and v.words <= q.words and v.numbers <= q.numbers \
+        and not _OPTIONS.search(question)
+
+
 def drop_given(out: Validated, question: str) -> Validated:
     """A direct answer read from a span whose every word the question itself says is no answer ("Which
     magazine ranked X among 35 Game Changers?" -> "Game Changers"; "the place of death of Marie Thérèse of
@@ -224,8 +235,7 @@ def drop_given(out: Validated, question: str) -> Validated:
     and stand; so does a relation path's end, an entity of the graph other than those the question names
     ("Munich", the capital of the state where Munich Airport is)."""
     kind = (out.basis or {}).get("kind")
-    words = terms(out.direct or "").words
-    if out.direct and kind not in {"yes_no", "comparison", "path"} and words and words <= terms(question).words:
+    if out.direct and kind not in {"yes_no", "comparison", "path"} and named_by(out.direct, question):
         out.issues.append({"issue": "direct_dropped", "text": out.direct[:200],
                            "why": "the question itself names it: it cannot be what the question asks"})
         out.direct, out.basis = None, None

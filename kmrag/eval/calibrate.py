@@ -191,15 +191,18 @@ def fit_computed(tune: Sequence[CalibrationRow], weights: Mapping[str, float]) -
                           "at": datetime.now(UTC).isoformat(timespec="seconds")}}
 
 
-def _shift(z: Any, y: Any, sw: Any, steps: int = 50) -> float:
-    """b of p = sigmoid(z + b), by Newton's method on the weighted log-loss against targets ``y``."""
+def _shift(z: Any, y: Any, sw: Any) -> float:
+    """b of p = sigmoid(z + b) whose weighted mean p is the weighted mean target (the log-loss's optimum in b), by
+    bisection: the mean is monotone in b, so no step can run away whatever the logits."""
     import numpy as np
 
-    b = 0.0
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-np.clip(z + b, -30, 30)))
-        b -= float((sw * (p - y)).sum()) / (float((sw * p * (1 - p)).sum()) + 1e-6)
-    return b
+    want = float((sw * y).sum() / sw.sum())
+    lo, hi = -60.0, 60.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        got = float((sw / (1.0 + np.exp(-np.clip(z + mid, -60, 60)))).sum() / sw.sum())
+        lo, hi = (mid, hi) if got < want else (lo, mid)
+    return (lo + hi) / 2
 
 
 FOLDS = 5

@@ -97,8 +97,11 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\bdid\s+(.{2,80}?)\s+come\s+into\s+the\s+world\b", re.I),
                 lambda m: f"was {m.group(1)} born"),
                (re.compile(r"\bline\s+of\s+work\b", re.I), lambda m: "profession"),
-               (re.compile(r"\bdid\s+(.{2,80}?)\s+get\s+together\b", re.I), lambda m: f"was {m.group(1)} formed"),
-               (re.compile(r"\bgot\s+together\b", re.I), lambda m: "formed"),
+               # a band that got together: formed (not "got together with" someone, nor "they")
+               (re.compile(r"\bdid\s+(the\s+(?:band|group|duo|trio|quartet)\b.{0,80}?)\s+get\s+together\s*(?=\?)", re.I),
+                lambda m: f"was {m.group(1)} formed"),
+               (re.compile(r"\b(band|group|duo|trio|quartet)\s+got\s+together\b(?!\s+with\b)", re.I),
+                lambda m: f"{m.group(1)} formed"),
                (re.compile(r"^whereabouts\b", re.I), lambda m: "Where"),
                (re.compile(r"\bthe\s+(person|people|man|woman)\s+behind\s+the\s+camera\s+(?:on|of|for)\b", re.I),
                 lambda m: "the directors of" if m.group(1).lower() == "people" else "the director of"),
@@ -459,18 +462,22 @@ def _front(q: str) -> str:
 
 
 # "Film: X. Question: when was its director born?": the label of the question after the topic
-_QUESTION_LABEL = re.compile(r"\.\s+(?:question|q)\s*:\s*", re.I)
+_QUESTION_LABEL = re.compile(r"\.\s+question\s*:\s*", re.I)
 # the words around a topic that are not its name: a label ("Film: X"), what the asker did ("Just finished
 # watching X"); a lead that opens with a determiner is the topic itself ("The director of X")
-_TOPIC_LABEL = re.compile(r"^\s*(?-i:[A-Z][a-z]+)\s*:\s*")
+_TOPIC_LABEL = re.compile(r"^\s*(?:film|movie|book|novel|song|album|band|show|series|topic|subject|person|company|"
+                          r"place|re)\s*:\s*", re.I)
+# (what the asker did: a lead with a verb in -ed or -ing, or one of a few past forms; "Life is Beautiful" is a title)
 _TOPIC_LEAD = re.compile(r"^\s*(?!(?:the|a|an|this|that|these|those|my|our|your|his|her|its|their)\b)"
-                         r"(?-i:[A-Z][a-z']*)(?:\s+(?!(?:and|or|of|vs|versus|the|a|an|de|del|la|le|von|van|der|in|on|"
+                         r"(?-i:[A-Z][a-z']*)(?=(?:\s+(?-i:[a-z][a-z']*))*?\s+(?-i:[a-z]+(?:ed|ing)|saw|seen|read|heard|met|"
+                         r"got|found)\b)(?:\s+(?!(?:and|or|of|vs|versus|the|a|an|de|del|la|le|von|van|der|in|on|"
                          r"at|to|for|with|from|by)\b)(?-i:[a-z][a-z']*)){1,5}\s+(?=(?-i:[A-Z0-9\"“]))", re.I)
 # "Bayfield, Wisconsin and Drmeni are located in the same country?": a statement asked with its mark
 _DECLARATIVE = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|"
                           r"have|had|can|could|will|would|should|shall|may|might|must|if|whether)\b)"
-                          r"(?!.*\b(?:who|whom|whose|what|which|when|where|why|how)\b)(?!.*(?:[:;\u2013\u2014]|\s-\s))"
-                          r"([^?]+?\s(?:is|are|was|were)\s[^?]+?)\s*\?\s*$", re.I | re.S)
+                          r"(?!.*\b(?:who|whom|whose|what|which|when|where|why|how|or|whether)\b)"
+                          r"(?!.*(?:[:;\u2013\u2014]|\s-\s))(?!(?:.*\b(?:is|are|was|were)\b){2})"
+                          r"([^?]+?\s(?-i:is|are|was|were)\s[^?]+?)\s*\?\s*$", re.I | re.S)
 # "If you compare A with B, are they from the same country?" -> "Are A and B from the same country?"
 _COMPARE_LEAD = re.compile(r"^\s*(?:if\s+(?:you|we|one)\s+compare|when\s+(?:you|we)\s+compare|comparing|compare)\s+"
                            r"(.+?)\s+(?:with|to|and|against)\s+(.+?)\s*,\s*(are|were|do|did)\s+(?:they|the\s+two|"
@@ -481,7 +488,7 @@ _WHOSE_BOTH = re.compile(r"^\s*(?:are|were)\s+(.+?\s+and\s+.+?)\s+(?:two|both)\s
 # "Does the country that A is located in also contain B?" -> "Are A and B located in the same country?"
 _ALSO_CONTAINS = re.compile(r"^\s*(?:does|did)\s+the\s+(country|nation|state|city|county|region|province)\s+"
                             r"(?:that|which|where)\s+(.+?)\s+(?:is|was|lies|sits)\s+(?:located\s+|situated\s+|found\s+)?"
-                            r"(?:in\s+)?(?:also\s+)?(?:contain|include|hold|have)\s+(.+?)\s*\?\s*$", re.I | re.S)
+                            r"(?:in\s+)?(?:also\s+)?(?:contain|include)\s+((?-i:[A-Z]).+?)\s*\?\s*$", re.I | re.S)
 
 
 def _topic_name(lead: str) -> str:
@@ -503,7 +510,8 @@ def _restated(q: str) -> str | None:
         aux = re.match(r"(?i)(are|were|is|was)\s+(.*)$", rest, re.S)
         if aux:
             return f"{aux.group(1).capitalize()} the {m.group(2)} of {m.group(1)} {aux.group(2)}"
-        return f"Do the {m.group(2)} of {m.group(1)} {rest}"
+        if q.lstrip()[:3].lower() == "are":  # "whose directors come from": present, "do"; a past verb is left
+            return f"Do the {m.group(2)} of {m.group(1)} {rest}"
     m = _ALSO_CONTAINS.match(q)
     if m and len(m.group(2).split()) <= 10 and len(m.group(3).split()) <= 10:
         return f"Are {m.group(2)} and {m.group(3)} located in the same {m.group(1).lower()}?"

@@ -124,6 +124,11 @@ def test_a_direct_answer_the_question_itself_names_is_dropped_and_the_statements
     basis = {"kind": "comparison", "winner": "Lufthansa", "entities": [{"name": "Lufthansa", "unit_id": C}]}
     v = Validated(statements=validate(text, ctx, known).statements, direct="Lufthansa", basis=basis)
     assert drop_given(v, "Which is older, Lufthansa or Air India?").direct == "Lufthansa"
+    # a number the question does not say, or one of the options it offers, is an answer
+    v = Validated(statements=v.statements, direct="5 seasons", basis={"kind": "span"})
+    assert drop_given(v, "How many seasons did the show run?").direct == "5 seasons"
+    v = Validated(statements=v.statements, direct="Air India", basis={"kind": "span"})
+    assert drop_given(v, "Which airline is older, Lufthansa or Air India?").direct == "Air India"
     # a relation path's end is an entity of the graph, though its name is part of one the question names
     v = Validated(statements=v.statements, direct="Munich", basis={"kind": "path"})
     assert drop_given(v, "What is the capital of the state where Munich Airport is located?").direct == "Munich"

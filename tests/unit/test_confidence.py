@@ -153,6 +153,11 @@ def test_computed_answers_all_right_speak_of_a_smoothed_rate_not_certainty() -> 
     ps = [C.probability(r.features, w, scale) for r in rows[:2]]
     assert ps[0] < ps[1] < 0.995  # the features still decide, and nothing is certain
     assert abs(sum(C.probability(r.features, w, scale) for r in rows) / 30 - 31 / 32) < 0.01
+    # however large the logits, the shift lands on the target (it cannot run away to certainty)
+    high = [r.model_copy(update={"features": r.features | {"support_min": 5.0}}) for r in rows]
+    big = fit_computed(high, w)
+    assert big is not None and abs(sum(C.probability(r.features, w, (1.0, big["platt"][1])) for r in high) / 30
+                                   - 31 / 32) < 0.01
     # all wrong: pulled down the same way
     wrong = fit_computed([r.model_copy(update={"correct": False}) for r in rows], w)
     assert wrong is not None and C.probability(rows[1].features, w, (1.0, wrong["platt"][1])) < 0.1

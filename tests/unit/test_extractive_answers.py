@@ -88,6 +88,20 @@ def test_a_compared_value_is_read_from_the_entity_s_own_span_not_one_naming_it_i
     assert direct == "Duke University" and any("1838" in q for q in quotes)
 
 
+def test_a_span_is_an_entity_s_own_when_it_opens_with_its_whole_name_or_its_unit_is_titled_by_it() -> None:
+    from kmrag.answer.extractive import own
+
+    def span(text: str, title: str) -> Span:
+        return Span(unit_id="u_" + "a" * 16, source_id="s", start=0, end=len(text), quote=text, kind="sentence",
+                    display=text, rank=0, title=title)
+
+    assert own("Duke University", span("Duke University was founded in 1838.", "Duke University"))
+    assert own("Tufts University", span("Tufts University was founded in 1852.", "Tufts"))
+    assert not own("York", span("York University was founded in 1959.", "York University"))
+    assert not own("Duke", span("Dukes of Hazzard aired in 1979.", "The Dukes of Hazzard"))
+    assert not own("Duke University", span("The team won in 1946.", "History of Duke University basketball"))
+
+
 def test_a_relation_asked_in_other_words_is_read_where_its_synonym_is_stated(x: SpacyExtractor) -> None:
     from kmrag.answer.extractive import akin
 

@@ -333,6 +333,9 @@ OWN_UNSUPPORTED = [
      ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia.']),
     ("Marcus Antonius Creticus's parents were Gaius Antonius and Julia Antonia.",
      ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia.']),
+    # "son of A and B" says which of them are his parents, not which is his mother
+    ("Gaius Antonius's mother was Marcus Antonius Creticus.",
+     ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia.']),
     ('The Shallows was nominated for the 2011 Pulitzer Prize.',
      ['"The Shallows" won the 2011 Pulitzer Prize in General Nonfiction.']),
     ('The Visit was written by Ed Oxenbould.',
@@ -376,6 +379,8 @@ OWN_SUPPORTED = [
      ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia.']),
     ("Marcus Antonius Creticus's son was Gaius Antonius.",
      ['Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia.']),
+    # a tie said of another name in the clause is not hers ("Tom, the son of a farmer")
+    ("The son of Alice Smith is Bob.", ["Alice Smith married Tom, the son of a farmer; their son Bob was born in 1901."]),
     ('Peter Cotes directed The Young and the Guilty.',
      ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.']),
     ('Phyllis Calvert starred in The Young and the Guilty.',
