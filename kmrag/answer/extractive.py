@@ -889,10 +889,11 @@ def own(name: str, span: Span) -> bool:
     """Is ``span`` about ``name`` itself: its unit titled by the name, or the name the sentence opens with
     ("Tufts College was founded in 1852"), not a sentence about someone else that names it in passing ("Ed
     Koffenberger (July 4, 1926 – ...) was a player for the Duke University")?"""
-    if terms(TITLE_QUALIFIER.sub("", span.title)).words == terms(name).words:
+    bare = TITLE_QUALIFIER.sub("", name).strip()  # "Ryan Stevenson (Cricketer)" is Ryan Stevenson's
+    if terms(TITLE_QUALIFIER.sub("", span.title)).words == terms(bare).words:
         return True
     opening = re.sub(r"^(?:the|a|an)\s+", "", span.display.lstrip(" \"'“("), flags=re.I)
-    named = re.escape(re.sub(r"^(?:the|a|an)\s+", "", name.strip(), flags=re.I))
+    named = re.escape(re.sub(r"^(?:the|a|an)\s+", "", bare, flags=re.I))
     return bool(re.match(rf"(?i:{named})(?![\w'’-])(?!\s+(?-i:[A-Z]))", opening))
 
 

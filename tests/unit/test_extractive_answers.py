@@ -97,6 +97,8 @@ def test_a_span_is_an_entity_s_own_when_it_opens_with_its_whole_name_or_its_unit
 
     assert own("Duke University", span("Duke University was founded in 1838.", "Duke University"))
     assert own("Tufts University", span("Tufts University was founded in 1852.", "Tufts"))
+    assert own("Ryan Stevenson (Cricketer)", span("He was born in 1992.", "Ryan Stevenson (cricketer)"))
+    assert own("Ryan Stevenson (Cricketer)", span("Ryan Stevenson (born 1992) is a cricketer.", "Cricket"))
     assert not own("York", span("York University was founded in 1959.", "York University"))
     assert not own("Duke", span("Dukes of Hazzard aired in 1979.", "The Dukes of Hazzard"))
     assert not own("Duke University", span("The team won in 1946.", "History of Duke University basketball"))
