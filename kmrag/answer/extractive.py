@@ -385,8 +385,7 @@ class ExtractiveGenerator:
 
     def _reader(self, ents: dict[tuple[str, int], list[Any]], asked: str = "") -> Any:
         """Reads one hop's question; ``asked``: the whole question, whose own names no hop's answer is."""
-        given = asked
-        return lambda q, answer_type, mentions, order: self._read(q, answer_type, mentions, order, ents, given)
+        return lambda q, answer_type, mentions, order: self._read(q, answer_type, mentions, order, ents, asked)
 
     def rank_for(self, query: str, spans: Sequence[Span]) -> list[tuple[Span, float]]:
         """``spans`` best first for answering ``query``: by the cross-encoder, else by the query's words."""
