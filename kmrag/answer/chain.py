@@ -22,6 +22,7 @@ from kmrag.retrieval.analysis import QuestionAnalysis, SubQuestion
 from kmrag.retrieval.multihop import VALUE_OF
 
 MAX_HOPS = 3
+MISLABELLED = frozenset({"ORG", "WORK", "PLACE"})  # kinds of name a hop also reads as any name
 # reads the answer of one question from spans in order: (answer, span, how) or None
 Read = Callable[[str, str, Sequence[str], Sequence[Span]], "tuple[str, Span, dict[str, Any]] | None"]
 # orders spans by how well they answer a question, best first, with each one's score
@@ -51,10 +52,14 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
     cited: list[Span] = []
     mentions = list(analysis.mentions)
     while sub is not None and len(hops) < MAX_HOPS:
-        got = _hop(sub.question, sub.resolves_to, [sub.anchor], about(sub.anchor, spans), read, rank)
+        on = about(sub.anchor, spans)
+        got = _hop(sub.question, sub.resolves_to, [sub.anchor], on, read, rank)
+        if got is None and sub.resolves_to in MISLABELLED:  # the small recogniser calls a band a place, a film a person
+            got = _titled(_hop(sub.question, "ENTITY", [sub.anchor], on, read, rank), spans)
         if got is None:
             return None
         answer, span, how = got
+        answer = described(sub, answer, [*how.pop("others", []), *_titles_in(span, spans)], spans)
         hops.append({"question": sub.question, "answer": answer, "unit_id": span.unit_id, "quote": span.quote,
                      "meaning": how.get("meaning")})
         cited.append(span)
@@ -78,9 +83,55 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
         return None  # a date or number read from a span that does not state the relation asked about
     hops.append({"question": current, "answer": answer, "unit_id": span.unit_id, "quote": span.quote,
                  "meaning": how.get("meaning")})
+    how.pop("others", None)
     cited = list(dict.fromkeys([*cited, span]))
     basis = {**how, "kind": "chain", "hops": hops}
     return cited, answer, basis
+
+
+_RELATIVISER = re.compile(r"\s(?:(?:in|on|at|for|with|by|from|to)\s+)?(?:that|which|who|whom|whose|where)\s", re.I)
+
+
+def _titled(got: tuple[str, Span, dict[str, Any]] | None, spans: Sequence[Span]) -> tuple[str, Span, dict[str, Any]] | None:
+    """A hop read as any name, kept only as the name of a unit of the context the span names: what the recogniser
+    gave the wrong kind, or missed, is still known as a unit's title."""
+    if got is None:
+        return None
+    titles = _titles_in(got[1], spans)
+    named = [n for n in [got[0], *got[2].get("others", [])] if n in titles] or titles
+    return (named[0], got[1], {**got[2], "others": named[1:]}) if named else None
+
+
+def _titles_in(span: Span, spans: Sequence[Span]) -> list[str]:
+    """The titles of the context's units that ``span`` names (a name the recogniser missed is still a unit's)."""
+    low = span.display.lower()
+    out = []
+    for title in dict.fromkeys(s.title for s in spans if s.title):
+        name = _QUALIFIER.sub("", title)  # "Lantern Hill (band)": "Lantern Hill"
+        if name and re.search(rf"(?<!\w){re.escape(name.lower())}(?!\w)", low):
+            out.append(name)
+    return list(dict.fromkeys(out))
+
+
+_QUALIFIER = re.compile(r"\s*\([^()]*\)$")
+
+
+def described(sub: SubQuestion, answer: str, others: Sequence[str], spans: Sequence[Span]) -> str:
+    """Of a hop's answer and the other values its span offers (``others``), the one whose own units (titled by
+    it) say the most of the description the phrase gives before its clause: "Scandal" and "Bon Jovi" are both
+    bands Frankie LaRocka played drums for; "the Sayreville, New Jersey rock band that ..." is the one whose unit
+    says "an American rock band from Sayreville, New Jersey". The answer stays unless another says more."""
+    head = _RELATIVISER.split(sub.phrase, maxsplit=1)[0]
+    words = terms(head).words - terms(f"{sub.relation} {sub.anchor}").words
+    if not words or not others:
+        return answer
+
+    def says(name: str) -> int:
+        own = [s for s in spans if titled_by(name, s)]
+        return len(words & terms(" ".join(f"{s.title} {s.display}" for s in own)).words)
+
+    best = max([answer, *others], key=says)  # the first of equals: the answer stays on a tie
+    return best if says(best) > says(answer) else answer
 
 
 def _hop(question: str, answer_type: str, mentions: Sequence[str], spans: Sequence[Span], read: Read,
@@ -90,7 +141,7 @@ def _hop(question: str, answer_type: str, mentions: Sequence[str], spans: Sequen
     if got is None:
         return None
     score = dict((id(s), p) for s, p in ranked).get(id(got[1]))
-    return got[0], got[1], {**got[2], "meaning": None if score is None else round(score, 4)}
+    return got[0], got[1], {**got[2], "meaning": None if score is None else round(score, 4)}  # "others" for the caller
 
 
 def compare_related(question: str, compared: Sequence[str], relation: str, attribute: Callable[[str], str],

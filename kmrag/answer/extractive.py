@@ -253,6 +253,8 @@ def row_range(text: str) -> tuple[float | None, float | None, str] | None:
 # a question about a change or a comparison with the thing it names: no single cell answers it
 RELATIVE_ASK = re.compile(r"相比|相较|比起|比较|提高了|提升了|增加了|减少了|下降了|降低了|高出|低了|多了|少了|"
                           r"\bcompared (?:to|with)\b|\b(?:improve|increase|decrease|differ)\w*", re.I)
+_AGENT = re.compile(r"[\w'-]+ed\s+(?:(?:in|on)\s+[\w ,]{1,20}?\s+)?by\s+(?:the\s+)?")  # "popularized (in 1949) by "
+HEADED = "+NOUN"  # the label of a name's phrase with its head noun (:func:`_headed`), in no answer type's labels
 ENTS_CACHE = 20_000  # spans whose entities a generator remembers (the same units come back across attempts)
 
 
@@ -367,7 +369,7 @@ class ExtractiveGenerator:
             if language_of(t) == "zh":  # Chinese: LAC's names, dates and amounts (kmrag.nlp.chinese)
                 got[t] = named_spans(t)
         for t, doc in zip(english, self.nlp.pipe(english, batch_size=64), strict=True):
-            got[t] = [(e.text, e.label_, e.start_char) for e in doc.ents]
+            got[t] = [(e.text, e.label_, e.start_char) for e in doc.ents] + _headed(doc)
         with self._ents_lock:
             cache.update((t, got[t]) for t in todo)
             while len(cache) > ENTS_CACHE:  # the oldest first: a span read again (a retry, the next question) stays
@@ -592,7 +594,7 @@ class ExtractiveGenerator:
         if analysis.answer_type in {"PERSON", "ENTITY"} and (part := name_part(question, got[0])):  # "first name of X"
             got = (part, got[1], got[2])
         p = getattr(self, "_meanings", {}).get((got[1].unit_id, got[1].start))
-        self.picked = {**got[2], "meaning": None if p is None else round(p, 4)}
+        self.picked = {**{k: v for k, v in got[2].items() if k != "others"}, "meaning": None if p is None else round(p, 4)}
         return got[0]
 
     def _candidates(self, question: str, answer_type: str, span: Span,
@@ -607,6 +609,9 @@ class ExtractiveGenerator:
         if pattern is not None and answer_type not in {"DATE", "NUMBER"}:
             cands += [(m.group(0).strip(), m.start()) for m in pattern.finditer(span.display)]
         cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels]
+        if answer_type == "ENTITY":  # "the Baudot code": the phrase a name heads for
+            headed = {at: text for text, lab, at in ents.get((span.unit_id, span.start), []) if lab == HEADED}
+            cands = [(headed.get(at, c) if headed.get(at, "").startswith(c) else c, at) for c, at in cands]
         if answer_type == "NATIONALITY":  # "an American actress": the adjective, else a country the span names
             own = [(t, at) for t, at in cands if t.lower() not in NOT_NATIONALITY]
             adjectives = [(t, at) for t, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"
@@ -707,8 +712,16 @@ class ExtractiveGenerator:
             if answer_type == "PERSON" and (who := self._pronoun_subject(question, span, [at for at, w in words
                                                                                         if akin(w, asked or relational)])):
                 return who, span, {**how, "distance": 0, "subject_from_title": True}
-            best = min(cands, key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
-            return best[0], span, {**how, "distance": min(abs(best[1] - a) for a in anchors)}
+            near = sorted(cands, key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
+            if answer_type in {"PERSON", "ORG"}:  # "popularized by Patti Page": the doer of the asked verb first
+                doers = [c for c in near if any(_AGENT.fullmatch(span.display, a, c[1]) for a in anchors)]
+                near = [*doers, *(c for c in near if c not in doers)]
+            best = near[0]
+            if answer_type not in VALUE_OF:  # a name: any name of the span may be the one the question describes
+                near += sorted((c for c in self._candidates(question, "ENTITY", span, ents, noun) if c not in near),
+                               key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
+            others = list(dict.fromkeys(c for c, _ in near[1:] if c.lower() != best[0].lower()))
+            return best[0], span, {**how, "distance": min(abs(best[1] - a) for a in anchors), "others": others}
         return None
 
     def _pronoun_subject(self, question: str, span: Span, verbs: Sequence[int]) -> str | None:
@@ -882,6 +895,20 @@ class ExtractiveGenerator:
         return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
                         "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
                                      for v, n, s in values]}
+
+
+def _headed(doc: Any) -> list[tuple[str, str, int]]:
+    """A name that only modifies the common noun after it, in a phrase with an article: "the Baudot code",
+    "a Linux kernel". (the whole phrase without the article, HEADED, the name's offset): what an "ENTITY" question
+    ("What is represented on the cover?") asks for is the phrase, not the name in it."""
+    out = []
+    for e in doc.ents:
+        last, after = e[-1], doc[e.end] if e.end < len(doc) else None
+        if after is None or last.head.i != after.i or after.pos_ != "NOUN" or not after.is_lower \
+                or e.start == 0 or doc[e.start - 1].lower_ not in {"the", "a", "an"}:
+            continue
+        out.append((doc[e.start: after.i + 1].text, HEADED, e.start_char))
+    return out
 
 
 def own(name: str, span: Span) -> bool:

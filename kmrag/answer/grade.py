@@ -83,6 +83,9 @@ class OfflineGrader:
         # a table row's statement carries its headers ("方案: 知识图谱; 平均耗时: 350ms"), its quote only the cells
         evidence = terms(" ".join([c.quote for c in validated.citations] + [s.text for s in validated.statements]
                                   + [context.unit(u).title for u in cited if u in context.spans])).words
+        # the cited units as wholes: a chain's bridge is described in its own unit ("Bon Jovi is an American rock
+        # band from Sayreville, New Jersey") while the sentence cited is the one holding the answer
+        evidence |= terms(" ".join(context.unit(u).content for u in cited if u in context.spans)).words
         named = [m for m in analysis.mentions if len(m) > 2 and terms(m).words]
         present = [m for m in named if len(terms(m).words & evidence) * 2 >= len(terms(m).words)]
         on_topic = not named or len(present) * 2 >= len(named)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kmrag.answer.extractive import LABELS, akin
+from kmrag.answer.kinds import asks_kind
 from kmrag.answer.lexicon import members, same
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, terms
@@ -197,7 +198,8 @@ class PathReader:
         """The candidate answers, best first, and the trace of how they were found."""
         plans = self.plans(question, analysis)
         trace: dict[str, Any] = {"step": "paths", "entities": len(seeds)}
-        if not plans or not seeds or analysis.answer_type == "YES_NO" or analysis.kind == "comparison":
+        if not plans or not seeds or analysis.answer_type == "YES_NO" or analysis.kind == "comparison" or \
+                asks_kind(question, analysis.mentions):  # "What profession do A and B share?": a description
             trace["decision"] = "not a question a relation path answers" if plans and seeds else \
                 "no relational words or no linked entity"
             return [], trace
@@ -271,10 +273,12 @@ def type_fit(name: str, label: str, expects: str) -> float:
         return 1.0 if is_value else 0.0
     if label in {"DATE", "CARDINAL", "QUANTITY", "MONEY", "PERCENT", "TIME", "ORDINAL"} or re.fullmatch(r"[\d\s,.]+", name):
         return 0.0
+    words = name.split()
+    if len(words) == 1 and (noun_class(name.lower()) or noun_class(name.lower().rstrip("s"))):
+        return 0.0  # "Year" (of "Player of the Year"), "Palace": a kind of thing, not a name
     if expects in LABELS and label in LABELS[expects]:
         return 1.0
-    words = name.split()
-    if words and noun_class(words[-1].lower()) == expects:
+    if len(words) > 1 and noun_class(words[-1].lower()) == expects:
         return 1.0  # the name says its kind: "Indira Gandhi International Airport" is a place, whatever its label
     if (expects == "PERSON") != (label == "PERSON") and expects in LABELS and label in NAME_LABELS:
         return 0.0  # a person where a place, a work or an organisation is asked, or the other way round

@@ -233,6 +233,12 @@ class QuestionAnalyser:
                 whole = [(p, n) for p, n in relative if n == m.group(1).lower() and 0 <= (at := body.find(p)) <= m.start()
                          < at + len(p)]
                 found.append(whole[0] if whole else (m.group(0), m.group(1)))
+            elif not found and doc is not None and re.search(rf"\b(?:where|that|which|who|whom|whose)\b.*{a}", body):
+                # a clause the patterns do not spell, the parse has it: "the studio album that includes the song
+                # "Speed of Sound"" (a quoted title inside); one thing, so "the": "a song that ..." is any song
+                if relative is None:
+                    relative = relative_phrases(doc)
+                found += [(p, n) for p, n in relative if re.search(rf"{a}(?!\w)", p) and p.lower().startswith("the ")]
             for phrase, noun in sorted(found, key=lambda f: len(f[0])):  # the innermost phrase first
                 if _asks_phrase(body, phrase):
                     return None  # the phrase is the question itself: nothing to resolve first

@@ -68,6 +68,27 @@ def test_a_bridge_question_chains_two_units_and_answers_from_the_second(x: Spacy
     assert direct == "Szeged"
 
 
+def test_a_bridge_is_the_one_of_its_span_s_names_whose_own_unit_says_what_the_question_describes(
+        x: SpacyExtractor) -> None:
+    # two bands in the span; the nearer to "played drums" is not the one the question describes
+    direct, quotes, _ = answer(x, "In what year was the Portland, Maine folk band that Tom Arkell played drums for formed?", [
+        ("Tom Arkell was an American drummer. He played drums for Lantern Hill, and later for the Marsh Kings.",
+         "paragraph", "Tom Arkell", ""),
+        ("The Marsh Kings are an American folk band from Portland, Maine. Formed in 1979, they toured widely.",
+         "paragraph", "The Marsh Kings", ""),
+        ("Lantern Hill is a punk band from Ohio. Formed in 1990, it split in 1994.", "paragraph", "Lantern Hill", ""),
+    ])
+    assert direct == "1979" and any("Marsh Kings" in q for q in quotes)
+
+
+def test_what_a_name_only_modifies_is_answered_as_the_whole_phrase(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "What is shown on the sleeve of Tidewater?", [
+        ("The sleeve of Tidewater is a grid of coloured blocks, a picture of the Morse code.", "paragraph",
+         "Tidewater", ""),
+    ])
+    assert direct == "Morse code"
+
+
 def test_a_comparison_answers_with_the_entity_that_wins(x: SpacyExtractor) -> None:
     direct, quotes, _ = answer(x, "Which film came out first, Night Train to Lisbon or The Silent Harbour?", [
         ("Night Train to Lisbon is a 2013 film directed by Bille August.", "paragraph", "Night Train to Lisbon", ""),

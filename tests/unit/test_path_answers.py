@@ -185,7 +185,20 @@ def test_type_fit() -> None:
     assert type_fit("1961", "DATE", "DATE") == 1.0 and type_fit("Eastport", "GPE", "DATE") == 0.0
     assert type_fit("Eastport", "GPE", "PLACE") == 1.0 and type_fit("Eastport", "ORG", "PLACE") == 0.5
     assert type_fit("Oskar Vale", "PERSON", "PLACE") == 0.0 and type_fit("Eastport", "GPE", "PERSON") == 0.0
+    # a kind of thing alone is no name ("Player of the Year" gives the graph an entity "Year"); a name ending in
+    # its kind is one
+    assert type_fit("Year", "THING", "PERSON") == 0.0 and type_fit("City", "GPE", "PLACE") == 0.0
+    assert type_fit("Eastport City", "ORG", "PLACE") == 1.0
     assert type_fit("Kestrel", "THING", "PERSON") == 0.5
     # a name that says its kind fits it whatever the recogniser made of it
     assert type_fit("Indira Gandhi International Airport", "PERSON", "PLACE") == 1.0
     assert type_fit("1961", "DATE", "PERSON") == 0.0 and type_fit("about 40 km", "QUANTITY", "QUANTITY") == 1.0
+
+
+def test_a_question_asking_a_description_is_not_read_off_a_path(world: World, nlp_parts: Any) -> None:
+    # "profession" is no relation to hop: an edge whose predicate is near it in meaning names a thing, not a trade
+    world.ent("Skyline Saga", "WORK_OF_ART")
+    world.rel("Oskar Vale", "profession character", "Skyline Saga", "u_g")
+    world.store.flush()
+    assert _read(world, nlp_parts, "What profession does Oskar Vale have?", "Oskar Vale") == []
+    assert _read(world, nlp_parts, "Where did Oskar Vale die?", "Oskar Vale")  # a relation still is

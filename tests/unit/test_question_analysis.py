@@ -115,6 +115,10 @@ def test_no_sub_question_when_the_phrase_is_the_question(analyser: QuestionAnaly
     ("Who composed the score of the 1959 film in which Marilyn Monroe played Sugar?",
      "the 1959 film in which Marilyn Monroe played Sugar", "Marilyn Monroe", "WORK", "Some Like It Hot",
      "Who composed the score of Some Like It Hot?"),
+    # a quoted title inside the clause, which the patterns do not spell: the parse's clause
+    ('What is shown on the sleeve of the debut album that includes the single "Blue Harbour Lights"?',
+     'the debut album that includes the single "Blue Harbour Lights"', "Blue Harbour Lights", "WORK",
+     "Tidewater", "What is shown on the sleeve of Tidewater?"),
 ])
 def test_sub_question_of_a_relative_clause(analyser: QuestionAnalyser, question: str, phrase: str, anchor: str,
                                            resolves: str, answer: str, outer: str) -> None:
