@@ -254,6 +254,7 @@ def row_range(text: str) -> tuple[float | None, float | None, str] | None:
 RELATIVE_ASK = re.compile(r"相比|相较|比起|比较|提高了|提升了|增加了|减少了|下降了|降低了|高出|低了|多了|少了|"
                           r"\bcompared (?:to|with)\b|\b(?:improve|increase|decrease|differ)\w*", re.I)
 _AGENT = re.compile(r"[\w'-]+ed\s+(?:(?:in|on)\s+[\w ,]{1,20}?\s+)?by\s+(?:the\s+)?")  # "popularized (in 1949) by "
+_MODIFIES = re.compile(r"\s+(?!(?:and|or|in|on|at|for|with|from|who|which|as|of|to|during|after|before)\b)[a-z]")
 HEADED = "+NOUN"  # the label of a name's phrase with its head noun (:func:`_headed`), in no answer type's labels
 ENTS_CACHE = 20_000  # spans whose entities a generator remembers (the same units come back across attempts)
 
@@ -714,7 +715,8 @@ class ExtractiveGenerator:
                 return who, span, {**how, "distance": 0, "subject_from_title": True}
             near = sorted(cands, key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
             if answer_type in {"PERSON", "ORG"}:  # "popularized by Patti Page": the doer of the asked verb first
-                doers = [c for c in near if any(_AGENT.fullmatch(span.display, a, c[1]) for a in anchors)]
+                doers = [c for c in near if any(_AGENT.fullmatch(span.display, a, c[1]) for a in anchors)
+                         and not _MODIFIES.match(span.display, c[1] + len(c[0]))]  # "by Sri Lankan director X"
                 near = [*doers, *(c for c in near if c not in doers)]
             best = near[0]
             if answer_type not in VALUE_OF:  # a name: any name of the span may be the one the question describes

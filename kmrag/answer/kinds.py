@@ -39,7 +39,12 @@ def asks_kind(question: str, mentions: Sequence[str]) -> bool:
     if KIND_OF.search(question) or PROFESSION.search(question):
         return True
     m = DEFINE.match(question)
-    return bool(m and any(m.group(1).startswith(x) for x in mentions if x))
+    return bool(m and any(m.group(1).startswith(x) and _PLACED.fullmatch(m.group(1)[len(x):]) for x in mentions if x))
+
+
+# what may follow the name in "What is X?": where it is ("Opry Mills in Nashville, Tennessee"), not more of a
+# question ("What was Connell's best known work also published as?")
+_PLACED = re.compile(r"(?:\s*(?:,|\(|\bin\b|\bof\b|\bfrom\b|\bat\b|\bon\b)(?![^?]*\b\w+ed\b)[^?]*)?")
 
 
 def name_part(question: str, name: str) -> str | None:

@@ -81,6 +81,21 @@ def test_a_bridge_is_the_one_of_its_span_s_names_whose_own_unit_says_what_the_qu
     assert direct == "1979" and any("Marsh Kings" in q for q in quotes)
 
 
+def test_who_did_what_is_the_doer_of_the_asked_verb_not_the_nearest_name(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, 'In what year was the singer who popularized "Harbour Lights Again" born?', [
+        ('"Harbour Lights Again" is a popular song written in 1938 by Ada Quill, Ben Rowe, and Carl Lund, '
+         'popularized by Dora Finch in 1947.', "paragraph", "Harbour Lights Again", ""),
+        ("Dora Finch (born 1921) was an American singer.", "paragraph", "Dora Finch", ""),
+        ("Carl Lund (born 1901) was a lyricist.", "paragraph", "Carl Lund", ""),
+    ])
+    assert direct == "1921"
+    # a nationality after "by" modifies the name after it: it is no doer
+    direct, _, _ = answer(x, "Who is the director of Tidewater?", [
+        ("Tidewater is a 2011 drama film directed by Sri Lankan director Ravi Perera.", "paragraph", "Tidewater", ""),
+    ])
+    assert direct == "Ravi Perera"
+
+
 def test_what_a_name_only_modifies_is_answered_as_the_whole_phrase(x: SpacyExtractor) -> None:
     direct, _, _ = answer(x, "What is shown on the sleeve of Tidewater?", [
         ("The sleeve of Tidewater is a grid of coloured blocks, a picture of the Morse code.", "paragraph",
@@ -516,3 +531,18 @@ def test_a_title_s_words_do_not_say_which_way_a_comparison_goes(x: SpacyExtracto
     assert without_names("Which came first, Just Before Dawn or After Hours?", ["Just Before Dawn", "After Hours"]) \
         .split() == ["Which", "came", "first,", "or", "?"]
     assert "older" in without_names("Which film is older, Old or Us?", ["Old", "Us"])  # whole words only
+
+
+@pytest.mark.parametrize(("question", "mentions", "kind"), [
+    ("What is Harbour Mills?", ["Harbour Mills"], True),
+    ("What is Harbour Mills in Eastport, Maine?", ["Harbour Mills", "Eastport"], True),  # where it is, still "what"
+    ("What kind of mall is Harbour Mills?", ["Harbour Mills"], True),
+    ("What profession do Ada Quill and Ben Rowe share?", ["Ada Quill", "Ben Rowe"], True),
+    # more of a question after the name: a thing is asked, not a description of the name
+    ("What was Ada Quill's best known novel Tidewater also published as?", ["Ada Quill", "Tidewater"], False),
+    ("What is Harbour Mills located in?", ["Harbour Mills"], False),
+])
+def test_a_description_is_asked_only_of_the_name_itself(question: str, mentions: list[str], kind: bool) -> None:
+    from kmrag.answer.kinds import asks_kind
+
+    assert asks_kind(question, mentions) is kind
