@@ -42,7 +42,7 @@ from kmrag.answer.validate import named_by
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
 from kmrag.nlp.places import available as places_available
-from kmrag.retrieval.analysis import QuestionAnalysis
+from kmrag.retrieval.analysis import QuestionAnalysis, offered
 from kmrag.retrieval.multihop import MONTHS, VALUE_OF
 
 LABELS = {
@@ -80,6 +80,10 @@ LESS = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|shorter|shortest
 YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
 LIFESPAN = re.compile(r"\b(lived (longer|shorter)|longer life|shorter life|died (younger|older)|"
                       r"at an? (younger|older) age)\b", re.I)
+MONTH_ASKED = re.compile(r"\b(?:what|which)\s+month\b", re.I)
+# the kinds of place a name may end in ("Albany County", "Hudson River"): a name of one kind is not of another
+PLACE_KIND = re.compile(r"(?i:county|state|province|region|country|city|town|village|river|lake|island|mountain|"
+                        r"district|borough|parish|municipality)")
 YEAR_ASKED = re.compile(r"\b(what|which|in what|in which) year\b|\byear (of|was|did|when)\b", re.I)
 QUALIFIER = re.compile(r"^(?:about|around|approximately|nearly|almost|over|more than|less than|under|some|roughly|"
                        r"at least|up to)\s+", re.I)
@@ -352,6 +356,10 @@ class ExtractiveGenerator:
                 self.picked = None
                 direct = self._direct(question, analysis, chain, ents)
                 basis = self.picked  # how many values of the kind the span offered, how far from the question's words
+                if (options := offered(question)) and not (direct and _one_of(direct, options)):
+                    # "Which facility was founded in Missouri, A or B?": one of the options, or no answer
+                    chain, direct, basis = self._option(question, options, [x.span for x in scored]) or \
+                        (chain, None, None)
         text = "\n".join(f"{_ended(s)} [{s.unit_id}]" for s in chain)  # a line each: a span is one statement
         return Draft(text=text, direct=direct, basis=basis,
                      notes=[{"generator": "extractive", "statements": len(chain), "band": band is not None}])
@@ -634,8 +642,13 @@ class ExtractiveGenerator:
                                span.display, question)
             if YEAR_ASKED.search(question):  # "in what year": the year alone
                 cands = [(y.group(0), at + y.start()) for c, at in cands if (y := YEAR.search(c))]
+            elif MONTH_ASKED.search(question):  # "in what month": a date that names one ("November 2017")
+                cands = [(c, at) for c, at in cands if re.search(rf"\b{MONTHS}\b", c)]
         if answer_type == "PLACE" and noun in LARGER_PLACES:  # "Kent, Washington": the state is the second
             cands = _larger_places(cands, span.display, noun)
+        if answer_type == "PLACE" and noun and PLACE_KIND.fullmatch(noun):  # "what city": not "Albany County"
+            cands = [(c, at) for c, at in cands if not ((k := PLACE_KIND.fullmatch(c.split()[-1] if c.split() else ""))
+                                                        and k.group(0).lower() != noun.lower())]
         if answer_type in {"QUANTITY", "NUMBER"}:  # "728,000 ft² (67,000 m²)": the bracket converts the first
             measured = VALUE_OF["QUANTITY"]  # two quantities: "Route 66 (2,448 miles)" converts nothing
             ends = {at + len(c) for c, at in cands if measured.search(c)}
@@ -725,6 +738,24 @@ class ExtractiveGenerator:
             others = list(dict.fromkeys(c for c, _ in near[1:] if c.lower() != best[0].lower()))
             return best[0], span, {**how, "distance": min(abs(best[1] - a) for a in anchors), "others": others}
         return None
+
+    @staticmethod
+    def _option(question: str, options: Sequence[str], pool: list[Span]) -> tuple[list[Span], str, dict[str, Any]] | None:
+        """The option whose own spans (:func:`own`) say more of the question's other words than any other's, with
+        the span that says the most; None on a tie or when none says any."""
+        words = terms(question).words - terms(" ".join(options)).words
+        names = terms(" ".join(re.findall(r"(?<=\s)[A-Z][\w'-]*", question))).words & words  # "Missouri"
+        said = []
+        for option in options:
+            spans = sorted((s for s in pool if own(option, s)), key=lambda s: -len(words & terms(s.display).words))
+            has = terms(" ".join(s.display for s in spans)).words
+            said.append((len(words & has) if names <= has else 0, option, spans))
+        said.sort(key=lambda x: -x[0])
+        if not said or not said[0][0] or len(said) > 1 and said[1][0] == said[0][0]:
+            return None
+        n, option, spans = said[0]
+        return [spans[0]], option, {"kind": "span", "candidates": len(options), "distance": None,
+                                    "relation_stated": True, "subject_from_title": True, "option": True}
 
     def _pronoun_subject(self, question: str, span: Span, verbs: Sequence[int]) -> str | None:
         """"He won the race ... against Alex Sink." in the unit titled "David Jolly", for "Who won ...?": the
@@ -897,6 +928,11 @@ class ExtractiveGenerator:
         return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
                         "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
                                      for v, n, s in values]}
+
+
+def _one_of(answer: str, options: Sequence[str]) -> bool:
+    low = answer.lower().strip(" .\"'")
+    return any(low == o.lower().strip(" .\"'") for o in options)
 
 
 def _headed(doc: Any) -> list[tuple[str, str, int]]:

@@ -167,11 +167,8 @@ class QuestionAnalyser:
         like "The Mask Of Fu Manchu"), else the mentions on both sides of "or" (and of "and" in a yes / no
         question: "Are A and B both …?"; a wh-question offers its options with "or": "the system modelled after
         the United Kingdom and used in Canada" compares nothing)."""
-        m = re.search(r"[,:;]\s*([^,:;]+?)\s+or\s+([^,:;?]+)\??\s*$", question)
-        if m:
-            a, b = _trim(m.group(1)), m.group(2).strip().rstrip("?").strip()  # a title may start with a wh-word
-            if a and b and len(a.split()) <= 8 and len(b.split()) <= 8:
-                return [a, b]
+        if options := offered(question):
+            return options
         m2 = re.search(r"\b(or|and)\b" if asks_yes_no else r"\bor\b", question)
         if not m2:
             return []
@@ -247,6 +244,17 @@ class QuestionAnalyser:
                 return SubQuestion(phrase=phrase, question=f"{wh} is {phrase}?", resolves_to=cls, anchor=anchor,
                                    relation=noun)
         return None
+
+
+def offered(question: str) -> list[str]:
+    """The options a question ends with: "Which facility was founded in Missouri, Discovery Zone or Valentino's?"
+    (the text on each side of "or", which keeps titles the parser splits); [] when it offers none."""
+    m = re.search(r"[,:;]\s*([^,:;]+?)\s+or\s+([^,:;?]+)\??\s*$", question)
+    if m:
+        a, b = _trim(m.group(1)), m.group(2).strip().rstrip("?").strip()  # a title may start with a wh-word
+        if a and b and len(a.split()) <= 8 and len(b.split()) <= 8:
+            return [a, b]
+    return []
 
 
 def _asking_wh(doc: Any) -> set[str]:

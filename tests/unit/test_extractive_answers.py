@@ -546,3 +546,29 @@ def test_a_description_is_asked_only_of_the_name_itself(question: str, mentions:
     from kmrag.answer.kinds import asks_kind
 
     assert asks_kind(question, mentions) is kind
+
+
+def test_a_month_asked_is_a_date_naming_one_and_a_city_asked_is_no_county(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "Tidewater is an album released in what month?", [
+        ('"Harbour Lights" was released as the lead single from the album "Tidewater" (2017).', "paragraph",
+         "Harbour Lights", ""),
+        ("Tidewater is the ninth album by Dora Finch, scheduled for release in November 2017.", "paragraph",
+         "Tidewater", ""),
+    ])
+    assert direct == "November 2017"
+    direct, _, _ = answer(x, "In what city is Harbour Mills located?", [
+        ("Harbour Mills is located in Albany County, close to Eastport.", "paragraph", "Harbour Mills", ""),
+    ])
+    assert direct == "Eastport"
+
+
+def test_a_question_offering_options_is_answered_with_one_of_them_or_not_at_all(x: SpacyExtractor) -> None:
+    units = [("Harbour Mills was a chain of play centres founded in Eastport, Maine in 1989.", "paragraph",
+              "Harbour Mills", ""),
+             ("Lantern Hall was founded by Ada Quill in 1957 in Lincoln, Nebraska.", "paragraph", "Lantern Hall", "")]
+    question = "Which chain was founded in Maine, Harbour Mills or Lantern Hall?"
+    direct, quotes, _ = answer(x, question, units)
+    assert direct == "Harbour Mills" and quotes == [units[0][0]]
+    # neither option's own unit says more than the other's: no answer, not a place read off a span
+    direct, _, _ = answer(x, "Which chain was founded in Ohio, Harbour Mills or Lantern Hall?", units)
+    assert direct is None
