@@ -59,6 +59,7 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
         if got is None:
             return None
         answer, span, how = got
+        how.pop("typed_others", None)
         answer = described(sub, answer, [*how.pop("others", []), *_titles_in(span, spans)], spans)
         hops.append({"question": sub.question, "answer": answer, "unit_id": span.unit_id, "quote": span.quote,
                      "meaning": how.get("meaning")})
@@ -83,7 +84,7 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
         return None  # a date or number read from a span that does not state the relation asked about
     hops.append({"question": current, "answer": answer, "unit_id": span.unit_id, "quote": span.quote,
                  "meaning": how.get("meaning")})
-    how.pop("others", None)
+    how.pop("others", None), how.pop("typed_others", None)
     cited = list(dict.fromkeys([*cited, span]))
     basis = {**how, "kind": "chain", "hops": hops}
     return cited, answer, basis
@@ -122,7 +123,12 @@ def described(sub: SubQuestion, answer: str, others: Sequence[str], spans: Seque
     bands Frankie LaRocka played drums for; "the Sayreville, New Jersey rock band that ..." is the one whose unit
     says "an American rock band from Sayreville, New Jersey". The answer stays unless another says more."""
     head = _RELATIVISER.split(sub.phrase, maxsplit=1)[0]
-    words = terms(head).words - terms(f"{sub.relation} {sub.anchor}").words
+    return best_described(terms(head).words - terms(f"{sub.relation} {sub.anchor}").words, answer, others, spans)
+
+
+def best_described(words: frozenset[str] | set[str], answer: str, others: Sequence[str], spans: Sequence[Span]) -> str:
+    """Of ``answer`` and ``others``, the one whose own units (titled by it) say the most of ``words``; the answer
+    stays unless another says more."""
     if not words or not others:
         return answer
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from kmrag.answer import lexicon, tables
 from kmrag.answer.asked import asking
-from kmrag.answer.chain import about, compare_related, read_chain, titled_by
+from kmrag.answer.chain import about, best_described, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
 from kmrag.answer.context import Context
 from kmrag.answer.countries import country_in, country_named, place_names
@@ -80,6 +80,8 @@ LESS = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|shorter|shortest
 YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
 LIFESPAN = re.compile(r"\b(lived (longer|shorter)|longer life|shorter life|died (younger|older)|"
                       r"at an? (younger|older) age)\b", re.I)
+NAMED = frozenset({"PERSON", "ORG", "WORK", "PLACE", "ENTITY"})  # answer types that are names
+WHICH_THING = re.compile(r"^\s*(?:which|what)\s+(?!(?:is|was|are|were|did|does|do|has|had|have)\b)[a-z]", re.I)
 MONTH_ASKED = re.compile(r"\b(?:what|which)\s+month\b", re.I)
 # the kinds of place a name may end in ("Albany County", "Hudson River"): a name of one kind is not of another
 PLACE_KIND = re.compile(r"(?i:county|state|province|region|country|city|town|village|river|lake|island|mountain|"
@@ -354,7 +356,7 @@ class ExtractiveGenerator:
                 direct, basis = self._yes_no(question, analysis, chain, ents)
             else:
                 self.picked = None
-                direct = self._direct(question, analysis, chain, ents)
+                direct = self._direct(question, analysis, chain, ents, [x.span for x in scored])
                 basis = self.picked  # how many values of the kind the span offered, how far from the question's words
                 if (options := offered(question)) and not (direct and _one_of(direct, options)):
                     # "Which facility was founded in Missouri, A or B?": one of the options, or no answer
@@ -595,15 +597,22 @@ class ExtractiveGenerator:
     # -- direct answers --------------------------------------------------------------------------
 
     def _direct(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
-                ents: dict[tuple[str, int], list[Any]]) -> str | None:
+                ents: dict[tuple[str, int], list[Any]], pool: Sequence[Span] = ()) -> str | None:
         order = list(reversed(chain)) if analysis.kind in {"bridge", "inference"} else chain
         got = self._read(question, analysis.answer_type, analysis.mentions, order, ents)
         if got is None:
             return None
         if analysis.answer_type in {"PERSON", "ENTITY"} and (part := name_part(question, got[0])):  # "first name of X"
             got = (part, got[1], got[2])
+        elif analysis.answer_type in NAMED and (others := got[2].get("others", [])[: got[2].get("typed_others", 0)]) \
+                and WHICH_THING.match(question):
+            # "Which comedy series starring X was produced by Y?": of the names the span offers, the one whose own
+            # unit says the most of what the question says of it
+            words = terms(question).words - terms(" ".join([got[0], *others])).words
+            got = (best_described(words, got[0], others, pool), got[1], got[2])
         p = getattr(self, "_meanings", {}).get((got[1].unit_id, got[1].start))
-        self.picked = {**{k: v for k, v in got[2].items() if k != "others"}, "meaning": None if p is None else round(p, 4)}
+        self.picked = {**{k: v for k, v in got[2].items() if k not in {"others", "typed_others"}},
+                       "meaning": None if p is None else round(p, 4)}
         return got[0]
 
     def _candidates(self, question: str, answer_type: str, span: Span,
@@ -732,11 +741,13 @@ class ExtractiveGenerator:
                          and not _MODIFIES.match(span.display, c[1] + len(c[0]))]  # "by Sri Lankan director X"
                 near = [*doers, *(c for c in near if c not in doers)]
             best = near[0]
+            typed = len({c.lower() for c, _ in near} - {best[0].lower()})  # the others of the kind asked, first
             if answer_type not in VALUE_OF:  # a name: any name of the span may be the one the question describes
                 near += sorted((c for c in self._candidates(question, "ENTITY", span, ents, noun) if c not in near),
                                key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
             others = list(dict.fromkeys(c for c, _ in near[1:] if c.lower() != best[0].lower()))
-            return best[0], span, {**how, "distance": min(abs(best[1] - a) for a in anchors), "others": others}
+            return best[0], span, {**how, "distance": min(abs(best[1] - a) for a in anchors), "others": others,
+                                   "typed_others": typed}
         return None
 
     @staticmethod

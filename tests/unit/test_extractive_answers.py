@@ -572,3 +572,13 @@ def test_a_question_offering_options_is_answered_with_one_of_them_or_not_at_all(
     # neither option's own unit says more than the other's: no answer, not a place read off a span
     direct, _, _ = answer(x, "Which chain was founded in Ohio, Harbour Mills or Lantern Hall?", units)
     assert direct is None
+
+
+def test_which_thing_is_the_name_whose_own_unit_says_what_the_question_says_of_it(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "Which comedy series starring Ada Quill was produced by Lantern Hall Studios?", [
+        ('Lantern Hall Studios produced the series "Harbour Nights", "Tidewater Tonight" and "Quiet Quarters".',
+         "paragraph", "Lantern Hall Studios", ""),
+        ("Harbour Nights is a comedy series starring Ben Rowe.", "paragraph", "Harbour Nights", ""),
+        ("Quiet Quarters is a comedy series starring Ada Quill and Carl Lund.", "paragraph", "Quiet Quarters", ""),
+    ])
+    assert direct == "Quiet Quarters"
