@@ -80,6 +80,7 @@ LESS = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|shorter|shortest
 YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
 LIFESPAN = re.compile(r"\b(lived (longer|shorter)|longer life|shorter life|died (younger|older)|"
                       r"at an? (younger|older) age)\b", re.I)
+NAME_ASKED = re.compile(r"\b(mononym|nickname|pseudonym|alias|stage\s+name|pen\s+name|ring\s+name|moniker)\b", re.I)
 NAMED = frozenset({"PERSON", "ORG", "WORK", "PLACE", "ENTITY"})  # answer types that are names
 WHICH_THING = re.compile(r"^\s*(?:which|what)\s+(?!(?:is|was|are|were|did|does|do|has|had|have)\b)[a-z]", re.I)
 MONTH_ASKED = re.compile(r"\b(?:what|which)\s+month\b", re.I)
@@ -667,6 +668,11 @@ class ExtractiveGenerator:
             in_unit = [(m.group(0), m.start()) for m in QUANTITY.finditer(span.display) if _unit(m.group(2)) == unit
                        and not re.match(r"\s*(?:/|per\b)", span.display[m.end():])]  # not a rate ("5.44 mi/sq mi")
             cands = in_unit or cands  # "how many miles": "140 mi", not "230 km" beside it
+        if (alias := NAME_ASKED.search(question)) and (called := [
+                (m.group(1), m.start(1)) for m in re.finditer(
+                    rf"(?i:\b{re.escape(alias.group(1))}s?\s+(?:of\s+|as\s+)?)[\"“']?([A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)",
+                    span.display)]):
+            cands = called  # "What is the mononym of X?": the name after "the mononym", not X's full name
         if answer_type == "NUMBER":  # "over 26,000" -> "26,000"
             cands = [(QUALIFIER.sub("", c), at) for c, at in cands]
         if answer_type in {"NUMBER", "QUANTITY"}:

@@ -582,3 +582,11 @@ def test_which_thing_is_the_name_whose_own_unit_says_what_the_question_says_of_i
         ("Quiet Quarters is a comedy series starring Ada Quill and Carl Lund.", "paragraph", "Quiet Quarters", ""),
     ])
     assert direct == "Quiet Quarters"
+
+
+def test_a_name_asked_by_its_kind_is_the_name_after_that_word(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "What is the mononym of the singer Ravi Perera?", [
+        ("Ravi Perera (born Dora Anne Finch; May 10, 1921), who performed under the mononym Lark until 1950, is an "
+         "American singer.", "paragraph", "Ravi Perera", ""),
+    ])
+    assert direct == "Lark"

@@ -189,7 +189,10 @@ def test_type_fit() -> None:
     # its kind is one
     assert type_fit("Year", "THING", "PERSON") == 0.0 and type_fit("City", "GPE", "PLACE") == 0.0
     assert type_fit("Eastport City", "ORG", "PLACE") == 1.0
-    assert type_fit("Kestrel", "THING", "PERSON") == 0.5
+    assert type_fit("Music", "THING", "PERSON") == 0.0 and type_fit("Madonna", "PERSON", "PERSON") == 1.0
+    assert type_fit("Greta Vale", "THING", "PERSON") == 0.5  # a name the recogniser did not label
+    # one word the recogniser did not call a person is no person's name ("Music" of "The Music of X")
+    assert type_fit("Kestrel", "THING", "PERSON") == 0.0 and type_fit("Kestrel", "THING", "ORG") == 0.5
     # a name that says its kind fits it whatever the recogniser made of it
     assert type_fit("Indira Gandhi International Airport", "PERSON", "PLACE") == 1.0
     assert type_fit("1961", "DATE", "PERSON") == 0.0 and type_fit("about 40 km", "QUANTITY", "QUANTITY") == 1.0
