@@ -83,6 +83,8 @@ LIFESPAN = re.compile(r"\b(lived (longer|shorter)|longer life|shorter life|died 
 NAME_ASKED = re.compile(r"\b(mononym|nickname|pseudonym|alias|stage\s+name|pen\s+name|ring\s+name|moniker)\b", re.I)
 NAMED = frozenset({"PERSON", "ORG", "WORK", "PLACE", "ENTITY"})  # answer types that are names
 WHICH_THING = re.compile(r"^\s*(?:which|what)\s+(?!(?:is|was|are|were|did|does|do|has|had|have)\b)[a-z]", re.I)
+# a date that says when only against another ("November of the same year", "the following season"): no answer
+RELATIVE_DATE = re.compile(r"\b(?:same|following|previous|next|that|this|later|earlier|last|prior)\b", re.I)
 MONTH_ASKED = re.compile(r"\b(?:what|which)\s+month\b", re.I)
 # the kinds of place a name may end in ("Albany County", "Hudson River"): a name of one kind is not of another
 PLACE_KIND = re.compile(r"(?i:county|state|province|region|country|city|town|village|river|lake|island|mountain|"
@@ -650,6 +652,7 @@ class ExtractiveGenerator:
                      for c, at in cands]
             cands = _range_end(sorted((p for c, at in cands for p in _date_parts(c, at, question)), key=lambda c: c[1]),
                                span.display, question)
+            cands = [(c, at) for c, at in cands if re.search(r"\d", c) or not RELATIVE_DATE.search(c)]
             if YEAR_ASKED.search(question):  # "in what year": the year alone
                 cands = [(y.group(0), at + y.start()) for c, at in cands if (y := YEAR.search(c))]
             elif MONTH_ASKED.search(question):  # "in what month": a date that names one ("November 2017")

@@ -50,7 +50,7 @@ from kmrag.retrieval.analysis import (
     noun_class,
 )
 from kmrag.retrieval.analysis_zh import QUESTION_WORD, relational_words, tokens
-from kmrag.retrieval.multihop import VALUE_OF
+from kmrag.retrieval.multihop import MONTHS, VALUE_OF
 from kmrag.schema.sanitize import relationship_type
 
 # a relation and its converse among family words: "X is the daughter of Y" says who X's father or mother is
@@ -263,11 +263,16 @@ class PathReader:
         return PathAnswer(answer=name, end_id=end, hops=hops, said=said, fit=0.0, expects=expects)
 
 
+_A_DATE = re.compile(rf"\b{MONTHS}\b")
+
+
 def type_fit(name: str, label: str, expects: str) -> float:
     """1: the end is the kind asked for; 0.5: a name where a name of another kind is asked (the recogniser
     mislabels places and organisations), or a name of unknown kind; 0: a value where a name is asked, not a
     value where one is, a person where something else is asked or something else where a person is."""
     if expects in VALUE_TYPES:
+        if expects != "DATE" and (label == "DATE" or _A_DATE.search(name)):
+            return 0.0  # "September 21, 1961" holds numbers and is no distance
         pattern = VALUE_OF.get(expects)
         is_value = label in LABELS.get(expects, set()) or bool(pattern is not None and pattern.search(name))
         return 1.0 if is_value else 0.0

@@ -590,3 +590,11 @@ def test_a_name_asked_by_its_kind_is_the_name_after_that_word(x: SpacyExtractor)
          "American singer.", "paragraph", "Ravi Perera", ""),
     ])
     assert direct == "Lark"
+
+
+def test_a_date_said_only_against_another_is_no_answer(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "When did Ada Quill become mayor of Eastport?", [
+        ("Ada Quill won the 1990 primary election and, in November of the same year, became mayor of Eastport.",
+         "paragraph", "Ada Quill", ""),
+    ])
+    assert direct == "1990"

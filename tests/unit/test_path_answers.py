@@ -189,6 +189,9 @@ def test_type_fit() -> None:
     # its kind is one
     assert type_fit("Year", "THING", "PERSON") == 0.0 and type_fit("City", "GPE", "PLACE") == 0.0
     assert type_fit("Eastport City", "ORG", "PLACE") == 1.0
+    # a date holds numbers and is no count or distance
+    assert type_fit("September 21, 1961", "DATE", "QUANTITY") == 0.0 and type_fit("May 1961", "CARDINAL", "NUMBER") == 0.0
+    assert type_fit("45 miles", "QUANTITY", "QUANTITY") == 1.0 and type_fit("1500", "CARDINAL", "NUMBER") == 1.0
     assert type_fit("Music", "THING", "PERSON") == 0.0 and type_fit("Madonna", "PERSON", "PERSON") == 1.0
     assert type_fit("Greta Vale", "THING", "PERSON") == 0.5  # a name the recogniser did not label
     # one word the recogniser did not call a person is no person's name ("Music" of "The Music of X")
