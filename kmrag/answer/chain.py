@@ -36,6 +36,15 @@ def about(name: str, spans: Sequence[Span]) -> list[Span]:
     return [s for s in spans if words and words <= terms(f"{s.title} {s.display}").words]
 
 
+def owns(name: str, span: Span) -> bool:
+    """Is the span about ``name`` itself: its unit titled by it, or the span opening with it, or with another name
+    of the same thing and "or" it ("Julia (104 – after 39 BC) or Julia Antonia ... was a daughter of ...")?"""
+    if titled_by(name, span):
+        return True
+    return bool(name) and re.match(rf"\W*(?:the\s+)?(?:[^,;()]{{1,40}}?(?:\s*\([^()]*\))?\s+or\s+)?{re.escape(name)}(?!\w)",
+                                   span.display, re.I) is not None
+
+
 def titled_by(name: str, span: Span) -> bool:
     """Is the span's unit titled by ``name`` (every word of it)?"""
     words = terms(name).words
@@ -76,7 +85,11 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
             and (part := name_part(current, last)):  # "the first name of <answer>"
         return cited, part, {"kind": "chain", "relation_stated": True, "hops": hops,
                              "candidates": 1, "distance": None, "quote": cited[-1].quote, "unit_id": cited[-1].unit_id}
-    got = _hop(current, analysis.answer_type, mentions, about(last, spans), read, rank)
+    on = about(last, spans)
+    own = [s for s in on if owns(last, s)]  # what the bridge's own spans say of it first ("Julia Antonia was a
+    # daughter of Lucius Julius Caesar"), not a span naming it among others ("the son of ... and Julia Antonia")
+    got = (_hop(current, analysis.answer_type, mentions, own, read, rank) if own and len(own) < len(on) else None) \
+        or _hop(current, analysis.answer_type, mentions, on, read, rank)
     if got is None:
         return None
     answer, span, how = got

@@ -598,3 +598,13 @@ def test_a_date_said_only_against_another_is_no_answer(x: SpacyExtractor) -> Non
          "paragraph", "Ada Quill", ""),
     ])
     assert direct == "1990"
+
+
+def test_the_last_hop_reads_the_bridge_s_own_span_before_one_naming_it_among_others(x: SpacyExtractor) -> None:
+    direct, quotes, _ = answer(x, "Where was the director of Tidewater born?", [
+        ("Tidewater is a 1958 drama film directed by Ilse Marwick.", "paragraph", "Tidewater", ""),
+        ("The cast met Ilse Marwick and Ben Rowe, who was born in Oslo, at a festival in Cannes.", "paragraph",
+         "Cannes Festival 1958", ""),
+        ("Ilse Marwick (1911 - 1980), a Danish director, was born in Aarhus.", "paragraph", "Marwick", ""),
+    ])
+    assert direct == "Aarhus"
