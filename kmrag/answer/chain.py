@@ -139,15 +139,22 @@ def described(sub: SubQuestion, answer: str, others: Sequence[str], spans: Seque
     return best_described(terms(head).words - terms(f"{sub.relation} {sub.anchor}").words, answer, others, spans)
 
 
-def best_described(words: frozenset[str] | set[str], answer: str, others: Sequence[str], spans: Sequence[Span]) -> str:
+def best_described(words: frozenset[str] | set[str], answer: str, others: Sequence[str], spans: Sequence[Span],
+                   kind: str | None = None) -> str:
     """Of ``answer`` and ``others``, the one whose own units (titled by it) say the most of ``words``; the answer
-    stays unless another says more."""
+    stays unless another says more. ``kind``: the noun asked ("series" of "Which comedy series ..."), which
+    another's own units must say it is to take the answer's place (a player's unit names a league; it is none)."""
     if not words or not others:
         return answer
 
     def says(name: str) -> int:
         own = [s for s in spans if titled_by(name, s)]
-        return len(words & terms(" ".join(f"{s.title} {s.display}" for s in own)).words)
+        text = " ".join(s.display for s in own)
+        if kind and name != answer and not re.search(
+                rf"\b(?:is|was|are|were)\s+(?:a|an|the)\s+(?:(?!(?:and|or|of)\b)[\w'-]+\s+){{0,6}}?{re.escape(kind)}s?"
+                rf"(?![\w'’-]|\s+[a-z]*[A-Z])(?!\s+[a-z]+\s+(?:of|for)\b)", text):
+            return -1  # another must be said to be one: "Check It Out! is an American sketch comedy television series"
+        return len(words & terms(" ".join(s.title for s in own) + " " + text).words)
 
     best = max([answer, *others], key=says)  # the first of equals: the answer stays on a tie
     return best if says(best) > says(answer) else answer

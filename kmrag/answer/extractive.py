@@ -612,7 +612,7 @@ class ExtractiveGenerator:
             # "Which comedy series starring X was produced by Y?": of the names the span offers, the one whose own
             # unit says the most of what the question says of it
             words = terms(question).words - terms(" ".join([got[0], *others])).words
-            got = (best_described(words, got[0], others, pool), got[1], got[2])
+            got = (best_described(words, got[0], others, pool, kind=asking(self.nlp, question)[1]), got[1], got[2])
         p = getattr(self, "_meanings", {}).get((got[1].unit_id, got[1].start))
         self.picked = {**{k: v for k, v in got[2].items() if k not in {"others", "typed_others"}},
                        "meaning": None if p is None else round(p, 4)}

@@ -608,3 +608,18 @@ def test_the_last_hop_reads_the_bridge_s_own_span_before_one_naming_it_among_oth
         ("Ilse Marwick (1911 - 1980), a Danish director, was born in Aarhus.", "paragraph", "Marwick", ""),
     ])
     assert direct == "Aarhus"
+
+
+def test_which_thing_takes_another_name_only_where_its_own_unit_says_it_is_one(x: SpacyExtractor) -> None:
+    from kmrag.answer.chain import best_described
+    from kmrag.answer.spans import Span
+
+    def span(text: str, title: str) -> Span:
+        return Span(unit_id="u_" + "b" * 16, source_id="s", start=0, end=len(text), quote=text, kind="sentence",
+                    display=text, rank=0, title=title)
+
+    pool = [span("Ben Rowe was the league's top scorer and league MVP for the Eastport Harbour team.", "Ben Rowe"),
+            span("The Coast League is a professional soccer league.", "Coast League")]
+    words = {"team", "eastport", "harbour", "member"}
+    assert best_described(words, "Coast League", ["Ben Rowe"], pool, kind="league") == "Coast League"
+    assert best_described(words, "Coast League", ["Ben Rowe"], pool) == "Ben Rowe"  # without the kind: more words
