@@ -97,7 +97,8 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
         return None  # a date or number read from a span that does not state the relation asked about
     hops.append({"question": current, "answer": answer, "unit_id": span.unit_id, "quote": span.quote,
                  "meaning": how.get("meaning")})
-    how.pop("others", None), how.pop("typed_others", None)
+    for key in ("others", "typed_others"):  # the reader's alternatives: no part of the basis
+        how.pop(key, None)
     cited = list(dict.fromkeys([*cited, span]))
     basis = {**how, "kind": "chain", "hops": hops}
     return cited, answer, basis
