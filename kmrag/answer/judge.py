@@ -71,7 +71,8 @@ grandmother grandson granddaughter husband wife spouse child parent sibling step
 director producer writer screenwriter composer actor actress singer songwriter editor author publisher founder
 owner president chairman captain coach manager player guitarist drummer bassist winner finalist nominee
 runner-up champion member leader successful failed won lost regiment corps battalion brigade division army
-navy""".split())
+navy mayor governor senator minister chancellor premier ambassador secretary treasurer judge sheriff king queen
+prince princess emperor empress duke duchess bishop pope""".split())
 # kin words: a statement's kin word that the span says otherwise ("brother" for "cousin") is never a paraphrase
 KIN = frozenset("""father mother son daughter brother sister cousin uncle aunt nephew niece grandfather grandmother
 grandson granddaughter husband wife spouse child children parent parents sibling siblings stepfather stepmother
@@ -211,6 +212,7 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
     return tuple(sorted(out, key=lambda x: x[3]))
 
 
+ROLE_NOUNS = frozenset({"role", "part"})
 _WHERE = frozenset("in on at near north south east west between along within beside outside inside across".split())
 
 
@@ -224,6 +226,8 @@ def _used_to(t: Any) -> bool:
 def _light_here(t: Any) -> bool:
     """A verb that claims nothing of its own where it stands: "lies north of" / "is located in" (is)."""
     nxt = [w.lower_ for w in t.doc[t.i + 1:t.i + 2]]
+    if t.lemma_.lower() in {"serve", "work"} and nxt[:1] == ["as"]:
+        return True  # "served as mayor" is "was mayor": the role claims it
     return t.lemma_.lower() in {"lie", "locate", "situate", "sit"} and bool(nxt) and nxt[0] in _WHERE
 
 
@@ -333,6 +337,7 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     ev = [_evidence_words(s) for s in spans]
     tw = [_evidence_words(t) for t in titles]
     _match(toks, ev, tw)
+    _cast(toks, text, spans)
     missing = [t for t in toks if not t.matched]
     hard = [t for t in missing if t.kind in {"name", "num", "verb"}]
     minor = [t for t in missing if t.kind == "word"]
@@ -359,7 +364,7 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
         _lifespan(text, toks, segments, spans) or \
         _near(text, toks, segments, spans) or _direction(text, segments, spans, titles) or \
         _respectively(text, segments, spans) or _one_verb(text, toks, segments, spans) or \
-        _kin_of(text, segments, spans) or \
+        _kin_of(text, segments, spans) or _agents(text, toks, segments, spans) or \
         _roles(text, toks, segments, [_with_title(sp, t) for sp, t in zip(spans, titles, strict=True)])
     used = tuple(sorted({s for _, _, s in segments}))
     if failed:
@@ -442,6 +447,53 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
                 t.where[i] = at
 
 
+_PLAYS = frozenset({"play", "portray"})
+
+
+def _groups(names: list[_Tok]) -> list[list[_Tok]]:
+    """Runs of adjacent name words ("Doris's neighbor Fred Gailey": "Doris Fred Gailey")."""
+    out: list[list[_Tok]] = []
+    for t in names:
+        if out and t.at - (out[-1][-1].at + len(out[-1][-1].text)) <= 1:
+            out[-1].append(t)
+        else:
+            out.append([t])
+    return out
+
+
+_HAS_ROLE = re.compile(r"\b(?:ha[sd]|have|having|got|gets|landed|lands|took|takes|taken|played|plays)\s+(?:an?\s+|the\s+|"
+                       r"his\s+|her\s+|their\s+)?(?:[\w-]+\s+){0,2}?(?:role|part)s?\b", re.I)
+
+
+def _cast(toks: list[_Tok], text: str, spans: Sequence[str]) -> None:
+    """"A played C" / "C is played by A" is what a cast list says as "C (A)" or "A as C"; "played a role" is
+    "had a role" (not "was offered a role")."""
+    for i, v in enumerate(toks):
+        if v.kind != "verb" or v.lemma not in _PLAYS:
+            continue
+        if i + 1 < len(toks) and any(t.lemma in ROLE_NOUNS for t in toks[i + 1:i + 3]):
+            for s, span in enumerate(spans):
+                m = _HAS_ROLE.search(span)
+                if m and s not in v.matched:
+                    v.matched.append(s)
+                    v.where[s] = [m.start()]
+        by = bool(re.match(r"\w+\s+by\b", text[v.at:]))
+        before = [t for t in toks[:i] if t.kind == "name"]
+        after = [t for t in toks[i + 1:] if t.kind == "name"]
+        if not before or not after:
+            continue
+        ends = [" ".join(t.text for t in g[k:]) for g in _groups(before) for k in range(len(g))]
+        starts = [" ".join(t.text for t in g[:k]) for g in _groups(after) for k in range(len(g), 0, -1)]
+        for x, y in ((x, y) for x in ends for y in starts):
+            actor, role = (re.escape(y), re.escape(x)) if by else (re.escape(x), re.escape(y))
+            pattern = re.compile(rf"\b{role}\s*\(\s*(?:as\s+)?{actor}\s*\)|\b{actor}\s+\(?as\s+(?:the\s+)?{role}\b")
+            for s, span in enumerate(spans):
+                m = pattern.search(span)
+                if m and s not in v.matched:
+                    v.matched.append(s)
+                    v.where[s] = [m.start()]
+
+
 def _two_words(toks: list[_Tok], both: list[tuple[str, str, int]], lowered: list[str], i: int) -> None:
     """Two adjacent statement words that say one span word's relation ("every day" for "daily")."""
     for t, u in zip(toks, toks[1:], strict=False):
@@ -484,11 +536,21 @@ IRREGULAR = {"born": "bear", "won": "win", "took": "take", "taken": "take", "gav
              "drew": "draw", "drawn": "draw", "chose": "choose", "chosen": "choose", "dealt": "deal", "met": "meet"}
 
 
+# the doer's noun says its verb: "a novel by writer X" is "X wrote it" (a list: "former" is no "form" + "er")
+AGENTS = {"writer": "write", "director": "direct", "producer": "produce", "composer": "compose",
+          "publisher": "publish", "founder": "found", "owner": "own", "leader": "lead", "creator": "create",
+          "designer": "design", "builder": "build", "singer": "sing", "player": "play", "winner": "win",
+          "editor": "edit", "painter": "paint", "manufacturer": "manufacture", "developer": "develop",
+          "inventor": "invent", "narrator": "narrate", "performer": "perform", "teacher": "teach",
+          "operator": "operate", "presenter": "present", "illustrator": "illustrate", "translator": "translate",
+          "architect": "design", "novelist": "write", "songwriter": "write", "screenwriter": "write"}
+
+
 @functools.lru_cache(maxsize=65536)
 def _forms(word: str) -> frozenset[str]:
     """The lemmas an inflected word may have (no parser for the cited spans: a few suffix rules)."""
     w = word.lower()
-    out = {w, IRREGULAR.get(w, w)}
+    out = {w, IRREGULAR.get(w, w), AGENTS.get(w, w), AGENTS.get(w[:-1] if w.endswith("s") else w, w)}
     for suffix, repl in (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("d", ""),
                          ("ing", ""), ("ing", "e")):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
@@ -823,6 +885,53 @@ def _lifespan(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spa
     return None
 
 
+def _gap(a: _Tok, b: _Tok) -> int:
+    x, y = sorted((a, b), key=lambda t: t.at)
+    return y.at - (x.at + len(x.text))
+
+
+def _doer(text: str, toks: list[_Tok], i: int) -> list[_Tok]:
+    """The name that does what ``toks[i]`` says: after "by" when passive, else the nearest name before it."""
+    if re.match(r"\w+\s+by\b", text[toks[i].at:]):
+        after = [t for t in toks[i + 1:] if t.kind == "name"]
+        return _name_group(toks, toks.index(after[0])) if after else []
+    before = [t for t in toks[:i] if t.kind == "name" and not _boundary_between(text, t, toks[i])]
+    while before and _gap(before[-1], toks[i]) <= 1:  # "an American author": it says what kind
+        before.pop()
+    return _name_group(toks, toks.index(before[-1])) if before else []
+
+
+def _by_agent(t: _Tok, word: str) -> bool:
+    """Does ``t`` match span word ``word`` only as the doer's noun of its verb ("wrote" / "writer")?"""
+    noun = word[:-1] if word.endswith("s") and word[:-1] in AGENTS else word
+    if noun not in AGENTS or noun == t.text.lower() or noun == t.lemma:
+        return False
+    return not any(same_relation(x, noun) for x in {t.lemma, t.text.lower()} - {""})
+
+
+def _agents(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
+    """A relation read from a doer's noun ("a novel by writer X, edited by Y") is said of the name that noun
+    stands beside in the span: "written by Y" is not."""
+    for a, b, s in segs:
+        for i in range(a, b + 1):
+            t = toks[i]
+            if t.kind not in {"verb", "word"} or s not in t.where:
+                continue
+            nouns = [p for p in t.where[s] if p >= 0 and
+                     (m := re.match(r"[\w-]+", spans[s][p:])) and _by_agent(t, m.group(0).lower())]
+            if not nouns or len(nouns) < len([p for p in t.where[s] if p >= 0]):
+                continue
+            doer = _doer(text, toks, i)
+            if not doer or s not in doer[0].where:
+                continue
+            span = spans[s]
+            if not any((0 <= q - p <= 40 and not re.search(r"[,;()]|\bby\b", span[p:q])) or
+                       (0 <= p - q <= 60 and not re.search(r"[;()]|\bby\b", span[q:p]))
+                       for p in nouns for q in doer[0].where[s] if q >= 0):
+                return f"{t.text!r} is said of another name than {' '.join(d.text for d in doer)!r} in the cited span"
+    return None
+
+
 def _boundary_between(text: str, a: _Tok, b: _Tok) -> bool:
     x, y = sorted((a, b), key=lambda t: t.at)
     return bool(BOUNDARY.search(text[x.at + len(x.text):y.at]))
@@ -837,6 +946,11 @@ def _near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: 
             t = toks[i]
             if t.kind != "num" or s not in t.where:
                 continue
+            beside = [n for n in toks[max(0, i - 1):i] + toks[i + 1:i + 2]
+                      if _gap(n, t) <= 1 or (n.kind == "name" and _gap(n, t) <= 5)]  # "Miracle on 34th", "Five Finger"
+            if all(p < 0 for p in t.where[s]) and beside and all(n.kind == "name" and -1 in n.where.get(s, ())
+                                                                 for n in beside):
+                continue  # "Miracle on 34th Street": a number of the title's name, said with it
             around = [n for n in toks[max(0, i - 3):i] + toks[i + 1:i + 4]
                       if n.kind != "num" and s in n.where and any(q >= 0 for q in n.where[s])]
             own = [n for n in around if not _boundary_between(text, n, t)]

@@ -40,7 +40,7 @@ GROUPS = [
     "begin start commence open",
     "end finish conclude close",
     "call name term dub know_as",
-    "include comprise contain consist feature incorporate",
+    "include comprise contain consist feature incorporate make_up",
     "show display depict",
     "lay establish set define",
     "use employ utilise utilize",
@@ -84,6 +84,10 @@ GROUPS = [
     "cover span travel",
     "run publish appear",
     "cap appearance",
+    "belong member",
+    "span cross",
+    "flow empty drain discharge",
+    "last run",
 ]
 # verbs that carry little of a claim on their own ("made the first recording", "took the surname")
 LIGHT = frozenset("make take have get do give become go keep".split())

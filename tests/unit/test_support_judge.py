@@ -4,7 +4,8 @@ precision and recall of "supported", per split, and the kinds of error it must a
 The figures asserted are floors just under what was measured (first 0.88 / 0.76 on tune and 0.87 / 0.77 on
 test; with the clauses read from the spans' dependency parse, 0.906 / 0.841 and 0.888 / 0.833; with descriptions
 bridging two spans, rows of a list, joint subjects and "respectively", 0.961 / 0.891 and 0.897 / 0.842; with a
-parent-child tie read from either end, 0.961 / 0.899 and 0.897 / 0.842); the issue's
+parent-child tie read from either end, 0.961 / 0.899 and 0.897 / 0.842; with cast lists, doers' nouns and
+title numbers, 0.962 / 0.928 and 0.897 / 0.842: the test half did not move); the issue's
 target (precision >= 0.95, recall >= 0.90) is NOT met by this offline checker, and the test says so rather
 than hiding it: ``test_the_target_is_not_yet_met`` fails the day it is, so the floors are raised with it."""
 
@@ -21,7 +22,7 @@ from kmrag.answer.judge import judge
 pytestmark = pytest.mark.unit
 
 SET = Path(__file__).resolve().parents[1] / "data" / "support" / "labelled.jsonl"
-FLOORS = {"tune": (0.95, 0.87), "test": (0.88, 0.83)}
+FLOORS = {"tune": (0.95, 0.92), "test": (0.88, 0.83)}
 
 
 def _scores(split: str | None) -> tuple[float, float, Counter[str]]:
@@ -372,6 +373,15 @@ OWN_UNSUPPORTED = [
      ['Munich is the capital of Bavaria.']),
     ('The Young and the Guilty starred in Phyllis Calvert.',
      ['The Young and the Guilty is a 1958 British drama film directed by Peter Cotes and starring Phyllis Calvert.']),
+    # a doer's noun says its verb only of the name it stands beside
+    ('The Great Gatsby was written by Maxwell Perkins.',
+     ['The Great Gatsby is a 1925 novel by American writer F. Scott Fitzgerald, edited by Maxwell Perkins.']),
+    # a cast list's "C (A)": the roles stand as it puts them
+    ('John Payne played Susan.', ['Attorney Fred Gailey (John Payne) takes the daughter Susan (Natalie Wood) to see Santa.']),
+    ('Susan played Natalie Wood.', ['Attorney Fred Gailey (John Payne) takes the daughter Susan (Natalie Wood) to see Santa.']),
+    # "played a role" is having it, not being offered it; "served as" is being, so the office must be the span's
+    ('Ana Lind played a lead role in Winter Tides.', ['Ana Lind was offered a lead role in Winter Tides.']),
+    ('He served as governor from 1990 to 1998.', ['He was mayor between 1990 and 1998.']),
 ]
 OWN_SUPPORTED = [
     # the same tie from the other end: his parents are those he is the son of
@@ -465,6 +475,28 @@ def test_our_own_supported_statements_pass(statement: str, spans: list[str]) -> 
      ['Total Badass is a 2010 documentary by American director and producer Bob Ray that first premiered on May 19, 2010.'], ['']),
     ('Bob Ray made the documentary Total Badass.',
      ['Total Badass is a 2010 documentary by American director and producer Bob Ray that first premiered on May 19, 2010.'], ['']),
+    # a doer's noun says its verb: "a novel by writer X" is "X wrote it"; "the director of" is "directed"
+    ('F. Scott Fitzgerald wrote The Great Gatsby.',
+     ['The Great Gatsby is a 1925 novel by American writer F. Scott Fitzgerald.'], ['']),
+    ('Robert Oppenheimer directed the Los Alamos Laboratory.',
+     ['Nuclear physicist Robert Oppenheimer was the director of the Los Alamos Laboratory.'], ['']),
+    # a cast list: "C (A)" and "A as C" say "A played C" / "C is played by A"
+    ('John Payne played Fred Gailey.',
+     ['Attorney Fred Gailey (John Payne) takes the daughter Susan (Natalie Wood) to see Santa.'], ['']),
+    ('Susan is played by Natalie Wood.',
+     ['Attorney Fred Gailey (John Payne) takes the daughter Susan (Natalie Wood) to see Santa.'], ['']),
+    ('George Peppard played Paul Varjak.', ['George Peppard as Paul Varjak, a writer'], ['']),
+    ('Ana Lind played a lead role in Winter Tides.', ['Ana Lind has a lead role in Winter Tides.'], ['']),
+    ('He served as mayor from 1990 to 1998.', ['He was mayor between 1990 and 1998.'], ['John Smith']),
+    # a number of a title's name is said with the name ("Miracle on 34th Street", "Five Finger Exercise")
+    ('Susan in Miracle on 34th Street is played by Natalie Wood.',
+     ['Attorney Fred Gailey (John Payne) takes the daughter Susan (Natalie Wood) to see Santa.'],
+     ['Miracle on 34th Street']),
+    ('He belongs to the Democratic Party.', ['He is a member of the Democratic Party.'], ['Joe Smith']),
+    ('The band consists of four members.', ['The band is made up of four members.'], ['Queen']),
+    ('The bridge spans the River Thames.', ['The bridge crosses the River Thames.'], ['Tower Bridge']),
+    ('The river flows into the North Sea.', ['The river empties into the North Sea.'], ['Elbe']),
+    ('The show ran for five seasons.', ['The show lasted five seasons.'], ['Lost']),
 ])
 def test_our_own_paraphrases_pass(statement: str, spans: list[str], titles: list[str]) -> None:
     v = judge(statement, spans, titles)
