@@ -31,6 +31,7 @@ from kmrag.answer import lexicon, tables
 from kmrag.answer.asked import asking
 from kmrag.answer.chain import about, best_described, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
+from kmrag.answer.code_values import read_assigned
 from kmrag.answer.context import Context
 from kmrag.answer.countries import country_in, country_named, place_names
 from kmrag.answer.judge import judge
@@ -341,6 +342,9 @@ class ExtractiveGenerator:
             chain, direct, rule = band
             basis = {"kind": "band", "rule": rule,
                      "entities": [{"unit_id": s.unit_id, "quote": s.quote} for s in chain]}
+        elif analysis.answer_type != "YES_NO" and \
+                (assigned := read_assigned(question, [x.span for x in scored], [x.score for x in scored])) is not None:
+            chain, direct, basis = assigned  # "what top_k does the example start with": args["top_k"] = 4
         elif analysis.kind == "comparison" and len(analysis.compared) >= 2 and RELATED_PERSON.search(question) \
                 and (analysis.answer_type != "YES_NO" or SAME_PLACE.search(question)):
             # "whose director was born first", "are their directors from the same country": the person's value
@@ -676,6 +680,8 @@ class ExtractiveGenerator:
                     rf"(?i:\b{re.escape(alias.group(1))}s?\s+(?:of\s+|as\s+)?)[\"“']?([A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)",
                     span.display)]):
             cands = called  # "What is the mononym of X?": the name after "the mononym", not X's full name
+        if answer_type == "QUANTITY":  # "how fast / long / far": a measure, never a share ("42.3%")
+            cands = [(c, at) for c, at in cands if not re.search(r"%|\bper ?cent\b", c, re.I)]
         if answer_type == "NUMBER":  # "over 26,000" -> "26,000"
             cands = [(QUALIFIER.sub("", c), at) for c, at in cands]
         if answer_type in {"NUMBER", "QUANTITY"}:

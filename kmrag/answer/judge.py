@@ -385,7 +385,7 @@ def _spaced(text: str) -> str:
 
 
 def _verbatim(statement: str, spans: Sequence[str]) -> bool:
-    """The statement is a cited span, or one whole sentence of it, word for word (spaces and the closing stop
+    """The statement is a cited span, or one whole sentence or line of it, word for word (spaces and the closing stop
     aside): a quote says what it quotes, in any script ("(Arabic: فلاي دبي)", "Atari 400/800")."""
     said = _spaced(statement).rstrip(". ")
     if not said:
@@ -396,6 +396,8 @@ def _verbatim(statement: str, spans: Sequence[str]) -> bool:
             return True
         if any(sent.rstrip(". ") == said for sent in re.split(r"(?<=[.!?])\s+(?=[A-Z\"“(])", whole)):
             return True
+        if "\n" in span and any(_spaced(line).rstrip(". ") == said for line in span.split("\n")):
+            return True  # one whole line of a block of code or of a list
     return False
 
 

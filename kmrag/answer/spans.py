@@ -8,7 +8,7 @@ in the unit; a table row is shown with its header ("Flight distance: more than 3
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kmrag.nlp.sentences import sentence_spans
@@ -114,3 +114,20 @@ def _spans(unit: Any, rank: int) -> list[Span]:
     return [Span(unit.id, unit.source_id, a, b, content[a:b], "sentence", " ".join(content[a:b].split()), rank,
                  unit.title)
             for a, b in sentence_spans(content)]
+
+
+def line_of(span: Span, text: str) -> Span:
+    """The line of a block ``span`` (code, a list) that is ``text`` word for word, as a span of its own; else
+    ``span``: a statement quoting one line of a block cites that line."""
+    said = " ".join(text.split()).rstrip(" .")
+    if "\n" not in span.quote or span.quote != span.display or not said:
+        return span
+    at = 0
+    for line in span.quote.split("\n"):
+        body = line.strip()
+        if body and " ".join(body.split()).rstrip(" .") == said:
+            lead = line.index(body)
+            return replace(span, start=span.start + at + lead, end=span.start + at + lead + len(body), quote=body,
+                           display=body)
+        at += len(line) + 1
+    return span

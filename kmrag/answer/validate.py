@@ -21,7 +21,7 @@ from typing import Any
 
 from kmrag.answer.context import Context
 from kmrag.answer.judge import Verdict, judge
-from kmrag.answer.spans import TITLE_QUALIFIER, Span
+from kmrag.answer.spans import TITLE_QUALIFIER, Span, line_of
 from kmrag.answer.support import YES_NO_WORDS, support, terms
 from kmrag.nlp.sentences import sentence_spans
 from kmrag.schema import Citation, Statement
@@ -131,7 +131,7 @@ def _evidence(span: Span) -> str:
 def judged(statement: str, spans: Sequence[Span]) -> tuple[Verdict, list[Span]]:
     """The per-statement verdict on ``spans`` (the spans of the cited units) and the spans it rests on."""
     v = judge(statement, [_evidence(s) for s in spans], [s.title for s in spans])
-    return v, [spans[i] for i in v.used] if v.supported else []
+    return v, [line_of(spans[i], statement) for i in v.used] if v.supported else []
 
 
 def recite(statement: str, context: Context, limit: int = 4,

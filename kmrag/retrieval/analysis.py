@@ -39,6 +39,10 @@ INFERRED = re.compile(
     r"uncle|aunt|nephew|niece|cousin|(?:father|mother|son|daughter|brother|sister)[- ]in[- ]law|"
     r"step(?:father|mother|son|daughter|brother|sister))\b", re.I)
 
+# "how accurate" asks what "what accuracy" asks: a measure, said as a number or a percentage
+MEASURED_BY_ADJECTIVE = r"\bhow (accurate|accurately|precise|precisely|effective|efficient|reliable|often|frequent|" \
+    r"frequently|successful|likely|common|popular)\b"
+
 ANSWER_BY_NOUN: list[tuple[set[str], str]] = [
     (DATE_NOUNS, "DATE"), (PERSON_NOUNS, "PERSON"), (PLACE_NOUNS, "PLACE"), (ORG_NOUNS, "ORG"),
     (WORK_NOUNS, "WORK"), (NUMBER_NOUNS | MEASURE_NOUNS, "NUMBER"),
@@ -135,9 +139,9 @@ class QuestionAnalyser:
                 or re.search(r"\bhow much (?!time\b|longer\b|further\b)(?:\w+ ){0,4}(receive|get|be paid|paid|owed|claim|"
                              r"earn|refund(ed)?|entitled)\b", text):
             return "MONEY"
-        if re.search(r"\bhow (many|much)\b", text):
-            return "NUMBER"
-        if re.search(r"\bhow (long|far|tall|high|big|large|old|heavy)\b", text):
+        if re.search(r"\bhow (many|much)\b", text) or re.search(MEASURED_BY_ADJECTIVE, text):
+            return "NUMBER"  # "how accurate was X": its accuracy, a number
+        if re.search(r"\bhow (long|far|tall|high|big|large|old|heavy|fast|quick|quickly|slow|deep|wide)\b", text):
             return "QUANTITY"
         asked = _asking_wh(doc)  # "when" / "where" that ask, not those of a relative clause ("the city where")
         if re.search(r"\b(what year|which year|what date|which date|in what year|date of|year of|"

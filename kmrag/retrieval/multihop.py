@@ -41,6 +41,7 @@ from kmrag.retrieval.graph_retriever import EntityLinker
 from kmrag.retrieval.observe import TraceLog
 from kmrag.retrieval.ppr import personalised_pagerank
 from kmrag.retrieval.strategies import DenseRetriever, FullTextRetriever, Retrieved, check_question, rrf
+from kmrag.schema.search_keys import identifier_key, identifiers
 from kmrag.units.store import PgUnitStore
 
 SKIP_BRIDGE_TYPES = {"DATE"}  # coarse types never followed as bridges
@@ -53,7 +54,7 @@ VALUE_OF = {
     "NUMBER": re.compile(r"\d"),
     "QUANTITY": re.compile(r"\d[\d,.]*\s*(?:sq(?:uare)?\.?\s*(?:km|kilomet\w*|miles?|mi|metres|meters|m|feet|ft)\b|"
                            r"km²|m²|ft²|mi²|km|kilomet\w*|miles?|metres|meters|feet|ft|kg|tonnes?|acres?|hectares?|"
-                           r"years?|hours?|minutes?|days?|%|per ?cent)", re.I),
+                           r"years?|hours?|minutes?|seconds?|ms|milliseconds?|days?|%|per ?cent)(?![A-Za-z])", re.I),
     "DATE": re.compile(rf"\b(?:1\d{{3}}|20\d{{2}})\b|\b{MONTHS}\b|(?<!\d)(?:1\d{{3}}|20\d{{2}})年"),
 }
 
@@ -173,6 +174,10 @@ class MultiHopRetriever:
         st.sides = [each[c][0][0] for c in st.analysis.compared if each[c]]
         st.add(first, self.w_first)
         st.add(about, self.w_about)
+        if named := [identifier_key(n) for n in identifiers(q)]:
+            # "what top_k does self_rag use": the code naming them, as sure a lead as any name (BM25 on the joined
+            # identifiers, which search keys index whichever way the code writes them)
+            st.add(self.lexical.retrieve(tenant, " ".join(named), st.depth).unit_ids, 2 * self.w_about)
         hops = self._hops(tenant, st)
         st.followed |= {resolution_key(n) for n in names}
         st.queries.add(q)

@@ -1,6 +1,13 @@
-"""Search keys for text without spaces between words (Chinese, Japanese kana, Korean): the runs of such
-characters are segmented into words with jieba (its bundled dictionary, offline), so PostgreSQL's full
-text indexes words rather than whole sentences. Only the search keys change; stored text stays as written.
+"""Search keys: the text PostgreSQL's full text indexes instead of a unit's own, where that reads it badly.
+
+- Text without spaces between words (Chinese, Japanese kana, Korean): the runs of such characters are
+  segmented into words with jieba (its bundled dictionary, offline), so full text indexes words rather than
+  whole sentences.
+- Identifiers of code (``top_k``, ``max_attempts``): PostgreSQL's parser splits them at the underscore into
+  common words ("top", "k"); the key adds each one joined ("topk"), which is also how it reads ``topK``, so a
+  question naming ``top_k`` finds the code that sets it, whichever way it is written.
+
+Only the search keys change; stored text stays as written.
 """
 
 from __future__ import annotations
@@ -32,6 +39,32 @@ def segment(text: str) -> str:
     return CJK.sub(lambda m: " " + " ".join(w for w in jieba.cut_for_search(m.group(0)) if w.strip()) + " ", text)
 
 
+IDENTIFIER = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
+
+
+CAMEL = re.compile(r"(?<![\w-])[a-z]+(?:[A-Z][a-z0-9]*)+(?![\w-])")  # "topK", "maxAttempts"
+
+
+def identifier_key(identifier: str) -> str:
+    """One spelling of an identifier for every style: "top_k", "topK" and "TOP_K" are "topk"."""
+    return identifier.replace("_", "").lower()
+
+
+def identifiers(text: str) -> list[str]:
+    """The identifiers of code ``text`` names (snake_case or camelCase), in order."""
+    found = [(m.start(), m.group(0)) for pattern in (IDENTIFIER, CAMEL) for m in pattern.finditer(text or "")]
+    return [name for _, name in sorted(found)]
+
+
+def joined_identifiers(text: str) -> list[str]:
+    """Each snake_case identifier of ``text`` written as one word, lower case ("top_k" -> "topk")."""
+    return sorted({m.group(0).replace("_", "").lower() for m in IDENTIFIER.finditer(text or "")})
+
+
 def search_key(text: str) -> str | None:
-    """The text full text should index instead of ``text``, or None when it has nothing to segment."""
-    return segment(text) if has_cjk(text) else None
+    """The text full text should index instead of ``text``, or None when it has nothing to segment or join."""
+    key = segment(text) if has_cjk(text) else None
+    joined = joined_identifiers(text)
+    if joined:
+        key = f"{key if key is not None else text} {' '.join(joined)}"
+    return key

@@ -623,3 +623,22 @@ def test_which_thing_takes_another_name_only_where_its_own_unit_says_it_is_one(x
     words = {"team", "eastport", "harbour", "member"}
     assert best_described(words, "Coast League", ["Ben Rowe"], pool, kind="league") == "Coast League"
     assert best_described(words, "Coast League", ["Ben Rowe"], pool) == "Ben Rowe"  # without the kind: more words
+
+
+def test_a_value_set_in_code_answers_the_identifier_asked_and_cites_its_line(x: SpacyExtractor) -> None:
+    code = ('private static KernelFunction CreateInitialQueryFunction(Kernel kernel)\n{\n'
+            '    if (!args.ContainsName("max_attempts")) args["max_attempts"] = 3;\n'
+            '    if (!args.ContainsName("top_k")) args["top_k"] = 4;\n}')
+    direct, quotes, _ = answer(x, "What top_k does the retry example start with?", [
+        ("The retry example adjusts top_k and min_score between attempts.", "paragraph", "Retry example", ""),
+        (code, "code", "Query analysis", ""),
+    ])
+    assert direct == "4"
+    assert quotes == ['if (!args.ContainsName("top_k")) args["top_k"] = 4;']  # the line, verbatim, not the block
+
+
+def test_how_fast_is_a_measure_and_how_accurate_a_share(x: SpacyExtractor) -> None:
+    units = [("In the comparison, knowledge graph retrieval reached 78.5% accuracy at a latency of 350 ms.",
+              "paragraph", "Comparison", "")]
+    assert answer(x, "How fast was knowledge graph retrieval in the comparison?", units)[0] == "350 ms"
+    assert answer(x, "How accurate was knowledge graph retrieval in the comparison?", units)[0] == "78.5%"

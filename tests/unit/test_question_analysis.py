@@ -33,6 +33,9 @@ def analyser() -> QuestionAnalyser:
     ("Which country did Bangladesh gain independence from?", "factoid", "PLACE"),
     ("Which actor has dual citizenship?", "factoid", "PERSON"),
     ("How far is Delhi from Munich?", "factoid", "QUANTITY"),
+    ("How accurate was the knowledge graph approach on the news questions?", "factoid", "NUMBER"),  # its accuracy
+    ("How often does the shuttle run?", "factoid", "NUMBER"),
+    ("How fast was the knowledge graph approach?", "factoid", "QUANTITY"),
     ("What is the date of death of the director of film Specter Of The Rose?", "bridge", "DATE"),
     ("Which company acquired the maker of Maggi?", "bridge", "ORG"),
 ])

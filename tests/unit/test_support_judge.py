@@ -497,6 +497,9 @@ def test_our_own_supported_statements_pass(statement: str, spans: list[str]) -> 
     ('The bridge spans the River Thames.', ['The bridge crosses the River Thames.'], ['Tower Bridge']),
     ('The river flows into the North Sea.', ['The river empties into the North Sea.'], ['Elbe']),
     ('The show ran for five seasons.', ['The show lasted five seasons.'], ['Lost']),
+    # one whole line of a block of code quotes it
+    ('var maxAttempts = TryGetInt(args, "max_attempts", 3);',
+     ['{\n    var question = args["q"];\n    var maxAttempts = TryGetInt(args, "max_attempts", 3);\n}'], ['']),
 ])
 def test_our_own_paraphrases_pass(statement: str, spans: list[str], titles: list[str]) -> None:
     v = judge(statement, spans, titles)

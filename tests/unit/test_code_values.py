@@ -1,0 +1,58 @@
+"""Values set in code (kmrag.answer.code_values): a question naming an identifier is answered with the literal
+the cited code gives it, in any of the usual forms, and only a literal."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.answer.code_values import assignments, read_assigned
+from kmrag.answer.spans import Span
+from kmrag.schema.search_keys import identifier_key, identifiers, search_key
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ('if (!args.ContainsName("top_k")) args["top_k"] = 4;', ["4"]),
+    ("def retrieve(query: str, index, top_k: int = 5) -> list:", ["5"]),
+    ("results = index.query(embedding, top_k=8)", ["8"]),
+    ('var topK = TryGetInt(args, "top_k", 4);', ["4"]),  # a getter's fallback
+    ('config = {"top_k": 7, "mode": "fast"}', ["7"]),
+    ("top_k: 3", ["3"]),  # YAML
+    ('args["top_k"] = newTopK;', []),  # no literal: nothing one can read
+    ("if top_k == 3: return", []),  # a comparison sets nothing
+    ("stop_kind = 2", []),  # another identifier that contains it
+])
+def test_the_literal_an_identifier_is_set_to(text: str, values: list[str]) -> None:
+    assert [v for v, _, _ in assignments("top_k", text)] == values
+
+
+def test_every_spelling_of_an_identifier_is_one() -> None:
+    assert identifier_key("top_k") == identifier_key("topK") == identifier_key("TOP_K") == "topk"
+    assert identifiers("what top_k and maxAttempts does it use?") == ["top_k", "maxAttempts"]
+    assert identifiers("What is the top story?") == []
+    assert search_key("args['top_k'] = 4") == "args['top_k'] = 4 topk"  # indexed joined too
+    assert search_key("Marie Curie was born in Warsaw.") is None  # nothing to join: as before
+
+
+def _span(uid: str, source: str, text: str) -> Span:
+    return Span(uid, source, 0, len(text), text, "code", text, 0, "")
+
+
+def test_the_value_comes_from_the_code_that_names_what_the_question_names() -> None:
+    spans = [_span("u_a", "a.cs", 'args["top_k"] = 4;\nargs["min_score"] = 0.45;'),
+             _span("u_b", "b.py", "def self_rag(query, index, max_iterations: int = 2, top_k: int = 5):")]
+    chain, value, basis = read_assigned("What top_k does self_rag use?", spans, [2.0, 1.0])
+    assert (value, chain[0].unit_id, basis["candidates"]) == ("5", "u_b", 2)  # the function named, of two values
+    chain, value, basis = read_assigned("What is the min_score?", spans, [2.0, 1.0])
+    assert (value, chain[0].quote, basis["kind"]) == ("0.45", 'args["min_score"] = 0.45;', "assigned")  # its line
+    assert chain[0].start == spans[0].quote.index('args["min_score"]')  # the line's own offsets in the unit
+    assert read_assigned("What is the max_attempts?", spans, [2.0, 1.0]) is None  # not set here: no answer
+    assert read_assigned("Who founded Lufthansa?", spans, [2.0, 1.0]) is None  # names no identifier
+
+
+def test_a_default_is_taken_before_a_value_set_when_the_question_asks_one() -> None:
+    spans = [_span("u_a", "a.cs", 'var args = new KernelArguments { ["max_attempts"] = 4 };'),
+             _span("u_b", "a.cs", 'var maxAttempts = TryGetInt(args, "max_attempts", 3);')]
+    assert read_assigned("What is the default max_attempts?", spans, [2.0, 1.0])[1] == "3"
+    assert read_assigned("What max_attempts does the run use?", spans, [2.0, 1.0])[1] == "4"
