@@ -65,14 +65,15 @@ def read_assigned(question: str, spans: Sequence[Any], scores: Sequence[float] =
         about[span.source_id] = max(about.get(span.source_id, score), score)
     names = asked_identifiers(question)
     wants_default = bool(re.search(r"\bdefaults?\b|\bby default\b", question, re.I))
+    asked_words = {w.lower() for w in re.findall(r"[A-Za-z_]\w{3,}", question)}
     for name in names:
         others = {key(n) for n in names} - {key(name)}
         found = [(span, value, default) for span in spans for value, _, default in assignments(name, span.display)]
         if not found:
             continue
-        words = {w.lower() for w in re.findall(r"[A-Za-z_]\w{3,}", question)} - {name.lower()}
         named = {id(span): sum(1 for n in asked_identifiers(span.display) if key(n) in others) +
-                 sum(1 for d in _DEFINED.findall(span.display) if d.lower() in words) for span, _, _ in found}
+                 sum(1 for d in _DEFINED.findall(span.display) if d.lower() in asked_words - {name.lower()})
+                 for span, _, _ in found}
         order = sorted(range(len(found)), key=lambda i: (-named[id(found[i][0])], -(wants_default and found[i][2]),
                                                          -about.get(found[i][0].source_id, 0.0), i))
         span, value, _ = found[order[0]]
