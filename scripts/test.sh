@@ -14,6 +14,11 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
   SUDO=""; if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
   $SUDO apt-get update -q && $SUDO apt-get install -y -q chromium
 fi
+# WordNet's dictionary files: the support check's synonyms (kmrag.nlp.wordnet; optional at run time)
+if [ ! -f /usr/share/wordnet/index.verb ] && [ -z "${KMRAG_WORDNET_DIR:-}" ] && command -v apt-get >/dev/null 2>&1; then
+  SUDO=""; if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
+  $SUDO apt-get install -y -q wordnet-base || { $SUDO apt-get update -q && $SUDO apt-get install -y -q wordnet-base; }
+fi
 export PYTHON="$PWD/.venv/bin/python"
 export KMRAG_WITH_LLM="${KMRAG_WITH_LLM:-1}"  # the local LLM server for the LLM tests (0: skip them)
 # and an instruct model's (Qwen2.5-Coder-0.5B-Instruct) for the tests a base model cannot pass (0: skip them)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kmrag.answer import paths
+from kmrag.answer.asked import asking
 from kmrag.answer.casing import restore_case, split_pair
 from kmrag.answer.confidence import explain, features, probability
 from kmrag.answer.context import Context
@@ -248,6 +249,12 @@ class Answerer:
         answer graded like the text's)."""
         top, context = path
         said = (text[1].direct or "") if text and text[1].found else ""
+        noun = asking(self.paths.nlp, q)[1] if self.paths is not None else None
+        if not paths.of_kind(top.answer, noun, [*context.all_spans(), *(text[2].all_spans() if text else [])]):
+            trace.append({"step": "decide", "path": top.answer, "text": said or None, "agree": False,
+                          "decision": f"the path's end {top.answer!r} is nowhere said to be a {noun}: the text's "
+                                      "answer stands"})
+            return text
         agree = bool(said) and _same_answer(said, top.answer)
 
         def known(ids: list[str]) -> set[str]:

@@ -37,7 +37,10 @@ def asking(nlp: Any, question: str) -> tuple[frozenset[str], str | None]:
     wh = next((t for t in doc if (t.tag_ in WH_TAGS or t.lower_ in WH_WORDS) and not _relative(t)), None)
     if wh is None:
         return frozenset(), None
-    noun = wh.head.lemma_.lower() if wh.dep_ == "det" and wh.head.pos_ in {"NOUN", "PROPN"} else None
+    head = wh.head
+    while head.dep_ == "compound" and head.head.i != head.i and head.head.i > head.i:  # "which rugby league team"
+        head = head.head
+    noun = head.lemma_.lower() if wh.dep_ == "det" and head.pos_ in {"NOUN", "PROPN"} else None
     j = wh.i + 1
     while j + 1 < len(doc) and doc[j].dep_ == "compound":  # "which State capital": the capital
         j += 1

@@ -35,6 +35,7 @@ from kmrag.answer.judge_zh import FUNCTION_CHARS, chinese_problem
 from kmrag.answer.lexicon import LIGHT
 from kmrag.answer.lexicon import same as same_relation
 from kmrag.answer.support import STOP, negated, number_key, stem
+from kmrag.nlp import wordnet
 
 SOFT = 0.6       # cosine of two word vectors that count as the same meaning
 SLACK = 0.2      # share of a statement's minor words (not names, numbers or verbs) that may go unmatched
@@ -257,15 +258,15 @@ def _evidence_words(text: str) -> list[tuple[str, str, int]]:
     for m in _WORK_YEAR.finditer(text):  # "a 1958 British drama film": released, came out, premiered in 1958
         out += [(w, w, m.start(1)) for w in ("released", "release", "premiered", "premiere", "came", "come")]
     for m in _LIFESPAN.finditer(text):  # "Name (25 August 1885 – 29 May 1967)": born, died, lived
-        out += [("born", "born", m.start(1)), ("bear", "bear", m.start(1)), ("died", "di", m.start(2)),
-                ("die", "die", m.start(2)), ("lived", "liv", m.start(1)), ("live", "live", m.start(1))]
+        out += [("born", "born", m.start(1)), ("bear", "bear", m.start(1)), ("died", "di", m.start(3)),
+                ("die", "die", m.start(3)), ("lived", "liv", m.start(1)), ("live", "live", m.start(1))]
     return out
 
 
 _WORK_YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\s+(?:[A-Za-z-]+\s+){0,4}?(?:film|movie|album|single|song|EP|novel|"
                         r"book|documentary|series|play|opera|musical|video\s+game|game|sitcom|miniseries)\b")
 _DATE = r"((?:[^()–—;]{0,20}?)\b(?:1\d{3}|20\d{2})\b)"
-_LIFESPAN = re.compile(rf"\(\s*(?:born\s+)?[^()]*?{_DATE}\s*[–—-]\s*{_DATE}[^()]*\)")
+_LIFESPAN = re.compile(rf"\(\s*(?:born\s+)?[^()]*?{_DATE}(\s*[–—-]\s*){_DATE}[^()]*\)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -438,7 +439,8 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
         for t in soft:
             mine = t.lemma or t.text.lower()
             said = t.text.lower()  # "older" as said, whose lemma "old" is in no list of opposites
-            at = [pos for w, _, pos in both if w.lower() in _VEC and _close(mine, w.lower()) and
+            at = [pos for w, _, pos in both if w.lower() in _VEC and (_close(mine, w.lower()) or
+                                                                     _synonym(mine, w.lower(), t.kind)) and
                   (pos < 0 or pos not in taken) and not (said != w.lower() and said in _OPP and w.lower() in _OPP)]
             rival = [w for w, _, _ in both if w.lower() in _VEC and
                      (_rival(mine, w.lower()) or (said != mine and frozenset((said, w.lower())) in OPPOSITES))]
@@ -529,6 +531,27 @@ def _close(a: str, b: str) -> bool:
     return float(_VEC[a] @ _VEC[b]) >= SOFT
 
 
+_DOER = {}  # a verb's doer noun ("write" -> "writer"), for roles WordNet would merge ("write" / "publish")
+
+
+def _synonym(mine: str, word: str, kind: str) -> bool:
+    """Does a span's ``word`` (any of its forms) share one of the most frequent WordNet senses of the
+    statement's lemma ``mine`` ("hired" / "engaged", "issued" / "released")? Never a known opposite, two words
+    of a closed set (kin, roles), nor two verbs whose doers are different roles ("wrote" / "published")."""
+    if not wordnet.available() or frozenset((mine, word)) in OPPOSITES or (mine in _OPP and word in _OPP):
+        return False
+    pos = "verb" if kind == "verb" else "noun"
+    for form in _forms(word):
+        if form == mine or form in STOP or (form in CLOSED or mine in CLOSED) or frozenset((mine, form)) in OPPOSITES:
+            continue
+        doers = {_DOER.get(mine), _DOER.get(form)}
+        if len(doers) == 2 and None not in doers:
+            continue
+        if wordnet.same_sense(mine, form, pos) or (kind != "verb" and wordnet.same_sense(mine, form, "adj")):
+            return True
+    return False
+
+
 IRREGULAR = {"born": "bear", "won": "win", "took": "take", "taken": "take", "gave": "give", "given": "give",
              "ran": "run", "flew": "fly", "flown": "fly", "wrote": "write", "written": "write", "held": "hold",
              "made": "make", "sold": "sell", "bought": "buy", "led": "lead", "began": "begin", "begun": "begin",
@@ -546,6 +569,9 @@ AGENTS = {"writer": "write", "director": "direct", "producer": "produce", "compo
           "inventor": "invent", "narrator": "narrate", "performer": "perform", "teacher": "teach",
           "operator": "operate", "presenter": "present", "illustrator": "illustrate", "translator": "translate",
           "architect": "design", "novelist": "write", "songwriter": "write", "screenwriter": "write"}
+
+
+_DOER.update({verb: noun for noun, verb in AGENTS.items() if noun.startswith(verb[:3])})
 
 
 @functools.lru_cache(maxsize=65536)
@@ -813,7 +839,7 @@ def _name_group(toks: list[_Tok], i: int) -> list[_Tok]:
 
 
 _NOT_NEGATION = re.compile(r"\bno (?:later|earlier|sooner|more|less|fewer) than\b|\bnot only\b|\bno doubt\b|"
-                           r"(?-i:(?<=\S )No(?= [A-Z]))", re.I)  # "... Horrible, No Good, Very Bad Day": a title
+                           r"(?-i:\bNo(?= [A-Z]))", re.I)  # "... Horrible, No Good, Very Bad Day", "No Escape is a film": a title
 
 
 def _polarity(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
@@ -878,7 +904,7 @@ def _lifespan(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spa
                 said.append((t.key, verb))
     for _, _, s in segs:
         for m in _LIFESPAN.finditer(spans[s]):
-            born, died = m.group(1), m.group(2)
+            born, died = m.group(1), m.group(3)
             for y, verb in said:
                 if verb == "bear" and y in died and y not in born:
                     return f"{y} is the death in the cited span's lifespan, not the birth"
@@ -980,7 +1006,24 @@ def _near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: 
                                     or _one_clause(spans[s], p, q)  # or in one clause of the span, however far
                                     for n in near for p in t.where[s] for q in n.where[s] if q >= 0):
                     return f"{t.text!r} is not said of {' / '.join(n.text for n in near)!r} in the cited span"
-    return _names_near(text, toks, segs, spans)
+    return _year_of_value(text, segs, spans) or _names_near(text, toks, segs, spans)
+
+
+# "36,818 in 1940": a value and the year it is of
+_VALUE_IN_YEAR = re.compile(r"(?<![\w.,])(\d[\d,.]*\d|\d)\s+(?:[a-z]+\s+){0,2}?in\s+(1\d{3}|20\d{2})\b")
+
+
+def _year_of_value(text: str, segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
+    """A value said "in" a year is that year's in the span too: "reached 36,818 in 1920" is not "20,292 in 1920
+    and 36,818 in 1940", where 36,818 is 1940's."""
+    said = [(number_key(v), y) for v, y in _VALUE_IN_YEAR.findall(text) if not re.fullmatch(r"1\d{3}|20\d{2}", v)]
+    for _, _, s in segs:
+        span_pairs = {(number_key(v), y) for v, y in _VALUE_IN_YEAR.findall(spans[s])}
+        for v, y in said:
+            years = {yy for vv, yy in span_pairs if vv == v}
+            if years and y not in years:
+                return f"the cited span says {v} in {', '.join(sorted(years))}, not in {y}"
+    return None
 
 
 _YEAR = re.compile(r"1\d{3}|20\d{2}")
@@ -1360,6 +1403,10 @@ def _both_sides(name: _Tok, rels: list[_Tok], pos: dict[str, int], every: list[i
     return None
 
 
+# a comma before a ranking's preposition keeps the names in one clause: "the third largest, after Dell and HP"
+_RANKED_AFTER = re.compile(r"^[^,;()]*,\s*(?:after|behind|ahead\s+of|before|below|above)\s+[^,;()]*$", re.I)
+
+
 def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
     """Two names around a relation word stand in the same order in the span ("Y was directed by X" is
     "X directed Y"; the span's leading "He" is its title)."""
@@ -1378,8 +1425,9 @@ def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans:
         for x in range(len(names)):
             for y in range(x + 1, len(names)):
                 n1, n2 = names[x], names[y]
-                if n1.key not in pos or n2.key not in pos or re.search(r"[,;()]", text[n1.at:n2.at]):
-                    continue
+                if n1.key not in pos or n2.key not in pos or (re.search(r"[,;()]", text[n1.at:n2.at]) and not
+                                                             _RANKED_AFTER.search(text[n1.at:n2.at])):
+                    continue  # names of two clauses; but "X was third in the world, after Y" is one
                 if n1.key == n2.key:
                     if [t.key for t in _name_group(toks, toks.index(n1))] != \
                             [t.key for t in _name_group(toks, toks.index(n2))]:

@@ -34,7 +34,7 @@ from kmrag.answer.extractive import LABELS, akin
 from kmrag.answer.kinds import asks_kind
 from kmrag.answer.lexicon import members, same
 from kmrag.answer.spans import Span
-from kmrag.answer.support import STOP, terms
+from kmrag.answer.support import STOP, stem, terms
 from kmrag.errors import InvalidIdentifier
 from kmrag.graph.base import GraphStore, Hop
 from kmrag.graph.paths import CO_MENTION
@@ -42,8 +42,10 @@ from kmrag.nlp.chinese import HAN
 from kmrag.nlp.predicates import canonical
 from kmrag.retrieval.analysis import (
     DATE_NOUNS,
+    MEASURE_NOUNS,
     NUMBER_NOUNS,
     ORG_NOUNS,
+    PERSON_NOUNS,
     PLACE_NOUNS,
     WORK_NOUNS,
     QuestionAnalysis,
@@ -422,3 +424,30 @@ def last_question(question: str, analysis: QuestionAnalysis, candidate: PathAnsw
 def text(candidate: PathAnswer) -> str:
     """The statements: each hop's sentence with its unit's ID, in path order (a sentence saying two hops once)."""
     return " ".join(f"{s.display} [{s.unit_id}]" for s in dict.fromkeys(candidate.spans))
+
+
+# the kinds a recogniser's label or a gazetteer tells (type_fit), not a name's description
+_LABELLED_KINDS = PERSON_NOUNS | PLACE_NOUNS | DATE_NOUNS | NUMBER_NOUNS | MEASURE_NOUNS | {
+    "one", "thing", "name", "kind", "type", "sort", "entity"}
+
+
+def of_kind(answer: str, noun: str | None, spans: Sequence[Span]) -> bool:
+    """An answer to "which magazine / railway / award" is a name said to be one: its last word is the noun
+    ("East Lancashire Railway"), or a sentence puts the noun just before it ("the magazine India Today") or
+    within a few words after it ("India Today is an Indian weekly news magazine"). Kinds a label tells (a
+    person, a place, a date) and questions with no such noun pass."""
+    if not noun or noun in _LABELLED_KINDS or not answer.strip():
+        return True
+    kind = stem(noun.lower())
+    words = re.findall(r"[\w'-]+", answer)
+    if words and stem(words[-1].lower()) == kind:
+        return True
+    name = re.compile(rf"(?<!\w){re.escape(answer)}(?!\w)", re.I)
+    for s in spans:
+        toks = [(m.start(), stem(m.group(0).lower())) for m in re.finditer(r"[\w'-]+", s.display)]
+        for m in name.finditer(s.display):
+            before = [w for at, w in toks if at < m.start()][-3:]
+            after = [w for at, w in toks if at >= m.end()][:12]
+            if kind in before or kind in after:
+                return True
+    return False

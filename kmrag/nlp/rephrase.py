@@ -37,7 +37,7 @@ _IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s
 # a year asked for ("in which year", "the year in which", "X was founded in what year?")
 _YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+(?:in\s+which|when|that)\b|\bthe\s+year\b", re.I)
 # "On what date did X die?" (not "On which day of the week ...", "In what time zone ...")
-_WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?:date|day|year|month)\s+"
+_WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?:date|day|year)\s+"
                       r"((?:did|does|do|was|were|is|are|will|has|had|have)\b.*)$", re.I | re.S)
 # "the date on which S V", "the place where S V", "the year in which S V"
 _NOUN_CLAUSE = re.compile(r"^the\s+(date|day|year|month|time|place|city|town|country|location)\s+"
@@ -559,6 +559,8 @@ def _in_situ(q: str) -> str:
     prep = m.group("prep")
     if m.group("det"):
         noun = m.group("noun").lower()
+        if noun in {"month", "decade", "century"} and prep in {None, "in"}:
+            return f"In what {noun} {body}?"  # the month asked, not any date ("November 2017", not "2017")
         if noun in _WHEN_NOUNS and prep in {None, "in", "on"}:
             return f"When {body}?"
         return f"{m.group('det').capitalize()} {noun} {body}{' ' + prep if prep else ''}?"

@@ -277,7 +277,11 @@ def _asking_wh(doc: Any) -> set[str]:
 def _asks_phrase(body: str, phrase: str) -> bool:
     """Is the phrase what the question asks for ("Who is the actor who played X", "Who is this cartoonist,
     writer, and voice actor that worked with X"), not a part of it ("Who was married to the star of X")?"""
-    m = re.fullmatch(rf"(?:who|what|which \w+)\s+(?:is|was|are|were)\s+(.*?){re.escape(phrase)}", body, re.I)
+    # "Which railway is a part of X and also runs between Y and Z": a second predicate of the answer; after a
+    # relative clause ("the general who received X, and was the first ...") it goes on that clause instead
+    more = "" if re.search(r"\b(?:who|whom|whose|which|that|where)\b", phrase, re.I) else \
+        r"(?:,?\s+(?:and|but)\s+(?:also\s+)?(?-i:[a-z]+)\b.*)?"  # a verb phrase, not "and Golden Harvest"
+    m = re.fullmatch(rf"(?:who|what|which \w+)\s+(?:is|was|are|were)\s+(.*?){re.escape(phrase)}{more}", body, re.I)
     return m is not None and not any(
         w in _GAP_WORDS or w.endswith("ed") for w in re.findall(r"[a-z][\w-]*", m.group(1).lower()))
 
@@ -421,7 +425,8 @@ def _strip_verbs(chunk: Any) -> str:
     return " ".join(t.text for t in toks)
 
 
-CONNECTORS = {"of", "the", "de", "la", "le", "von", "van", "der", "du", "del", "da", "in", "on", "for", "&"}
+CONNECTORS = {"of", "the", "de", "la", "le", "von", "van", "der", "du", "del", "da", "in", "on", "for", "&",
+              "dos", "das", "di", "do", "bin", "ibn", "ben", "al", "el", "y", "ter", "ten", "zu"}  # "Nelson Pereira dos Santos"
 
 
 # a title with the bracket that tells it apart, small words and all: "Once There Was a War (film)"

@@ -37,6 +37,8 @@ def test_init_then_doctor_reports_servers_and_versions() -> None:
     assert pg["mode"] == "server" and int(pg["version"].split(".")[0]) >= 16 and pg["pgvector"]
     places = checks["country data"]
     assert places["ok"] and places["detail"]["countries"] > 200 and places["detail"]["cities"] > 20000
+    wn = checks["WordNet"]  # optional; scripts/test.sh installs it
+    assert wn["ok"] and wn["detail"]["found"] == (wn["detail"]["directory"] is not None)
     assert report["ok"] is True
 
 

@@ -208,3 +208,17 @@ def test_a_question_asking_a_description_is_not_read_off_a_path(world: World, nl
     world.store.flush()
     assert _read(world, nlp_parts, "What profession does Oskar Vale have?", "Oskar Vale") == []
     assert _read(world, nlp_parts, "Where did Oskar Vale die?", "Oskar Vale")  # a relation still is
+
+
+def test_a_path_answer_to_which_noun_must_be_said_to_be_one() -> None:
+    def span(text: str) -> Span:
+        return Span(unit_id="u_0000000000000001", source_id="s", start=0, end=len(text), quote=text, kind="sentence",
+                    display=text, rank=0)
+    pianist = [span("Ravi Menon is a classical pianist from India.")]
+    magazine = [span("India Now is an Indian weekly news magazine."), *pianist]
+    assert not paths.of_kind("India", "magazine", pianist)  # a country the path ends at is no magazine
+    assert paths.of_kind("India Now", "magazine", magazine)  # said to be one within a few words
+    assert paths.of_kind("India Now", "magazine", [span("He writes for the magazine India Now.")])  # the noun before
+    assert paths.of_kind("Old Wexshire Canal", "canal", [])  # a name that ends in the kind is one
+    assert paths.of_kind("Munich", "city", []) and paths.of_kind("Greta Vale", "actor", [])  # labels tell these
+    assert paths.of_kind("Sencer", None, [])  # nothing asked

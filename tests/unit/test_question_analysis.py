@@ -219,3 +219,21 @@ def test_a_title_with_its_bracket_keeps_its_small_words(analyser: QuestionAnalys
     # "and" joins two titles, not one
     assert analyser.analyse("Are Cannibal Girls and Battle Circus (Film) both American films?").compared == \
         ["Cannibal Girls", "Battle Circus (Film)"]
+
+
+def test_a_name_keeps_its_small_particles(analyser: QuestionAnalyser) -> None:
+    # "dos", "di", "bin" inside a name are part of it, not the end of one name and the start of another
+    a = analyser.analyse("Are Maria Alves dos Reis and Tomas Brandt both painters?")
+    assert a.compared == ["Maria Alves dos Reis", "Tomas Brandt"]
+    assert "Lucio di Carlo" in analyser.analyse("Where was Lucio di Carlo born?").mentions
+
+
+def test_a_phrase_the_question_asks_for_with_a_second_predicate_is_no_sub_question(analyser: QuestionAnalyser) -> None:
+    # "Which canal is a part of Oakfield and also runs to Brimley?": both predicates are said of the answer
+    assert analyser.analyse("Which canal is a part of Oakfield and also runs to Brimley?").sub_question is None
+    # a bridge inside the phrase is still one, and a predicate after a relative clause goes on that clause
+    assert analyser.analyse("Who was married to the director of film Polish Wedding?").sub_question is not None
+    assert analyser.analyse("Who was the husband of the painter who won the Orla Prize, and was the first of her "
+                            "class to show in Paris?").sub_question is not None
+    # "and" before a name joins names, not a second predicate
+    assert analyser.analyse("What was the name of Alma Reyes and Golden Arc in Night Watch?").sub_question is not None

@@ -504,3 +504,18 @@ def test_our_own_supported_statements_pass(statement: str, spans: list[str]) -> 
 def test_our_own_paraphrases_pass(statement: str, spans: list[str], titles: list[str]) -> None:
     v = judge(statement, spans, titles)
     assert v.supported, v
+
+
+def test_a_ranking_after_a_comma_keeps_its_names_in_their_roles() -> None:
+    # the span's "it" is its title; "after Y and Z" after a comma is still the ranking's own clause
+    span = "In 2014 it was the third largest maker of kettles in the world after Brant and Hollis."
+    assert not judge("In 2014 Brant was the third largest maker of kettles in the world, after Corvel and Hollis.",
+                     [span], ["Corvel"]).supported
+    assert judge("In 2014 Corvel was the third largest maker of kettles in the world, after Brant and Hollis.",
+                 [span], ["Corvel"]).supported
+
+
+def test_a_value_said_in_a_year_is_that_years_value() -> None:
+    span = "The town kept growing, its population rising to 4,210 in 1910 and 7,985 in 1930."
+    assert not judge("The town's population rose to 7,985 in 1910.", [span]).supported
+    assert judge("The town's population was 7,985 in 1930.", [span]).supported

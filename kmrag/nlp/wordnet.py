@@ -1,0 +1,63 @@
+"""Synonyms from Princeton WordNet 3.0, read from its dictionary files when they are installed (Debian's
+``wordnet-base`` puts them in /usr/share/wordnet; ``KMRAG_WORDNET_DIR`` points elsewhere). Optional: without
+the files :func:`same_sense` is always False and the support check keeps its own word lists.
+
+Two words say the same thing when one of the most frequent senses of each is the same synset ("hire" and
+"engage", "issue" and "release", "pseudonym" and "pen name"): the index files list each lemma's synsets most
+frequent first, so only the offsets are read, never the glosses."""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+SENSES = 3  # how many of a word's most frequent senses count
+POS = {"verb": "verb", "noun": "noun", "adj": "adj", "adv": "adv"}
+_PLACES = (Path("/usr/share/wordnet"), Path("/usr/share/wordnet/dict"), Path("/usr/local/share/wordnet"))
+
+
+def directory() -> Path | None:
+    """The WordNet dictionary directory (the one holding index.verb), or None when none is installed."""
+    env = os.environ.get("KMRAG_WORDNET_DIR")
+    for place in ([Path(env)] if env else []) + list(_PLACES):
+        if (place / "index.verb").is_file() and (place / "index.noun").is_file():
+            return place
+    return None
+
+
+def available() -> bool:
+    return directory() is not None
+
+
+@functools.lru_cache(maxsize=8)
+def _index(pos: str) -> dict[str, tuple[int, ...]]:
+    """lemma -> its synset offsets, most frequent sense first (index.<pos>: "lemma pos synset_cnt p_cnt
+    [ptr...] sense_cnt tagsense_cnt offset...")."""
+    where = directory()
+    if where is None or pos not in POS:
+        return {}
+    out: dict[str, tuple[int, ...]] = {}
+    with open(where / f"index.{POS[pos]}", encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith(" "):  # the licence at the top
+                continue
+            parts = line.split()
+            if len(parts) < 6:
+                continue
+            synsets, pointers = int(parts[2]), int(parts[3])
+            offsets = parts[4 + pointers + 2:]
+            out[parts[0]] = tuple(int(o) for o in offsets[:synsets])
+    return out
+
+
+def senses(lemma: str, pos: str, top: int = SENSES) -> tuple[int, ...]:
+    """The synset offsets of a lemma's ``top`` most frequent senses as ``pos`` (words joined by "_")."""
+    return _index(pos).get(lemma.lower().replace(" ", "_"), ())[:top]
+
+
+def same_sense(a: str, b: str, pos: str, top: int = SENSES) -> bool:
+    """Do ``a`` and ``b`` share a synset among the ``top`` most frequent senses of each?"""
+    if not a or not b or a.lower() == b.lower():
+        return bool(a) and a.lower() == b.lower()
+    return bool(set(senses(a, pos, top)) & set(senses(b, pos, top)))
