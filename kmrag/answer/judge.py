@@ -106,7 +106,9 @@ _TOKEN = re.compile(r"(?:[^\W\d_]\.){2,}|"  # "U.S.", "D.C.": one word, as spaCy
                     r"\d+(?:st|nd|rd|th)\b|\d[\d,.]*\d|\d|[€$%£]")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 _AUXW = r"(?!(?:is|was|are|were|has|had|have)\b)"
-_POSSESSIVE = re.compile(rf"\b([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)*)['’]s\s+((?:{_AUXW}[a-z][\w-]*\s+){{0,2}}{_AUXW}[a-z][\w-]*)\b")
+# an upper-case letter of a Latin name ("Émile", "Łódź"), not only A-Z
+_UP = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĖĘĚĞĠĢĤĪĮİĶĹĻĽŁŃŅŇŌŐŒŔŘŚŜŞŠŢŤŪŮŰŲŴŶŸŹŻŽ"
+_POSSESSIVE = re.compile(rf"\b([{_UP}][\w.-]*(?:\s+[{_UP}][\w.-]*)*)['’]s\s+((?:{_AUXW}[a-z][\w-]*\s+){{0,2}}{_AUXW}[a-z][\w-]*)\b")
 # a bound on a quantity is part of the claim: "more than 3500 km" is not "1500 to 3500 km"
 _QTY_AFTER = r"(?=\s+(?:about\s+|some\s+)?[\d$€£])"
 _QTY_BEFORE = r"(?<=\d)(?:\s*[a-zA-Z%€$]{0,12})?\s+"
@@ -360,13 +362,14 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     segments = _cover(text, toks, soft)
     if segments is None:
         return Verdict(False, score * 0.4, "one clause joins words of different spans: " + _which(toks))
+    titled = [_with_title(sp, t) for sp, t in zip(spans, titles, strict=True)]  # the span's leading "He" named
     failed = _described(text, toks, segments, soft, ev, tw, spans) or \
         _subjects(text, toks, segments, ev, tw, spans, soft) or _polarity(text, toks, segments, spans) or \
         _lifespan(text, toks, segments, spans) or \
         _near(text, toks, segments, spans) or _direction(text, segments, spans, titles) or \
         _respectively(text, segments, spans) or _one_verb(text, toks, segments, spans) or \
-        _kin_of(text, segments, spans) or _agents(text, toks, segments, spans) or \
-        _roles(text, toks, segments, [_with_title(sp, t) for sp, t in zip(spans, titles, strict=True)])
+        _kin_of(text, segments, titled) or _agents(text, toks, segments, spans) or \
+        _roles(text, toks, segments, titled)
     used = tuple(sorted({s for _, _, s in segments}))
     if failed:
         return Verdict(False, round(score * 0.5, 4), failed, used)
@@ -803,11 +806,16 @@ def _attached(text: str, lo: int, hi: int) -> tuple[str, int, str] | None:
     apposition of a noun before it: ("name" | "noun", the noun's offset, the noun)."""
     if _CJK_CHAR.search(text):
         return None
-    for t in _parsed(text):
+    doc = _parsed(text)
+    for t in doc:
         if lo <= t.idx < hi and t.dep_ in {"relcl", "acl", "appos"} and t.head.idx < lo:
             h = t.head
             if text[h.idx + len(h.text):lo].strip(" ,\"'’”)"):  # the noun right before the clause, or none
-                return None
+                before = [x for x in doc if x.idx < lo and not x.is_punct]
+                if t.dep_ != "appos" or not before or before[-1].pos_ not in {"PROPN", "NOUN"}:
+                    return None
+                h = before[-1]  # "studios in the Dimond Center, the biggest mall": the parser hangs the
+                # apposition on "studios"; it describes the noun right before its comma
             if h.pos_ == "PROPN":
                 return "name", h.idx, h.text
             if h.pos_ == "NOUN":
@@ -1053,7 +1061,7 @@ def _row_between(span: str, num: _Tok, names: list[_Tok], s: int, toks: list[_To
                     if not lo < at < hi or v.replace(",", "") in said or bool(_YEAR.fullmatch(v)) != year:
                         continue
                     def unsaid(lo: int, hi: int) -> bool:
-                        return any(_key(w)[0] not in names_said for w in re.findall(r"\b[A-Z][\w-]*", span[lo:hi]))
+                        return any(_key(w)[0] not in names_said for w in re.findall(rf"\b[{_UP}][\w-]*", span[lo:hi]))
                     if unsaid(min(at, q) + (len(v) if at < q else len(n.text)), max(at, q)):
                         continue  # a name the statement does not say stands between: that is the value's row
                         # ("All-Star at Leeds (1979, 1980) and at York (1983)": 1979 is of Leeds)
@@ -1076,7 +1084,7 @@ def _in_brackets(text: str, at: int) -> bool:
     return text.rfind("(", 0, at) > text.rfind(")", 0, at)
 
 
-_KIN_OF = re.compile(r"\b(" + "|".join(sorted(KIN, key=len, reverse=True)) + r")\s+of\s+([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)")
+_KIN_OF = re.compile(r"\b(" + "|".join(sorted(KIN, key=len, reverse=True)) + rf")\s+of\s+([{_UP}][\w.'’-]*(?:\s+[{_UP}][\w.'’-]*)*)")
 _KIN_WORD = re.compile(r"\b(" + "|".join(sorted(KIN, key=len, reverse=True)) + r")\b", re.I)
 
 
@@ -1290,7 +1298,7 @@ def _names_near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], s
     return None
 
 
-_FROM_TO = re.compile(r"\bfrom\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)\s+to\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)")
+_FROM_TO = re.compile(rf"\bfrom\s+([{_UP}][\w-]*(?:\s+[{_UP}][\w-]*)*)\s+to\s+([{_UP}][\w-]*(?:\s+[{_UP}][\w-]*)*)")
 _PRONOUN = re.compile(r"^(\s*(?:[\w,]+\s+){0,3}?)(?:he|she|it|they)\b", re.I)
 
 
@@ -1337,7 +1345,7 @@ _PAIR = re.compile(rf"({_ITEM}(?:,\s*{_ITEM})*),?\s+and\s+({_ITEM})(?=[,;:()]|$)
 def _head(item: str, ending: bool) -> tuple[str, int] | None:
     """(the name that heads an item of a list: its last run of capitalised words, or, ``ending``, the run or
     word it ends with; offset)."""
-    caps = list(re.finditer(r"[A-Z][\w.'’-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w.'’-]*)*", item))
+    caps = list(re.finditer(rf"[{_UP}][\w.'’-]*(?:\s+(?:of\s+|de\s+)?[{_UP}][\w.'’-]*)*", item))
     last = re.search(r"[\w.'’-]+(?=\W*$)", item)
     if ending:
         m = caps[-1] if caps and not item[caps[-1].end():].strip() else last

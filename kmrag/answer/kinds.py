@@ -23,7 +23,7 @@ KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kind|type|sort|form|category|class)
 # "What is Opry Mills in Nashville, Tennessee?": the whole question asks what a named thing is
 DEFINE = re.compile(r"^\s*what\s+(?:is|was|are|were)\s+((?-i:[A-Z])[^?]*?)\s*\??\s*$", re.I)
 # "What profession does X have?", "best known for what occupation?", "What other jobs did X have?"
-PROFESSION = re.compile(r"\b(?:what|which)\s+(?:other\s+)?(?:professions?|occupations?)\b|"
+PROFESSION = re.compile(r"\b(?:what|which)\s+(?:other\s+)?(?:professions?|occupations?|jobs?|careers?|vocations?)\b|"
                         r"\b(?:professions?|occupations?)\s+(?:of|did|does|do|is|was)\b", re.I)
 # two people asked about together: a description said of both
 SHARED = re.compile(r"\b(?:both|in\s+common|share[sd]?|same)\b", re.I)

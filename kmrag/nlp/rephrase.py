@@ -559,8 +559,8 @@ def _in_situ(q: str) -> str:
     prep = m.group("prep")
     if m.group("det"):
         noun = m.group("noun").lower()
-        if noun in {"month", "decade", "century"} and prep in {None, "in"}:
-            return f"In what {noun} {body}?"  # the month asked, not any date ("November 2017", not "2017")
+        if noun in {"month", "decade", "century"}:
+            return q  # the month asked, as asked: "When ...?" would take any date ("2017" for "November 2017")
         if noun in _WHEN_NOUNS and prep in {None, "in", "on"}:
             return f"When {body}?"
         return f"{m.group('det').capitalize()} {noun} {body}{' ' + prep if prep else ''}?"

@@ -366,6 +366,11 @@ def test_a_profession_is_what_the_sentence_says_the_person_is_and_a_shared_one_i
         ("Ivo Brandt is a German painter and teacher.", "paragraph", "Ivo Brandt", ""),
     ])
     assert direct == "teacher"
+    # "jobs" and "career" ask the same: what the sentence says the person is, not a name
+    direct, _, _ = answer(x, "What other jobs did the sculptor Mara Quell have?", [
+        ("Mara Quell (1901 - 1977) was a Danish sculptor and teacher.", "paragraph", "Mara Quell", ""),
+    ])
+    assert direct == "teacher"
 
 
 def test_a_name_part_and_the_larger_of_two_places_named_together(x: SpacyExtractor) -> None:

@@ -519,3 +519,26 @@ def test_a_value_said_in_a_year_is_that_years_value() -> None:
     span = "The town kept growing, its population rising to 4,210 in 1910 and 7,985 in 1930."
     assert not judge("The town's population rose to 7,985 in 1910.", [span]).supported
     assert judge("The town's population was 7,985 in 1930.", [span]).supported
+
+
+def test_an_apposition_after_a_comma_describes_the_name_before_it() -> None:
+    # the parser hangs "the biggest covered market in Wexshire" on "studios"; it is said of Harlow Centre, which
+    # the first span calls "It" (its title)
+    spans = ["It is the largest covered market in the county of Wexshire, though the Brimley Arcade has more shops.",
+             "The station is owned by Vane Media and broadcasts from studios in the Harlow Centre."]
+    titles = ["Harlow Centre", "KVNE"]
+    assert judge("KVNE broadcasts from studios in the Harlow Centre, the largest covered market in Wexshire.",
+                 spans, titles).supported
+    assert not judge("KVNE broadcasts from studios in the Harlow Centre, the largest covered market in Wexshire.",
+                     spans, ["Brimley Arcade", "KVNE"]).supported  # the first span is about another place
+
+
+def test_kin_ties_read_accented_names_and_the_spans_he() -> None:
+    span = ["He was the son of the painters Étienne Vasseur and Hélène Vasseur."]
+    titles = ["Émile Vasseur"]
+    # "parents" is the tie "son of" said from the other end, an accented first name and all
+    assert judge("Émile Vasseur's parents were the painters Étienne and Hélène Vasseur.", span, titles).supported
+    # the span's "He" is Émile: he is the son, so Étienne is no son of his
+    assert not judge("Émile Vasseur's son was the painter Étienne Vasseur.", span, titles).supported
+    assert not judge("Oskar Hale's son was the painter Tom Hale.", ["He was the son of the painter Tom Hale."],
+                     ["Oskar Hale"]).supported
