@@ -571,7 +571,8 @@ AGENTS = {"writer": "write", "director": "direct", "producer": "produce", "compo
           "editor": "edit", "painter": "paint", "manufacturer": "manufacture", "developer": "develop",
           "inventor": "invent", "narrator": "narrate", "performer": "perform", "teacher": "teach",
           "operator": "operate", "presenter": "present", "illustrator": "illustrate", "translator": "translate",
-          "architect": "design", "novelist": "write", "songwriter": "write", "screenwriter": "write"}
+          "architect": "design", "novelist": "write", "songwriter": "write", "screenwriter": "write",
+          "recipient": "receive", "resident": "reside"}
 
 
 _DOER.update({verb: noun for noun, verb in AGENTS.items() if noun.startswith(verb[:3])})
@@ -961,9 +962,12 @@ def _agents(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans
             if not doer or s not in doer[0].where:
                 continue
             span = spans[s]
+            at = [q for q in doer[0].where[s] if q >= 0]
+            if -1 in doer[0].where[s] and (lead := _PRONOUN.match(span)):
+                at.append(lead.end(1))  # "He was a recipient of X": the title's name, said by its "He"
             if not any((0 <= q - p <= 40 and not re.search(r"[,;()]|\bby\b", span[p:q])) or
                        (0 <= p - q <= 60 and not re.search(r"[;()]|\bby\b", span[q:p]))
-                       for p in nouns for q in doer[0].where[s] if q >= 0):
+                       for p in nouns for q in at):
                 return f"{t.text!r} is said of another name than {' '.join(d.text for d in doer)!r} in the cited span"
     return None
 
@@ -1415,6 +1419,9 @@ def _both_sides(name: _Tok, rels: list[_Tok], pos: dict[str, int], every: list[i
 _RANKED_AFTER = re.compile(r"^[^,;()]*,\s*(?:after|behind|ahead\s+of|before|below|above)\s+[^,;()]*$", re.I)
 
 
+_MODIFIER_GAP = re.compile(rf"(?:\s+[{_UP}][\w.'’-]*)*\s*")  # the rest of a name, then its noun
+
+
 def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
     """Two names around a relation word stand in the same order in the span ("Y was directed by X" is
     "X directed Y"; the span's leading "He" is its title)."""
@@ -1448,6 +1455,9 @@ def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans:
                 if not between:
                     continue
                 r = between[0]
+                if r.kind != "verb" and _MODIFIER_GAP.fullmatch(text[n1.at + len(n1.text):r.at]):
+                    continue  # "the Greater Manchester village of X", "Lufthansa CEO Y": a name before a noun
+                    # describes it; its place in the span ("the village of X in Greater Manchester") is free
                 e1, e2, er = pos[n1.key], pos[n2.key], pos[r.key]
                 if not (min(e1, e2) < er < max(e1, e2)):
                     continue

@@ -542,3 +542,21 @@ def test_kin_ties_read_accented_names_and_the_spans_he() -> None:
     assert not judge("Émile Vasseur's son was the painter Étienne Vasseur.", span, titles).supported
     assert not judge("Oskar Hale's son was the painter Tom Hale.", ["He was the son of the painter Tom Hale."],
                      ["Oskar Hale"]).supported
+
+
+def test_a_name_before_its_noun_describes_it_and_has_no_role_by_order() -> None:
+    span = ["Tollby railway station is a preserved station that serves the village of Tollby in Upper Wexshire."]
+    assert judge("The Upper Wexshire village of Tollby is served by a preserved station.", span,
+                 ["Tollby railway station"]).supported
+    # a verb between the names still sets their roles
+    assert not judge("Upper Wexshire serves the village of Tollby.", span, ["Tollby railway station"]).supported
+
+
+def test_a_recipient_received_and_the_spans_he_is_its_title() -> None:
+    span = ["He was a recipient of the Orla Medal, which is the highest decoration of the navy."]
+    assert judge("Tom Vale was awarded the Orla Medal.", span, ["Tom Vale"]).supported
+    assert judge("Tom Vale received the Orla Medal.", span, ["Tom Vale"]).supported
+    assert not judge("Tom Vale awarded the Orla Medal to Ann Lee.", span, ["Tom Vale"]).supported
+    # the recipient is the name beside the noun, not another one
+    assert not judge("Ann Lee received the Orla Medal.", ["Tom Vale, a recipient of the Orla Medal, thanked Ann Lee."],
+                     ["Tom Vale"]).supported
