@@ -268,7 +268,8 @@ def _evidence_words(text: str) -> list[tuple[str, str, int]]:
 _WORK_YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\s+(?:[A-Za-z-]+\s+){0,4}?(?:film|movie|album|single|song|EP|novel|"
                         r"book|documentary|series|play|opera|musical|video\s+game|game|sitcom|miniseries)\b")
 _DATE = r"((?:[^()–—;]{0,20}?)\b(?:1\d{3}|20\d{2})\b)"
-_LIFESPAN = re.compile(rf"\(\s*(?:born\s+)?[^()]*?{_DATE}(\s*[–—-]\s*){_DATE}[^()]*\)")
+# "(9 September 1894 in Valparaíso, Chile – 5 September 1965 in Buenos Aires)": a place may follow each date
+_LIFESPAN = re.compile(rf"\(\s*(?:born\s+)?[^()]*?{_DATE}(?:,?\s+(?:in|at)\s+[^()–—;]{{1,60}}?)?(\s*[–—-]\s*){_DATE}[^()]*\)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -911,8 +912,21 @@ def _lifespan(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spa
             verb = next((v.lemma for v in reversed(toks[:i]) if v.lemma in {"bear", "die", "live"}), None)
             if verb in {"bear", "die"}:  # a year before any of them ("X (1917 – 2005) (born Y)") claims neither
                 said.append((t.key, verb))
+    places = []  # "born in Valparaíso": a name after "born" / "died", said of that event
+    for i, t in enumerate(toks):
+        if t.kind == "name" and any(_LIFE_IN.search(text[v.at:t.at]) for v in toks[:i] if v.lemma in {"bear", "die"}):
+            verb = next(v.lemma for v in reversed(toks[:i]) if v.lemma in {"bear", "die", "live"})
+            if verb in {"bear", "die"}:
+                places.append((t.text.lower(), verb))
     for _, _, s in segs:
         for m in _LIFESPAN.finditer(spans[s]):
+            born_part = spans[s][m.start(1):m.start(2)].lower()
+            died_part = spans[s][m.end(2):m.end()].lower()
+            for name, verb in places:
+                own, other = (born_part, died_part) if verb == "bear" else (died_part, born_part)
+                if re.search(rf"\b{re.escape(name)}\b", other) and not re.search(rf"\b{re.escape(name)}\b", own):
+                    event = "birth" if verb == "die" else "death"
+                    return f"{name} is the place of the {event} in the cited span's lifespan"
             born, died = m.group(1), m.group(3)
             for y, verb in said:
                 if verb == "bear" and y in died and y not in born:
@@ -920,6 +934,9 @@ def _lifespan(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spa
                 if verb == "die" and y in born and y not in died:
                     return f"{y} is the birth in the cited span's lifespan, not the death"
     return None
+
+
+_LIFE_IN = re.compile(r"^\w+(?:\s+[\w,]+){0,6}?\s+(?:in|at)\s+$")  # "born in ", "died on 5 May 1965 in "
 
 
 def _gap(a: _Tok, b: _Tok) -> int:

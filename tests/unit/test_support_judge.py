@@ -560,3 +560,16 @@ def test_a_recipient_received_and_the_spans_he_is_its_title() -> None:
     # the recipient is the name beside the noun, not another one
     assert not judge("Ann Lee received the Orla Medal.", ["Tom Vale, a recipient of the Orla Medal, thanked Ann Lee."],
                      ["Tom Vale"]).supported
+
+
+@pytest.mark.parametrize(("statement", "supported"), [
+    ("Carl Vane was born in Tollby.", True),
+    ("Carl Vane died in Marsh Hill.", True),
+    ("Carl Vane was born in Tollby in 1894 and died in Marsh Hill in 1965.", True),
+    ("Carl Vane died in Tollby.", False),  # the place of the birth
+    ("Carl Vane was born in Marsh Hill.", False),  # the place of the death
+    ("Carl Vane died on 9 September 1894.", False),
+])
+def test_a_lifespan_with_places_says_where_each_event_was(statement: str, supported: bool) -> None:
+    span = "Carl Francis Vane (9 September 1894 in Tollby, Wexshire – 5 September 1965 in Marsh Hill) was a film director."
+    assert judge(statement, [span], ["Carl Vane"]).supported is supported
