@@ -573,3 +573,23 @@ def test_a_recipient_received_and_the_spans_he_is_its_title() -> None:
 def test_a_lifespan_with_places_says_where_each_event_was(statement: str, supported: bool) -> None:
     span = "Carl Francis Vane (9 September 1894 in Tollby, Wexshire – 5 September 1965 in Marsh Hill) was a film director."
     assert judge(statement, [span], ["Carl Vane"]).supported is supported
+
+
+FRESH = Path(__file__).resolve().parents[1] / "data" / "support" / "fresh.jsonl"
+# measured when the set was added (precision, recall): tune 0.929 / 0.565, test 0.929 / 0.591, blind 0.885 / 0.511
+FRESH_FLOORS = {"tune": (0.90, 0.52), "test": (0.90, 0.55), "blind": (0.85, 0.48)}
+
+
+@pytest.mark.parametrize("split", ["tune", "test", "blind"])
+def test_statements_of_a_writer_blind_to_the_rules_stay_at_the_measured_floor(split: str) -> None:
+    rows = [json.loads(line) for line in FRESH.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 180 and all(set(r) == {"id", "statement", "spans", "titles", "supported", "kind", "split",
+                                               "batch"} and len(r["spans"]) == len(r["titles"]) for r in rows)
+    counts: Counter[str] = Counter()
+    for r in (r for r in rows if r["split"] == split):
+        said = judge(r["statement"], r["spans"], r["titles"]).supported
+        counts[("t" if said == r["supported"] else "f") + ("p" if said else "n")] += 1
+    precision = counts["tp"] / max(1, counts["tp"] + counts["fp"])
+    recall = counts["tp"] / max(1, counts["tp"] + counts["fn"])
+    floor_p, floor_r = FRESH_FLOORS[split]
+    assert precision >= floor_p and recall >= floor_r, (split, precision, recall, counts)
