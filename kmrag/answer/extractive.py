@@ -642,11 +642,15 @@ class ExtractiveGenerator:
             adjectives = [(t, at) for t, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"
                           and t.lower() not in NOT_NATIONALITY]
             cands = adjectives or own
-        if noun and noun not in _VAGUE_NOUNS and answer_type not in VALUE_OF:  # "which railway": "East Lancashire
+        if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF:  # "which railway": "East Lancashire
             # Railway", a name the recogniser may miss that says it is one
-            cands += [(m.group(0), m.start()) for m in re.finditer(
-                rf"(?<![\w-])(?:[A-Z][\w'’&.-]*\s+){{1,5}}(?i:{re.escape(noun)}s?)\b", span.display)
-                if m.group(0).split()[-1][:1].isupper() and not any(m.start() == at for _, at in cands)]
+            for m in re.finditer(rf"(?<![\w-])(?:[^\W\d_][\w'’&.-]*\s+){{1,5}}(?i:{re.escape(noun)}s?)\b", span.display):
+                words = m.group(0).split()
+                lead = next((i for i, w in enumerate(words) if w[:1].isupper() and w.lower() not in STOP), len(words))
+                if lead < len(words) - 1 and words[-1][:1].isupper() and all(w[:1].isupper() for w in words[lead:]):
+                    at = m.start() + m.group(0).index(words[lead])  # "The Old Wexshire Canal": the name, not "The"
+                    if not any(at == a for _, a in cands):
+                        cands.append((" ".join(words[lead:]), at))
         if answer_type == "PLACE":
             cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands)]
@@ -765,10 +769,11 @@ class ExtractiveGenerator:
             if answer_type not in VALUE_OF:  # a name: any name of the span may be the one the question describes
                 near += sorted((c for c in self._candidates(question, "ENTITY", span, ents, noun) if c not in near),
                                key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
-            if noun and noun not in _VAGUE_NOUNS and answer_type not in VALUE_OF and not _headed_by(best[0], noun) \
-                    and (headed := [c for c in near if _headed_by(c[0], noun)]):
-                best = headed[0]  # "in what county": "Hawaii County", not the town beside it
-                near = [best, *(c for c in near if c != best)]
+            far = min(abs(best[1] - a) for a in anchors) + HEADED_SLACK
+            if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF and not headed_by(best[0], noun) \
+                    and (headed := [c for c in near if headed_by(c[0], noun) and min(abs(c[1] - a) for a in anchors) <= far]):
+                best = headed[0]  # "in what county": "Hawaii County", not the town beside it (but not a name
+                near = [best, *(c for c in near if c != best)]  # further off: "attended X, then worked at Y University")
             others = list(dict.fromkeys(c for c, _ in near[1:] if c.lower() != best[0].lower()))
             return best[0], span, {**how, "distance": min(abs(best[1] - a) for a in anchors), "others": others,
                                    "typed_others": typed}
@@ -965,11 +970,12 @@ class ExtractiveGenerator:
                                      for v, n, s in values]}
 
 
+HEADED_SLACK = 20  # characters further from the question's words a name ending in the noun asked may stand
 # nouns that say nothing of the name asked for ("which one", "what kind of ...")
-_VAGUE_NOUNS = frozenset({"one", "thing", "name", "kind", "type", "sort", "person", "people", "man", "woman", "entity"})
+VAGUE_NOUNS = frozenset({"one", "thing", "name", "kind", "type", "sort", "person", "people", "man", "woman", "entity"})
 
 
-def _headed_by(name: str, noun: str) -> bool:
+def headed_by(name: str, noun: str) -> bool:
     """A name whose last word is the noun the question asks for ("Hawaii County" of "what county", "East
     Lancashire Railway" of "which railway")."""
     words = re.findall(r"[\w'-]+", name)

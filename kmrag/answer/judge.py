@@ -64,7 +64,7 @@ largest/smallest more/less most/least higher/lower highest/lowest longer/shorter
 east/west northern/southern eastern/western buy/sell bought/sold import/export maximum/minimum above/below
 over/under increase/decrease start/end begin/end opened/closed open/close founded/dissolved founded/closed
 married/divorced alive/dead male/female men/women man/woman king/queen actor/actress home/away
-predecessor/successor""".split()]
+predecessor/successor survive/live survive/die""".split()]
 _OPP = {w for p in OPPOSITES for w in p}
 # words of a closed set that name different things however close their vectors: kin, roles, outcomes
 CLOSED = frozenset("""father mother son daughter brother sister cousin uncle aunt nephew niece grandfather
@@ -535,9 +535,6 @@ def _close(a: str, b: str) -> bool:
     return float(_VEC[a] @ _VEC[b]) >= SOFT
 
 
-_DOER = {}  # a verb's doer noun ("write" -> "writer"), for roles WordNet would merge ("write" / "publish")
-
-
 def _synonym(mine: str, word: str, kind: str) -> bool:
     """Does a span's ``word`` (any of its forms) share one of the most frequent WordNet senses of the
     statement's lemma ``mine`` ("hired" / "engaged", "issued" / "released")? Never a known opposite, two words
@@ -551,7 +548,7 @@ def _synonym(mine: str, word: str, kind: str) -> bool:
         doers = {_DOER.get(mine), _DOER.get(form)}
         if len(doers) == 2 and None not in doers:
             continue
-        if wordnet.same_sense(mine, form, pos) or (kind != "verb" and wordnet.same_sense(mine, form, "adj")):
+        if wordnet.first_sense_shared(mine, form, pos):
             return True
     return False
 
@@ -576,7 +573,8 @@ AGENTS = {"writer": "write", "director": "direct", "producer": "produce", "compo
           "recipient": "receive", "resident": "reside"}
 
 
-_DOER.update({verb: noun for noun, verb in AGENTS.items() if noun.startswith(verb[:3])})
+# a verb's doer noun ("write" -> "writer"), for roles WordNet would merge ("write" / "publish")
+_DOER = {verb: noun for noun, verb in AGENTS.items() if noun.startswith(verb[:3])}
 
 
 @functools.lru_cache(maxsize=65536)
@@ -849,7 +847,8 @@ def _name_group(toks: list[_Tok], i: int) -> list[_Tok]:
 
 
 _NOT_NEGATION = re.compile(r"\bno (?:later|earlier|sooner|more|less|fewer) than\b|\bnot only\b|\bno doubt\b|"
-                           r"(?-i:\bNo(?= [A-Z]))", re.I)  # "... Horrible, No Good, Very Bad Day", "No Escape is a film": a title
+                           r"(?-i:(?<=\S )No(?= [A-Z]))|(?-i:^No(?= [A-Z][\w'’-]*(?: [A-Z][\w'’-]*)* (?:is|was) (?:a|an|the)\b))", re.I)
+# "... Horrible, No Good, Very Bad Day" and "No Escape is a 1936 film" are titles; "No Canadian team won" is not
 
 
 def _polarity(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans: Sequence[str]) -> str | None:
@@ -936,7 +935,8 @@ def _lifespan(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spa
     return None
 
 
-_LIFE_IN = re.compile(r"^\w+(?:\s+[\w,]+){0,6}?\s+(?:in|at)\s+$")  # "born in ", "died on 5 May 1965 in "
+# "born in ", "died on May 5, 1965 in ": not across a clause ("born in Tollby and studied at")
+_LIFE_IN = re.compile(r"^\w+(?:(?:\s+|,\s*(?=\d))(?!(?:and|or|but|then)\b)\w+){0,6}?\s+(?:in|at)\s+$")
 
 
 def _gap(a: _Tok, b: _Tok) -> int:
@@ -1468,13 +1468,13 @@ def _roles(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], spans:
                     if lost:
                         return lost
                     continue
-                between = [r for r in rels if n1.at < r.at < n2.at and r.key in pos]
+                # "the Greater Manchester village of X", "Lufthansa CEO Y": a name before a noun describes it; its
+                # place in the span ("the village of X in Greater Manchester") is free, the words after it are not
+                between = [r for r in rels if n1.at < r.at < n2.at and r.key in pos and not (
+                    r.kind != "verb" and _MODIFIER_GAP.fullmatch(text[n1.at + len(n1.text):r.at]))]
                 if not between:
                     continue
                 r = between[0]
-                if r.kind != "verb" and _MODIFIER_GAP.fullmatch(text[n1.at + len(n1.text):r.at]):
-                    continue  # "the Greater Manchester village of X", "Lufthansa CEO Y": a name before a noun
-                    # describes it; its place in the span ("the village of X in Greater Manchester") is free
                 e1, e2, er = pos[n1.key], pos[n2.key], pos[r.key]
                 if not (min(e1, e2) < er < max(e1, e2)):
                     continue

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kmrag.answer.extractive import LABELS, akin
+from kmrag.answer.extractive import LABELS, VAGUE_NOUNS, akin, headed_by
 from kmrag.answer.kinds import asks_kind
 from kmrag.answer.lexicon import members, same
 from kmrag.answer.spans import Span
@@ -427,27 +427,26 @@ def text(candidate: PathAnswer) -> str:
 
 
 # the kinds a recogniser's label or a gazetteer tells (type_fit), not a name's description
-_LABELLED_KINDS = PERSON_NOUNS | PLACE_NOUNS | DATE_NOUNS | NUMBER_NOUNS | MEASURE_NOUNS | {
-    "one", "thing", "name", "kind", "type", "sort", "entity"}
+_LABELLED_KINDS = PERSON_NOUNS | PLACE_NOUNS | DATE_NOUNS | NUMBER_NOUNS | MEASURE_NOUNS | VAGUE_NOUNS
 
 
 def of_kind(answer: str, noun: str | None, spans: Sequence[Span]) -> bool:
     """An answer to "which magazine / railway / award" is a name said to be one: its last word is the noun
-    ("East Lancashire Railway"), or a sentence puts the noun just before it ("the magazine India Today") or
-    within a few words after it ("India Today is an Indian weekly news magazine"). Kinds a label tells (a
-    person, a place, a date) and questions with no such noun pass."""
+    ("East Lancashire Railway"), or a sentence puts the noun just before it ("the magazine India Today") or a few
+    words after it in its clause ("India Today is an Indian weekly news magazine"), the name standing whole
+    ("India" is not the start of "India Today"). Kinds a label tells (a person, a place, a date) and questions
+    with no such noun pass."""
     if not noun or noun in _LABELLED_KINDS or not answer.strip():
         return True
-    kind = stem(noun.lower())
-    words = re.findall(r"[\w'-]+", answer)
-    if words and stem(words[-1].lower()) == kind:
+    if headed_by(answer, noun):
         return True
-    name = re.compile(rf"(?<!\w){re.escape(answer)}(?!\w)", re.I)
+    kind = stem(noun.lower())
+    name = re.compile(rf"(?<![\w-]){re.escape(answer)}(?![\w-])(?-i:(?!\s+[A-Z0-9]))", re.I)
     for s in spans:
-        toks = [(m.start(), stem(m.group(0).lower())) for m in re.finditer(r"[\w'-]+", s.display)]
         for m in name.finditer(s.display):
-            before = [w for at, w in toks if at < m.start()][-3:]
-            after = [w for at, w in toks if at >= m.end()][:12]
+            before = [stem(w.lower()) for w in re.findall(r"[\w'-]+", s.display[:m.start()])][-3:]
+            clause = re.split(r"[,;:.()]|\s(?:and|but|while|whereas)\s", s.display[m.end():])[0]
+            after = [stem(w.lower()) for w in re.findall(r"[\w'-]+", clause)][:12]
             if kind in before or kind in after:
                 return True
     return False

@@ -2,9 +2,9 @@
 ``wordnet-base`` puts them in /usr/share/wordnet; ``KMRAG_WORDNET_DIR`` points elsewhere). Optional: without
 the files :func:`same_sense` is always False and the support check keeps its own word lists.
 
-Two words say the same thing when one of the most frequent senses of each is the same synset ("hire" and
-"engage", "issue" and "release", "pseudonym" and "pen name"): the index files list each lemma's synsets most
-frequent first, so only the offsets are read, never the glosses."""
+Two words say the same thing when the most frequent sense of one is among the most frequent senses of the
+other ("hire" and "engage", "buy" and "purchase"): the index files list each lemma's synsets most frequent
+first, so only the offsets are read, never the glosses. ``KMRAG_WORDNET_DIR=off`` turns it off."""
 
 from __future__ import annotations
 
@@ -13,13 +13,17 @@ import os
 from pathlib import Path
 
 SENSES = 3  # how many of a word's most frequent senses count
-POS = {"verb": "verb", "noun": "noun", "adj": "adj", "adv": "adv"}
+POS = frozenset({"verb", "noun", "adj", "adv"})
 _PLACES = (Path("/usr/share/wordnet"), Path("/usr/share/wordnet/dict"), Path("/usr/local/share/wordnet"))
 
 
+@functools.lru_cache(maxsize=1)
 def directory() -> Path | None:
-    """The WordNet dictionary directory (the one holding index.verb), or None when none is installed."""
+    """The WordNet dictionary directory (the one holding index.verb), or None when none is installed or
+    ``KMRAG_WORDNET_DIR`` is "off" (cached: call ``directory.cache_clear()`` after changing it)."""
     env = os.environ.get("KMRAG_WORDNET_DIR")
+    if env and env.strip().lower() in {"off", "none", "0"}:
+        return None
     for place in ([Path(env)] if env else []) + list(_PLACES):
         if (place / "index.verb").is_file() and (place / "index.noun").is_file():
             return place
@@ -38,7 +42,7 @@ def _index(pos: str) -> dict[str, tuple[int, ...]]:
     if where is None or pos not in POS:
         return {}
     out: dict[str, tuple[int, ...]] = {}
-    with open(where / f"index.{POS[pos]}", encoding="utf-8", errors="replace") as f:
+    with open(where / f"index.{pos}", encoding="utf-8", errors="replace") as f:
         for line in f:
             if line.startswith(" "):  # the licence at the top
                 continue
@@ -61,3 +65,10 @@ def same_sense(a: str, b: str, pos: str, top: int = SENSES) -> bool:
     if not a or not b or a.lower() == b.lower():
         return bool(a) and a.lower() == b.lower()
     return bool(set(senses(a, pos, top)) & set(senses(b, pos, top)))
+
+
+def first_sense_shared(a: str, b: str, pos: str, top: int = SENSES) -> bool:
+    """Is the most frequent sense of one word among the ``top`` most frequent of the other's ("hire"'s first is
+    "engage"'s third)? Stricter than :func:`same_sense`: "defeat" and "kill" share only lesser senses."""
+    sa, sb = senses(a, pos, top), senses(b, pos, top)
+    return bool(sa and sb) and (sa[0] in sb or sb[0] in sa)

@@ -279,14 +279,17 @@ def _asks_phrase(body: str, phrase: str) -> bool:
     writer, and voice actor that worked with X"), not a part of it ("Who was married to the star of X")?"""
     # "Which railway is a part of X and also runs between Y and Z": a second predicate of the answer; after a
     # relative clause ("the general who received X, and was the first ...") it goes on that clause instead
-    more = "" if re.search(r"\b(?:who|whom|whose|which|that|where)\b", phrase, re.I) else \
-        r"(?:,?\s+(?:and|but)\s+(?:also\s+)?(?-i:[a-z]+)\b.*)?"  # a verb phrase, not "and Golden Harvest"
+    more = "" if re.search(r"\b(?:who|whom|whose|which|that|where)\b", phrase, re.I) else _SECOND_PREDICATE
     m = re.fullmatch(rf"(?:who|what|which \w+)\s+(?:is|was|are|were)\s+(.*?){re.escape(phrase)}{more}", body, re.I)
     return m is not None and not any(
         w in _GAP_WORDS or w.endswith("ed") for w in re.findall(r"[a-z][\w-]*", m.group(1).lower()))
 
 
 _GAP_WORDS = {"of", "to", "in", "on", "at", "by", "for", "from", "with", "about", "into", "than"}
+# "... and also runs between X": a verb phrase after "and", not a name ("and Golden Harvest") nor a second question
+# ("and what is his nationality")
+_SECOND_PREDICATE = (r"(?:,?\s+(?:and|but)\s+(?:also\s+)?(?!(?:who|whom|whose|what|which|when|where|why|how|is|was|"
+                     r"are|were|do|does|did|has|have|had)\b)(?-i:[a-z]+)\b.*)?")
 _RELATIVE_WH = {"how", "what"}  # a clause holding the question's own wh-word is the asking part
 _RELATIVISERS = {"that", "which", "who", "whom", "whose", "where", "when"}
 
@@ -426,7 +429,7 @@ def _strip_verbs(chunk: Any) -> str:
 
 
 CONNECTORS = {"of", "the", "de", "la", "le", "von", "van", "der", "du", "del", "da", "in", "on", "for", "&",
-              "dos", "das", "di", "do", "bin", "ibn", "ben", "al", "el", "y", "ter", "ten", "zu"}  # "Nelson Pereira dos Santos"
+              "dos", "das", "di", "bin", "ibn", "ben", "al", "el", "ter", "zu"}  # "Nelson Pereira dos Santos"
 
 
 # a title with the bracket that tells it apart, small words and all: "Once There Was a War (film)"

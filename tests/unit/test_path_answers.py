@@ -218,6 +218,8 @@ def test_a_path_answer_to_which_noun_must_be_said_to_be_one() -> None:
     magazine = [span("India Now is an Indian weekly news magazine."), *pianist]
     assert not paths.of_kind("India", "magazine", pianist)  # a country the path ends at is no magazine
     assert paths.of_kind("India Now", "magazine", magazine)  # said to be one within a few words
+    assert not paths.of_kind("India", "magazine", magazine)  # "India" is only the start of that name
+    assert not paths.of_kind("India", "magazine", [span("He was born in India and later edited a magazine.")])
     assert paths.of_kind("India Now", "magazine", [span("He writes for the magazine India Now.")])  # the noun before
     assert paths.of_kind("Old Wexshire Canal", "canal", [])  # a name that ends in the kind is one
     assert paths.of_kind("Munich", "city", []) and paths.of_kind("Greta Vale", "actor", [])  # labels tell these

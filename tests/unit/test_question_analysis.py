@@ -235,5 +235,9 @@ def test_a_phrase_the_question_asks_for_with_a_second_predicate_is_no_sub_questi
     assert analyser.analyse("Who was married to the director of film Polish Wedding?").sub_question is not None
     assert analyser.analyse("Who was the husband of the painter who won the Orla Prize, and was the first of her "
                             "class to show in Paris?").sub_question is not None
+    # a second question is not a second predicate
+    assert analyser.analyse("Who is the director of film Polish Wedding and what is his nationality?"
+                            ).sub_question is not None
+    assert "Tom Vale" in analyser.analyse("How often did Tom Vale do Ironman races?").mentions  # "do" is a verb
     # "and" before a name joins names, not a second predicate
     assert analyser.analyse("What was the name of Alma Reyes and Golden Arc in Night Watch?").sub_question is not None

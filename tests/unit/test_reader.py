@@ -163,7 +163,7 @@ def test_which_noun_prefers_a_name_that_says_it_is_one(x: SpacyExtractor) -> Non
     draft, v = read(x, None, "Which canal is a part of Oakfield and also runs to Brimley?", [
         ("Oakfield", "Oakfield is a village in Wexshire. It is part of the Old Wexshire Canal (which runs for 9 miles "
                      "from Oakfield-Brimley).")])
-    assert v.direct is not None and v.direct.endswith("Old Wexshire Canal")
+    assert v.direct is not None and v.direct.removeprefix("the ") == "Old Wexshire Canal"
     draft, v = read(x, None, "The Harlan Mill is in what Wexshire county?", [
         ("Harlan Mill", "The Harlan Mill is a historic building in Tollby, Marsh County, Wexshire.")])
     assert v.direct == "Marsh County"

@@ -22,17 +22,40 @@ def test_words_of_one_frequent_sense_are_synonyms() -> None:
     assert wordnet.same_sense("film", "movie", "noun")
     assert not wordnet.same_sense("found", "join", "verb") and not wordnet.same_sense("bear", "die", "verb")
     assert not wordnet.same_sense("hire", "engage", "noun")  # no noun sense of "hire" is one of "engage"
+    # sharing only lesser senses is not enough for the support check: "defeated" is not "killed"
+    assert wordnet.same_sense("defeat", "kill", "verb", top=5) or not wordnet.first_sense_shared("defeat", "kill", "verb")
+    assert not wordnet.first_sense_shared("defeat", "kill", "verb")
+
+
+def _fresh() -> None:
+    wordnet.directory.cache_clear()
+    wordnet._index.cache_clear()
 
 
 def test_a_directory_without_the_files_is_no_wordnet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KMRAG_WORDNET_DIR", str(tmp_path))
     monkeypatch.setattr(wordnet, "_PLACES", ())
-    wordnet._index.cache_clear()
+    _fresh()
     try:
         assert not wordnet.available() and wordnet.senses("hire", "verb") == ()
         assert not wordnet.same_sense("hire", "engage", "verb")
     finally:
-        wordnet._index.cache_clear()
+        monkeypatch.undo()
+        _fresh()
+
+
+@needs_wordnet
+def test_kmrag_wordnet_dir_off_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KMRAG_WORDNET_DIR", "off")
+    _fresh()
+    try:
+        assert not wordnet.available()
+        assert not judge("In 1907 the Harlow Brothers were engaged to design the park.",
+                         ["In 1907, the Harlow Brothers were hired to design the park."]).supported
+    finally:
+        monkeypatch.undo()
+        _fresh()
+    assert wordnet.available()
 
 
 def test_the_index_is_read_from_kmrag_wordnet_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -41,12 +64,14 @@ def test_the_index_is_read_from_kmrag_wordnet_dir(tmp_path: Path, monkeypatch: p
                                          "engage v 1 0 1 0 00000020\n")
     (tmp_path / "index.noun").write_text("")
     monkeypatch.setenv("KMRAG_WORDNET_DIR", str(tmp_path))
-    wordnet._index.cache_clear()
+    _fresh()
     try:
         assert wordnet.senses("hire", "verb") == (10, 20) and wordnet.same_sense("Hire", "engage", "verb")
         assert not wordnet.same_sense("hire", "engage", "verb", top=1)  # the shared sense is hire's second
+        assert wordnet.first_sense_shared("hire", "engage", "verb")  # engage's first is one of hire's
     finally:
-        wordnet._index.cache_clear()
+        monkeypatch.undo()
+        _fresh()
 
 
 @needs_wordnet
@@ -58,6 +83,7 @@ def test_the_index_is_read_from_kmrag_wordnet_dir(tmp_path: Path, monkeypatch: p
     ("Mara Quist published the novel Low Tide.", "Mara Quist wrote the novel Low Tide.", False),
     ("Mara Quist composed the song.", "Mara Quist wrote the song.", False),
     ("Oskar Vale died in Eastport.", "Oskar Vale was born in Eastport.", False),
+    ("Oskar Vale survived the war.", "Oskar Vale lived through the war.", False),
 ])
 def test_the_support_check_reads_wordnet_synonyms(statement: str, span: str, supported: bool) -> None:
     assert judge(statement, [span]).supported is supported
