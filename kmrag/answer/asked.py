@@ -13,6 +13,7 @@ modifiers, clausal complements). The words are stems, as ``kmrag.answer.support.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from kmrag.answer.support import terms
@@ -30,6 +31,7 @@ def asked_words(nlp: Any, question: str) -> frozenset[str]:
     return asking(nlp, question)[0]
 
 
+@functools.lru_cache(maxsize=1024)  # one parse per question: the reader, its hops and the path decision ask it again
 def asking(nlp: Any, question: str) -> tuple[frozenset[str], str | None]:
     """(the asked words, as ``asked_words``; the noun the question word determines, lower-case lemma: "state"
     of "in what state", "capital" of "which State capital", None for "who", "when" ...)."""
