@@ -10,9 +10,18 @@ on each question, scored as `kmrag eval --answer` scores them; one JSON line per
         qwen2.5-coder-1.5b-instruct-q4_k_m http://127.0.0.1:8090/v1 reports/llm/qwen15.jsonl
     python scripts/eval_local_llm.py --summary reports/llm/qwen15.jsonl [SERVER_LOG [FROM_LINE]]
 
+Where the model cannot be served beside the pipeline (a GPU on another machine), the run is split: with
+``--replay CACHE.jsonl`` no server is called; each LLM request is looked up in the cache (one JSON line per
+answer: key, text, prompt_tokens, completion_tokens) and a request it lacks is written to ``--misses FILE``
+and answered "Information not found in knowledge map", so the pipeline goes on as if the model had declined.
+``scripts/gen_transformers.py`` answers a misses file with the same GGUF on a GPU; run again with the grown
+cache (``--only llm`` skips the extractive answers already written). A row's ``llm_missing`` counts the requests it lacked (a regeneration or a second attempt): such an
+answer is what the pipeline gives without them, so its figures are a lower bound.
+
 The summary is a table per set and generator: n, EM, F1, supported share, not-found rate, seconds per answer;
 with the llama.cpp server's log, its prompt and generation tokens/s (from its llama_perf lines).
 """
+import hashlib
 import json
 import re
 import sys
@@ -61,19 +70,61 @@ def summary(rows_path: str, log: str | None = None, start: int = 0) -> None:
 if sys.argv[1] == "--summary":
     summary(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None, int(sys.argv[4]) if len(sys.argv) > 4 else 0)
     sys.exit(0)
+def request_key(system: str, user: str, few_shot: str, max_tokens: int, examples: tuple, api: str) -> str:
+    """The same request always has the same key: what the model is sent, nothing else."""
+    body = json.dumps([api, system, [list(e) for e in examples], user, few_shot if api == "completions" else "",
+                       max_tokens], ensure_ascii=False)
+    return hashlib.sha256(body.encode()).hexdigest()[:32]
+
+
+def option(name: str) -> str | None:
+    if name in sys.argv:
+        i = sys.argv.index(name)
+        value = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
+        return value
+    return None
+
+
+replay, misses_path = option("--replay"), option("--misses")
+generators = (option("--only") or "llm,extractive").split(",")
 sets, n, model, url, out = sys.argv[1].split(","), int(sys.argv[2]), sys.argv[3], sys.argv[4], Path(sys.argv[5])
 s = load_settings(llm_base_url=url, llm_model=model, llm_timeout=600)
 stores = open_stores(s)
 orig = LLMClient.complete
 calls = []
+cache = {}
+if replay and Path(replay).exists():
+    cache = {r["key"]: r for r in map(json.loads, Path(replay).read_text().splitlines()) if r.get("key")}
+written = set()
+state = {"missing": False}
+
+
+def replayed(self, system, user, few_shot="", max_tokens=200, examples=()):
+    key = request_key(system, user, few_shot, max_tokens, examples, self.api)
+    hit = cache.get(key)
+    state["missing"] = hit is None
+    if hit is None:
+        if misses_path and key not in written:
+            written.add(key)
+            with open(misses_path, "a") as m:
+                m.write(json.dumps({"key": key, "api": self.api, "system": system, "examples": [list(e) for e in examples],
+                                    "user": user, "few_shot": few_shot, "max_tokens": max_tokens}, ensure_ascii=False) + "\n")
+        return "Information not found in knowledge map"
+    self.usage["calls"] += 1
+    self.usage["prompt_tokens"] += int(hit.get("prompt_tokens") or 0)
+    self.usage["completion_tokens"] += int(hit.get("completion_tokens") or 0)
+    return str(hit["text"])
 
 
 def timed(self, *a, **k):
     t = time.perf_counter()
     p0, c0 = self.usage["prompt_tokens"], self.usage["completion_tokens"]
-    text = orig(self, *a, **k)
+    state["missing"] = False
+    text = (replayed if replay else orig)(self, *a, **k)
+    missing = state["missing"]
     calls.append({"s": time.perf_counter() - t, "prompt": self.usage["prompt_tokens"] - p0,
-                  "completion": self.usage["completion_tokens"] - c0})
+                  "completion": self.usage["completion_tokens"] - c0, "missing": missing})
     return text
 
 
@@ -94,7 +145,7 @@ with out.open("a") as f:
     for i in range(n):
         for ds in sets:
             tenant, fmt, qs, res, retr = data[ds]
-            for gen in ("llm", "extractive"):
+            for gen in generators:
                 calls.clear()
                 t = time.perf_counter()
                 rows = answer_rows(stores, tenant, "multihop", gen, retr, qs[i:i+1], res[i:i+1], key=ds,
@@ -104,7 +155,8 @@ with out.open("a") as f:
                        "em": r.em, "f1": r.f1, "found": r.found, "supported_share": r.supported_share,
                        "correct": r.correct, "citation_validity": r.citation_validity, "error": r.error,
                        "prediction": r.prediction, "answers": r.answers, "s": round(time.perf_counter() - t, 2),
-                       "llm_calls": len(calls), "llm_s": round(sum(c["s"] for c in calls), 2),
+                       "llm_calls": len(calls), "llm_missing": sum(c["missing"] for c in calls),
+                       "llm_s": round(sum(c["s"] for c in calls), 2),
                        "prompt_tokens": sum(c["prompt"] for c in calls),
                        "completion_tokens": sum(c["completion"] for c in calls)}
                 f.write(json.dumps(rec) + "\n")
