@@ -32,7 +32,7 @@ from kmrag.answer.llm import LLMClient, LLMGenerator
 from kmrag.answer.llm_judge import LLMJudge
 from kmrag.answer.paths import PathAnswer, PathReader
 from kmrag.answer.spelling import mend_slips
-from kmrag.answer.support import terms
+from kmrag.answer.support import YES_NO_WORDS, terms
 from kmrag.answer.validate import NOT_FOUND, Validated, drop_given, validate
 from kmrag.config import Settings
 from kmrag.errors import ConfigError
@@ -49,6 +49,7 @@ from kmrag.units.store import PgUnitStore
 
 __all__ = ["NOT_FOUND", "Answerer", "generator_name"]
 
+COMPUTED = {"comparison", "yes_no"}  # question kinds whose answer is computed from the cited spans, not quoted
 REGENERATE_ON = {"invented_id", "out_of_context_id", "uncited", "recited", "dropped"}
 
 
@@ -205,6 +206,9 @@ class Answerer:
             v = validate(draft.text, shown, known, direct=draft.direct, basis=draft.basis,
                          second_opinion=self.second_opinion)
             v = v if self.llm is not None else drop_given(v, q)  # the offline reader's rule (kmrag.answer.validate)
+            if self.llm is not None and draft.direct and (analysis.kind in COMPUTED or
+                                                          draft.direct.strip().lower() in YES_NO_WORDS):
+                v = self._computed(q, analysis, shown, asked, draft.direct.strip(), v, known, trace)
             trace.append({"step": "generate", "attempt": attempt, "generator": self.generator_name,
                           "context": shown.ids, "left_out": len(context.units) - len(shown.units),
                           "regenerated": bool(feedback), "sentences": v.raw_sentences, "kept": len(v.statements),
@@ -221,6 +225,36 @@ class Answerer:
             if (len(again.statements), -len(again.issues)) > (len(v.statements), -len(v.issues)):
                 v = again
         return v
+
+    def _computed(self, q: str, analysis: QuestionAnalysis, shown: Context, asked: Sequence[str], said: str,
+                  v: Validated, known: Callable[[list[str]], set[str]], trace: list[dict[str, Any]]) -> Validated:
+        """A model's yes / no or comparison winner stands only when the cited spans compute it, with the
+        computation shown: the offline reader compares the same units. The same answer keeps the model's
+        statements after the computation's; another answer, or none computed, drops the model's."""
+        check = self.extractive.generate(q, analysis, shown, queries=asked)
+        cv = Validated()
+        if (check.basis or {}).get("kind") in {"yes_no", "comparison"}:
+            cv = validate(check.text, shown, known, direct=check.direct, basis=check.basis,
+                          second_opinion=self.second_opinion)
+        if cv.direct and (said.lower() == cv.direct.lower() or _same_answer(said, cv.direct)):
+            seen = {(c.unit_id, c.quote) for c in cv.citations}
+            extra = [i for i, st in enumerate(v.statements) if st.text not in {c.text for c in cv.statements}]
+            trace.append({"step": "compute", "said": said, "computed": cv.direct, "basis": cv.basis,
+                          "decision": "the cited spans compute the model's answer: it stands, with the computation"})
+            return Validated(statements=[*cv.statements, *(v.statements[i] for i in extra)],
+                             citations=[*cv.citations, *(c for c in v.citations if (c.unit_id, c.quote) not in seen)],
+                             direct=cv.direct, issues=[i for i in v.issues if i["issue"] != "direct_dropped"],
+                             raw_sentences=v.raw_sentences,
+                             scores=[*cv.scores, *(v.scores[i] for i in extra if i < len(v.scores))], basis=cv.basis)
+        why = (f"the cited spans compute {cv.direct!r}, not {said!r}" if cv.direct
+               else "the cited spans do not compute it for every entity compared")
+        trace.append({"step": "compute", "said": said, "computed": cv.direct, "decision": f"the model's answer "
+                      f"is dropped: {why}"})
+        if v.direct is None:
+            return v
+        return Validated(statements=v.statements, citations=v.citations, direct=None, raw_sentences=v.raw_sentences,
+                         issues=[*v.issues, {"issue": "direct_dropped", "text": said[:200], "why": why}],
+                         scores=v.scores)
 
     def _read_path(self, tenant: str, q: str, analysis: QuestionAnalysis, entities: Sequence[str],
                    trace: list[dict[str, Any]]) -> tuple[PathAnswer, Context] | None:
