@@ -216,7 +216,7 @@ class Answerer:
             return draft, v
 
         first, v = run()
-        problems = sorted({i["issue"] for i in v.issues} & REGENERATE_ON)
+        problems = _problems(v)
         if self.llm is not None and (problems or not v.found):
             previous = next((str(n["raw"]) for n in first.notes if "raw" in n), "")
             _, again = run(previous=previous, feedback=_feedback(v) or ("the answer had no sentence after Because: (only IDs); copy "
@@ -329,6 +329,15 @@ class Answerer:
         if analysis.sub_question and analysis.sub_question.question != last:
             return analysis.sub_question.question
         return q
+
+
+def _problems(v: Validated) -> list[str]:
+    """What a regeneration is asked to mend. A sentence the model left uncited and validation re-cited to the
+    unit that says it is mended already: asking again costs a call and gains nothing. A wrong citation, an
+    invented ID or a dropped sentence is a problem."""
+    mended = {i.get("sentence") for i in v.issues if i["issue"] == "recited" and not i.get("cited")}
+    return sorted({i["issue"] for i in v.issues if i["issue"] in REGENERATE_ON
+                   and not (i["issue"] in {"recited", "uncited"} and i.get("sentence") in mended)})
 
 
 def _same_answer(a: str, b: str) -> bool:

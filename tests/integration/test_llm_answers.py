@@ -136,3 +136,24 @@ def test_with_llm_roles_draft_the_llm_only_drafts(stores: Stores, tenant: str) -
     assert len(prompts) == len([s for s in ans.trace if s["step"] == "generate"])
     assert [s.unit_ids for s in ans.statements] == [[distance.id]]
     assert_valid(stores, tenant, ans)
+
+
+def test_an_uncited_sentence_recited_to_the_unit_that_says_it_asks_for_no_regeneration(stores: Stores,
+                                                                                       tenant: str) -> None:
+    """A draft whose only fault is a verbatim sentence without its ID is mended by re-citing it: a second call
+    would gain nothing (small models answer it "not found"). A wrong citation still asks for one."""
+    distance = next(u for u in stores.units.get_units(tenant, sorted(stores.units.unit_ids(tenant)))
+                    if "5,900 km" in u.content)
+    airline = next(u for u in stores.units.get_units(tenant, sorted(stores.units.unit_ids(tenant)))
+                   if "Lufthansa was founded" in u.content)
+    for cite, regenerated in (("", False), (f" [{airline.id}]", True)):
+        with openai_stub() as stub:
+            stub.chat_replies = [f"Answer: 600 EUR\nBecause: The great-circle distance between Delhi and Munich is "
+                                 f"about 5,900 km.{cite}"] * 4
+            answerer = llm_answerer(stores, llm_base_url=stub.url, llm_model="stub", llm_api="chat", llm_roles="draft")
+            ans = answerer.answer(tenant, SEED)
+        gen = [s for s in ans.trace if s["step"] == "generate"]
+        assert any(g["regenerated"] for g in gen) is regenerated, [g["issues"] for g in gen]
+        assert {i["issue"] for i in gen[0]["issues"]} >= {"recited"}
+        assert distance.id in {u for s in ans.statements for u in s.unit_ids}
+        assert_valid(stores, tenant, ans)
