@@ -15,7 +15,8 @@ Where the model cannot be served beside the pipeline (a GPU on another machine),
 answer: key, text, prompt_tokens, completion_tokens) and a request it lacks is written to ``--misses FILE``
 and answered "Information not found in knowledge map", so the pipeline goes on as if the model had declined.
 ``scripts/gen_transformers.py`` answers a misses file with the same GGUF on a GPU; run again with the grown
-cache (``--only llm`` skips the extractive answers already written). A row's ``llm_missing`` counts the requests it lacked (a regeneration or a second attempt): such an
+cache (``--only llm`` skips the extractive answers already written). The key is the request alone, not the
+model: keep one cache per model. A row's ``llm_missing`` counts the requests it lacked (a regeneration or a second attempt): such an
 answer is what the pipeline gives without them, so its figures are a lower bound.
 
 The summary is a table per set and generator: n, EM, F1, supported share, not-found rate, seconds per answer;
@@ -39,7 +40,15 @@ from kmrag.stores import open_stores
 
 
 def summary(rows_path: str, log: str | None = None, start: int = 0) -> None:
-    rows = [json.loads(line) for line in open(rows_path) if line.strip()]
+    last = {}
+    for line in open(rows_path):  # rounds append: a question's last row stands
+        if line.strip():
+            r = json.loads(line)
+            last[(r["dataset"], r["generator"], r["qid"])] = r
+    rows = list(last.values())
+    missing = sum(1 for r in rows if r.get("llm_missing"))
+    if missing:
+        print(f"{missing} answers lacked a recorded reply (llm_missing): replay again once the misses are answered")
     done = defaultdict(set)
     for r in rows:
         done[(r["dataset"], r["generator"])].add(r["qid"])

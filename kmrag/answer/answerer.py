@@ -17,6 +17,7 @@ the answer's trace.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -236,13 +237,15 @@ class Answerer:
         if (check.basis or {}).get("kind") in {"yes_no", "comparison"}:
             cv = validate(check.text, shown, known, direct=check.direct, basis=check.basis,
                           second_opinion=self.second_opinion)
-        if cv.direct and (said.lower() == cv.direct.lower() or _same_answer(said, cv.direct)):
+        if cv.direct and _plain(said) == _plain(cv.direct):
             seen = {(c.unit_id, c.quote) for c in cv.citations}
             extra = [i for i, st in enumerate(v.statements) if st.text not in {c.text for c in cv.statements}]
+            cited = {u for i in extra for u in v.statements[i].unit_ids}
             trace.append({"step": "compute", "said": said, "computed": cv.direct, "basis": cv.basis,
                           "decision": "the cited spans compute the model's answer: it stands, with the computation"})
             return Validated(statements=[*cv.statements, *(v.statements[i] for i in extra)],
-                             citations=[*cv.citations, *(c for c in v.citations if (c.unit_id, c.quote) not in seen)],
+                             citations=[*cv.citations, *(c for c in v.citations if (c.unit_id, c.quote) not in seen
+                                                         and c.unit_id in cited)],
                              direct=cv.direct, issues=[i for i in v.issues if i["issue"] != "direct_dropped"],
                              raw_sentences=v.raw_sentences,
                              scores=[*cv.scores, *(v.scores[i] for i in extra if i < len(v.scores))], basis=cv.basis)
@@ -338,6 +341,12 @@ def _problems(v: Validated) -> list[str]:
     mended = {i.get("sentence") for i in v.issues if i["issue"] == "recited" and not i.get("cited")}
     return sorted({i["issue"] for i in v.issues if i["issue"] in REGENERATE_ON
                    and not (i["issue"] in {"recited", "uncited"} and i.get("sentence") in mended)})
+
+
+def _plain(answer: str) -> str:
+    """An answer as said, bare: "No." is "no", "The Dark Tower" is "dark tower"."""
+    words = re.sub(r"[^\w\s]", " ", answer.lower()).split()
+    return " ".join(words[1:] if words[:1] == ["the"] and len(words) > 1 else words)
 
 
 def _same_answer(a: str, b: str) -> bool:

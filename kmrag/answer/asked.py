@@ -76,3 +76,57 @@ def _asking(tok: Any, top: bool = True) -> list[Any]:
         if child.dep_ not in DESCRIBING or (top and tok.pos_ == "AUX" and child.dep_ == "advcl"):
             out += _asking(child, top=False)
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def copular_ask(nlp: Any, question: str) -> tuple[str, frozenset[str], frozenset[str]] | None:
+    """"What is the first step of X?" asks what is said to be "the first step": (the noun's lemma, the lemmas of
+    its modifiers, the content words of what it is "of"), or None when the question is no "what / which is the
+    N" question."""
+    doc = nlp(question)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.lemma_ != "be":
+        return None
+    kids = [c for c in root.children if c.dep_ in {"nsubj", "attr"}]
+    wh = [c for c in kids if c.lower_ in {"what", "which"}]
+    noun = [c for c in kids if c.pos_ == "NOUN" and any(d.lower_ == "the" for d in c.children)]
+    if len(wh) != 1 or len(noun) != 1:
+        return None
+    mods = frozenset(c.lemma_.lower() for c in noun[0].children if c.dep_ in {"amod", "compound", "nummod"})
+    return noun[0].lemma_.lower(), mods, frozenset(_of_words(noun[0]))
+
+
+# "was once / formerly the first step": what it no longer is
+_NO_LONGER = frozenset({"once", "formerly", "previously", "originally", "initially", "never", "no", "longer"})
+
+
+def _of_words(noun: Any) -> set[str]:
+    """The content words of what a noun is "of": "the first step [of the ingestion pipeline]"."""
+    return {w.lemma_.lower() for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"
+            for w in c.subtree if w.pos_ in {"NOUN", "PROPN", "ADJ"}}
+
+
+def said_to_be(nlp: Any, asked: tuple[str, frozenset[str], frozenset[str]], text: str) -> list[tuple[str, int]]:
+    """(phrase, offset) of what ``text`` says the asked noun is: "Query decomposition is the first step" and
+    "The first step is query decomposition" both say "query decomposition" is the first step. The noun must
+    carry every modifier the question gives it; a pronoun says nothing; a negation or "was once" says what it
+    is not; a noun "of" something must be of what the question's noun is of."""
+    noun, mods, of = asked
+    out = []
+    doc = nlp(text)
+    for t in doc:
+        if t.lemma_ != "be" or any(c.dep_ == "neg" or c.lower_ in _NO_LONGER for c in t.children):
+            continue
+        subj = next((c for c in t.children if c.dep_ == "nsubj"), None)
+        attr = next((c for c in t.children if c.dep_ == "attr"), None)
+        if subj is None or attr is None:
+            continue
+        for said, other in ((attr, subj), (subj, attr)):
+            have = {c.lemma_.lower() for c in said.children if c.dep_ in {"amod", "compound", "nummod"}}
+            whose = _of_words(said)
+            if said.lemma_.lower() == noun and mods <= have and other.pos_ in {"NOUN", "PROPN"} \
+                    and not (whose and not of <= whose):
+                left = [w for w in other.subtree if w.i <= other.i and w.dep_ not in {"det", "poss", "predet"}]
+                if left and all(w.i == left[0].i + k for k, w in enumerate(left)):
+                    out.append((doc[left[0].i: other.i + 1].text, doc[left[0].i].idx))
+    return out

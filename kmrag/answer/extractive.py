@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from kmrag.answer import lexicon, tables
-from kmrag.answer.asked import asking
+from kmrag.answer.asked import asking, copular_ask, said_to_be
 from kmrag.answer.chain import about, best_described, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
 from kmrag.answer.code_values import read_assigned
@@ -290,6 +290,41 @@ class _Scored:
     score: float
     words: frozenset[str]
     typed: bool
+
+
+# a bracket of a few words that ends in a capitalised one: "(corrective RAG)", "(Harbor Session)"; or of one
+# technical name alone, hyphened or with two capitals ("(self-RAG)", "(TCP)"), not "(France)"
+_NAME_BRACKET = re.compile(r"\(((?:[^()\s]+\s+){1,3}([A-Z][\w-]*)|([\w]+-[\w-]*[A-Z][\w-]*|[A-Z][\w-]*[A-Z][\w-]*))\)")
+
+
+def _abbreviates(name: str, before: str) -> bool:
+    """"the Marvel Cinematic Universe (MCU)": the bracket only shortens the words before it."""
+    letters = [c for c in name if c.isupper()]
+    words = re.findall(r"[\w'-]+", before)[-len(letters):] if letters else []
+    return len(letters) > 1 and len(words) == len(letters) and \
+        all(w[:1].upper() == c for w, c in zip(words, letters, strict=True))
+
+
+def _bracketed(cand: str, at: int, text: str, nlp: Any) -> tuple[str, int]:
+    """A name that ends a short bracket of words alone is the bracket's whole name: "… failure (corrective RAG)"
+    names "corrective RAG", not "RAG"; "(Harbor Session)". Before a technical name (capitals inside) nouns and
+    adjectives may lead it, before another only names: not "(American singer Patti Page)", "(southern France)".
+    Never a bracket with digits, a colon, a comma, a function word or an adverb ("(now Gdańsk)", "(German: …)",
+    "(born 1920 in Paris)")."""
+    end = at + len(cand)
+    start = text.rfind("(", 0, at) + 1
+    if start == 0 or text[end:end + 1] != ")" or ")" in text[start:at]:
+        return cand, at
+    inner = text[start:end]
+    words = inner.split()
+    if not 1 < len(words) <= 4 or re.search(r"[\d:,;\"“”]", inner) or any(w.lower() in STOP for w in words):
+        return cand, at
+    lead = nlp(text[start:at])
+    technical = len(cand.split()) == 1 and sum(c.isupper() for c in cand) > 1  # "RAG": "corrective RAG"
+    if not all((t.pos_ in {"ADJ", "NOUN", "PROPN", "X"} and technical) or (t.pos_ == "PROPN" and t.text[:1].isupper())
+               or t.text == "-" for t in lead):  # not "(American singer Patti Page)", "(southern France)"
+        return cand, at
+    return inner, start
 
 
 class ExtractiveGenerator:
@@ -637,6 +672,17 @@ class ExtractiveGenerator:
         if answer_type == "ENTITY":  # "the Baudot code": the phrase a name heads for
             headed = {at: text for text, lab, at in ents.get((span.unit_id, span.start), []) if lab == HEADED}
             cands = [(headed.get(at, c) if headed.get(at, "").startswith(c) else c, at) for c, at in cands]
+        if answer_type in {"ENTITY", "ORG", "WORK"}:  # "silent retrieval failure (corrective RAG)": the bracket
+            cands = [_bracketed(c, at, span.display, self.nlp) for c, at in cands]  # is the name
+            for m in _NAME_BRACKET.finditer(span.display):  # "… keeps the state (Harbor Session)", one it missed
+                got = (m.group(3), m.start(3)) if m.group(3) else _bracketed(m.group(2), m.start(2), span.display,
+                                                                              self.nlp)
+                if got[0] in (m.group(1), m.group(3)) and not any(a == got[1] for _, a in cands) \
+                        and not _abbreviates(got[0], span.display[:m.start()]):
+                    cands.append(got)
+        if answer_type == "ENTITY" and (said := copular_ask(self.nlp, question)):
+            # "What is the first step?": "Query decomposition is the first step", a phrase no recogniser names
+            cands = said_to_be(self.nlp, said, span.display) or cands
         if answer_type == "NATIONALITY":  # "an American actress": the adjective, else a country the span names
             own = [(t, at) for t, at in cands if t.lower() not in NOT_NATIONALITY]
             adjectives = [(t, at) for t, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"
@@ -739,6 +785,9 @@ class ExtractiveGenerator:
             first = sorted(first, key=lambda s: -count[(s.unit_id, s.start)][0])
         ranked = [*first, *(s for s in order if s not in first)]
         ranked = _hops_first(ranked, count, qwords) if relational else ranked
+        if answer_type == "ENTITY" and (said := copular_ask(self.nlp, question)):  # a span saying what it is first
+            stating = [s for s in ranked if said_to_be(self.nlp, said, s.display)]
+            ranked = [*stating, *(s for s in ranked if s not in stating)]
         kind = asks_kind(question, mentions)
         if kind and len(mentions) > 1 and SHARED.search(question) and \
                 (shared := self._shared_kind(question, mentions, ranked)):

@@ -127,6 +127,8 @@ def parse_reply(text: str) -> tuple[str | None, str]:
         body = re.sub(r"^\s*answer\s*:\s*", "", text, flags=re.I)
     if direct and len(direct) > 200:
         direct = None
+    if direct and (yn := re.fullmatch(r"\s*(yes|no)\s*[.!]?\s*", direct, re.I)):  # "No." is the answer "no"
+        direct = yn.group(1).lower()
     return direct, body.strip()
 
 

@@ -168,6 +168,8 @@ def test_heading_units_state_nothing() -> None:
     (f"Answer: Paris\nParis is the capital [{A}].", "Paris", f"Paris is the capital [{A}]."),
     ("just some words", None, "just some words"),
     ("", None, ""),
+    (f"Answer: No.\nBecause: x [{A}]", "no", f"x [{A}]"),  # "No." is the answer "no", as "Yes!" is "yes"
+    (f"Answer: Yes!\nBecause: x [{A}]", "yes", f"x [{A}]"),
 ])
 def test_llm_replies_are_read_leniently(reply: str, direct: str | None, body: str) -> None:
     assert parse_reply(reply) == (direct, body)

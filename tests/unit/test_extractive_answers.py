@@ -647,3 +647,54 @@ def test_how_fast_is_a_measure_and_how_accurate_a_share(x: SpacyExtractor) -> No
               "paragraph", "Comparison", "")]
     assert answer(x, "How fast was knowledge graph retrieval in the comparison?", units)[0] == "350 ms"
     assert answer(x, "How accurate was knowledge graph retrieval in the comparison?", units)[0] == "78.5%"
+
+
+def test_a_name_that_ends_a_bracket_of_words_is_the_whole_bracket(x: SpacyExtractor) -> None:
+    from kmrag.answer.extractive import _bracketed
+
+    text = "and silent retrieval failure (corrective RAG)."
+    assert _bracketed("RAG", text.index("RAG"), text, x.nlp) == ("corrective RAG", text.index("corrective"))
+    for text, name in (("Danzig (now Gdańsk) was a free city.", "Gdańsk"),  # a function word: not a name
+                       ("Anna Berg (4 May 1920 Uppsala) painted.", "Uppsala"),  # digits
+                       ("The film (German: Die Brücke) won.", "Brücke"),  # a colon: a translation
+                       ("It reached Paris (France).", "France")):  # one word: nothing to add
+        assert _bracketed(name, text.index(name), text, x.nlp) == (name, text.index(name))
+    direct, _, _ = answer(x, "Which part of the protocol keeps the session state?", [
+        ("The protocol has three parts: a transport that moves the bytes (Swift Relay), a layer that keeps the "
+         "session state (Harbor Session) and a codec that packs frames (Tern Codec).", "paragraph", "Protocol", ""),
+    ])
+    assert direct == "Harbor Session"
+    direct, _, _ = answer(x, "Which pattern deals with overconfident answers on weak evidence?", [
+        ("Three patterns fix three faults: shallow reasoning (multi-hop RAG), overconfident answers on weak evidence "
+         "(self-RAG) and silent misses (corrective RAG).", "paragraph", "Patterns", ""),
+    ])
+    assert direct == "self-RAG"
+    from kmrag.answer.extractive import _abbreviates
+
+    assert _abbreviates("MCU", "It is set in the Marvel Cinematic Universe ")
+    assert not _abbreviates("TCP", "It runs over a reliable stream ")
+    for text, name in (("a hit (American singer Patti Page) in 1950", "Patti Page"),  # a description, not a name
+                       ("born there (southern France)", "France"), ("sold (German airline Lufthansa)", "Lufthansa")):
+        assert _bracketed(name, text.index(name), text, x.nlp) == (name, text.index(name))
+
+
+def test_what_the_asked_noun_is_said_to_be_is_the_answer(x: SpacyExtractor) -> None:
+    from kmrag.answer.asked import copular_ask, said_to_be
+
+    asked = copular_ask(x.nlp, "What is the first step of the ingestion pipeline?")
+    assert asked == ("step", frozenset({"first"}), frozenset({"ingestion", "pipeline"}))
+    assert said_to_be(x.nlp, asked, "Text normalisation is the first step. Chunking follows.") == [
+        ("Text normalisation", 0)]
+    assert said_to_be(x.nlp, asked, "The first step is text normalisation.") == [("text normalisation", 18)]
+    assert said_to_be(x.nlp, asked, "Chunking is the second step.") == []  # another modifier: another step
+    assert said_to_be(x.nlp, asked, "It is the first step.") == []  # a pronoun names nothing
+    for wrong in ("Tokenisation is not the first step; text normalisation comes first.",  # a negation
+                  "Deduplication was once the first step of the pipeline.",  # what it no longer is
+                  "Validation is the first step of the query pipeline."):  # the first step of something else
+        assert said_to_be(x.nlp, asked, wrong) == [], wrong
+    assert copular_ask(x.nlp, "Who is the director of Heat?") is None
+    direct, _, _ = answer(x, "What is the first step of the ingestion pipeline?", [
+        ("The ingestion pipeline was written by Mara Lind at Nordwave in 2021. Text normalisation is the first "
+         "step of the ingestion pipeline; chunking and embedding follow.", "paragraph", "Ingestion pipeline", ""),
+    ])
+    assert direct == "Text normalisation"
