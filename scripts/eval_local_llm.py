@@ -13,7 +13,8 @@ on each question, scored as `kmrag eval --answer` scores them; one JSON line per
 Where the model cannot be served beside the pipeline (a GPU on another machine), the run is split: with
 ``--replay CACHE.jsonl`` no server is called; each LLM request is looked up in the cache (one JSON line per
 answer: key, text, prompt_tokens, completion_tokens) and a request it lacks is written to ``--misses FILE``
-and answered "Information not found in knowledge map", so the pipeline goes on as if the model had declined.
+and answered "Information not found in knowledge map", so the pipeline goes on as if the model had declined
+(a regeneration of such a made-up reply is not written: no model would be sent it).
 ``scripts/gen_transformers.py`` answers a misses file with the same GGUF on a GPU; run again with the grown
 cache (``--only llm`` skips the extractive answers already written). The key is the request alone, not the
 model: keep one cache per model. A row's ``llm_missing`` counts the requests it lacked (a regeneration or a second attempt): such an
@@ -106,6 +107,8 @@ cache = {}
 if replay and Path(replay).exists():
     cache = {r["key"]: r for r in map(json.loads, Path(replay).read_text().splitlines()) if r.get("key")}
 written = set()
+faked = set()  # the prompts answered with FAKE for want of a recorded reply
+FAKE = "Information not found in knowledge map"
 state = {"missing": False}
 
 
@@ -114,12 +117,15 @@ def replayed(self, system, user, few_shot="", max_tokens=200, examples=()):
     hit = cache.get(key)
     state["missing"] = hit is None
     if hit is None:
-        if misses_path and key not in written:
+        # a regeneration of a draft this replay made up itself asks nothing a model will be asked: not written
+        on_fake = any(u in faked and a == FAKE for u, a in examples[1:])
+        faked.add(user)
+        if misses_path and key not in written and not on_fake:
             written.add(key)
             with open(misses_path, "a") as m:
                 m.write(json.dumps({"key": key, "api": self.api, "system": system, "examples": [list(e) for e in examples],
                                     "user": user, "few_shot": few_shot, "max_tokens": max_tokens}, ensure_ascii=False) + "\n")
-        return "Information not found in knowledge map"
+        return FAKE
     self.usage["calls"] += 1
     self.usage["prompt_tokens"] += int(hit.get("prompt_tokens") or 0)
     self.usage["completion_tokens"] += int(hit.get("completion_tokens") or 0)
