@@ -107,6 +107,12 @@ def _of_words(noun: Any) -> set[str]:
 
 
 def said_to_be(nlp: Any, asked: tuple[str, frozenset[str], frozenset[str]], text: str) -> list[tuple[str, int]]:
+    """See :func:`_said_to_be`; the reader asks it of a span twice (to rank the span, then for its candidates)."""
+    return list(_said_to_be(nlp, asked, text))
+
+
+@functools.lru_cache(maxsize=4096)  # one parse per span and question
+def _said_to_be(nlp: Any, asked: tuple[str, frozenset[str], frozenset[str]], text: str) -> tuple[tuple[str, int], ...]:
     """(phrase, offset) of what ``text`` says the asked noun is: "Query decomposition is the first step" and
     "The first step is query decomposition" both say "query decomposition" is the first step. The noun must
     carry every modifier the question gives it; a pronoun says nothing; a negation or "was once" says what it
@@ -129,4 +135,4 @@ def said_to_be(nlp: Any, asked: tuple[str, frozenset[str], frozenset[str]], text
                 left = [w for w in other.subtree if w.i <= other.i and w.dep_ not in {"det", "poss", "predet"}]
                 if left and all(w.i == left[0].i + k for k, w in enumerate(left)):
                     out.append((doc[left[0].i: other.i + 1].text, doc[left[0].i].idx))
-    return out
+    return tuple(out)
