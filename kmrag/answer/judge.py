@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kmrag.answer.judge_zh import FUNCTION_CHARS, chinese_problem
-from kmrag.answer.lexicon import LIGHT
+from kmrag.answer.lexicon import LIGHT, OBJECT_LIGHT
 from kmrag.answer.lexicon import same as same_relation
 from kmrag.answer.support import STOP, negated, number_key, stem
 from kmrag.nlp import wordnet
@@ -143,6 +143,7 @@ class _Tok:
     matched: list[int] = field(default_factory=list)  # spans holding a counterpart
     where: dict[int, list[int]] = field(default_factory=dict)  # span -> offsets of the counterparts there
     against: str = ""  # a span word of the opposite or another closed-set meaning ("cousin" for "brother")
+    phrase: str = ""   # a verb with its particle, "put_out" of "put out", "take_over" of "took over from"
 
 
 def _key(word: str) -> tuple[str, bool]:
@@ -215,6 +216,16 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
     return tuple(sorted(out, key=lambda x: x[3]))
 
 
+@functools.lru_cache(maxsize=4096)
+def _phrasal(text: str) -> dict[int, str]:
+    """offset -> "verb_particle" of each verb said with a particle ("put out" -> "put_out", "passed away" ->
+    "pass_away"): the two words name the relation ("put out an album" is "released it"), not the verb alone."""
+    from kmrag.nlp.extract import load_spacy
+
+    return {t.idx: f"{t.lemma_.lower()}_{c.lower_}" for t in load_spacy()(text) if t.pos_ in {"VERB", "AUX"}
+            for c in t.children if c.dep_ == "prt"}
+
+
 ROLE_NOUNS = frozenset({"role", "part"})
 _WHERE = frozenset("in on at near north south east west between along within beside outside inside across".split())
 
@@ -231,6 +242,8 @@ def _light_here(t: Any) -> bool:
     nxt = [w.lower_ for w in t.doc[t.i + 1:t.i + 2]]
     if t.lemma_.lower() in {"serve", "work"} and nxt[:1] == ["as"]:
         return True  # "served as mayor" is "was mayor": the role claims it
+    if t.lemma_.lower() in OBJECT_LIGHT and any(c.dep_ in {"dobj", "dative"} and c.pos_ == "NOUN" for c in t.children):
+        return True  # "earned a degree": the degree claims it
     return t.lemma_.lower() in {"lie", "locate", "situate", "sit"} and bool(nxt) and nxt[0] in _WHERE
 
 
@@ -328,7 +341,8 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     statement = _marks_off(statement)
     text = _POSSESSIVE.sub(r"\2 of \1", " ".join(statement.split()))
     text = re.sub(r"(\d)\s*[–—-]\s*(\d)", r"\1 – \2", text)  # "1854–1943": two years
-    toks = [_Tok(w, k, kind, at, lemma) for w, k, kind, at, lemma in _statement(text)]
+    phrases = _phrasal(text)
+    toks = [_Tok(w, k, kind, at, lemma, phrase=phrases.get(at, "")) for w, k, kind, at, lemma in _statement(text)]
     if not toks:
         return Verdict(False, 0.0, "the statement has no words to check")
     if not spans:
@@ -444,7 +458,8 @@ def _match(toks: list[_Tok], ev: list[list[tuple[str, str, int]]], tw: list[list
             mine = t.lemma or t.text.lower()
             said = t.text.lower()  # "older" as said, whose lemma "old" is in no list of opposites
             at = [pos for w, _, pos in both if w.lower() in _VEC and (_close(mine, w.lower()) or
-                                                                     _synonym(mine, w.lower(), t.kind)) and
+                                                                     _synonym(mine, w.lower(), t.kind) or
+                                                                     _synonym(t.phrase, w.lower(), t.kind, 99)) and
                   (pos < 0 or pos not in taken) and not (said != w.lower() and said in _OPP and w.lower() in _OPP)]
             rival = [w for w, _, _ in both if w.lower() in _VEC and
                      (_rival(mine, w.lower()) or (said != mine and frozenset((said, w.lower())) in OPPOSITES))]
@@ -535,11 +550,12 @@ def _close(a: str, b: str) -> bool:
     return float(_VEC[a] @ _VEC[b]) >= SOFT
 
 
-def _synonym(mine: str, word: str, kind: str) -> bool:
+def _synonym(mine: str, word: str, kind: str, senses: int = 0) -> bool:
     """Does a span's ``word`` (any of its forms) share one of the most frequent WordNet senses of the
     statement's lemma ``mine`` ("hired" / "engaged", "issued" / "released")? Never a known opposite, two words
     of a closed set (kin, roles), nor two verbs whose doers are different roles ("wrote" / "published")."""
-    if not wordnet.available() or frozenset((mine, word)) in OPPOSITES or (mine in _OPP and word in _OPP):
+    if not mine or not wordnet.available() or frozenset((mine, word)) in OPPOSITES or \
+            (mine in _OPP and word in _OPP):
         return False
     pos = "verb" if kind == "verb" else "noun"
     for form in _forms(word):
@@ -548,7 +564,7 @@ def _synonym(mine: str, word: str, kind: str) -> bool:
         doers = {_DOER.get(mine), _DOER.get(form)}
         if len(doers) == 2 and None not in doers:
             continue
-        if wordnet.first_sense_shared(mine, form, pos):
+        if wordnet.first_sense_shared(mine, form, pos) if not senses else wordnet.same_sense(mine, form, pos, senses):
             return True
     return False
 
@@ -594,7 +610,7 @@ def _forms(word: str) -> frozenset[str]:
 
 def _lexical(tok: _Tok, word: str, after: str) -> bool:
     """Does ``word`` (or ``word after``) of a span say the same relation as ``tok`` (kmrag.answer.lexicon)?"""
-    return _said(frozenset({tok.lemma, tok.text.lower()} - {""}), word, after)
+    return _said(frozenset({tok.lemma, tok.text.lower(), tok.phrase} - {""}), word, after)
 
 
 @functools.lru_cache(maxsize=65536)

@@ -88,9 +88,19 @@ GROUPS = [
     "span cross",
     "flow empty drain discharge",
     "last run",
+    "sponsor fund finance back underwrite",
+    "nominate shortlist",
+    "broadcast air televise show screen",
+    "select pick draft choose",
+    "raise grow_up bring_up rear",
+    "publish release issue put_out bring_out",
 ]
 # verbs that carry little of a claim on their own ("made the first recording", "took the surname")
 LIGHT = frozenset("make take have get do give become go keep".split())
+
+# verbs that say little more than their object when they have one: "earned a degree" / "received a degree",
+# "handling distribution" / "distributed", "was handed a ban" / "banned"
+OBJECT_LIGHT = frozenset("earn receive obtain gain handle hand carry undertake".split())
 
 _BY_WORD: dict[str, set[int]] = {}
 for i, group in enumerate(GROUPS):

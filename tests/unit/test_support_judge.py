@@ -594,3 +594,26 @@ def test_statements_of_a_writer_blind_to_the_rules_stay_at_the_measured_floor(sp
     recall = counts["tp"] / max(1, counts["tp"] + counts["fn"])
     floor_p, floor_r = FRESH_FLOORS[split]
     assert precision >= floor_p and recall >= floor_r, (split, precision, recall, counts)
+
+
+@pytest.mark.parametrize("statement, span, supported", [
+    # a verb with its particle names the relation: "put out" an album is "released" it (WordNet), "grew up" is
+    # "was raised"
+    ("The Quiet Harbour was put out by Northwind Records in 1998.",
+     "The Quiet Harbour is a 1998 album by Ana Lind, released by Northwind Records.", True),
+    ("Pia Moreau grew up in Lyon.", "Pia Moreau was raised in Lyon by her grandparents.", True),
+    ("The Quiet Harbour was put off by Northwind Records in 1998.",
+     "The Quiet Harbour is a 1998 album by Ana Lind, released by Northwind Records.", False),
+    # a verb that says little more than its object: "earned a degree" is "received a degree"
+    ("Pia Moreau earned a degree in chemistry from the University of Lyon.",
+     "Pia Moreau received a degree in chemistry from the University of Lyon in 1990.", True),
+    ("Northwind Records released the album, with Delta Music handling distribution.",
+     "The album was released by Northwind Records and distributed by Delta Music.", True),
+    # ... but not a verb of its own relation, nor one the object does not carry
+    ("Pia Moreau was nominated for the Lyon Prize in 1995.", "Pia Moreau won the Lyon Prize in 1995.", False),
+    ("The 1998 Harbour Cup was sponsored by Channel Nine.", "The 1998 Harbour Cup was broadcast by Channel Nine.",
+     False),
+    ("Pia Moreau earned a degree in chemistry.", "Pia Moreau taught chemistry at the University of Lyon.", False),
+])
+def test_particles_and_verbs_that_lean_on_their_object(statement: str, span: str, supported: bool) -> None:
+    assert judge(statement, [span]).supported is supported, judge(statement, [span])
