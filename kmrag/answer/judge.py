@@ -48,7 +48,7 @@ SCALES = {"thousand": "thousand", "million": "million", "billion": "billion", "t
           "thousands": "thousand"}
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
+    "seventeen eighteen nineteen twenty".split())} | {"hundred": "100"}  # "a hundred films" (two hundred: not matched)
 UNIT_KEYS = {"kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km", "miles": "mi",
              "mile": "mi", "kilograms": "kg", "kilogram": "kg", "metres": "m", "meters": "m", "metre": "m",
              "meter": "m", "percent": "%", "per cent": "%", "hours": "h", "hour": "h", "hrs": "h", "minutes": "min",
@@ -110,7 +110,7 @@ _AUXW = r"(?!(?:is|was|are|were|has|had|have)\b)"
 _UP = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĖĘĚĞĠĢĤĪĮİĶĹĻĽŁŃŅŇŌŐŒŔŘŚŜŞŠŢŤŪŮŰŲŴŶŸŹŻŽ"
 _POSSESSIVE = re.compile(rf"\b([{_UP}][\w.-]*(?:\s+[{_UP}][\w.-]*)*)['’]s\s+((?:{_AUXW}[a-z][\w-]*\s+){{0,2}}{_AUXW}[a-z][\w-]*)\b")
 # a bound on a quantity is part of the claim: "more than 3500 km" is not "1500 to 3500 km"
-_QTY_AFTER = r"(?=\s+(?:about\s+|some\s+)?[\d$€£])"
+_QTY_AFTER = r"(?=\s+(?:about\s+|some\s+)?(?:[\d$€£]|(?:a\s+)?(?:hundred|" + "|".join(NUMBER_WORDS) + r")\b))"
 _QTY_BEFORE = r"(?<=\d)(?:\s*[a-zA-Z%€$]{0,12})?\s+"
 COMPARATORS = [(re.compile(rf"\b(?:more than|over|above|exceeding|beyond|at least|greater than){_QTY_AFTER}|"
                            rf"{_QTY_BEFORE}or more\b", re.I), ">"),

@@ -617,3 +617,14 @@ def test_statements_of_a_writer_blind_to_the_rules_stay_at_the_measured_floor(sp
 ])
 def test_particles_and_verbs_that_lean_on_their_object(statement: str, span: str, supported: bool) -> None:
     assert judge(statement, [span]).supported is supported, judge(statement, [span])
+
+
+@pytest.mark.parametrize("statement, span, supported", [
+    ("Rogell directed more than 100 films.", "Rogell directed more than a hundred movies.", True),
+    ("Rogell directed more than ten films.", "Rogell directed more than 10 movies.", True),
+    ("Rogell directed more than 100 films.", "Rogell directed about a hundred movies.", False),  # the bound is a claim
+    ("Rogell directed more than 200 films.", "Rogell directed more than a hundred movies.", False),
+    ("Rogell directed fewer than ten films.", "Rogell directed more than 10 movies.", False),
+])
+def test_a_bound_on_a_number_written_in_words(statement: str, span: str, supported: bool) -> None:
+    assert judge(statement, [span], ["Albert S. Rogell"]).supported is supported
