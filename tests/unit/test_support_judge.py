@@ -577,14 +577,17 @@ def test_a_lifespan_with_places_says_where_each_event_was(statement: str, suppor
 
 FRESH = Path(__file__).resolve().parents[1] / "data" / "support" / "fresh.jsonl"
 # measured when the set was added (precision, recall): tune 0.929 / 0.565, test 0.929 / 0.591, blind 0.885 / 0.511
-# (without WordNet the test split has recall 0.545)
-FRESH_FLOORS = {"tune": (0.90, 0.52), "test": (0.90, 0.52), "blind": (0.85, 0.48)}  # with or without WordNet
+# (without WordNet the test split has recall 0.545); blind2 (batch fresh5, 70 lines written on 2026-12-04 by a
+# helper that saw neither the rules nor this set, never read for tuning): 0.706 / 0.343, before and after that
+# day's changes to the check
+FRESH_FLOORS = {"tune": (0.90, 0.52), "test": (0.90, 0.52), "blind": (0.85, 0.48),
+                "blind2": (0.65, 0.30)}  # with or without WordNet
 
 
-@pytest.mark.parametrize("split", ["tune", "test", "blind"])
+@pytest.mark.parametrize("split", ["tune", "test", "blind", "blind2"])
 def test_statements_of_a_writer_blind_to_the_rules_stay_at_the_measured_floor(split: str) -> None:
     rows = [json.loads(line) for line in FRESH.read_text(encoding="utf-8").splitlines()]
-    assert len(rows) == 180 and all(set(r) == {"id", "statement", "spans", "titles", "supported", "kind", "split",
+    assert len(rows) == 250 and all(set(r) == {"id", "statement", "spans", "titles", "supported", "kind", "split",
                                                "batch"} and len(r["spans"]) == len(r["titles"]) for r in rows)
     counts: Counter[str] = Counter()
     for r in (r for r in rows if r["split"] == split):
