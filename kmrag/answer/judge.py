@@ -1358,8 +1358,16 @@ def _whole(group: list[_Tok], s: int) -> list[int]:
     return out
 
 
+# "His father Ben Lowe was …" under the title "Tom Hale": Ben Lowe is the father of Tom Hale
+_THEIR_NOUN_NAME = re.compile(rf"^(\s*(?:[\w,]+\s+){{0,3}}?)(?:[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)\s+((?:[a-z][\w-]*\s+){{0,2}}?"
+                              rf"[a-z][\w-]*)\s+([{_UP}][\w.'’-]*(?:\s+(?:de\s+|van\s+|von\s+)?[{_UP}][\w.'’-]*)*)")
+
+
 def _with_title(span: str, title: str) -> str:
-    """The span with a leading "He" / "It" read as its unit's title, for the order of names."""
+    """The span with a leading "He" / "It" read as its unit's title, and a leading "His <noun> <Name>" as "<Name>,
+    <noun> of <title>,", for the order of names."""
+    if title and (m := _THEIR_NOUN_NAME.match(span)) and m.group(2).islower():
+        span = f"{m.group(1)}{m.group(3)}, {m.group(2)} of {title},{span[m.end():]}"
     span = _PRONOUN.sub(lambda m: m.group(1) + title, span, count=1) if title and _PRONOUN.match(span) else span
     return _POSSESSIVE.sub(r"\2 of \1", span)
 

@@ -631,3 +631,15 @@ def test_particles_and_verbs_that_lean_on_their_object(statement: str, span: str
 ])
 def test_a_bound_on_a_number_written_in_words(statement: str, span: str, supported: bool) -> None:
     assert judge(statement, [span], ["Albert S. Rogell"]).supported is supported
+
+
+@pytest.mark.parametrize("statement, supported", [
+    ("Ben Lowe was the father of Tom Hale.", True),
+    ("Tom Hale's father, Ben Lowe, was a government officer in Leeds.", True),
+    ("Tom Hale was the father of Ben Lowe.", False),  # "His father Ben Lowe" under the title Tom Hale
+    ("Tom Hale was the mentor of Ben Lowe.", False),
+])
+def test_the_spans_his_noun_and_name_is_that_name_the_noun_of_the_title(statement: str, supported: bool) -> None:
+    spans = ["His father Ben Lowe was a government officer in Leeds.", "His mentor Ben Lowe taught him to paint."]
+    span = spans[1] if "mentor" in statement else spans[0]
+    assert judge(statement, [span], ["Tom Hale"]).supported is supported
