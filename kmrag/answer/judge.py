@@ -1363,11 +1363,16 @@ _THEIR_NOUN_NAME = re.compile(rf"^(\s*(?:[\w,]+\s+){{0,3}}?)(?:[Hh]is|[Hh]er|[Ii
                               rf"[a-z][\w-]*)\s+([{_UP}][\w.'’-]*(?:\s+(?:de\s+|van\s+|von\s+)?[{_UP}][\w.'’-]*)*)")
 
 
+_THEIR = re.compile(r"^(\s*(?:[\w,]+\s+){0,3}?)(?:[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)\b")
+
+
 def _with_title(span: str, title: str) -> str:
-    """The span with a leading "He" / "It" read as its unit's title, and a leading "His <noun> <Name>" as "<Name>,
-    <noun> of <title>,", for the order of names."""
+    """The span with a leading "He" / "It" read as its unit's title, a leading "His <noun> <Name>" as "<Name>,
+    <noun> of <title>," and another leading "His" as "<title>'s", for the order of names."""
     if title and (m := _THEIR_NOUN_NAME.match(span)) and m.group(2).islower():
         span = f"{m.group(1)}{m.group(3)}, {m.group(2)} of {title},{span[m.end():]}"
+    elif title and (m := _THEIR.match(span)):  # "His artwork followed …": the title's artwork
+        span = f"{m.group(1)}{title}'s{span[m.end():]}"
     span = _PRONOUN.sub(lambda m: m.group(1) + title, span, count=1) if title and _PRONOUN.match(span) else span
     return _POSSESSIVE.sub(r"\2 of \1", span)
 

@@ -643,3 +643,9 @@ def test_the_spans_his_noun_and_name_is_that_name_the_noun_of_the_title(statemen
     spans = ["His father Ben Lowe was a government officer in Leeds.", "His mentor Ben Lowe taught him to paint."]
     span = spans[1] if "mentor" in statement else spans[0]
     assert judge(statement, [span], ["Tom Hale"]).supported is supported
+
+
+def test_the_spans_leading_his_is_the_titles() -> None:
+    span = ["His artwork, which showed cowboys, followed in the tradition of Carl Marsh."]
+    assert judge("Ned Lane's artwork followed in the tradition of Carl Marsh.", span, ["Ned Lane"]).supported
+    assert not judge("Carl Marsh's artwork followed in the tradition of Ned Lane.", span, ["Ned Lane"]).supported
