@@ -166,11 +166,16 @@ def _key(word: str) -> tuple[str, bool]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
-    """(word, key, kind, offset, lemma) of a statement's content words, kinds from spaCy's parts of speech."""
+def _statement(text: str) -> tuple[tuple[tuple[str, str, str, int, str], ...], dict[int, str]]:
+    """(word, key, kind, offset, lemma) of a statement's content words, kinds from spaCy's parts of speech; and
+    the phrasal verbs (:func:`_phrasal`), from the same parse."""
     from kmrag.nlp.extract import load_spacy
 
     doc = load_spacy()(text)
+    return _words(doc, text), _phrasal(doc)
+
+
+def _words(doc: Any, text: str) -> tuple[tuple[str, str, str, int, str], ...]:
     out = []
     cjk = bool(_CJK_CHAR.search(text))
     for t in doc:
@@ -216,13 +221,10 @@ def _statement(text: str) -> tuple[tuple[str, str, str, int, str], ...]:
     return tuple(sorted(out, key=lambda x: x[3]))
 
 
-@functools.lru_cache(maxsize=4096)
-def _phrasal(text: str) -> dict[int, str]:
+def _phrasal(doc: Any) -> dict[int, str]:
     """offset -> "verb_particle" of each verb said with a particle ("put out" -> "put_out", "passed away" ->
     "pass_away"): the two words name the relation ("put out an album" is "released it"), not the verb alone."""
-    from kmrag.nlp.extract import load_spacy
-
-    return {t.idx: f"{t.lemma_.lower()}_{c.lower_}" for t in load_spacy()(text) if t.pos_ in {"VERB", "AUX"}
+    return {t.idx: f"{t.lemma_.lower()}_{c.lower_}" for t in doc if t.pos_ in {"VERB", "AUX"}
             for c in t.children if c.dep_ == "prt"}
 
 
@@ -341,8 +343,8 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     statement = _marks_off(statement)
     text = _POSSESSIVE.sub(r"\2 of \1", " ".join(statement.split()))
     text = re.sub(r"(\d)\s*[–—-]\s*(\d)", r"\1 – \2", text)  # "1854–1943": two years
-    phrases = _phrasal(text)
-    toks = [_Tok(w, k, kind, at, lemma, phrase=phrases.get(at, "")) for w, k, kind, at, lemma in _statement(text)]
+    words, phrases = _statement(text)
+    toks = [_Tok(w, k, kind, at, lemma, phrase=phrases.get(at, "")) for w, k, kind, at, lemma in words]
     if not toks:
         return Verdict(False, 0.0, "the statement has no words to check")
     if not spans:
