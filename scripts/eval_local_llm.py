@@ -32,6 +32,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from kmrag.answer.llm import LLMClient
+from kmrag.answer.validate import NOT_FOUND
 from kmrag.config import load_settings
 from kmrag.eval import metrics as M
 from kmrag.eval.runner import answer_rows, load_set, record_source_id, source_id_for, tenant_for
@@ -108,7 +109,7 @@ if replay and Path(replay).exists():
     cache = {r["key"]: r for r in map(json.loads, Path(replay).read_text().splitlines()) if r.get("key")}
 written = set()
 faked = set()  # the prompts answered with FAKE for want of a recorded reply
-FAKE = "Information not found in knowledge map"
+FAKE = NOT_FOUND  # what a model that declined would say
 state = {"missing": False}
 
 

@@ -1338,7 +1338,8 @@ def _names_near(text: str, toks: list[_Tok], segs: list[tuple[int, int, int]], s
 
 
 _FROM_TO = re.compile(rf"\bfrom\s+([{_UP}][\w-]*(?:\s+[{_UP}][\w-]*)*)\s+to\s+([{_UP}][\w-]*(?:\s+[{_UP}][\w-]*)*)")
-_PRONOUN = re.compile(r"^(\s*(?:[\w,]+\s+){0,3}?)(?:he|she|it|they)\b", re.I)
+_LEAD = r"^(\s*(?:[\w,]+\s+){0,3}?)"  # a span's first few words, before its pronoun
+_PRONOUN = re.compile(_LEAD + r"(?:he|she|it|they)\b", re.I)
 
 
 def _whole(group: list[_Tok], s: int) -> list[int]:
@@ -1361,11 +1362,10 @@ def _whole(group: list[_Tok], s: int) -> list[int]:
 
 
 # "His father Ben Lowe was …" under the title "Tom Hale": Ben Lowe is the father of Tom Hale
-_THEIR_NOUN_NAME = re.compile(rf"^(\s*(?:[\w,]+\s+){{0,3}}?)(?:[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)\s+((?:[a-z][\w-]*\s+){{0,2}}?"
-                              rf"[a-z][\w-]*)\s+([{_UP}][\w.'’-]*(?:\s+(?:de\s+|van\s+|von\s+)?[{_UP}][\w.'’-]*)*)")
-
-
-_THEIR = re.compile(r"^(\s*(?:[\w,]+\s+){0,3}?)(?:[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)\b")
+_POSS_PRONOUN = r"(?:[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)"
+_THEIR_NOUN_NAME = re.compile(_LEAD + _POSS_PRONOUN + r"\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)"
+                              rf"\s+([{_UP}][\w.'’-]*(?:\s+(?:de\s+|van\s+|von\s+)?[{_UP}][\w.'’-]*)*)")
+_THEIR = re.compile(_LEAD + _POSS_PRONOUN + r"\b")
 
 
 def _with_title(span: str, title: str) -> str:
