@@ -169,7 +169,7 @@ class MultiHopRetriever:
         first, lex, den = self._lexical_dense(tenant, q, st)
         names = list(dict.fromkeys([*st.analysis.compared, *st.seed_names, *st.analysis.mentions]))
         each = self._titled_each(tenant, names)
-        about = _flatten(each, names)
+        about = _flatten(each, names, first)
         st.missing_compared = [c for c in st.analysis.compared if not each[c]]
         st.sides = [each[c][0][0] for c in st.analysis.compared if each[c]]
         st.add(first, self.w_first)
@@ -309,11 +309,17 @@ class MultiHopRetriever:
         assert sub is not None
         st.pending = None
         st.subs.append(sub.question)
-        inner = self._about(tenant, [sub.anchor])
+        dense_sub: list[str] = []
         if sub.question not in st.queries:
             st.queries.add(sub.question)
-            inner += [u for u in self.dense.retrieve(tenant, sub.question, 10).unit_ids if u not in inner]
-        inner = inner[:3]
+            dense_sub = self.dense.retrieve(tenant, sub.question, st.depth).unit_ids
+        inner = self._about(tenant, [sub.anchor], dense_sub)
+        inner = (inner + [u for u in dense_sub[:10] if u not in inner])[:3]
+        # the sub-question is about its anchor: its answer is read only where the anchor is named (a unit the
+        # sub-question's words found that does not name it resolves nothing: "Portugal" is not where a Mexican
+        # footballer was born)
+        inner = [u.id for u in self.units.get_units(tenant, inner)
+                 if names_anchor(f"{u.title or ''} {u.content}", sub.anchor)]
         wanted = RESOLVES.get(sub.resolves_to)
         by_unit = self.graph.unit_entities(tenant, inner)
         ids = list(dict.fromkeys(e for u in inner for e in by_unit.get(u, [])))
@@ -335,7 +341,7 @@ class MultiHopRetriever:
             st.pending = self.analyser.analyse(outer).sub_question
         got = self.dense.retrieve(tenant, outer, st.depth) if outer not in st.queries else None
         st.queries.add(outer)
-        about = self._about(tenant, [answer.name])
+        about = self._about(tenant, [answer.name], got.unit_ids if got is not None else dense_sub)
         st.add(inner, self.w_bridge * decay)
         st.add(about, self.w_about * decay)  # the answer's own unit counts like a question entity's
         if got is not None:
@@ -426,9 +432,9 @@ class MultiHopRetriever:
 
     # -- graph reads ------------------------------------------------------------------------------
 
-    def _about(self, tenant: str, names: list[str]) -> list[str]:
-        """Units titled by the question's entities, in the order the entities were named."""
-        return _flatten(self._titled_each(tenant, names), names)
+    def _about(self, tenant: str, names: list[str], ranking: list[str]) -> list[str]:
+        """Units titled by the question's entities (see _flatten for their order)."""
+        return _flatten(self._titled_each(tenant, names), names, ranking)
 
     def _titled_each(self, tenant: str, names: list[str]) -> dict[str, list[tuple[str, str]]]:
         """Per name, the (unit id, source id) of the units titled by it (any of its title forms), in one query."""
@@ -514,6 +520,21 @@ STOP = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", 
         "many", "that", "this", "it", "be", "been", "has", "have", "had"}
 
 
+def names_anchor(text: str, anchor: str) -> bool:
+    """Does ``text`` name ``anchor``: the whole phrase, or more than half of its capitalised words ("Jarvis in the
+    Avengers Age of Ultron" is named by "J.A.R.V.I.S. in Avengers: Age of Ultron"; all its content words when
+    none is capitalised)?"""
+    low = text.lower()
+    if anchor.lower() in low:
+        return True
+    words = re.findall(r"[\w'-]+", anchor)
+    caps = [w for w in words if w[:1].isupper()] or [w for w in words if w.lower() not in STOP]
+    if not caps:
+        return False
+    have = set(re.findall(r"[\w'-]+", low))
+    return 2 * sum(w.lower() in have for w in caps) > len(caps)
+
+
 def broader_query(question: str, analysis: QuestionAnalysis) -> str:
     """The question's mentions and content words alone: a broader scope than the question itself."""
     inside = {w.lower() for m in analysis.mentions for w in m.split()}
@@ -521,8 +542,14 @@ def broader_query(question: str, analysis: QuestionAnalysis) -> str:
     return " ".join(dict.fromkeys([*analysis.mentions, *words]))
 
 
-def _flatten(each: dict[str, list[tuple[str, str]]], names: list[str]) -> list[str]:
-    return list(dict.fromkeys(u for n in names for u, _ in each.get(n, [])))
+def _flatten(each: dict[str, list[tuple[str, str]]], names: list[str], ranking: list[str]) -> list[str]:
+    """The units titled by each name: each name's units in the order of ``ranking`` (the question's own; units it
+    does not hold after, in document order), the names taken in turn (each name's best unit, then each name's
+    second...), so a long document titled by one name does not push the others' units down."""
+    pos = {u: i for i, u in enumerate(ranking)}
+    lists = [sorted((u for u, _ in each.get(n, [])), key=lambda u: pos.get(u, len(pos))) for n in names]
+    turns = (lst[i] for i in range(max(map(len, lists), default=0)) for lst in lists if i < len(lst))
+    return list(dict.fromkeys(turns))
 
 
 def _path_dict(path: Any) -> dict[str, Any]:

@@ -1,0 +1,61 @@
+"""A sub-question is answered where its anchor is named: "Who directed Lantern Bay?" is not resolved from a unit
+about another film's director, however close its words are, on both graph backends."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kmrag.ingestion.pipeline import IngestionJob
+from kmrag.nlp.embed import get_embedder
+from kmrag.nlp.extract import SpacyExtractor
+from kmrag.retrieval.strategies import build_strategy
+from kmrag.stores import Stores
+from tests.integration.test_ingestion_seams import make_stores
+
+pytestmark = pytest.mark.integration
+
+PASSAGES = [
+    # the film's own unit names its director, who has no unit of their own
+    ("Lantern Bay", "Lantern Bay is a 1970 drama film directed by Marta Kovac."),
+    # a unit that answers "who is the director of ..." for another film, naming a director who has a unit
+    ("Harbour Lights", "The director of the drama film Harbour Lights was Pavel Dusek."),
+    ("Pavel Dusek", "Pavel Dusek was a Slovak film director, born in Kosice."),
+    ("Kosice", "Kosice is the second largest city of Slovakia."),
+    ("Quiet Meridian", "Quiet Meridian is a 1974 drama film directed by Ilse Marwood."),
+    ("Ilse Marwood", "Ilse Marwood was an Estonian film director, born in Tallinn."),
+]
+
+
+@pytest.fixture(params=["neo4j", "embedded"])
+def stores(request: Any, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path) -> Iterator[Stores]:
+    s = make_stores(request.param, neo4j_driver, pg_pool, tenant, tmp_path / "graph")
+    f = tmp_path / "passages.jsonl"
+    f.write_text("".join(json.dumps({"title": t, "text": x}) + "\n" for t, x in PASSAGES))
+    job = IngestionJob(s, get_embedder(s.settings), SpacyExtractor(), tenant, progress=False).run([f])
+    assert job.job.status == "completed"
+    yield s
+    s.graph.clear_tenant(tenant)
+    s.units.clear_tenant(tenant)
+
+
+def _decomposed(got: Any) -> list[dict[str, Any]]:
+    return [a for s in got.trace if s["step"] == "retrieve" for a in s.get("actions", []) if "sub_question" in a]
+
+
+def test_a_sub_question_is_not_resolved_from_a_unit_that_does_not_name_its_anchor(stores: Stores, tenant: str) -> None:
+    mh = build_strategy("multihop", stores.units, get_embedder(stores.settings), exact=True, graph=stores.graph)
+    got = mh.retrieve(tenant, "Where was the director of Lantern Bay born?", k=4)
+    steps = _decomposed(got)
+    assert steps and steps[0]["sub_question"] == "Who is the director of Lantern Bay?"
+    assert steps[0]["resolved"] is None  # Marta Kovac has no unit; Pavel Dusek directed another film
+    assert "Where was Pavel Dusek born?" not in got.queries  # no outer question asked about him
+    # where the anchor's unit names a director with a unit of their own, the sub-question resolves to them
+    again = mh.retrieve(tenant, "Where was the director of Quiet Meridian born?", k=4)
+    assert _decomposed(again)[0]["resolved"] == "Ilse Marwood"
+    titles = [u.title for u in stores.units.get_units(tenant, again.unit_ids[:2])]
+    assert titles == ["Quiet Meridian", "Ilse Marwood"]

@@ -1,0 +1,30 @@
+"""Pure parts of the multihop strategy: whether a text names a sub-question's anchor, and the order of the units
+titled by the question's names."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.retrieval.multihop import _flatten, names_anchor
+
+pytestmark = pytest.mark.unit
+
+
+def test_a_text_names_an_anchor_by_the_whole_phrase_or_most_of_its_capitalised_words() -> None:
+    assert names_anchor("Sergio Villanueva (born 1988 in Guadalajara) is a footballer.", "Sergio Villanueva")
+    assert names_anchor("his voice role as J.A.R.V.I.S. in Avengers: Age of Ultron", "Jarvis in the Avengers Age of Ultron")
+    assert not names_anchor("Sergio Furlan is an Italian sailor.", "Sergio Villanueva")  # one of two words: no
+    assert not names_anchor("Portugal spearheaded European exploration.", "Sergio Villanueva")
+    assert names_anchor("the census county division of the bureau", "census county division")  # no capital: all words
+    assert not names_anchor("a county of the state", "census county division")
+    assert not names_anchor("anything", "the")
+
+
+def test_titled_units_follow_the_question_ranking_and_the_names_take_turns() -> None:
+    each = {"Portugal": [("p1", "s1"), ("p2", "s1"), ("p3", "s1")], "Sergio": [("v1", "s2")]}
+    # without the turns, a long document about the first name would fill the top three
+    assert _flatten(each, ["Portugal", "Sergio"], ["p3", "v1", "p1"]) == ["p3", "v1", "p1", "p2"]
+    # units the ranking does not hold keep their document order, after the ranked ones
+    assert _flatten(each, ["Portugal"], []) == ["p1", "p2", "p3"]
+    assert _flatten(each, ["Nobody", "Sergio"], ["v1"]) == ["v1"]
+    assert _flatten({"A": [("x", "s")], "B": [("x", "s"), ("y", "s")]}, ["A", "B"], []) == ["x", "y"]
