@@ -507,8 +507,8 @@ def _nearest_to_relation(cands: list[Any], typed: set[str], texts: list[str], re
                     best = (d, e.id, e)
         if best is not None:
             return best[2]
-    first = [(min((t.lower().find(e.name.lower()) for t in texts if e.name.lower() in t.lower()), default=10**9),
-              e.id, e) for e in cands if e.id in typed]
+    first = [(min(((i, t.lower().find(e.name.lower())) for i, t in enumerate(texts) if e.name.lower() in t.lower()),
+                  default=(len(texts), 0)), e.id, e) for e in cands if e.id in typed]
     return min(first, key=lambda x: x[:2])[2] if first else None
 
 

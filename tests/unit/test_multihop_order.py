@@ -28,3 +28,18 @@ def test_titled_units_follow_the_question_ranking_and_the_names_take_turns() -> 
     assert _flatten(each, ["Portugal"], []) == ["p1", "p2", "p3"]
     assert _flatten(each, ["Nobody", "Sergio"], ["v1"]) == ["v1"]
     assert _flatten({"A": [("x", "s")], "B": [("x", "s"), ("y", "s")]}, ["A", "B"], []) == ["x", "y"]
+
+
+def test_without_the_relation_word_the_first_units_candidate_resolves_the_sub_question() -> None:
+    from types import SimpleNamespace
+
+    from kmrag.retrieval.multihop import _nearest_to_relation
+
+    madonna = SimpleNamespace(id="e1", name="Madonna")
+    hoff = SimpleNamespace(id="e2", name="David Hasselhoff")
+    texts = ["Sings America is an album released in 2004 by the singer David Hasselhoff.",
+             "Madonna is a singer."]
+    # neither text says "performer": the anchor's own unit (first) decides, not the earliest position in any unit
+    assert _nearest_to_relation([madonna, hoff], {"e1", "e2"}, texts, "performer") is hoff
+    assert _nearest_to_relation([madonna], {"e1"}, texts, "performer") is madonna
+    assert _nearest_to_relation([madonna, hoff], set(), texts, "performer") is None  # none of the kind asked for
