@@ -11,8 +11,8 @@
   entities)? does each compared entity have its unit? is the leading sub-question resolved? do the best
   units mention an entity not followed yet that has units of its own (a bridge)? does any best unit hold a
   value of the expected answer type? The round cap ends the loop.
-- **refine**: per failed check — decompose (resolve the sub-question, then ask the outer question with
-  its answer filled in), follow bridges to the units about them plus a dense query on "question + bridge
+- **refine**: per failed check — decompose (resolve the sub-question from the units that name its anchor,
+  then ask the outer question with its answer filled in), follow bridges to the units about them plus a dense query on "question + bridge
   names", look for each missing compared entity, expand the best units to their graph neighbours that
   hold the answer type, or widen (deeper lists, lower similarity floor). An identical query is never run
   twice. Comparison questions gather each compared entity's own unit and do not hop between them.
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -313,13 +314,13 @@ class MultiHopRetriever:
         if sub.question not in st.queries:
             st.queries.add(sub.question)
             dense_sub = self.dense.retrieve(tenant, sub.question, st.depth).unit_ids
-        inner = self._about(tenant, [sub.anchor], dense_sub)
-        inner = (inner + [u for u in dense_sub[:10] if u not in inner])[:3]
+        own = self._about(tenant, [sub.anchor], dense_sub)
         # the sub-question is about its anchor: its answer is read only where the anchor is named (a unit the
         # sub-question's words found that does not name it resolves nothing: "Portugal" is not where a Mexican
         # footballer was born)
-        inner = [u.id for u in self.units.get_units(tenant, inner)
+        found = [u.id for u in self.units.get_units(tenant, [u for u in dense_sub[:10] if u not in own])
                  if names_anchor(f"{u.title or ''} {u.content}", sub.anchor)]
+        inner = (own + found)[:3]
         wanted = RESOLVES.get(sub.resolves_to)
         by_unit = self.graph.unit_entities(tenant, inner)
         ids = list(dict.fromkeys(e for u in inner for e in by_unit.get(u, [])))
@@ -341,7 +342,7 @@ class MultiHopRetriever:
             st.pending = self.analyser.analyse(outer).sub_question
         got = self.dense.retrieve(tenant, outer, st.depth) if outer not in st.queries else None
         st.queries.add(outer)
-        about = self._about(tenant, [answer.name], got.unit_ids if got is not None else dense_sub)
+        about = self._about(tenant, [answer.name], got.unit_ids if got is not None else st.fused())
         st.add(inner, self.w_bridge * decay)
         st.add(about, self.w_about * decay)  # the answer's own unit counts like a question entity's
         if got is not None:
@@ -521,18 +522,26 @@ STOP = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", 
 
 
 def names_anchor(text: str, anchor: str) -> bool:
-    """Does ``text`` name ``anchor``: the whole phrase, or more than half of its capitalised words ("Jarvis in the
-    Avengers Age of Ultron" is named by "J.A.R.V.I.S. in Avengers: Age of Ultron"; all its content words when
-    none is capitalised)?"""
-    low = text.lower()
-    if anchor.lower() in low:
-        return True
-    words = re.findall(r"[\w'-]+", anchor)
-    caps = [w for w in words if w[:1].isupper()] or [w for w in words if w.lower() not in STOP]
-    if not caps:
+    """Does ``text`` name ``anchor``: the whole phrase (on word boundaries), or every number of it and more than
+    half of its capitalised words ("Jarvis in the Avengers Age of Ultron" is named by "J.A.R.V.I.S. in Avengers:
+    Age of Ultron"; "1996 Summer Olympics" is not named by "2004 Summer Olympics"), or of its content words when
+    none is capitalised? Curly apostrophes, hyphens, possessives and Unicode forms do not count as differences."""
+    a, t = _plain(anchor), _plain(text)
+    if not a.strip():
         return False
-    have = set(re.findall(r"[\w'-]+", low))
+    if re.search(rf"(?<!\w){re.escape(a.lower())}(?!\w)", t.lower()):
+        return True
+    words = [w for w in re.findall(r"\w+", a) if w.lower() not in STOP]
+    numbers = [w for w in words if w.isdigit()]
+    caps = [w for w in words if w[:1].isupper() or w.isdigit()] or words
+    have = set(re.findall(r"\w+", t.lower()))
+    if not caps or any(n not in have for n in numbers):
+        return False
     return 2 * sum(w.lower() in have for w in caps) > len(caps)
+
+
+def _plain(text: str) -> str:
+    return unicodedata.normalize("NFC", text).replace("\u2019", "'")
 
 
 def broader_query(question: str, analysis: QuestionAnalysis) -> str:
