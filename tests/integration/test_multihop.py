@@ -41,16 +41,22 @@ PASSAGES = [
 ]
 
 
-@pytest.fixture(params=["neo4j", "embedded"])
-def stores(request: Any, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path) -> Iterator[Stores]:
-    s = make_stores(request.param, neo4j_driver, pg_pool, tenant, tmp_path / "graph")
+def passage_stores(backend: str, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path,
+                   passages: list[tuple[str, str]]) -> Iterator[Stores]:
+    """Stores on ``backend`` holding ``passages`` (title, text) as one JSONL file, cleared afterwards."""
+    s = make_stores(backend, neo4j_driver, pg_pool, tenant, tmp_path / "graph")
     f = tmp_path / "passages.jsonl"
-    f.write_text("".join(json.dumps({"title": t, "text": x}) + "\n" for t, x in PASSAGES))
+    f.write_text("".join(json.dumps({"title": t, "text": x}) + "\n" for t, x in passages))
     job = IngestionJob(s, get_embedder(s.settings), SpacyExtractor(), tenant, progress=False).run([f])
     assert job.job.status == "completed"
     yield s
     s.graph.clear_tenant(tenant)
     s.units.clear_tenant(tenant)
+
+
+@pytest.fixture(params=["neo4j", "embedded"])
+def stores(request: Any, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path) -> Iterator[Stores]:
+    yield from passage_stores(request.param, neo4j_driver, pg_pool, tenant, tmp_path, PASSAGES)
 
 
 def titles(stores: Stores, tenant: str, ids: list[str]) -> list[str]:

@@ -3,19 +3,16 @@ about another film's director, however close its words are, on both graph backen
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from kmrag.ingestion.pipeline import IngestionJob
 from kmrag.nlp.embed import get_embedder
-from kmrag.nlp.extract import SpacyExtractor
 from kmrag.retrieval.strategies import build_strategy
 from kmrag.stores import Stores
-from tests.integration.test_ingestion_seams import make_stores
+from tests.integration.test_multihop import passage_stores
 
 pytestmark = pytest.mark.integration
 
@@ -33,14 +30,7 @@ PASSAGES = [
 
 @pytest.fixture(params=["neo4j", "embedded"])
 def stores(request: Any, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path) -> Iterator[Stores]:
-    s = make_stores(request.param, neo4j_driver, pg_pool, tenant, tmp_path / "graph")
-    f = tmp_path / "passages.jsonl"
-    f.write_text("".join(json.dumps({"title": t, "text": x}) + "\n" for t, x in PASSAGES))
-    job = IngestionJob(s, get_embedder(s.settings), SpacyExtractor(), tenant, progress=False).run([f])
-    assert job.job.status == "completed"
-    yield s
-    s.graph.clear_tenant(tenant)
-    s.units.clear_tenant(tenant)
+    yield from passage_stores(request.param, neo4j_driver, pg_pool, tenant, tmp_path, PASSAGES)
 
 
 def _decomposed(got: Any) -> list[dict[str, Any]]:
