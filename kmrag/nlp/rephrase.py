@@ -82,7 +82,8 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                # "compatriots", "hail from", "within a single country": the same country
                (re.compile(r"\b(?:compatriots|fellow\s+countrymen|countrymen)\b", re.I),
                 lambda m: "from the same country"),
-               (re.compile(r"\bhail(?:s|ed)?\s+from\b", re.I), lambda m: "come from"),
+               (re.compile(r"\bhail(s|ed)?\s+from\b", re.I),
+                lambda m: {"s": "comes", "ed": "came"}.get((m.group(1) or "").lower(), "come") + " from"),
                (re.compile(r"\boutlived\s+the\s+other(?:'s|s'|\s+one)?", re.I), lambda m: "died later"),
                (re.compile(r"(?-i:\b(?:bday|b-day|birth\s+day)\b)"), lambda m: "birthday"),
                # idioms for dying, marrying, directing; "where'd", "whereabouts"
@@ -161,10 +162,13 @@ _TERSE = re.compile(r"^(?P<name>(?-i:[A-Z0-9\"“])[^?]*?(?:\s\([^()]{1,40}\))?)
                     r"(?P<rest>(?:(?:paternal|maternal)\s+)?[a-z]+(?:\s+[a-z]+){0,5})\s*\??$")
 # "A and B: same country?", "A and B - same nationality" -> "Are A and B from the same country?"
 _TERSE_SAME = re.compile(r"^\s*(.+?)\s+and\s+(.+?)\s*(?::|\s[-\u2013\u2014])\s*(?:the\s+)?same\s+([a-z]+(?:\s+of\s+[a-z]+)?)"
-                         r"\s*\??\s*$", re.I | re.S)
+                         r"(?:\s*,?\s+or\s+(?:not|different|no))?\s*\??\s*$", re.I | re.S)
+# "Same country for A and B?", "Same nationality: A and B" -> "A and B: same country"
+_SAME_FOR = re.compile(r"^\s*(?:the\s+)?same\s+([a-z]+(?:\s+of\s+[a-z]+)?)\s*(?:for|:|\s[-\u2013\u2014])\s*(.+?)\s+and\s+(.+?)"
+                       r"\s*\??\s*$", re.I | re.S)
 # "A and B same nationality": two names, then what they would share, with nothing between
 _NAME = r"(?-i:[A-Z][\w'’.-]*)(?:\s+(?-i:[A-Z][\w'’.-]*|of|de|la|von|van|the))*(?:\s\([^()]{1,40}\))?"
-_BARE_SAME = re.compile(rf"^\s*(?!(?:is|are|was|were|do|does|did|have|has|had|who|what|which)\b)({_NAME})\s+and\s+({_NAME})\s+(?:the\s+)?same\s+(country|nationality|citizenship|country\s+of\s+origin)\s*\??\s*$",
+_BARE_SAME = re.compile(rf"^\s*(?!(?:is|are|was|were|do|does|did|have|has|had|who|what|which)\b)({_NAME})(?:\s+and\s+|\s*/\s*|\s+&\s+)({_NAME})\s+(?:the\s+)?same\s+(country|nationality|citizenship|country\s+of\s+origin)\s*\??\s*$",
                         re.I)
 # a trailing "... : A or B." after a request
 _TRAILING = re.compile(r"^(.*?)\s*[:;]\s*([^:;]+?)\s+or\s+([^:;]+?)\s*[.?]?\s*$", re.S)
@@ -186,6 +190,12 @@ _SOMEONE = r"(people|persons|someone|somebody|a\s+person|a\s+man|a\s+woman|men|w
 # "Were A and B directed by people from the same country?" -> "Were the directors of A and B from ...?"
 _BY_SOMEONE = re.compile(rf"^(were|was|are|is)\s+(.+?)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:who\s+(?:are|were)\s+)?"
                          r"((?:from|born|of)\b.*)$", re.I | re.S)
+# "X was directed by someone of what nationality?" -> "What nationality is the director of X?"
+_BY_WHOM_OF = re.compile(rf"^(.+?)\s+(?:was|were)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:of|with|holding)\s+(?:what|which)\s+"
+                         r"(nationality|citizenship)\s*\??$", re.I | re.S)
+# "Compare (the directors of) A and B and tell me which film's director was born first" -> "Which ..., A or B?"
+_COMPARE = re.compile(r"^\s*(?:please\s+)?compare\s+(?:the\s+[\w ]{1,30}?\s+of\s+)?(.+?)\s+and\s+(.+?)\s*,?\s+and\s+"
+                      r"(?:tell\s+me|say|decide|determine|find\s+out|work\s+out)\s+(which\b.+?)\s*[.?!]?\s*$", re.I | re.S)
 # "X was directed by a person born on what date?" -> "When was the director of X born?"
 _IN_SITU = re.compile(rf"^(.+?)\s+(?:was|were)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:who\s+(?:was|were)\s+)?(born|died|who\s+died)"
                       r"\s+(?:on|in|at)\s+(?:what|which)\s+(date|day|year|place|city|town|country)\s*\??$", re.I | re.S)
@@ -235,7 +245,7 @@ def _request(q: str) -> str:
     """"Tell me whether X." -> a yes / no question; "I'd like to know where X died." -> "Where did X die?";
     "Give the date on which X was born." -> "When was X born?"; "whether A or B has ..." -> "Which has ..., A
     or B?"; "A and B: same country?" -> "Are A and B from the same country?"."""
-    m = _TERSE_SAME.match(_BARE_SAME.sub(r"\1 and \2: same \3", q))
+    m = _TERSE_SAME.match(_BARE_SAME.sub(r"\1 and \2: same \3", _SAME_FOR.sub(r"\2 and \3: same \1", q)))
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
         a, b, attr = m.group(1).strip(), m.group(2).strip(), m.group(3).lower()
         if attr in {"country", "nationality", "citizenship", "origin", "country of origin"}:
@@ -243,6 +253,9 @@ def _request(q: str) -> str:
         if attr in {"state", "province", "region", "county", "city", "town", "district"}:
             return f"Are {a} and {b} in the same {attr}?"
         return f"Do {a} and {b} have the same {attr}?"
+    m = _COMPARE.match(q)
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
+        return f"{m.group(3)[0].upper()}{_end(m.group(3))[1:]}, {m.group(1)} or {m.group(2)}?"
     m = _TRUE_THAT.match(q)
     if m:
         return _as_yes_no(_end(m.group(1))) or q
@@ -569,11 +582,15 @@ def _in_situ(q: str) -> str:
 
 _SAME_AS = re.compile(r"^(is|was|are|were)\s+(.+?)\s+((?:[a-z]+ed|born|made|built|written|shot)\s+)?(of\s+|from\s+|in\s+|)"
                       r"the\s+same\s+([\w ]+?)\s+as\s+(.+?)\s*\?$", re.I | re.S)
+# "Did A come from the same country as B?" -> "Is A from the same country as B?" (then as above)
+_COME_FROM_SAME = re.compile(r"^(?:did|does|do)\s+(.+?)\s+(?:come|originate|stem)\s+from\s+(the\s+same\s+[\w ]+?\s+as\s+.+\?)$",
+                             re.I | re.S)
 
 
 def _share(q: str) -> str:
     """"Do A and B share a nationality?" -> "Do A and B have the same nationality?"; "Is A of the same
     nationality as B?" -> "Are A and B of the same nationality?"."""
+    q = _COME_FROM_SAME.sub(r"Is \1 from \2", q)
     m = _SAME_AS.match(q)
     if m and " or " not in m.group(6) and not any(t.pos_ in {"VERB", "AUX"} and not t.text[:1].isupper()
                                                   for t in _nlp()(m.group(6))):
@@ -595,6 +612,9 @@ def _doers(q: str) -> str:
     if m and _agent(m.group(3)):
         many = "s" if m.group(4).lower() in {"people", "persons", "men", "women", "individuals"} else ""
         return f"{m.group(1).capitalize()} the {_agent(m.group(3))}{many} of {m.group(2)} {m.group(5)}"
+    m = _BY_WHOM_OF.match(out)
+    if m and _agent(m.group(2)):
+        return f"What {m.group(4).lower()} is the {_agent(m.group(2))} of {m.group(1)}?"
     m = _IN_SITU.match(out)
     if m and _agent(m.group(2)):
         wh = "Where" if m.group(5).lower() in {"place", "city", "town", "country"} else "When"

@@ -68,6 +68,18 @@ pytestmark = pytest.mark.unit
     ("When did whoever wrote the Self-RAG paper publish it?", "When did the writer of the Self-RAG paper publish it?"),
     ("On what date did the man who directed Metropolis die?", "When did the director of Metropolis die?"),
     ("In which year was Lufthansa founded?", "In what year was Lufthansa founded?"),
+    # "same ... or not", "same ... for A and B", "A / B same ...", "did A come from the same country as B",
+    # "hails from which", "directed by someone of what nationality", "compare A and B and tell me which ..."
+    ("Munich and Augsburg: same state or not?", "Are Munich and Augsburg in the same state?"),
+    ("Same country for Delhi and Munich?", "Are Delhi and Munich from the same country?"),
+    ("Metropolis / Nosferatu same country of origin", "Are Metropolis and Nosferatu from the same country of origin?"),
+    ("Did the person who directed Metropolis come from the same country as the one who directed Nosferatu?",
+     "Are the director of Metropolis and the director of Nosferatu from the same country?"),
+    ("The founder of Lufthansa hails from which country?", "Which country does the founder of Lufthansa come from?"),
+    ("Metropolis was directed by someone of what nationality?", "What nationality is the director of Metropolis?"),
+    ("Compare the directors of Metropolis and Nosferatu and tell me which film's director was born first.",
+     "Which film's director was born first, Metropolis or Nosferatu?"),
+    ("Same as before?", "Same as before?"),  # no two things compared: as asked
 ])
 def test_a_request_or_reordered_question_is_read_as_the_direct_question(asked: str, read: str) -> None:
     assert rephrase(asked) == read
