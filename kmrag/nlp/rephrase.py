@@ -157,7 +157,9 @@ _TERSE_ASKED = {"date of death": "When did {} die?", "death": "When did {} die?"
                 "birth": "When was {} born?", "place of death": "Where did {} die?", "death place": "Where did {} die?",
                 "place of birth": "Where was {} born?", "birthplace": "Where was {} born?",
                 "birth place": "Where was {} born?", "hometown": "Where was {} born?",
-                "nationality": "What is the nationality of {}?", "citizenship": "What is the nationality of {}?"}
+                "nationality": "What is the nationality of {}?", "citizenship": "What is the nationality of {}?",
+                "first name": "What is the first name of {}?", "last name": "What is the surname of {}?",
+                "surname": "What is the surname of {}?"}
 _TERSE = re.compile(r"^(?P<name>(?-i:[A-Z0-9\"“])[^?]*?(?:\s\([^()]{1,40}\))?)(?:'s|’s)?\s+"
                     r"(?P<rest>(?:(?:paternal|maternal)\s+)?[a-z]+(?:\s+[a-z]+){0,5})\s*\??$")
 # "A and B: same country?", "A and B - same nationality" -> "Are A and B from the same country?"
@@ -193,6 +195,15 @@ _BY_SOMEONE = re.compile(rf"^(were|was|are|is)\s+(.+?)\s+(\w+)\s+by\s+{_SOMEONE}
 # "X was directed by someone of what nationality?" -> "What nationality is the director of X?"
 _BY_WHOM_OF = re.compile(rf"^(.+?)\s+(?:was|were)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:of|with|holding)\s+(?:what|which)\s+"
                          r"(nationality|citizenship)\s*\??$", re.I | re.S)
+# "X was directed by whom?" -> "Who directed X?"
+_BY_WHOM = re.compile(r"^(.+?)\s+(?:was|were)\s+([a-z]+ed|written|made|built|sung|drawn|led|won|shot|founded)\s+by\s+whom\s*\?$",
+                      re.S)
+# "number of schools at the university where ..." -> "How many schools are there at the university where ...?"
+_NUMBER_OF = re.compile(r"^\s*(?:the\s+)?(?:total\s+)?number\s+of\s+([a-z]+s)\s+((?:at|in|on|of|for|by|with|from)\s+.+?)\s*\??$",
+                        re.I | re.S)
+# "Did (both) A and B work as directors?" -> "Were A and B both directors?"
+_WORK_AS = re.compile(r"^(did|do|does)\s+(?:both\s+)?(.+?)\s+and\s+(.+?)\s+(?:both\s+)?(?:work|serve|act)\s+as\s+(?:an?\s+)?"
+                      r"([a-z]+s)\s*\?$", re.I | re.S)
 # "Compare (the directors of) A and B and tell me which film's director was born first" -> "Which ..., A or B?"
 _COMPARE = re.compile(r"^\s*(?:please\s+)?compare\s+(?:the\s+[\w ]{1,30}?\s+of\s+)?(.+?)\s+and\s+(.+?)\s*,?\s+and\s+"
                       r"(?:tell\s+me|say|decide|determine|find\s+out|work\s+out)\s+(which\b.+?)\s*[.?!]?\s*$", re.I | re.S)
@@ -253,6 +264,18 @@ def _request(q: str) -> str:
         if attr in {"state", "province", "region", "county", "city", "town", "district"}:
             return f"Are {a} and {b} in the same {attr}?"
         return f"Do {a} and {b} have the same {attr}?"
+    m = _BY_WHOM.match(q)
+    if m:
+        x = m.group(1)
+        if re.match(r"(?:The|A|An)\s", x):
+            x = x[0].lower() + x[1:]
+        return f"Who {m.group(2)} {x}?"
+    m = _NUMBER_OF.match(q)
+    if m and not _ASKS.search(q):
+        return f"How many {m.group(1).lower()} are there {m.group(2)}?"
+    m = _WORK_AS.match(q)
+    if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
+        return f"{'Were' if m.group(1).lower() == 'did' else 'Are'} {m.group(2)} and {m.group(3)} both {m.group(4).lower()}?"
     m = _COMPARE.match(q)
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
         return f"{m.group(3)[0].upper()}{_end(m.group(3))[1:]}, {m.group(1)} or {m.group(2)}?"

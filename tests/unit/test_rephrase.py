@@ -80,6 +80,13 @@ pytestmark = pytest.mark.unit
     ("Compare the directors of Metropolis and Nosferatu and tell me which film's director was born first.",
      "Which film's director was born first, Metropolis or Nosferatu?"),
     ("Same as before?", "Same as before?"),  # no two things compared: as asked
+    # "number of X at Y", "did both A and B work as Xs", "... first name", "X was directed by whom"
+    ("number of terminals at the airport where Lufthansa has its hub",
+     "How many terminals are there at the airport where Lufthansa has its hub?"),
+    ("Did both Fritz Lang and F. W. Murnau work as directors?", "Were Fritz Lang and F. W. Murnau both directors?"),
+    ("Carsten Spohr father first name", "What is the first name of the father of Carsten Spohr?"),
+    ("The 1927 film starring Brigitte Helm was directed by whom?", "Who directed the 1927 film starring Brigitte Helm?"),
+    ("What is the number of terminals at Munich Airport?", "What is the number of terminals at Munich Airport?"),
 ])
 def test_a_request_or_reordered_question_is_read_as_the_direct_question(asked: str, read: str) -> None:
     assert rephrase(asked) == read
