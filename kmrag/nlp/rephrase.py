@@ -201,7 +201,7 @@ _BY_WHOM = re.compile(r"^(.+?)\s+(?:was|were)\s+([a-z]+ed|written|made|built|sun
 # "number of schools at the university where ..." -> "How many schools are there at the university where ...?"
 _NUMBER_OF = re.compile(r"^\s*(?:the\s+)?(?:total\s+)?number\s+of\s+([a-z]+s)\s+((?:at|in|on|of|for|by|with|from)\s+.+?)\s*\??$",
                         re.I | re.S)
-# "Did (both) A and B work as directors?" -> "Were A and B both directors?"
+# "Did (both) A and B work as directors?" -> "Are A and B both directors?"
 _WORK_AS = re.compile(r"^(did|do|does)\s+(?:both\s+)?(.+?)\s+and\s+(.+?)\s+(?:both\s+)?(?:work|serve|act)\s+as\s+(?:an?\s+)?"
                       r"([a-z]+s)\s*\?$", re.I | re.S)
 # "Compare (the directors of) A and B and tell me which film's director was born first" -> "Which ..., A or B?"
@@ -275,7 +275,7 @@ def _request(q: str) -> str:
         return f"How many {m.group(1).lower()} are there {m.group(2)}?"
     m = _WORK_AS.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
-        return f"{'Were' if m.group(1).lower() == 'did' else 'Are'} {m.group(2)} and {m.group(3)} both {m.group(4).lower()}?"
+        return f"Are {m.group(2)} and {m.group(3)} both {m.group(4).lower()}?"  # what they were is what they are
     m = _COMPARE.match(q)
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
         return f"{m.group(3)[0].upper()}{_end(m.group(3))[1:]}, {m.group(1)} or {m.group(2)}?"

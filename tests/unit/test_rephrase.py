@@ -83,7 +83,7 @@ pytestmark = pytest.mark.unit
     # "number of X at Y", "did both A and B work as Xs", "... first name", "X was directed by whom"
     ("number of terminals at the airport where Lufthansa has its hub",
      "How many terminals are there at the airport where Lufthansa has its hub?"),
-    ("Did both Fritz Lang and F. W. Murnau work as directors?", "Were Fritz Lang and F. W. Murnau both directors?"),
+    ("Did both Fritz Lang and F. W. Murnau work as directors?", "Are Fritz Lang and F. W. Murnau both directors?"),
     ("Carsten Spohr father first name", "What is the first name of the father of Carsten Spohr?"),
     ("The 1927 film starring Brigitte Helm was directed by whom?", "Who directed the 1927 film starring Brigitte Helm?"),
     ("What is the number of terminals at Munich Airport?", "What is the number of terminals at Munich Airport?"),
