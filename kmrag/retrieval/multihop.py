@@ -318,8 +318,9 @@ class MultiHopRetriever:
         # the sub-question is about its anchor: its answer is read only where the anchor is named (a unit the
         # sub-question's words found that does not name it resolves nothing: "Portugal" is not where a Mexican
         # footballer was born)
-        found = [u.id for u in self.units.get_units(tenant, [u for u in dense_sub[:10] if u not in own])
-                 if names_anchor(f"{u.title or ''} {u.content}", sub.anchor)]
+        read = {u.id: u for u in self.units.get_units(tenant, own[:3] + [u for u in dense_sub[:10] if u not in own])}
+        found = [uid for uid in dense_sub[:10] if uid not in own and uid in read
+                 and names_anchor(f"{read[uid].title or ''} {read[uid].content}", sub.anchor)]
         inner = (own + found)[:3]
         wanted = RESOLVES.get(sub.resolves_to)
         by_unit = self.graph.unit_entities(tenant, inner)
@@ -331,7 +332,7 @@ class MultiHopRetriever:
         titled = self._titled_entities(tenant, cands)
         cands = [e for e in cands if titled[e.id]]
         typed = {e.id for e in cands if wanted is None or coarse_type(e.type) in wanted}
-        texts = [u.content for u in self.units.get_units(tenant, inner)]
+        texts = [read[u].content for u in inner if u in read]
         answer = _nearest_to_relation(cands, typed, texts, sub.relation)
         if answer is None:
             return {"sub_question": sub.question, "resolved": None}
