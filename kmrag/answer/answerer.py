@@ -318,7 +318,7 @@ class Answerer:
                                                                  not v.found else "answer is not kept or not on topic")
         trace.append({"step": "decide", "path": top.answer, "text": said or None, "agree": agree,
                       "decision": decision, "issues": v.issues, "grounded": grade.grounded,
-                      "addresses": grade.addresses})
+                      "addresses": grade.addresses, "context": context.ids})  # the units the path's answer is read from
         if not ok or agree and len(top.hops) == 1:
             return text
         return ((1, 1, 1), v, context, grade)

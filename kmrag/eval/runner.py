@@ -408,7 +408,9 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
                 ans = answerer.answer(tenant, item.question)
                 retrieve = next(s for s in ans.trace if s["step"] == "retrieve")
                 unit_ids, rounds = retrieve["unit_ids"], retrieve["rounds"]
-                ctx_ids = list(dict.fromkeys(u for s in ans.trace if s["step"] == "generate" for u in s["context"]))
+                # what the answer could cite: the generator's context and the relation path's units it was read from
+                ctx_ids = list(dict.fromkeys(u for s in ans.trace if s["step"] in {"generate", "decide"}
+                                             for u in s.get("context", [])))
                 direct, text, confidence = ans.direct, ans.text, ans.confidence
                 statements = [(s.text, list(s.unit_ids)) for s in ans.statements]
                 citations = list(ans.citations)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ PINS = {
 }
 MAX_TOKENS = 256  # query + passage; passages past this are cut (a unit is a paragraph or less)
 BATCH = 16
+CACHE_PAIRS = 8192  # (query, passage) logits kept: one question's hops and rewrites read the same sentences again
 
 
 def model_files() -> dict[str, Path]:
@@ -41,12 +43,14 @@ class CrossEncoder:
 
     name = "ms-marco-MiniLM-L-12-v2-onnx-int8"
 
-    def __init__(self, threads: int | None = None, max_tokens: int = MAX_TOKENS) -> None:
+    def __init__(self, threads: int | None = None, max_tokens: int = MAX_TOKENS, cache_pairs: int = CACHE_PAIRS) -> None:
         self._files = model_files()
         self._threads = threads
         self.max_tokens = max_tokens
         self._session: Any = None
         self._lock = threading.Lock()
+        self._cache: OrderedDict[tuple[str, str], float] = OrderedDict()  # the least recently read goes first
+        self._cache_max = cache_pairs
 
     def _load(self) -> None:
         import onnxruntime as ort
@@ -67,8 +71,29 @@ class CrossEncoder:
         return self.score_pairs([(query, p) for p in passages])
 
     def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
-        if not pairs:
-            return np.zeros(0, dtype=np.float32)
+        """A logit per pair; pairs read before (and still in the bounded cache) are not read again."""
+        out = np.zeros(len(pairs), dtype=np.float32)
+        todo: dict[tuple[str, str], list[int]] = {}
+        with self._lock:
+            for i, pair in enumerate(pairs):
+                if (hit := self._cache.get(pair)) is not None:
+                    self._cache.move_to_end(pair)
+                    out[i] = hit
+                else:
+                    todo.setdefault(pair, []).append(i)
+        if todo:
+            fresh = list(todo)
+            logits = self._read(fresh)
+            with self._lock:
+                for pair, logit in zip(fresh, logits, strict=True):
+                    out[todo[pair]] = logit
+                    self._cache[pair] = float(logit)
+                while len(self._cache) > self._cache_max:
+                    self._cache.popitem(last=False)
+        return out
+
+    def _read(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """The model's logits for ``pairs``, in length-sorted batches."""
         with self._lock:
             if self._session is None:
                 self._load()

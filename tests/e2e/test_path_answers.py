@@ -51,6 +51,8 @@ def test_demo_questions_are_answered_by_relation_paths(backend: str, tmp_path: P
             paths, decide = _step(data["trace"], "paths"), _step(data["trace"], "decide")
             assert paths["answer"] == answer and paths["candidates"][0]["answer"] == answer
             assert decide["path"] == answer and "path" in decide["decision"]
+            # the trace names the units the path's answer was read from: every citation is among them
+            assert {c["unit_id"] for c in data["citations"]} <= set(decide["context"]), decide
         # asked as a request: read as the direct question (the trace says so), answered the same, and the
         # answer keeps the question as it was asked
         asked = "Tell me when the airline that operates the Delhi to Munich flight was founded."

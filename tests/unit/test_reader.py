@@ -31,6 +31,23 @@ def ce() -> rerank.CrossEncoder:
     return rerank.get_cross_encoder()
 
 
+def test_pairs_read_before_come_from_the_cache_with_the_same_logits() -> None:
+    ce = rerank.CrossEncoder(cache_pairs=3)
+    read: list[tuple[str, str]] = []
+    real = ce._read
+    ce._read = lambda pairs: (read.extend(pairs), real(pairs))[1]  # type: ignore[method-assign]
+    q = "Who founded Lufthansa?"
+    texts = ["Lufthansa was founded in 1953.", "Munich is the capital of Bavaria.", "Delhi is in India."]
+    first = ce.score(q, texts)
+    again = ce.score(q, [texts[2], texts[0], texts[0]])
+    assert len(read) == 3  # nothing read twice, the repeated pair within one call read once
+    assert again.tolist() == [first[2], first[0], first[0]]
+    ce.score("Where is Munich?", texts[:1])  # past the bound: the least recently used pair goes
+    assert len(ce._cache) == 3 and (q, texts[1]) not in ce._cache
+    # read again: the same logit but for the int8 model's per-batch activation scale (a batch of one here)
+    assert abs(float(ce.score(q, texts[1:2])[0]) - float(first[1])) < 0.1
+
+
 def test_the_cross_encoder_scores_the_answering_passage_highest(ce: rerank.CrossEncoder) -> None:
     scores = ce.score("Who is the father of Ji Shengde?", [OTHER, FATHER, "Paris is the capital of France."])
     assert scores.shape == (3,)
