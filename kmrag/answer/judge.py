@@ -338,7 +338,7 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
 
     ``spans``: the cited spans (sentences, table rows as "Header: cell; ...", or whole unit texts);
     ``titles``: their units' titles, parallel to ``spans`` when given."""
-    spans = [_marks_off(html.unescape(s)) for s in spans]  # "X&amp;Y" is "X&Y"
+    spans = [_dash_lost(_marks_off(html.unescape(s))) for s in spans]  # "X&amp;Y" is "X&Y"
     titles = [_marks_off(html.unescape(t)) for t in (list(titles) + [""] * len(spans))[: len(spans)]]
     statement = _marks_off(statement)
     text = _POSSESSIVE.sub(r"\2 of \1", " ".join(statement.split()))
@@ -398,6 +398,16 @@ def _marks_off(text: str) -> str:
     cut a word in two for one reader of the text and not for the other."""
     text = unicodedata.normalize("NFC", text)  # only the Latin-range marks: an Indic vowel sign is a letter's part
     return text if text.isascii() else re.sub("[\u0300-\u036f]", "", text)
+
+
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_YEAR_THEN_DATE = re.compile(rf"\b(1\d{{3}}|20\d{{2}})(?=(?:{_MONTHS})\s+\d)")
+
+
+def _dash_lost(span: str) -> str:
+    """A lifespan whose dash was lost when the text was extracted: "(February 9, 1768June 17, 1852)" is
+    "(February 9, 1768 – June 17, 1852)"."""
+    return _YEAR_THEN_DATE.sub(r"\1 – ", span)
 
 
 def _spaced(text: str) -> str:

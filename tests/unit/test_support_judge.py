@@ -575,6 +575,18 @@ def test_a_lifespan_with_places_says_where_each_event_was(statement: str, suppor
     assert judge(statement, [span], ["Carl Vane"]).supported is supported
 
 
+@pytest.mark.parametrize(("statement", "supported"), [
+    ("Anna Berg was born on 3 March 1901.", True),
+    ("Anna Berg died on 5 June 1980.", True),
+    ("Anna Berg, a Swedish painter, was born in 1901.", True),
+    ("Anna Berg died on 3 March 1901.", False),  # the birth
+    ("Anna Berg was born on 5 June 1980.", False),  # the death
+])
+def test_a_lifespan_whose_dash_was_lost_in_extraction_is_still_a_lifespan(statement: str, supported: bool) -> None:
+    span = "Anna Berg (March 3, 1901June 5, 1980) was a Swedish painter from Uppsala."  # as some dumps print it
+    assert judge(statement, [span], ["Anna Berg"]).supported is supported
+
+
 FRESH = Path(__file__).resolve().parents[1] / "data" / "support" / "fresh.jsonl"
 # measured when the set was added (precision, recall): tune 0.929 / 0.565, test 0.929 / 0.591, blind 0.885 / 0.511
 # (without WordNet the test split has recall 0.545); blind2 (batch fresh5, 70 lines written on 2026-12-04 by a
