@@ -41,6 +41,7 @@ from kmrag.graph.base import GraphStore
 from kmrag.nlp.embed import Embedder, word_vectors
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.nlp.rephrase import rephrase
+from kmrag.nlp.rerank import question_cache
 from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis
 from kmrag.retrieval.multihop import broader_query
 from kmrag.retrieval.observe import TraceLog
@@ -93,6 +94,10 @@ class Answerer:
     # -- the loop ---------------------------------------------------------------------------------
 
     def answer(self, tenant: str, question: str) -> Answer:
+        with question_cache():  # the cross-encoder reads a (query, sentence) pair once per question
+            return self._answer(tenant, question)
+
+    def _answer(self, tenant: str, question: str) -> Answer:
         asked = check_question(question, self.settings.max_question_chars)
         t0 = time.perf_counter()
         # "foo fighters or awolnation, which ..." with the names' capitals; "Tell me whether A and B ..." is read
@@ -316,10 +321,12 @@ class Answerer:
         else:
             decision = "the text's answer stands: the path's " + ("statements fail the support check" if v.issues or
                                                                  not v.found else "answer is not kept or not on topic")
+        taken = ok and not (agree and len(top.hops) == 1)
         trace.append({"step": "decide", "path": top.answer, "text": said or None, "agree": agree,
                       "decision": decision, "issues": v.issues, "grounded": grade.grounded,
-                      "addresses": grade.addresses, "context": context.ids})  # the units the path's answer is read from
-        if not ok or agree and len(top.hops) == 1:
+                      "addresses": grade.addresses,
+                      "context": context.ids if taken else []})  # the units a taken path's answer is read from
+        if not taken:
             return text
         return ((1, 1, 1), v, context, grade)
 

@@ -340,7 +340,7 @@ def judge(statement: str, spans: Sequence[str], titles: Sequence[str] = ()) -> V
     ``titles``: their units' titles, parallel to ``spans`` when given."""
     spans = [_dash_lost(_marks_off(html.unescape(s))) for s in spans]  # "X&amp;Y" is "X&Y"
     titles = [_marks_off(html.unescape(t)) for t in (list(titles) + [""] * len(spans))[: len(spans)]]
-    statement = _marks_off(statement)
+    statement = _dash_lost(_marks_off(statement))
     text = _POSSESSIVE.sub(r"\2 of \1", " ".join(statement.split()))
     text = re.sub(r"(\d)\s*[–—-]\s*(\d)", r"\1 – \2", text)  # "1854–1943": two years
     words, phrases = _statement(text)
@@ -404,10 +404,10 @@ _MONTHS = "January|February|March|April|May|June|July|August|September|October|N
 _YEAR_THEN_DATE = re.compile(rf"\b(1\d{{3}}|20\d{{2}})(?=(?:{_MONTHS})\s+\d)")
 
 
-def _dash_lost(span: str) -> str:
+def _dash_lost(text: str) -> str:
     """A lifespan whose dash was lost when the text was extracted: "(February 9, 1768June 17, 1852)" is
-    "(February 9, 1768 – June 17, 1852)"."""
-    return _YEAR_THEN_DATE.sub(r"\1 – ", span)
+    "(February 9, 1768 – June 17, 1852)" (in brackets only: "in 1999May 5" in running text is a lost space)."""
+    return re.sub(r"\([^()]*\)", lambda m: _YEAR_THEN_DATE.sub(r"\1 – ", m.group(0)), text) if "(" in text else text
 
 
 def _spaced(text: str) -> str:

@@ -145,6 +145,14 @@ class EvalRun(BaseModel):
     created_at: str = ""
 
 
+
+def answer_context(trace: Sequence[dict[str, Any]]) -> list[str]:
+    """The units an answer could cite, from its trace: every generator attempt's context, and the units of the
+    relation path whose answer was taken (its ``decide`` step's context; empty when the text's answer stood)."""
+    ctx = [u for s in trace if s["step"] == "generate" for u in s["context"]]
+    ctx += [u for s in trace if s["step"] == "decide" for u in s.get("context", [])]
+    return list(dict.fromkeys(ctx))
+
 def tenant_for(name: str, embedder: str | None = None) -> str:
     """The set's eval tenant: ``eval-<set>`` for all-MiniLM-L6-v2 (the tenants made before other embedders),
     ``eval-<set>-<embedder>`` for another (a tenant holds one embedder's vectors)."""
@@ -408,9 +416,7 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
                 ans = answerer.answer(tenant, item.question)
                 retrieve = next(s for s in ans.trace if s["step"] == "retrieve")
                 unit_ids, rounds = retrieve["unit_ids"], retrieve["rounds"]
-                # what the answer could cite: the generator's context and the relation path's units it was read from
-                ctx_ids = list(dict.fromkeys(u for s in ans.trace if s["step"] in {"generate", "decide"}
-                                             for u in s.get("context", [])))
+                ctx_ids = answer_context(ans.trace)
                 direct, text, confidence = ans.direct, ans.text, ans.confidence
                 statements = [(s.text, list(s.unit_ids)) for s in ans.statements]
                 citations = list(ans.citations)

@@ -7,11 +7,12 @@ process."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import os
 import threading
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,20 @@ PINS = {
 }
 MAX_TOKENS = 256  # query + passage; passages past this are cut (a unit is a paragraph or less)
 BATCH = 16
-CACHE_PAIRS = 8192  # (query, passage) logits kept: one question's hops and rewrites read the same sentences again
+# the logits read while one question is answered: its reader, hops and rewritten questions read the same sentences
+# again. One question's, not the process's: the int8 model's logit of a pair moves a little with the batch it is
+# read in, so a process-wide cache would make one person's answer depend on what others asked before
+_PAIRS: contextvars.ContextVar[dict[tuple[str, str], float] | None] = contextvars.ContextVar("pairs", default=None)
+
+
+@contextlib.contextmanager
+def question_cache() -> Iterator[None]:
+    """Within the block, a (query, passage) pair read once is not read again (this thread or task only)."""
+    token = _PAIRS.set({})
+    try:
+        yield
+    finally:
+        _PAIRS.reset(token)
 
 
 def model_files() -> dict[str, Path]:
@@ -43,14 +57,12 @@ class CrossEncoder:
 
     name = "ms-marco-MiniLM-L-12-v2-onnx-int8"
 
-    def __init__(self, threads: int | None = None, max_tokens: int = MAX_TOKENS, cache_pairs: int = CACHE_PAIRS) -> None:
+    def __init__(self, threads: int | None = None, max_tokens: int = MAX_TOKENS) -> None:
         self._files = model_files()
         self._threads = threads
         self.max_tokens = max_tokens
         self._session: Any = None
         self._lock = threading.Lock()
-        self._cache: OrderedDict[tuple[str, str], float] = OrderedDict()  # the least recently read goes first
-        self._cache_max = cache_pairs
 
     def _load(self) -> None:
         import onnxruntime as ort
@@ -71,25 +83,22 @@ class CrossEncoder:
         return self.score_pairs([(query, p) for p in passages])
 
     def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
-        """A logit per pair; pairs read before (and still in the bounded cache) are not read again."""
+        """A logit per pair. A pair repeated in ``pairs`` is read once; inside :func:`question_cache`, a pair read
+        before in the block is not read again."""
+        cache = _PAIRS.get()
         out = np.zeros(len(pairs), dtype=np.float32)
         todo: dict[tuple[str, str], list[int]] = {}
-        with self._lock:
-            for i, pair in enumerate(pairs):
-                if (hit := self._cache.get(pair)) is not None:
-                    self._cache.move_to_end(pair)
-                    out[i] = hit
-                else:
-                    todo.setdefault(pair, []).append(i)
+        for i, pair in enumerate(pairs):
+            if cache is not None and (hit := cache.get(pair)) is not None:
+                out[i] = hit
+            else:
+                todo.setdefault(pair, []).append(i)
         if todo:
             fresh = list(todo)
-            logits = self._read(fresh)
-            with self._lock:
-                for pair, logit in zip(fresh, logits, strict=True):
-                    out[todo[pair]] = logit
-                    self._cache[pair] = float(logit)
-                while len(self._cache) > self._cache_max:
-                    self._cache.popitem(last=False)
+            for pair, logit in zip(fresh, self._read(fresh), strict=True):
+                out[todo[pair]] = logit
+                if cache is not None:
+                    cache[pair] = float(logit)
         return out
 
     def _read(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:

@@ -87,3 +87,17 @@ def test_a_bad_questions_file_names_the_line(tmp_path: Path, lines: list[str], m
 def test_an_unreadable_questions_file_is_bad_input(tmp_path: Path):
     with pytest.raises(BadInput, match="missing.jsonl"):
         reword(_items(), tmp_path / "missing.jsonl")
+
+
+def test_an_answers_context_is_the_generators_and_a_taken_paths_units() -> None:
+    from kmrag.eval.runner import answer_context
+
+    trace = [{"step": "retrieve", "unit_ids": ["u_r"]},
+             {"step": "generate", "attempt": 1, "context": ["u_a", "u_b"]},
+             {"step": "generate", "attempt": 2, "context": ["u_b", "u_c"]},
+             {"step": "decide", "path": "1953", "context": ["u_p1", "u_a"]}]
+    assert answer_context(trace) == ["u_a", "u_b", "u_c", "u_p1"]
+    # a path whose answer was not taken adds nothing: the text's answer may cite only the generator's context
+    trace[-1]["context"] = []
+    assert answer_context(trace) == ["u_a", "u_b", "u_c"]
+    assert answer_context([{"step": "retrieve", "unit_ids": ["u_r"]}]) == []

@@ -31,21 +31,25 @@ def ce() -> rerank.CrossEncoder:
     return rerank.get_cross_encoder()
 
 
-def test_pairs_read_before_come_from_the_cache_with_the_same_logits() -> None:
-    ce = rerank.CrossEncoder(cache_pairs=3)
+def test_a_pair_is_read_once_per_question_and_never_from_another_question() -> None:
+    ce = rerank.CrossEncoder()
     read: list[tuple[str, str]] = []
     real = ce._read
     ce._read = lambda pairs: (read.extend(pairs), real(pairs))[1]  # type: ignore[method-assign]
     q = "Who founded Lufthansa?"
     texts = ["Lufthansa was founded in 1953.", "Munich is the capital of Bavaria.", "Delhi is in India."]
-    first = ce.score(q, texts)
-    again = ce.score(q, [texts[2], texts[0], texts[0]])
-    assert len(read) == 3  # nothing read twice, the repeated pair within one call read once
-    assert again.tolist() == [first[2], first[0], first[0]]
-    ce.score("Where is Munich?", texts[:1])  # past the bound: the least recently used pair goes
-    assert len(ce._cache) == 3 and (q, texts[1]) not in ce._cache
-    # read again: the same logit but for the int8 model's per-batch activation scale (a batch of one here)
-    assert abs(float(ce.score(q, texts[1:2])[0]) - float(first[1])) < 0.1
+    ce.score(q, [texts[0], texts[0]])
+    assert len(read) == 1  # a pair repeated in one call is read once, cache or not
+    with rerank.question_cache():
+        first = ce.score(q, texts)
+        again = ce.score(q, [texts[2], texts[0], texts[0]])
+        assert len(read) == 4  # within the question nothing is read twice
+        assert again.tolist() == [first[2], first[0], first[0]]
+    with rerank.question_cache():  # another question (or another person's) starts from nothing
+        ce.score(q, texts[:1])
+    assert len(read) == 5
+    ce.score(q, texts[:1])  # outside any question: read
+    assert len(read) == 6
 
 
 def test_the_cross_encoder_scores_the_answering_passage_highest(ce: rerank.CrossEncoder) -> None:

@@ -581,10 +581,16 @@ def test_a_lifespan_with_places_says_where_each_event_was(statement: str, suppor
     ("Anna Berg, a Swedish painter, was born in 1901.", True),
     ("Anna Berg died on 3 March 1901.", False),  # the birth
     ("Anna Berg was born on 5 June 1980.", False),  # the death
+    ("Anna Berg (March 3, 1901June 5, 1980) was a Swedish painter from Uppsala.", True),  # the span quoted
 ])
 def test_a_lifespan_whose_dash_was_lost_in_extraction_is_still_a_lifespan(statement: str, supported: bool) -> None:
     span = "Anna Berg (March 3, 1901June 5, 1980) was a Swedish painter from Uppsala."  # as some dumps print it
     assert judge(statement, [span], ["Anna Berg"]).supported is supported
+
+
+def test_a_year_run_into_a_month_outside_brackets_is_no_lifespan() -> None:
+    span = "Anna Berg moved to Uppsala in 1999May 5 and left."  # a lost space, not a lost dash
+    assert not judge("Anna Berg was born in 1999.", [span], ["Anna Berg"]).supported
 
 
 FRESH = Path(__file__).resolve().parents[1] / "data" / "support" / "fresh.jsonl"
