@@ -502,9 +502,12 @@ def _nearest_to_relation(cands: list[Any], typed: set[str], texts: list[str], re
         if not hits:
             continue
         best: tuple[int, str, Any] | None = None
+        doer = _agent_noun(relation)
         for e in cands:
             for m in re.finditer(re.escape(e.name.lower()), low):
                 d = min(abs(m.start() - h) for h in hits) + (0 if e.id in typed else TYPE_SLACK)
+                if doer and any(_does(low, m.start(), m.end(), h, relation) for h in hits):
+                    d -= DOER_BONUS
                 if best is None or (d, e.id) < best[:2]:
                     best = (d, e.id, e)
         if best is not None:
@@ -515,6 +518,27 @@ def _nearest_to_relation(cands: list[Any], typed: set[str], texts: list[str], re
 
 
 TYPE_SLACK = 40
+DOER_BONUS = 100
+_AGENT = re.compile(r"(?:er|or|ist)$")
+
+
+def _agent_noun(relation: str) -> bool:
+    """"composer", "director", "founder": the relation names whoever does its verb."""
+    return bool(_AGENT.search(relation.lower())) and len(relation) > 5
+
+
+def _does(low: str, start: int, end: int, hit: int, relation: str) -> bool:
+    """Does the name at ``low[start:end]`` do the verb at ``hit`` ("Vivaldi composed", "composed by Vivaldi"),
+    the verb being a form of the relation's ("composed" for "composer"), not the noun itself?"""
+    word = re.match(r"[\w-]+", low[hit:])
+    if word is None or word.group(0).rstrip("s") == relation.lower():
+        return False  # the noun: "the composer X", read by nearness
+    if not re.fullmatch(r"[a-z]+(?:ed|es|s|ing)", word.group(0)):
+        return False
+    if 0 <= hit - end <= 12 and re.fullmatch(r"\s*(?:(?:had|has|have|also|who|then|first)\s+)*", low[end:hit]):
+        return True  # "Vivaldi composed" ("the concerto was composed" is the passive: not its doer)
+    after = hit + len(word.group(0))
+    return re.fullmatch(r"\s+by\s+(?:the\s+)?", low[after:start]) is not None  # "composed by Vivaldi"
 
 
 STOP = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "do",

@@ -56,3 +56,22 @@ def test_without_the_relation_word_the_first_units_candidate_resolves_the_sub_qu
     assert _nearest_to_relation([madonna, hoff], {"e1", "e2"}, texts, "performer") is hoff
     assert _nearest_to_relation([madonna], {"e1"}, texts, "performer") is madonna
     assert _nearest_to_relation([madonna, hoff], set(), texts, "performer") is None  # none of the kind asked for
+
+
+def test_an_agent_nouns_sub_question_is_resolved_by_whoever_does_its_verb() -> None:
+    from types import SimpleNamespace
+
+    from kmrag.retrieval.multihop import _nearest_to_relation
+
+    ada = SimpleNamespace(id="e1", name="Ada Lind")
+    lute = SimpleNamespace(id="e2", name="Lute")  # a recogniser's PERSON, nearer the verb than the doer
+    both = [ada, lute]
+    # "composer": the one who composed, before the verb or after "by", however near another name is
+    assert _nearest_to_relation(both, {"e1", "e2"}, ["Ada Lind composed a lute concerto in 1720."], "composer") is ada
+    assert _nearest_to_relation(both, {"e1", "e2"}, ["The concerto for lute was composed by Ada Lind."],
+                                "composer") is ada
+    # the noun itself is read by nearness ("the lute's composer" names no doer): the nearest name stands
+    assert _nearest_to_relation(both, {"e1", "e2"}, ["Ada Lind wrote for the lute, whose composer Lute was."],
+                                "composer") is lute
+    # a relation that names no doer ("capital") is read by nearness as before
+    assert _nearest_to_relation(both, {"e1", "e2"}, ["Ada Lind made Lute its capital."], "capital") is lute
