@@ -121,6 +121,27 @@ def answer_in_context(contexts: Sequence[str], answers: Sequence[str]) -> float:
     return 0.0
 
 
+def sub_questions(trace: Sequence[dict[str, Any]], bridges: Sequence[str]) -> tuple[int, int, int] | None:
+    """(asked, resolved, right) of the sub-questions a multihop retrieval resolved on the way (its trace's
+    ``sub_question`` actions), against the gold answers of the question's inner hops; None when the set gives no
+    such answers. A resolved name is right when it and a gold answer contain one another after normalisation
+    ("Louis XIV" for "Louis XIV of France")."""
+    gold = [g for g in (normalize_answer(b) for b in bridges) if g]
+    if not gold:
+        return None
+    asked = resolved = right = 0
+    for step in trace:
+        for action in step.get("actions") or [] if step.get("step") == "retrieve" else []:
+            if not isinstance(action, dict) or "sub_question" not in action:
+                continue
+            asked += 1
+            name = normalize_answer(action.get("resolved") or "")
+            if name:
+                resolved += 1
+                right += any(len(min(name, g, key=len)) >= 3 and (name in g or g in name) for g in gold)
+    return asked, resolved, right
+
+
 def citation_validity(cited: Sequence[str], context_ids: Iterable[str], existing_ids: Iterable[str]) -> float | None:
     """Share of cited IDs that exist and were in the context given to the generator (None: no citations)."""
     if not cited:

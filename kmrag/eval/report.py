@@ -60,6 +60,18 @@ def _evidence_table(summaries: Sequence[StrategySummary]) -> list[str]:
     return out
 
 
+def _sub_question_lines(summaries: Sequence[StrategySummary]) -> list[str]:
+    """Per strategy that resolved sub-questions on the way: how many, and how many to the gold inner answer."""
+    out = []
+    for s in summaries:
+        if s.sub_questions and s.sub_questions[0]:
+            asked, resolved, right = s.sub_questions
+            out.append(f"\nsub-questions in `{s.strategy}`: {asked} asked, {resolved} resolved, {right} to the gold "
+                       f"answer of the inner hop ({_pct(right / asked)} of asked, "
+                       f"{_pct(right / resolved) if resolved else 'n/a'} of resolved)")
+    return out
+
+
 def render_markdown(runs: Sequence[EvalRun]) -> str:
     out = []
     answers = False
@@ -76,6 +88,7 @@ def render_markdown(runs: Sequence[EvalRun]) -> str:
                        f"| {_pct(s.answer_in_answer)} | {_pct(s.found)} | {s.latency_p50_ms:.1f} "
                        f"| {s.latency_p95_ms:.1f} | {s.rounds_mean:.1f} | {s.errors} |")
         out += _evidence_table(run.summaries)
+        out += _sub_question_lines(overall)
         answered = [s for s in overall if s.em is not None]
         if answered:
             answers = True

@@ -68,6 +68,9 @@ class QuestionResult(AnswerScores):
     evidence_recall_5: float | None = Field(default=None, description="GraphRAG-Bench: share of the paraphrased "
                                             "evidence sentences held by a top-5 unit of the question's record "
                                             "(kmrag.eval.evidence_match)")
+    sub_questions: list[int] | None = Field(default=None, description=(
+        "retrieval rows where the set gives the inner hops' answers (MuSiQue, 2Wiki): [asked, resolved, right] of "
+        "the sub-questions the strategy resolved on the way (kmrag.eval.metrics.sub_questions); None else"))
     # answer rows (`--answer`): what was answered and how it scores
     generator: str | None = None
     prediction: str | None = None
@@ -102,6 +105,8 @@ class StrategySummary(BaseModel):
     unreachable_gold: int = 0
     question_type: str | None = Field(default=None, description="the summary of one question type (None: all)")
     evidence_recall_5: float | None = None
+    sub_questions: list[int] | None = Field(default=None, description=(
+        "[asked, resolved, right] summed over the questions whose inner hops' answers the set gives"))
     # answer rows only (None / empty for a retrieval row)
     found: float | None = None
     em: float | None = None
@@ -303,15 +308,18 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
         for item, (gold, unreachable) in _each(questions, resolved, f"{name} {sname}", progress):
             t = time.perf_counter()
             error = None
+            trace: list[dict[str, Any]] = []
             try:
                 got = _retrieve(retriever, tenant, item, k_max)
-                unit_ids, rounds = got.unit_ids, got.rounds
+                unit_ids, rounds, trace = got.unit_ids, got.rounds, list(getattr(got, "trace", None) or [])
             except BadInput as e:
                 unit_ids, rounds, error = [], 0, str(e)
             latency = (time.perf_counter() - t) * 1000
+            subs = M.sub_questions(trace, item.bridges)
             per.append(QuestionResult(
                 strategy=sname, **_retrieval_scores(stores, tenant, item, gold, unit_ids, k_max),
-                latency_ms=round(latency, 2), rounds=rounds, error=error, unreachable_gold=len(unreachable)))
+                latency_ms=round(latency, 2), rounds=rounds, error=error, unreachable_gold=len(unreachable),
+                sub_questions=list(subs) if subs is not None else None))
         results.extend(per)
         summaries += summarise_types(sname, per)
         for gen in answer if sname not in BASELINES else ():
@@ -526,7 +534,13 @@ def summarise(strategy: str, per: Sequence[QuestionResult], question_type: str |
         latency_p95_ms=round(M.percentile(lat, 95), 2) if lat else 0.0,
         rounds_mean=round(sum(r.rounds for r in per) / n, 2), errors=sum(1 for r in per if r.error),
         unreachable_gold=sum(r.unreachable_gold for r in per), question_type=question_type,
-        evidence_recall_5=_r(M.mean(r.evidence_recall_5 for r in per)))
+        evidence_recall_5=_r(M.mean(r.evidence_recall_5 for r in per)), sub_questions=_summed(per))
+
+
+def _summed(per: Sequence[QuestionResult]) -> list[int] | None:
+    """[asked, resolved, right] of the sub-questions over the rows that have them; None when none has."""
+    rows = [r.sub_questions for r in per if r.sub_questions is not None]
+    return [sum(x[i] for x in rows) for i in range(3)] if rows else None
 
 
 def save_run(run: EvalRun, results: Sequence[QuestionResult], out_dir: Path) -> None:

@@ -45,6 +45,9 @@ class QAItem(BaseModel):
         "supporting facts that name no context sentence (an unknown title or an index past the paragraph's "
         "end): evidence no answer can cite, counted so a citation recall can keep it in its denominator"))
     type: str | None = None
+    bridges: list[str] = Field(default_factory=list, description=(
+        "the answers of the question's inner hops, where the set gives them: MuSiQue's question_decomposition but "
+        "its last step, 2WikiMultiHopQA's evidence objects that another evidence triple starts from; empty else"))
     corpus_record: str | None = Field(default=None, description=(
         "GraphRAG-Bench: the title of the corpus record (a novel) the question is about, its `source`; the "
         "corpus is a separate file, and gold_keys are filled once it is read"))
@@ -87,8 +90,10 @@ def _musique(rec: Any, i: int) -> QAItem:
         if p.get("is_supporting"):
             gold.append(psg.key)
     answers = [str(rec["answer"]), *[str(a) for a in rec.get("answer_aliases") or []]]
+    steps = rec.get("question_decomposition") or []
+    bridges = [str(h["answer"]) for h in steps[:-1] if isinstance(h, dict) and str(h.get("answer") or "").strip()]
     return QAItem(id=str(rec["id"]), question=str(rec["question"]), answers=answers, passages=passages,
-                  gold_keys=list(dict.fromkeys(gold)))
+                  gold_keys=list(dict.fromkeys(gold)), bridges=bridges)
 
 
 def join_sentences(sentences: list[Any]) -> str:
@@ -115,7 +120,23 @@ def _context(rec: Any, i: int, id_field: str) -> QAItem:
     sentences, missing = _supporting_sentences(rec["context"], facts)
     return QAItem(id=str(rec[id_field]), question=str(rec["question"]), answers=[str(rec["answer"])],
                   passages=passages, gold_keys=list(dict.fromkeys(gold)), gold_sentences=sentences,
-                  missing_gold_sentences=missing, type=rec.get("type"))
+                  missing_gold_sentences=missing, type=rec.get("type"), bridges=_bridges(rec.get("evidences")))
+
+
+def _bridges(evidences: Any) -> list[str]:
+    """The objects of (subject, relation, object) evidence triples that another triple starts from: "Louis XIV of
+    France" in [Marie Thérèse of France, father, Louis XIV of France], [Louis XIV, place of death, Versailles]."""
+    triples = [t for t in evidences or [] if isinstance(t, list) and len(t) == 3 and all(isinstance(x, str) for x in t)]
+
+    def key(x: str) -> str:
+        return " ".join(re.findall(r"\w+", x.lower()))
+
+    out = []
+    for i, (_, _, obj) in enumerate(triples):
+        o = key(obj)
+        if o and any(j != i and (s := key(t[0])) and (s in o or o in s) for j, t in enumerate(triples)):
+            out.append(obj)
+    return list(dict.fromkeys(out))
 
 
 def _supporting_sentences(context: list[Any], facts: list[list[Any]]) -> tuple[list[str], int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -101,3 +102,48 @@ def test_an_answers_context_is_the_generators_and_a_taken_paths_units() -> None:
     trace[-1]["context"] = []
     assert answer_context(trace) == ["u_a", "u_b", "u_c"]
     assert answer_context([{"step": "retrieve", "unit_ids": ["u_r"]}]) == []
+
+
+def test_the_inner_hops_answers_are_read_where_the_set_gives_them():
+    mu = {"id": "m1", "question": "Where was the composer of Gloria born?", "answer": "Venice", "paragraphs": [],
+          "question_decomposition": [{"question": "composer of Gloria", "answer": "Antonio Vivaldi"},
+                                     {"question": "where was #1 born", "answer": "Venice"}]}
+    (item,), _ = load_questions([mu], "musique")
+    assert item.bridges == ["Antonio Vivaldi"]  # the last step's answer is the question's own
+    wiki = {"_id": "w2", "type": "compositional", "question": "Where did X's father die?", "answer": "Versailles",
+            "evidences": [["Marie Thérèse of France", "father", "Louis XIV of France"],
+                          ["Louis XIV", "place of death", "Palace of Versailles"]],
+            "supporting_facts": [], "context": []}
+    comparison = {**wiki, "_id": "w3", "type": "comparison",
+                  "evidences": [["A", "date of birth", "1901"], ["B", "date of birth", "1920"]]}
+    (a, b), _ = load_questions([wiki, comparison], "2wiki")
+    assert a.bridges == ["Louis XIV of France"]  # the object another triple starts from, however it is written
+    assert b.bridges == []  # two facts side by side: no hop leads through either
+    (h,), _ = load_questions([HOTPOT], "hotpotqa")
+    assert h.bridges == []
+
+
+def test_sub_questions_are_scored_against_the_inner_answers_and_can_fail():
+    from kmrag.eval.metrics import sub_questions
+
+    def trace(*resolved):
+        return [{"step": "analyse"}, {"step": "retrieve", "round": 1},
+                *({"step": "retrieve", "round": 2 + i, "actions": [{"bridges": ["Y"]}, {"sub_question": "q?",
+                                                                                         "resolved": r}]}
+                  for i, r in enumerate(resolved))]
+
+    gold = ["Louis XIV of France"]
+    assert sub_questions(trace("Louis XIV"), gold) == (1, 1, 1)
+    assert sub_questions(trace("Marie Thérèse of France", None), gold) == (2, 1, 0)  # wrong, then unresolved
+    assert sub_questions(trace(), gold) == (0, 0, 0)  # a strategy that decomposes nothing resolves nothing right
+    assert sub_questions(trace("Lo"), ["Louis"]) == (1, 1, 0)  # two letters inside a name are no match
+    assert sub_questions(trace("Louis XIV"), []) is None  # no gold inner answers: not measured
+
+
+def test_a_runs_summary_sums_the_sub_questions_of_the_rows_that_have_them():
+    from kmrag.eval.runner import _summed
+
+    rows = [SimpleNamespace(sub_questions=[2, 1, 1]), SimpleNamespace(sub_questions=None),
+            SimpleNamespace(sub_questions=[1, 1, 0])]
+    assert _summed(rows) == [3, 2, 1]
+    assert _summed([SimpleNamespace(sub_questions=None)]) is None
