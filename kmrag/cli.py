@@ -410,13 +410,13 @@ def cmd_ask(args: argparse.Namespace) -> int:
         units = {u.id: u for u in stores.units.get_units(settings.tenant, [c.unit_id for c in answer.citations])}
     neo4j = not settings.uses_embedded_graph
     data = answer.model_dump(mode="json") | {"found": answer.found, "ms": ms}
-    if answer.found and neo4j:
+    if answer.found and neo4j and not args.no_save:
         from kmrag.answer.audit import browser_query
 
         data["browser"] = browser_query(answer.tenant, answer.id)
     if args.json and not args.trace:
         data.pop("trace")
-    _emit(args, data, lambda _: answer_text(answer, ms, browser=neo4j, units=units)
+    _emit(args, data, lambda _: answer_text(answer, ms, browser=neo4j, units=units, saved=not args.no_save)
           + ("\n" + trace_text(answer.trace) if args.trace else ""))
     return 0
 

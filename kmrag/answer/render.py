@@ -20,7 +20,8 @@ def _where(source_id: str, section_path: list[str] | None = None) -> str:
 
 
 def answer_text(answer: Answer, ms: float | None = None, browser: bool = False,
-                units: dict[str, Any] | None = None) -> str:
+                units: dict[str, Any] | None = None, saved: bool = True) -> str:
+    """The answer for a person to read; ``saved``: whether it was stored (only a stored answer can be audited)."""
     lines = [f"Q: {answer.question}"]
     if not answer.found:
         lines.append(answer.text)
@@ -47,7 +48,9 @@ def answer_text(answer: Answer, ms: float | None = None, browser: bool = False,
     lines.append(meta + (f", {ms:.0f} ms)" if ms is not None else ")"))
     if answer.confidence_why:
         lines.append(f"how sure: {answer.confidence:.0%} that it is right: {answer.confidence_why}")
-    if answer.found:
+    if answer.found and not saved:
+        lines.append("not stored (--no-save): this answer cannot be audited")
+    elif answer.found:
         lines.append(f"audit it: kmrag audit {answer.id}" + (f" --tenant {answer.tenant}" if answer.tenant else ""))
         if browser:
             b = browser_query(answer.tenant, answer.id)

@@ -86,3 +86,12 @@ def test_a_direct_answer_read_from_a_span_has_no_computed_line() -> None:
                 statements=[Statement(text="Paris is in France.", unit_ids=[U1])],
                 basis={"kind": "span", "unit_id": U1, "quote": "Paris is in France."})
     assert "computed:" not in answer_text(a)
+
+
+def test_an_answer_not_stored_offers_no_audit() -> None:
+    a = _answer(question="How much for Delhi to Munich?", text=f"{ROW} [{U2}]", direct="600 EUR",
+                statements=[Statement(text=ROW, unit_ids=[U2])], confidence=0.82, confidence_why="a row")
+    assert f"audit it: kmrag audit {a.id}" in answer_text(a, browser=True)
+    unsaved = answer_text(a, browser=True, saved=False)
+    assert "audit it:" not in unsaved and "Neo4j Browser" not in unsaved
+    assert "not stored (--no-save): this answer cannot be audited" in unsaved
