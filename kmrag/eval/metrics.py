@@ -129,17 +129,11 @@ def sub_questions(trace: Sequence[dict[str, Any]], bridges: Sequence[str]) -> tu
     gold = [g for g in (normalize_answer(b) for b in bridges) if g]
     if not gold:
         return None
-    asked = resolved = right = 0
-    for step in trace:
-        for action in step.get("actions") or [] if step.get("step") == "retrieve" else []:
-            if not isinstance(action, dict) or "sub_question" not in action:
-                continue
-            asked += 1
-            name = normalize_answer(action.get("resolved") or "")
-            if name:
-                resolved += 1
-                right += any(len(min(name, g, key=len)) >= 3 and (name in g or g in name) for g in gold)
-    return asked, resolved, right
+    names = [normalize_answer(a.get("resolved") or "") for s in trace if s.get("step") == "retrieve"
+             for a in s.get("actions") or [] if isinstance(a, dict) and "sub_question" in a]
+    resolved = [n for n in names if n]
+    right = sum(any(len(min(n, g, key=len)) >= 3 and (n in g or g in n) for g in gold) for n in resolved)
+    return len(names), len(resolved), right
 
 
 def citation_validity(cited: Sequence[str], context_ids: Iterable[str], existing_ids: Iterable[str]) -> float | None:

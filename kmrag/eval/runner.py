@@ -150,13 +150,13 @@ class EvalRun(BaseModel):
     created_at: str = ""
 
 
-
 def answer_context(trace: Sequence[dict[str, Any]]) -> list[str]:
     """The units an answer could cite, from its trace: every generator attempt's context, and the units of the
     relation path whose answer was taken (its ``decide`` step's context; empty when the text's answer stood)."""
     ctx = [u for s in trace if s["step"] == "generate" for u in s["context"]]
     ctx += [u for s in trace if s["step"] == "decide" for u in s.get("context", [])]
     return list(dict.fromkeys(ctx))
+
 
 def tenant_for(name: str, embedder: str | None = None) -> str:
     """The set's eval tenant: ``eval-<set>`` for all-MiniLM-L6-v2 (the tenants made before other embedders),
@@ -311,7 +311,7 @@ def run_eval(stores: Stores, dataset: str, strategies: Sequence[str], limit: int
             trace: list[dict[str, Any]] = []
             try:
                 got = _retrieve(retriever, tenant, item, k_max)
-                unit_ids, rounds, trace = got.unit_ids, got.rounds, list(getattr(got, "trace", None) or [])
+                unit_ids, rounds, trace = got.unit_ids, got.rounds, got.trace
             except BadInput as e:
                 unit_ids, rounds, error = [], 0, str(e)
             latency = (time.perf_counter() - t) * 1000
