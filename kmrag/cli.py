@@ -616,6 +616,11 @@ def cmd_delete(args: argparse.Namespace) -> int:
     from kmrag.stores import open_stores
     from kmrag.units.lock import tenant_lock
 
+    if args.all == bool(args.sources):
+        raise BadInput("name the sources to delete, or give --all (the whole tenant), not both"
+                       if args.all else "name the sources to delete (`kmrag sources` lists them), or give --all")
+    if args.all:
+        return _delete_tenant(args)
     settings = _settings(args)
     out = []
     with open_stores(settings) as stores, tenant_lock(stores.pool, settings.tenant, args.lock_wait, on_wait=_note):
@@ -658,6 +663,42 @@ def cmd_delete(args: argparse.Namespace) -> int:
                               f"{'deleted' if x['purged'] else 'retired'} {x['unit_rows']} unit rows"
                               if x["found"] else "no such source (`kmrag sources` lists them)") for x in d), missing)
     return 0 if all(x["found"] for x in out) else 1
+
+
+def _delete_tenant(args: argparse.Namespace) -> int:
+    """``delete --all``: everything the tenant holds, in both stores (PostgreSQL first: the graph can be
+    rebuilt from it, never the other way). --dry-run lists it; without --yes nothing is deleted."""
+    from kmrag.stores import open_stores
+    from kmrag.units.lock import tenant_lock
+
+    settings = _settings(args)
+    with open_stores(settings) as stores, tenant_lock(stores.pool, settings.tenant, args.lock_wait, on_wait=_note):
+        stores.init_schema()
+        rows = stores.units.tenant_rows(settings.tenant)
+        graph = stores.graph.counts(settings.tenant).model_dump(exclude={"units_by_type"})
+        empty = not any(rows.values()) and not any(graph.values())
+        if not (args.dry_run or args.yes or empty):
+            raise BadInput(f"tenant {settings.tenant!r} holds {_tenant_holds(rows, graph)}; nothing deleted: add "
+                           "--yes to delete all of it (it cannot be undone), or --dry-run to only list it")
+        if args.yes and not args.dry_run and not empty:
+            stores.units.clear_tenant(settings.tenant)
+            try:
+                stores.graph.clear_tenant(settings.tenant)
+                stores.graph.flush()
+            except KmragError as e:
+                raise KmragError(f"tenant {settings.tenant!r}: removed from PostgreSQL, but the graph delete "
+                                 f"failed ({e}); run `kmrag delete --all --yes` again") from e
+    data = {"tenant": settings.tenant, "rows": rows, "graph": graph, "empty": empty,
+            "deleted": bool(args.yes and not args.dry_run and not empty)}
+    _emit(args, data, lambda d: f"tenant {d['tenant']!r} holds nothing" if d["empty"] else
+          f"tenant {d['tenant']!r} {'deleted' if d['deleted'] else 'would lose'}: {_tenant_holds(rows, graph)}")
+    return 0
+
+
+def _tenant_holds(rows: dict[str, int], graph: dict[str, int]) -> str:
+    return (f"{rows['kmrag_sources']} sources, {rows['kmrag_units']} unit rows, {rows['kmrag_answers']} answers, "
+            f"{rows['kmrag_jobs']} jobs, {rows['kmrag_entity_merges']} entity merges, {rows['kmrag_api_keys']} API "
+            f"keys; graph: {graph['units']} units, {graph['entities']} entities, {graph['relations']} relations")
 
 
 def cmd_sources(args: argparse.Namespace) -> int:
@@ -1052,8 +1093,12 @@ def build_parser() -> argparse.ArgumentParser:
     src = add("sources", cmd_sources, "list the tenant's sources (their ids are what delete takes)")
     src.add_argument("match", nargs="?", help="only ids containing this text")
     dele = add("delete", cmd_delete, "remove sources from the knowledge map")
-    dele.add_argument("sources", nargs="+", help="source ids as `kmrag sources` lists them, or a file's path "
+    dele.add_argument("sources", nargs="*", help="source ids as `kmrag sources` lists them, or a file's path "
                                                  "(even if the file is gone; a record file means all its records)")
+    dele.add_argument("--all", action="store_true", help="the whole tenant: every source, unit, answer, job, "
+                                                         "entity merge, API key and embedder record, in both "
+                                                         "stores (with --yes; without it, only what would go)")
+    dele.add_argument("--yes", action="store_true", help="--all: really delete (it cannot be undone)")
     dele.add_argument("--purge", action="store_true", help="also delete unit rows (default: retire them, "
                                                            "so past answers stay auditable)")
     dele.add_argument("--dry-run", action="store_true", help="only list the sources that would be removed")

@@ -31,6 +31,12 @@ __all__ = ["PgUnitStore", "ScoredUnit", "StoredUnit", "open_pool", "redact"]
 UNIT_COLUMNS = "id, source_id, source_version, type, title, section_path, ordinal, content, metadata, retired_at"
 
 
+# every table holding a tenant's rows (a tenant removed as a whole leaves none behind)
+TENANT_TABLES = ("kmrag_units", "kmrag_sources", "kmrag_jobs", "kmrag_answers", "kmrag_entity_merges",
+                 "kmrag_entity_names", "kmrag_api_keys", "kmrag_tenant_embedders", "kmrag_reembed_units",
+                 "kmrag_reembed_names")
+
+
 class StoredUnit(BaseModel):
     id: str
     tenant: str
@@ -345,11 +351,15 @@ class PgUnitStore(UnitSearch, MergeRecords, EntityNames, AnswerRecords):
     def clear_tenant(self, tenant: str) -> None:
         with self._conn() as conn:
             bm25.clear(conn, tenant)
-            for table in ("kmrag_units", "kmrag_sources", "kmrag_jobs", "kmrag_answers", "kmrag_entity_merges",
-                          "kmrag_entity_names", "kmrag_api_keys", "kmrag_tenant_embedders", "kmrag_reembed_units",
-                          "kmrag_reembed_names"):
+            for table in TENANT_TABLES:
                 # table names are constants of this module, never input
                 conn.execute(f"DELETE FROM {table} WHERE tenant = %s", (tenant,))  # noqa: S608
+
+    def tenant_rows(self, tenant: str) -> dict[str, int]:
+        """How many rows of each table the tenant holds (what ``clear_tenant`` removes)."""
+        with self._conn() as conn:
+            return {table: conn.execute(f"SELECT count(*) FROM {table} WHERE tenant = %s",  # noqa: S608 - constants
+                                        (tenant,)).fetchone()[0] for table in TENANT_TABLES}
 
     # -- reads --------------------------------------------------------------------------------
 

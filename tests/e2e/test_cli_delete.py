@@ -94,3 +94,50 @@ def test_delete_by_path_after_the_file_is_gone_and_a_whole_record_file(tmp_path:
         assert nope.returncode == 1 and "kmrag sources" in nope.stdout
     finally:
         clear_tenant(env)
+
+
+def test_delete_all_removes_the_tenant_from_both_stores_and_leaves_others(tmp_path: Path) -> None:
+    """A tenant removed as a whole leaves no row, answer, job or graph node behind; another tenant holding the
+    same corpus is untouched; without --yes nothing goes."""
+    if not os.environ.get("KMRAG_NEO4J_URI") or not os.environ.get("KMRAG_DATABASE_URL"):
+        pytest.fail("start the services first: eval \"$(services/up.sh)\"", pytrace=False)
+    from kmrag.config import load_settings
+    from kmrag.stores import open_stores
+
+    gone, kept = ("e2e_delall_" + uuid.uuid4().hex[:8] for _ in range(2))
+    corpus = write_corpus(tmp_path / "corpus")
+    envs = {t: {**os.environ, "KMRAG_TENANT": t} for t in (gone, kept)}
+    try:
+        for t in (gone, kept):
+            res = kmrag("ingest", str(corpus), "--json", env=envs[t])
+            assert res.returncode == 0, res.stderr
+        asked = kmrag("ask", "What does the corpus say?", "--json", env=envs[gone])
+        assert asked.returncode in (0, 1), asked.stderr
+        with open_stores(load_settings(tenant=kept)) as s:
+            before = (s.units.tenant_rows(kept), s.graph.counts(kept))
+            held = s.units.tenant_rows(gone)
+        assert held["kmrag_units"] and held["kmrag_answers"] == 1 and held["kmrag_jobs"] == 1
+
+        refused = kmrag("delete", "--all", env=envs[gone])
+        assert refused.returncode == 2 and "add --yes" in refused.stderr and gone in refused.stderr
+        listed = kmrag("delete", "--all", "--dry-run", "--json", env=envs[gone])
+        assert listed.returncode == 0 and data_of(listed)["rows"] == held and not data_of(listed)["deleted"]
+        both = kmrag("delete", "--all", "some-source", env=envs[gone])
+        assert both.returncode == 2 and "not both" in both.stderr
+
+        done = kmrag("delete", "--all", "--yes", "--json", env=envs[gone])
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert data_of(done)["deleted"] and data_of(done)["rows"] == held
+        with open_stores(load_settings(tenant=gone)) as s:
+            assert not any(s.units.tenant_rows(gone).values())
+            assert not any(s.graph.counts(gone).model_dump(exclude={"units_by_type"}).values())
+            with s.graph._driver.session(database=s.graph._database) as session:  # any node: answers too
+                assert session.run("MATCH (n {tenant: $t}) RETURN count(n) AS n", t=gone).single()["n"] == 0
+            assert (s.units.tenant_rows(kept), s.graph.counts(kept)) == before
+        again = kmrag("delete", "--all", "--yes", env=envs[gone])
+        assert again.returncode == 0 and "holds nothing" in again.stdout
+    finally:
+        for t in (gone, kept):
+            with open_stores(load_settings(tenant=t)) as s:
+                s.graph.clear_tenant(t)
+                s.units.clear_tenant(t)
