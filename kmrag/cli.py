@@ -946,15 +946,26 @@ def _eval_calibrate(args: argparse.Namespace, out_root: Any) -> int:
     settings = _settings(args)
     if args.rows:
         result = run_calibration(None, datasets, out_root, write=args.write, rows_from=Path(args.rows),
-                                 threshold=settings.min_confidence)
+                                 threshold=settings.min_confidence, extend_with=_extend_with(args))
         _emit(args, result, render)
         return 0
     with open_stores(settings) as stores:
         stores.init_schema()
         result = run_calibration(stores, datasets, out_root, limit=args.limit, data_root=args.data_root,
-                                 progress=not args.json and sys.stderr.isatty(), write=args.write)
+                                 progress=not args.json and sys.stderr.isatty(), write=args.write,
+                                 extend_with=_extend_with(args))
     _emit(args, result, render)
     return 0
+
+
+def _extend_with(args: argparse.Namespace) -> tuple[str, float] | None:
+    if not args.extend:
+        return None
+    name, _, l2 = args.extend.partition(":")
+    try:
+        return name, float(l2 or 1.0)
+    except ValueError:
+        raise BadInput(f"--extend {args.extend}: FEATURE or FEATURE:L2 (a number), e.g. path_stated:3") from None
 
 
 def _eval_kg(args: argparse.Namespace) -> int:
@@ -1110,6 +1121,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--write", action="store_true", help="calibrate: make the fit the default "
                                                        "(kmrag/answer/calibration.json)")
     ev.add_argument("--rows", help="calibrate: fit again from the rows.jsonl of an earlier calibrate run")
+    ev.add_argument("--extend", metavar="FEATURE[:L2]", help="calibrate: fit only this feature's weight (one added "
+                                                             "since the default fit), every other weight held")
     ev.add_argument("--dataset", action="append", help="musique, hotpotqa, 2wiki, novel (GraphRAG-Bench: its Fact "
                                                        "Retrieval and Complex Reasoning questions over novel.parquet; "
                                                        "comma-separated or repeated)")

@@ -28,7 +28,8 @@ from kmrag.retrieval.multihop import VALUE_OF
 CALIBRATION = Path(__file__).with_name("calibration.json")
 FEATURES = ("direct", "computed", "support_min", "grounded_share", "question_coverage", "entities_named",
             "typed", "answer_span_coverage", "multi_hop", "question_length", "answer_in_top_unit", "unambiguous",
-            "near_question_words", "nested", "yes_no", "comparison", "meaning", "relation_stated", "chain")
+            "near_question_words", "nested", "yes_no", "comparison", "meaning", "relation_stated", "chain",
+            "path_stated")
 # before any fit: a cautious prior (an answer without a direct value is unlikely to be right)
 PRIOR = {"bias": -2.0, "direct": 1.5, "computed": 0.0, "support_min": 1.0, "grounded_share": 0.5,
          "question_coverage": 1.0, "entities_named": 0.5, "typed": 0.5, "answer_span_coverage": 1.0,
@@ -75,7 +76,17 @@ def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: 
         "meaning": _meaning(validated.basis or {}, bool(direct)),
         "relation_stated": float(bool((validated.basis or {}).get("relation_stated", True)) and bool(direct)),
         "chain": float(basis in {"chain", "path"}),
+        "path_stated": _path_stated(validated.basis or {}),
     }
+
+
+def _path_stated(basis: Mapping[str, Any]) -> float:
+    """For an answer read along relation edges: how well a path of two hops or more says the question, every hop
+    said by a word of the question, weighed by the cross-encoder's reading of its last sentence (0 otherwise)."""
+    said, hops = basis.get("said") or [], basis.get("hops") or []
+    if basis.get("kind") != "path" or len(hops) < 2 or len(said) != len(hops) or not all(said):
+        return 0.0
+    return float(basis["meaning"]) if isinstance(basis.get("meaning"), int | float) else 0.5
 
 
 def _meaning(basis: Mapping[str, Any], direct: bool) -> float:
@@ -173,6 +184,11 @@ def probability(feats: Mapping[str, float], w: Mapping[str, float] | None = None
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+# what only some answers are (computed, a comparison, a yes / no, read hop by hop or along a path): said when
+# present, never given as a reason when absent
+ONLY_SOME = frozenset({"computed", "comparison", "yes_no", "chain", "path_stated"})
+
+
 def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) -> str:
     """Why this confidence, in words: the features that raised it and those that lowered it most."""
     w = w or weights()
@@ -198,10 +214,14 @@ def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) ->
         "relation_stated": ("the answer's span states the relation asked about",
                             "the answer's span does not state the relation asked about"),
         "chain": ("read hop by hop, each hop cited", "not read hop by hop"),
+        "path_stated": ("every hop of the relation path says a word of the question",
+                        "not a relation path saying the question hop by hop"),
     }
     parts = []
     for k in FEATURES:
         v = feats.get(k, 0.0)
+        if k in ONLY_SOME and v < 0.5:
+            continue  # "no computation" is no reason: most answers are read, not computed
         effect = w.get(k, 0.0) * (v - 0.5)
         if abs(effect) >= 0.15:  # worded by the value, weighed by how much it moved the confidence
             parts.append((effect, said[k][0] if v >= 0.5 else said[k][1]))

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from kmrag.config import Settings
 from tests.fixtures.cli import clear_tenant, data_of, embedded_graph_env, kmrag, server_env
 
 pytestmark = pytest.mark.e2e
@@ -53,6 +54,9 @@ def test_demo_questions_are_answered_by_relation_paths(backend: str, tmp_path: P
             assert decide["path"] == answer and "path" in decide["decision"]
             # the trace names the units the path's answer was read from: every citation is among them
             assert {c["unit_id"] for c in data["citations"]} <= set(decide["context"]), decide
+            # shown at the default threshold (the suite runs with it off): a path whose every hop says the
+            # question is trusted as far as the calibration's path_stated weight bears out
+            assert data["confidence"] >= Settings().min_confidence, (question, data["confidence_why"])
         # asked as a request: read as the direct question (the trace says so), answered the same, and the
         # answer keeps the question as it was asked
         asked = "Tell me when the airline that operates the Delhi to Munich flight was founded."

@@ -63,6 +63,10 @@ def test_the_reasons_are_worded_by_the_features_value() -> None:
     assert "raised by: a direct answer read from a cited span, a single-hop question" in why
     assert "several hops" in C.explain(single | {"multi_hop": 1.0}, w)
     assert 0.0 < C.probability(single, w) < 1.0
+    # what only some answers are is said when present, never given as a reason when absent
+    w2 = w | {"computed": 2.0, "path_stated": 2.0}
+    assert "computation" not in C.explain(single, w2) and "path" not in C.explain(single, w2)
+    assert "the answer computed from cited values" in C.explain(single | {"computed": 1.0}, w2)
 
 
 def _noisy(n: int, seed: int) -> list[CalibrationRow]:
@@ -161,3 +165,48 @@ def test_computed_answers_all_right_speak_of_a_smoothed_rate_not_certainty() -> 
     # all wrong: pulled down the same way
     wrong = fit_computed([r.model_copy(update={"correct": False}) for r in rows], w)
     assert wrong is not None and C.probability(rows[1].features, w, (1.0, wrong["platt"][1])) < 0.1
+
+
+def test_a_feature_added_since_the_fit_gets_its_weight_with_the_others_held() -> None:
+    """`eval calibrate --extend F`: only F's weight moves, toward what the tune half says of the rows having
+    it (right more often than the held weights say: up; wrong more often: down), the ridge keeping it finite
+    when they are all right; the test half is reported with and without it."""
+    from kmrag.errors import BadInput
+    from kmrag.eval.calibrate import extend
+
+    held = dict.fromkeys(("bias", *C.FEATURES), 0.0) | {"bias": -1.0, "support_min": 1.0, "path_stated": 0.0}
+    base = {"weights": held, "fitted_on": {"questions": 1}}
+
+    def rows(right_when_stated: float) -> list[CalibrationRow]:
+        rnd, out = random.Random(5), []
+        for i in range(2000):
+            stated = i % 4 == 0
+            ok = rnd.random() < (right_when_stated if stated else 0.5)
+            feats = dict.fromkeys(C.FEATURES, 0.0) | {"path_stated": float(stated), "support_min": 1.0}
+            out.append(CalibrationRow(dataset="toy", qid=str(i), question="q", answers=["a"], found=True,
+                                      correct=ok, features=feats, split=split_of("toy", str(i))))
+        return out
+
+    up = extend(rows(0.9), "path_stated", 1.0, 0.5, base)
+    assert up["weights"]["path_stated"] > 1.5 and {k: v for k, v in up["weights"].items() if k != "path_stated"} \
+        == {k: v for k, v in held.items() if k != "path_stated"}
+    assert up["test"]["all"]["ece"] < up["test_without"]["all"]["ece"]
+    assert extend(rows(0.2), "path_stated", 1.0, 0.5, base)["weights"]["path_stated"] < -1.0
+    all_right = [r.model_copy(update={"correct": True}) for r in rows(0.9) if r.features["path_stated"]]
+    capped = extend(all_right, "path_stated", 3.0, 0.5, base)["weights"]["path_stated"]
+    assert 0 < capped < extend(all_right, "path_stated", 0.3, 0.5, base)["weights"]["path_stated"] < 30
+    with pytest.raises(BadInput, match="not a confidence feature"):
+        extend(rows(0.9), "nonsense", 1.0, 0.5, base)
+    with pytest.raises(BadInput, match="no answered tune row"):
+        extend([r for r in rows(0.9) if not r.features["path_stated"]], "path_stated", 1.0, 0.5, base)
+
+
+def test_a_path_is_stated_when_two_hops_or_more_each_say_a_question_word() -> None:
+    def basis(said: list[list[str]], hops: int = 2, meaning: float | None = 0.9, kind: str = "path") -> dict:
+        return {"kind": kind, "said": said, "hops": [{}] * hops, "meaning": meaning}
+
+    assert C._path_stated(basis([["locate"], ["capital"]])) == 0.9
+    assert C._path_stated(basis([["locate"], ["capital"]], meaning=None)) == 0.5
+    assert C._path_stated(basis([["locate"], []])) == 0.0  # a hop no question word says
+    assert C._path_stated(basis([["museum"]], hops=1)) == 0.0  # one hop adds nothing to the text's reading
+    assert C._path_stated(basis([["a"], ["b"]], kind="chain")) == 0.0
