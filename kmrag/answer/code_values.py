@@ -63,7 +63,7 @@ def read_assigned(question: str, spans: Sequence[Any], scores: Sequence[float] =
     about: dict[str, float] = {}
     for span, score in zip(spans, list(scores) or [0.0] * len(spans), strict=True):
         about[span.source_id] = max(about.get(span.source_id, score), score)
-    names = asked_identifiers(question)
+    names = _unique([*asked_identifiers(question), *described(question, spans)])
     wants_default = bool(re.search(r"\bdefaults?\b|\bby default\b", question, re.I))
     asked_words = {w.lower() for w in re.findall(r"[A-Za-z_]\w{3,}", question)}
     for name in names:
@@ -83,3 +83,36 @@ def read_assigned(question: str, spans: Sequence[Any], scores: Sequence[float] =
                                "values": values, "distance": 0, "relation_stated": True,
                                "unit_id": span.unit_id, "quote": span.display}
     return None
+
+
+def described(question: str, spans: Sequence[Any]) -> list[str]:
+    """The identifiers the spans set that the question names in words: "the default quality threshold" is
+    ``quality_threshold``, "the minimum score" ``min_score`` (a word of the name may be the start of the
+    question's word: min, max, num, attr). Only names of two words or more, their words in order and
+    side by side in the question; one word alone ("score") names too much."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", question)]
+    out = []
+    for name in _unique([m.group("name") for span in spans for pattern in (_SET, _DEFAULT)
+                         for m in pattern.finditer(span.display)]):
+        parts = _words_of(name)
+        if len(parts) >= 2 and any(all(_says(p, w) for p, w in zip(parts, words[i:i + len(parts)], strict=True))
+                                   for i in range(len(words) - len(parts) + 1)):
+            out.append(name)
+    return out
+
+
+def _words_of(name: str) -> list[str]:
+    """``min_score``, ``minScore`` and ``MIN_SCORE``: ["min", "score"]."""
+    return [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", name)]
+
+
+def _says(part: str, word: str) -> bool:
+    """Whether a question's word says a name's word: the same, in the plural, or spelled out from its start."""
+    return part == word or word in {part + "s", part + "es"} or part in {word + "s"} or \
+        (len(part) >= 3 and word.startswith(part))
+
+
+def _unique(names: Sequence[str]) -> list[str]:
+    seen: set[str] = set()
+    return [n for n in names if not (key(n) in seen or seen.add(key(n)))]  # type: ignore[func-returns-value]
+

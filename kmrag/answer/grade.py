@@ -17,10 +17,11 @@ from typing import Any
 
 from kmrag.answer.context import Context, fence_safe
 from kmrag.answer.llm import LLMClient
-from kmrag.answer.support import terms
+from kmrag.answer.support import STOP, terms
 from kmrag.answer.validate import Validated
 from kmrag.retrieval.analysis import QuestionAnalysis
 from kmrag.retrieval.multihop import VALUE_OF
+from kmrag.schema.search_keys import described_keys, identifier_key, identifiers
 
 MIN_UNIT_OVERLAP = 0.15
 
@@ -58,6 +59,7 @@ class OfflineGrader:
         later = terms(" ".join(q for q in queries if q != question)).words
         mentions = [m.lower() for m in analysis.mentions if len(m) > 2]
         pattern = VALUE_OF.get(analysis.answer_type)
+        described = set(described_keys(question, STOP))  # "the minimum score": code's min_score or minScore
         out = []
         for u in units:
             text = f"{u.title}\n{u.content}"
@@ -65,7 +67,8 @@ class OfflineGrader:
             overlap = len(qwords & words) / max(1, len(qwords))
             if later:
                 overlap = max(overlap, len(later & words) / len(later))
-            named = [m for m in mentions if m in text.lower()]
+            named = [m for m in mentions if m in text.lower()] + \
+                [n for n in identifiers(u.content) if identifier_key(n) in described]
             typed = bool(pattern and pattern.search(u.content))
             score = round(overlap + (0.3 if named else 0.0) + (0.2 if typed else 0.0), 4)
             useful = (overlap >= MIN_UNIT_OVERLAP or bool(named) or (typed and overlap > 0)) and u.type != "section"

@@ -42,7 +42,7 @@ from kmrag.retrieval.graph_retriever import EntityLinker
 from kmrag.retrieval.observe import TraceLog
 from kmrag.retrieval.ppr import personalised_pagerank
 from kmrag.retrieval.strategies import DenseRetriever, FullTextRetriever, Retrieved, check_question, rrf
-from kmrag.schema.search_keys import identifier_key, identifiers
+from kmrag.schema.search_keys import described_keys, identifier_key, identifiers
 from kmrag.units.store import PgUnitStore
 
 SKIP_BRIDGE_TYPES = {"DATE"}  # coarse types never followed as bridges
@@ -179,12 +179,25 @@ class MultiHopRetriever:
             # "what top_k does self_rag use": the code naming them, as sure a lead as any name (BM25 on the joined
             # identifiers, which search keys index whichever way the code writes them)
             st.add(self.lexical.retrieve(tenant, " ".join(named), st.depth).unit_ids, 2 * self.w_about)
+        elif described := self._described_identifiers(tenant, q, st.depth):
+            st.add(described, 2 * self.w_about)  # "the default quality threshold": quality_threshold
         hops = self._hops(tenant, st)
         st.followed |= {resolution_key(n) for n in names}
         st.queries.add(q)
         st.trace.append({"step": "retrieve", "round": 1, "query": q, "bm25": len(lex.unit_ids),
                          "dense": len(den.unit_ids), "best_similarity": round(st.best_dense, 4),
                          "question_entity_units": len(about), **hops})
+
+    def _described_identifiers(self, tenant: str, q: str, depth: int) -> list[str]:
+        """The units of code setting an identifier the question names in words ("the minimum score":
+        ``min_score``, ``minScore``): BM25 on its adjacent words joined, kept only where the unit's code has an
+        identifier of that key (a joined pair can be a word: "any one" is "anyone")."""
+        keys = set(described_keys(q, STOP))
+        if not keys:
+            return []
+        found = self.lexical.retrieve(tenant, " ".join(sorted(keys)), depth).unit_ids[:10]
+        return [u.id for u in self.units.get_units(tenant, found, include_retired=False)
+                if keys & {identifier_key(n) for n in identifiers(u.content)}]
 
     def _lexical_dense(self, tenant: str, query: str, st: _State) -> tuple[list[str], Retrieved, Retrieved]:
         """BM25 and dense on ``query``, fused; the best dense similarity so far is kept in the state."""

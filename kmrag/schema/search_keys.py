@@ -5,7 +5,9 @@
   whole sentences.
 - Identifiers of code (``top_k``, ``max_attempts``): PostgreSQL's parser splits them at the underscore into
   common words ("top", "k"); the key adds each one joined ("topk"), which is also how it reads ``topK``, so a
-  question naming ``top_k`` finds the code that sets it, whichever way it is written.
+  question naming ``top_k`` finds the code that sets it, whichever way it is written; and a question that
+  names it in words ("the quality threshold", "the minimum score") can look for the words joined
+  (:func:`described_keys`).
 
 Only the search keys change; stored text stays as written.
 """
@@ -68,3 +70,26 @@ def search_key(text: str) -> str | None:
     if joined:
         key = f"{key if key is not None else text} {' '.join(joined)}"
     return key
+
+
+# how code shortens the words people write out ("minimum score" is ``min_score``)
+CODE_SHORT = {"minimum": "min", "maximum": "max", "number": "num", "configuration": "config", "parameter": "param",
+              "parameters": "params", "temperature": "temp", "directory": "dir", "maximal": "max", "minimal": "min"}
+
+
+def described_keys(text: str, stop: frozenset[str] | set[str] = frozenset(), window: int = 4) -> list[str]:
+    """The keys an identifier named in words would have: two or three of ``text``'s words other than ``stop``
+    words, in order, within ``window`` such words ("the maximum number of attempts": "maximumattempts",
+    "maxattempts", "maxnumberattempts", ...), each also as code shortens it ("minimum": "min")."""
+    import itertools
+
+    words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", text or "")]
+    words = [w for w in words if w not in stop]
+    out: dict[str, None] = {}
+    for i in range(len(words)):
+        near = words[i + 1:i + window]
+        for n in (1, 2):
+            for rest in itertools.combinations(near, n):
+                for forms in itertools.product(*({w, CODE_SHORT.get(w, w)} for w in (words[i], *rest))):
+                    out["".join(forms)] = None
+    return list(out)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from kmrag.answer.context import Context
@@ -33,3 +35,30 @@ def test_a_cited_unit_names_the_question_s_entities_where_its_cited_sentence_doe
 
 def test_evidence_about_other_things_is_off_topic() -> None:
     assert not grade("The Marsh Kings are a punk band from Ohio. Formed in 1979, they toured widely.")
+
+
+AIR_INDIA = unit("u_" + "3" * 16, "Air India is headquartered in New Delhi.", title="AIRLINES")
+LUFTHANSA = unit("u_" + "4" * 16, "Lufthansa was founded in 1953 and is based in Cologne.", title="AIRLINES")
+FOUNDED = "When was Air India founded?"
+ONE_HOP = QuestionAnalysis(question=FOUNDED, kind="factoid", answer_type="DATE", mentions=["Air India"])
+
+
+def _stitched(meaning: float | None, analysis: QuestionAnalysis = ONE_HOP, about: str = LUFTHANSA.content) -> Any:
+    read = unit(LUFTHANSA.id, about, title="AIRLINES")
+    ctx = Context.of(T, [AIR_INDIA, read])
+    text = f"{AIR_INDIA.content} [{AIR_INDIA.id}]\n{about} [{read.id}]"
+    v = validate(text, ctx, lambda ids: set(), direct="1953",
+                 basis={"kind": "span", "unit_id": read.id, "quote": about, "meaning": meaning})
+    return OfflineGrader().grade_answer(FOUNDED, analysis, v, ctx)
+
+
+def test_a_one_hop_answer_read_off_another_entity_s_unit_is_not_on_topic() -> None:
+    """The other cited unit names Air India; the year was read from Lufthansa's, which the cross-encoder does not
+    read as an answer: stitched, so not on topic (the answer becomes "not found", the spans its evidence)."""
+    got = _stitched(0.07)
+    assert not got.on_topic and not got.addresses and "names none of 'Air India'" in got.why
+    assert _stitched(0.95).on_topic  # read as an answer to it: the span may say it in other words
+    assert _stitched(None).on_topic  # read without the cross-encoder: not judged
+    assert _stitched(0.07, about="It was founded in 1953 as Air India's rival, Tata Airlines.").on_topic
+    bridge = QuestionAnalysis(question=FOUNDED, kind="bridge", answer_type="DATE", mentions=["Air India"])
+    assert _stitched(0.07, bridge).on_topic  # a bridge's answer is in another entity's unit
