@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from kmrag.answer.spans import line_of
+from kmrag.answer.support import STOP
+from kmrag.schema.search_keys import described_keys
 from kmrag.schema.search_keys import identifier_key as key
 from kmrag.schema.search_keys import identifiers as asked_identifiers
 
@@ -87,29 +89,12 @@ def read_assigned(question: str, spans: Sequence[Any], scores: Sequence[float] =
 
 def described(question: str, spans: Sequence[Any]) -> list[str]:
     """The identifiers the spans set that the question names in words: "the default quality threshold" is
-    ``quality_threshold``, "the minimum score" ``min_score`` (a word of the name may be the start of the
-    question's word: min, max, num, attr). Only names of two words or more, their words in order and
-    side by side in the question; one word alone ("score") names too much."""
-    words = [w.lower() for w in re.findall(r"[A-Za-z]+", question)]
-    out = []
-    for name in _unique([m.group("name") for span in spans for pattern in (_SET, _DEFAULT)
-                         for m in pattern.finditer(span.display)]):
-        parts = _words_of(name)
-        if len(parts) >= 2 and any(all(_says(p, w) for p, w in zip(parts, words[i:i + len(parts)], strict=True))
-                                   for i in range(len(words) - len(parts) + 1)):
-            out.append(name)
-    return out
-
-
-def _words_of(name: str) -> list[str]:
-    """``min_score``, ``minScore`` and ``MIN_SCORE``: ["min", "score"]."""
-    return [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", name)]
-
-
-def _says(part: str, word: str) -> bool:
-    """Whether a question's word says a name's word: the same, in the plural, or spelled out from its start."""
-    return part == word or word in {part + "s", part + "es"} or part in {word + "s"} or \
-        (len(part) >= 3 and word.startswith(part))
+    ``quality_threshold``, "the minimum score" ``min_score``, "the maximum number of attempts" ``max_attempts``
+    (:func:`kmrag.schema.search_keys.described_keys`: two or three words near each other, code's short forms).
+    A name of one word ("score") names too much."""
+    keys = set(described_keys(question, STOP))
+    return [name for name in _unique([m.group("name") for span in spans for pattern in (_SET, _DEFAULT)
+                                      for m in pattern.finditer(span.display)]) if key(name) in keys]
 
 
 def _unique(names: Sequence[str]) -> list[str]:

@@ -56,3 +56,26 @@ def test_a_default_is_taken_before_a_value_set_when_the_question_asks_one() -> N
              _span("u_b", "a.cs", 'var maxAttempts = TryGetInt(args, "max_attempts", 3);')]
     assert read_assigned("What is the default max_attempts?", spans, [2.0, 1.0])[1] == "3"
     assert read_assigned("What max_attempts does the run use?", spans, [2.0, 1.0])[1] == "4"
+
+
+def test_an_identifier_named_in_words_is_read_like_one_named_in_code() -> None:
+    """"the default quality threshold" is ``quality_threshold``; "the minimum score" ``min_score`` or ``minScore``
+    (code's short forms); a name of one word, or words far apart, name nothing."""
+    spans = [_span("u_a", "a.py", "def corrective_rag(query, index, quality_threshold: float = 0.4, top_k: int = 5):"),
+             _span("u_b", "b.cs", 'var minScore = TryGetDouble(args, "min_score", 0.45);\nscore = 3')]
+    assert read_assigned("What quality threshold does corrective RAG use by default?", spans, [1.0, 1.0])[1] == "0.4"
+    assert read_assigned("What is the default minimum score?", spans, [1.0, 1.0])[1] == "0.45"
+    assert read_assigned("What is the top k?", spans, [1.0, 1.0])[1] == "5"
+    assert read_assigned("What is the score?", spans, [1.0, 1.0]) is None  # one word names too much
+    assert read_assigned("Which quality do the best young players need to pass the threshold?", spans,
+                         [1.0, 1.0]) is None  # words far apart
+
+
+def test_the_keys_of_an_identifier_named_in_words() -> None:
+    from kmrag.schema.search_keys import described_keys
+
+    keys = described_keys("the maximum number of attempts", {"the", "of"})
+    assert {"maxattempts", "maximumattempts", "maxnumberattempts"} <= set(keys)
+    assert "theattempts" not in keys and described_keys("the", {"the"}) == []
+    assert "minrequiredchunks" in described_keys("minimum required chunks")
+    assert "ab" not in described_keys("a x y z b")  # farther apart than the window
