@@ -174,6 +174,7 @@ class Answerer:
                 evidence, validated = validated.statements, Validated(citations=validated.citations)
         elif best and best[1].found:
             evidence = best[1].statements
+            why = f"what was found is not about what the question asks: {best[3].why}"
         trace.append({"step": "done", "found": validated.found, "statements": len(validated.statements),
                       "confidence_why": why, "evidence": [e.model_dump() for e in evidence], "basis": validated.basis,
                       "ms": round((time.perf_counter() - t0) * 1000, 1)})
