@@ -69,7 +69,9 @@ class CrossEncoder:
         from tokenizers import Tokenizer
 
         tok = Tokenizer.from_file(str(self._files["tokenizer.json"]))
-        tok.enable_truncation(max_length=self.max_tokens, strategy="only_second")
+        # the longer side loses tokens: the passage as a rule, the question when it is the longer (a question of
+        # 1,600 characters made "only_second" raise: the passage had no room left to give)
+        tok.enable_truncation(max_length=self.max_tokens, strategy="longest_first")
         tok.no_padding()
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = self._threads or min(2, os.cpu_count() or 1)

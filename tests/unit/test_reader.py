@@ -58,6 +58,14 @@ def test_the_cross_encoder_scores_the_answering_passage_highest(ce: rerank.Cross
     assert scores.argmax() == 1 and scores[1] > 0 > scores[2]
 
 
+def test_a_question_longer_than_the_model_reads_is_cut_not_an_error(ce: rerank.CrossEncoder) -> None:
+    """A question of 1,600 characters (under the 2,000 a question may have) left the passage no room under
+    "only_second" truncation, and the tokenizer raised; the longer side now gives way."""
+    long_q = "Please tell me, considering everything about airlines and routes, " * 24 + "who runs Lufthansa?"
+    got = ce.score_pairs([(long_q, "Carsten Spohr is the chief executive of Lufthansa."), ("Who runs Lufthansa?", "x")])
+    assert got.shape == (2,) and all(abs(v) < 100 for v in got)
+
+
 def test_a_model_file_of_another_hash_is_refused(tmp_path: Path) -> None:
     (tmp_path / "model.onnx").write_bytes(b"not the model")
     with pytest.raises(ModelNotInstalled, match="sha256"):
