@@ -602,9 +602,11 @@ class ExtractiveGenerator:
                     return [row.span], self._row_value(row.span, analysis), f"the row whose range holds {said} (the question's)"
         facts = [(s, q) for s in scored if s.span.kind != "row" and s.score > 0
                  for q in quantities(s.span.display) if q[1] in units]
+        # the places the question names: a quantity stated of other places is not the one asked about
+        places = [e.text for e in self.nlp(question).ents if e.label_ in {"GPE", "LOC", "FAC"}] if facts else []
         for fact, (value, unit, said) in facts:  # best-scored fact first
             for row, (lo, hi, runit) in rows:
-                if runit != unit:
+                if runit != unit or not _about_all(fact.span, row.span, places):
                     continue
                 if (lo is None or value >= lo) and (hi is None or value <= hi):
                     return [fact.span, row.span], self._row_value(row.span, analysis), \
@@ -1196,3 +1198,12 @@ def _one_clause(claim: str, text: str) -> bool:
     said = {c for c in HAN.findall(rest) if c not in FUNCTION_CHARS}
     clauses = [c for c in CLAUSE.split(text) if names[-1] in c]
     return any(2 * len(said & set(c)) >= len(said) for c in clauses)
+
+
+def _about_all(fact: Span, row: Span, mentions: Sequence[str]) -> bool:
+    """Does the span stating a quantity name each of ``mentions`` (the question's places) that the table does
+    not: the distance of "a flight from Delhi to Cologne" is not the one stated of Delhi and Munich."""
+    table = terms(f"{row.title} {row.display}").words
+    said = terms(f"{fact.title} {fact.display}").words
+    return all(terms(m).words <= said for m in mentions if terms(m).words and not terms(m).words <= table)
+

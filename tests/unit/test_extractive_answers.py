@@ -58,6 +58,21 @@ def test_the_band_a_stated_distance_falls_in_is_cited_by_its_row(x: SpacyExtract
     assert "250 EUR" not in text and "400 EUR" not in text
 
 
+def test_a_distance_stated_of_other_places_sets_no_band(x: SpacyExtractor) -> None:
+    """"a flight from Delhi to Cologne": the distance the corpus states is Delhi to Munich's; 600 EUR was read off
+    it at 0.96. The operator's name is no place: Lufthansa's Delhi to Munich flight still reads the band."""
+    units = [("Lufthansa operates a daily flight from Delhi to Munich. The great-circle distance between Delhi and "
+              "Munich is about 5,900 km.", "paragraph", "Delhi to Munich", ""),
+             ("The amount of compensation depends on the great-circle distance of the flight.", "paragraph", "Bands", ""),
+             (TABLE, "table", "Compensation bands", "")]
+    direct, _, _ = answer(x, "How much compensation is due for denied boarding on a flight from Delhi to Cologne?",
+                          units)
+    assert direct != "600 EUR"
+    direct, _, _ = answer(x, "How much compensation is due for denied boarding on Lufthansa's Delhi to Munich flight?",
+                          units)
+    assert direct == "600 EUR"
+
+
 def test_a_bridge_question_chains_two_units_and_answers_from_the_second(x: SpacyExtractor) -> None:
     direct, quotes, _ = answer(x, "Where was the director of The Silent Harbour born?", [
         ("The Silent Harbour is a 1961 drama film directed by Edmund Varga.", "paragraph", "The Silent Harbour", ""),
