@@ -619,6 +619,10 @@ def cmd_delete(args: argparse.Namespace) -> int:
     if args.all == bool(args.sources):
         raise BadInput("name the sources to delete, or give --all (the whole tenant), not both"
                        if args.all else "name the sources to delete (`kmrag sources` lists them), or give --all")
+    if args.all and args.purge:
+        raise BadInput("--all deletes everything the tenant holds, unit rows included: --purge adds nothing to it")
+    if args.yes and not args.all:
+        raise BadInput("--yes confirms --all (the whole tenant); deleting named sources needs no --yes")
     if args.all:
         return _delete_tenant(args)
     settings = _settings(args)
@@ -680,7 +684,7 @@ def _delete_tenant(args: argparse.Namespace) -> int:
         if not (args.dry_run or args.yes or empty):
             raise BadInput(f"tenant {settings.tenant!r} holds {_tenant_holds(rows, graph)}; nothing deleted: add "
                            "--yes to delete all of it (it cannot be undone), or --dry-run to only list it")
-        if args.yes and not args.dry_run and not empty:
+        if args.yes and not args.dry_run:  # even when it looks empty: a graph left half-deleted holds answers
             stores.units.clear_tenant(settings.tenant)
             try:
                 stores.graph.clear_tenant(settings.tenant)
@@ -688,6 +692,9 @@ def _delete_tenant(args: argparse.Namespace) -> int:
             except KmragError as e:
                 raise KmragError(f"tenant {settings.tenant!r}: removed from PostgreSQL, but the graph delete "
                                  f"failed ({e}); run `kmrag delete --all --yes` again") from e
+            if any(stores.units.tenant_rows(settings.tenant).values()):  # an `ask` or a server wrote meanwhile
+                _note(f"tenant {settings.tenant!r} was written while it was deleted (an answer or a job); stop "
+                      "its servers and run `kmrag delete --all --yes` again")
     data = {"tenant": settings.tenant, "rows": rows, "graph": graph, "empty": empty,
             "deleted": bool(args.yes and not args.dry_run and not empty)}
     _emit(args, data, lambda d: f"tenant {d['tenant']!r} holds nothing" if d["empty"] else
@@ -958,14 +965,10 @@ def _eval_calibrate(args: argparse.Namespace, out_root: Any) -> int:
     return 0
 
 
-def _extend_with(args: argparse.Namespace) -> tuple[str, float] | None:
-    if not args.extend:
-        return None
-    name, _, l2 = args.extend.partition(":")
-    try:
-        return name, float(l2 or 1.0)
-    except ValueError:
-        raise BadInput(f"--extend {args.extend}: FEATURE or FEATURE:L2 (a number), e.g. path_stated:3") from None
+def _extend_with(args: argparse.Namespace) -> str | None:
+    from kmrag.eval.calibrate import check_feature
+
+    return check_feature(args.extend) if args.extend else None  # before any question is answered
 
 
 def _eval_kg(args: argparse.Namespace) -> int:
@@ -1108,7 +1111,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "(even if the file is gone; a record file means all its records)")
     dele.add_argument("--all", action="store_true", help="the whole tenant: every source, unit, answer, job, "
                                                          "entity merge, API key and embedder record, in both "
-                                                         "stores (with --yes; without it, only what would go)")
+                                                         "stores; needs --yes (--dry-run lists what it holds)")
     dele.add_argument("--yes", action="store_true", help="--all: really delete (it cannot be undone)")
     dele.add_argument("--purge", action="store_true", help="also delete unit rows (default: retire them, "
                                                            "so past answers stay auditable)")
@@ -1121,8 +1124,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--write", action="store_true", help="calibrate: make the fit the default "
                                                        "(kmrag/answer/calibration.json)")
     ev.add_argument("--rows", help="calibrate: fit again from the rows.jsonl of an earlier calibrate run")
-    ev.add_argument("--extend", metavar="FEATURE[:L2]", help="calibrate: fit only this feature's weight (one added "
-                                                             "since the default fit), every other weight held")
+    ev.add_argument("--extend", metavar="FEATURE", help="calibrate: fit only this feature's weight (one added since "
+                                                        "the default fit) on the dev sets' tune half, every other "
+                                                        "weight held")
     ev.add_argument("--dataset", action="append", help="musique, hotpotqa, 2wiki, novel (GraphRAG-Bench: its Fact "
                                                        "Retrieval and Complex Reasoning questions over novel.parquet; "
                                                        "comma-separated or repeated)")

@@ -81,8 +81,9 @@ def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: 
 
 
 def _path_stated(basis: Mapping[str, Any]) -> float:
-    """For an answer read along relation edges: how well a path of two hops or more says the question, every hop
-    said by a word of the question, weighed by the cross-encoder's reading of its last sentence (0 otherwise)."""
+    """For an answer read along relation edges: a path of two hops or more (every hop said by a word of the
+    question, as :mod:`kmrag.answer.paths` keeps only such paths; checked here too), weighed by the
+    cross-encoder's reading of its last sentence; 0 for any other answer."""
     said, hops = basis.get("said") or [], basis.get("hops") or []
     if basis.get("kind") != "path" or len(hops) < 2 or len(said) != len(hops) or not all(said):
         return 0.0

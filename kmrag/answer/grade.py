@@ -176,7 +176,7 @@ def _read_elsewhere(analysis: QuestionAnalysis, validated: Validated, context: C
             or analysis.kind != "factoid" or analysis.sub_question is not None):
         return False
     u = context.unit(unit)
-    have = terms(f"{u.title} {u.content}").words
+    have = terms(f"{u.title} {' '.join(u.section_path)} {u.content}").words  # a document's headings name it too
     return not any(len(terms(m).words & have) * 2 >= len(terms(m).words) for m in named)
 
 

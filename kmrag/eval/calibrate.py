@@ -191,44 +191,60 @@ def fit_computed(tune: Sequence[CalibrationRow], weights: Mapping[str, float]) -
                           "at": datetime.now(UTC).isoformat(timespec="seconds")}}
 
 
-def extend(rows: Sequence[CalibrationRow], feature: str, l2: float, threshold: float,
+# the sets whose questions tests check by name: a weight fitted on them would pass those tests by construction
+NOT_FITTED_ON = ("demo",)
+
+
+def extend(rows: Sequence[CalibrationRow], feature: str, threshold: float,
            base: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The default calibration (``base``) with one feature added since its fit: that feature's weight fitted
-    on the tune half with every other weight (and the computed answers' scale) held, L2 ``l2`` on it, each set
-    weighing the same; the test half reported with and without it. A refit of every weight on a new reader's
-    rows has scored worse on the HotpotQA and MuSiQue test halves than the weights it would replace, so a new
-    feature joins them this way."""
+    """The default calibration (``base``) with one feature added since its fit: that feature's weight fitted on
+    the tune half's answers having it (the dev sets', not the demo set's, whose questions the tests check), every
+    other weight held, each set weighing the same, to Platt's targets as for computed answers: n right answers
+    speak of (n + 1) / (n + 2), m wrong ones of 1 / (m + 2), so a handful all right never speaks of certainty.
+    The test half is reported with and without it. (A refit of every weight on a new reader's rows has scored
+    worse on the HotpotQA and MuSiQue test halves than the weights it would replace, so a new feature joins
+    them this way.) Computed answers keep their own scale and are not fitted on."""
     import numpy as np
 
-    if feature not in C.FEATURES:
-        raise BadInput(f"--extend {feature}: not a confidence feature (one of: {', '.join(C.FEATURES)})")
-    base = dict(base or C._calibration(str(C.CALIBRATION)) or {"weights": dict(C.PRIOR)})
+    check_feature(feature)
+    base = dict(base or C._calibration(str(C.CALIBRATION)) or {"weights": dict(C.PRIOR), "fitted_on": {
+        "questions": 0, "note": "no calibration file: the prior"}})
     held = {k: v for k, v in base["weights"].items() if k != feature}
     scale = _scale(base.get("computed"))
-    tune = [r for r in rows if r.split == "tune" and r.found]
-    has = [r for r in tune if r.features.get(feature, 0.0)]
+    has = [r for r in rows if r.split == "tune" and r.found and r.dataset not in NOT_FITTED_ON
+           and r.features.get(feature, 0.0) and not r.features.get("computed", 0.0)]
     if not has:
-        raise BadInput(f"--extend {feature}: no answered tune row has the feature; nothing to fit it on")
-    per_set = Counter(r.dataset for r in tune)
-    sw = np.array([1.0 / per_set[r.dataset] for r in tune])
+        raise BadInput(f"--extend {feature}: no answered tune row of the dev sets has the feature; nothing to fit "
+                       "it on")
+    right = sum(r.correct for r in has)
+    wrong = len(has) - right
+    per_set = Counter(r.dataset for r in has)
+    sw = np.array([1.0 / per_set[r.dataset] for r in has])
     sw = sw / sw.mean()
-    z = np.array([_z(r.features, held, scale) for r in tune])
-    x = np.array([r.features.get(feature, 0.0) for r in tune])
-    y = np.array([1.0 if r.correct else 0.0 for r in tune])
+    z = np.array([C.logit(r.features, held) for r in has])
+    x = np.array([r.features[feature] for r in has])
+    y = np.array([(right + 1) / (right + 2) if r.correct else 1 / (wrong + 2) for r in has])
     w = 0.0
-    for _ in range(50):  # Newton's method on the one weight; the ridge keeps it finite when all are right
+    for _ in range(100):  # Newton's method on the one weight (a small ridge keeps the step defined)
         p = 1.0 / (1.0 + np.exp(-np.clip(z + w * x, -30, 30)))
-        w -= float((sw * (p - y) * x).sum() + l2 * w) / float((sw * p * (1 - p) * x * x).sum() + l2)
+        w -= float((sw * (p - y) * x).sum() + 1e-3 * w) / float((sw * p * (1 - p) * x * x).sum() + 1e-3)
     weights = {**held, feature: round(w, 4)}
     test = [r for r in rows if r.split == "test"]
     return {**base, "weights": weights, "threshold": threshold, "test": report(test, weights, threshold, scale),
             "tune": report([r for r in rows if r.split == "tune"], weights, threshold, scale),
             "test_without": report(test, held, threshold, scale), "test_before": report(test, C.PRIOR, threshold),
             "extended": {**base.get("extended", {}), feature: {
-                "weight": round(w, 4), "l2": l2, "rows": len(has), "right": sum(r.correct for r in has),
-                "sets": dict(sorted(Counter(r.dataset for r in has).items())), "split": "tune",
+                "weight": round(w, 4), "rows": len(has), "right": right,
+                "targets": [round((right + 1) / (right + 2), 4), round(1 / (wrong + 2), 4)],
+                "sets": dict(sorted(per_set.items())), "split": "tune", "not_fitted_on": list(NOT_FITTED_ON),
                 "weighting": "each set the same", "held": "every other weight and the computed scale",
                 "at": datetime.now(UTC).isoformat(timespec="seconds")}}}
+
+
+def check_feature(feature: str) -> str:
+    if feature not in C.FEATURES:
+        raise BadInput(f"--extend {feature}: not a confidence feature (one of: {', '.join(C.FEATURES)})")
+    return feature
 
 
 def _z(feats: Mapping[str, float], weights: Mapping[str, float], scale: tuple[float, float] | None) -> float:
@@ -343,10 +359,10 @@ def load_rows(path: Path) -> list[CalibrationRow]:
 def run_calibration(stores: Stores | None, datasets: Sequence[str], out_root: Path, limit: int | None = None,
                     data_root: str | None = None, progress: bool = False, write: bool = False,
                     rows_from: Path | None = None, threshold: float = 0.5,
-                    extend_with: tuple[str, float] | None = None) -> dict[str, Any]:
+                    extend_with: str | None = None) -> dict[str, Any]:
     """Collect every set's rows (saved under ``out_root``; or read them from ``rows_from``), fit, report;
-    ``write``: make the fit the default; ``extend_with`` (feature, L2): fit only that feature's weight, the
-    default calibration's others held (:func:`extend`)."""
+    ``write``: make the fit the default; ``extend_with``: a feature whose weight alone is fitted, the default
+    calibration's others held (:func:`extend`)."""
     if rows_from is not None:
         rows = load_rows(rows_from)
     else:
@@ -359,7 +375,7 @@ def run_calibration(stores: Stores | None, datasets: Sequence[str], out_root: Pa
         for r in rows:
             f.write(r.model_dump_json() + "\n")
     if extend_with is not None:
-        result = extend(rows, *extend_with, threshold=threshold)
+        result = extend(rows, extend_with, threshold=threshold)
         (out / "calibration.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     else:
         result = calibrate(rows, threshold, out / "calibration.json")

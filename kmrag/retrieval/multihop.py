@@ -32,6 +32,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from kmrag.answer.support import STOP as WORDS_STOP
 from kmrag.graph.base import GraphStore
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
@@ -192,7 +193,7 @@ class MultiHopRetriever:
         """The units of code setting an identifier the question names in words ("the minimum score":
         ``min_score``, ``minScore``): BM25 on its adjacent words joined, kept only where the unit's code has an
         identifier of that key (a joined pair can be a word: "any one" is "anyone")."""
-        keys = set(described_keys(q, STOP))
+        keys = set(described_keys(q, WORDS_STOP))  # the reader's stop words: the same keys it reads
         if not keys:
             return []
         found = self.lexical.retrieve(tenant, " ".join(sorted(keys)), depth).unit_ids[:10]

@@ -113,10 +113,16 @@ def test_delete_all_removes_the_tenant_from_both_stores_and_leaves_others(tmp_pa
             assert res.returncode == 0, res.stderr
         asked = kmrag("ask", "What does the corpus say?", "--json", env=envs[gone])
         assert asked.returncode in (0, 1), asked.stderr
+        assert kmrag("keys", "create", "--tenant", gone, "--name", "k", env=envs[gone]).returncode == 0
         with open_stores(load_settings(tenant=kept)) as s:
             before = (s.units.tenant_rows(kept), s.graph.counts(kept))
             held = s.units.tenant_rows(gone)
+            with s.pool.connection() as conn:  # every table with a tenant column, not the command's own list
+                tables = [r[0] for r in conn.execute(
+                    "SELECT table_name FROM information_schema.columns WHERE column_name = 'tenant' "
+                    "AND table_schema = current_schema()").fetchall()]
         assert held["kmrag_units"] and held["kmrag_answers"] == 1 and held["kmrag_jobs"] == 1
+        assert held["kmrag_api_keys"] == 1 and "kmrag_units" in tables
 
         refused = kmrag("delete", "--all", env=envs[gone])
         assert refused.returncode == 2 and "add --yes" in refused.stderr and gone in refused.stderr
@@ -124,12 +130,19 @@ def test_delete_all_removes_the_tenant_from_both_stores_and_leaves_others(tmp_pa
         assert listed.returncode == 0 and data_of(listed)["rows"] == held and not data_of(listed)["deleted"]
         both = kmrag("delete", "--all", "some-source", env=envs[gone])
         assert both.returncode == 2 and "not both" in both.stderr
+        for args, said in ((("--all", "--purge", "--yes"), "adds nothing"), (("some-source", "--yes"), "confirms --all")):
+            bad = kmrag("delete", *args, env=envs[gone])
+            assert bad.returncode == 2 and said in bad.stderr, bad.stderr
 
         done = kmrag("delete", "--all", "--yes", "--json", env=envs[gone])
         assert done.returncode == 0, done.stdout + done.stderr
         assert data_of(done)["deleted"] and data_of(done)["rows"] == held
         with open_stores(load_settings(tenant=gone)) as s:
             assert not any(s.units.tenant_rows(gone).values())
+            with s.pool.connection() as conn:
+                for table in tables:  # a table the command forgot would keep the tenant's rows
+                    n = conn.execute(f"SELECT count(*) FROM {table} WHERE tenant = %s", (gone,)).fetchone()[0]  # noqa: S608
+                    assert n == 0, table
             assert not any(s.graph.counts(gone).model_dump(exclude={"units_by_type"}).values())
             with s.graph._driver.session(database=s.graph._database) as session:  # any node: answers too
                 assert session.run("MATCH (n {tenant: $t}) RETURN count(n) AS n", t=gone).single()["n"] == 0

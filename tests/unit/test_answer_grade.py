@@ -62,3 +62,14 @@ def test_a_one_hop_answer_read_off_another_entity_s_unit_is_not_on_topic() -> No
     assert _stitched(0.07, about="It was founded in 1953 as Air India's rival, Tata Airlines.").on_topic
     bridge = QuestionAnalysis(question=FOUNDED, kind="bridge", answer_type="DATE", mentions=["Air India"])
     assert _stitched(0.07, bridge).on_topic  # a bridge's answer is in another entity's unit
+
+
+def test_a_unit_of_code_setting_an_identifier_the_question_names_in_words_is_useful() -> None:
+    """"the default minimum score": the unit setting min_score shares none of the question's words as written
+    (it was graded 0% and left out of the context); it names what the question asks about."""
+    code = unit("u_" + "5" * 16, 'var minScore = TryGetDouble(args, "min_score", 0.45);', title="Refine", type_="code")
+    other = unit("u_" + "6" * 16, "var k = 4;", title="Refine", type_="code")
+    q = "What is the default minimum score?"
+    analysis = QuestionAnalysis(question=q, kind="factoid", answer_type="NUMBER", mentions=[])
+    got = {g.unit_id: g for g in OfflineGrader().grade_units(q, analysis, [code, other])}
+    assert got[code.id].useful and "minScore" in got[code.id].why and not got[other.id].useful

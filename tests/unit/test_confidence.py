@@ -168,37 +168,40 @@ def test_computed_answers_all_right_speak_of_a_smoothed_rate_not_certainty() -> 
 
 
 def test_a_feature_added_since_the_fit_gets_its_weight_with_the_others_held() -> None:
-    """`eval calibrate --extend F`: only F's weight moves, toward what the tune half says of the rows having
-    it (right more often than the held weights say: up; wrong more often: down), the ridge keeping it finite
-    when they are all right; the test half is reported with and without it."""
+    """`eval calibrate --extend F`: only F's weight moves, toward what the dev sets' tune rows having it say
+    (right more often than the held weights say: up; wrong more often: down); all right, they speak of
+    (n + 1) / (n + 2), not of certainty; the demo set's rows (the questions tests check) are not fitted on."""
     from kmrag.errors import BadInput
-    from kmrag.eval.calibrate import extend
+    from kmrag.eval.calibrate import check_feature, extend
 
     held = dict.fromkeys(("bias", *C.FEATURES), 0.0) | {"bias": -1.0, "support_min": 1.0, "path_stated": 0.0}
     base = {"weights": held, "fitted_on": {"questions": 1}}
 
-    def rows(right_when_stated: float) -> list[CalibrationRow]:
+    def rows(right_when_stated: float, dataset: str = "toy") -> list[CalibrationRow]:
         rnd, out = random.Random(5), []
         for i in range(2000):
             stated = i % 4 == 0
             ok = rnd.random() < (right_when_stated if stated else 0.5)
             feats = dict.fromkeys(C.FEATURES, 0.0) | {"path_stated": float(stated), "support_min": 1.0}
-            out.append(CalibrationRow(dataset="toy", qid=str(i), question="q", answers=["a"], found=True,
+            out.append(CalibrationRow(dataset=dataset, qid=str(i), question="q", answers=["a"], found=True,
                                       correct=ok, features=feats, split=split_of("toy", str(i))))
         return out
 
-    up = extend(rows(0.9), "path_stated", 1.0, 0.5, base)
+    up = extend(rows(0.9), "path_stated", 0.5, base)
     assert up["weights"]["path_stated"] > 1.5 and {k: v for k, v in up["weights"].items() if k != "path_stated"} \
         == {k: v for k, v in held.items() if k != "path_stated"}
     assert up["test"]["all"]["ece"] < up["test_without"]["all"]["ece"]
-    assert extend(rows(0.2), "path_stated", 1.0, 0.5, base)["weights"]["path_stated"] < -1.0
-    all_right = [r.model_copy(update={"correct": True}) for r in rows(0.9) if r.features["path_stated"]]
-    capped = extend(all_right, "path_stated", 3.0, 0.5, base)["weights"]["path_stated"]
-    assert 0 < capped < extend(all_right, "path_stated", 0.3, 0.5, base)["weights"]["path_stated"] < 30
+    assert extend(rows(0.2), "path_stated", 0.5, base)["weights"]["path_stated"] < -1.0
+    three = [r.model_copy(update={"correct": True}) for r in rows(0.9) if r.features["path_stated"]
+             and r.split == "tune"][:3]
+    w = extend(three, "path_stated", 0.5, base)["weights"]["path_stated"]
+    assert abs(C.probability(three[0].features, held | {"path_stated": w}) - 0.8) < 0.01  # (3 + 1) / (3 + 2)
+    with pytest.raises(BadInput, match="no answered tune row of the dev sets"):
+        extend([r.model_copy(update={"dataset": "demo"}) for r in three], "path_stated", 0.5, base)
     with pytest.raises(BadInput, match="not a confidence feature"):
-        extend(rows(0.9), "nonsense", 1.0, 0.5, base)
+        check_feature("nonsense")
     with pytest.raises(BadInput, match="no answered tune row"):
-        extend([r for r in rows(0.9) if not r.features["path_stated"]], "path_stated", 1.0, 0.5, base)
+        extend([r for r in rows(0.9) if not r.features["path_stated"]], "path_stated", 0.5, base)
 
 
 def test_a_path_is_stated_when_two_hops_or_more_each_say_a_question_word() -> None:
