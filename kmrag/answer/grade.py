@@ -93,13 +93,17 @@ class OfflineGrader:
         present = [m for m in named if len(terms(m).words & evidence) * 2 >= len(terms(m).words)]
         on_topic = not named or len(present) * 2 >= len(named)
         elsewhere = on_topic and _read_elsewhere(analysis, validated, context, named)
-        on_topic = on_topic and not elsewhere
+        other = _of_another(question, analysis, validated, named) if on_topic and not elsewhere else None
+        on_topic = on_topic and not elsewhere and other is None
         said = " ".join(s.text for s in validated.statements) + " " + (validated.direct or "")
         qwords = terms(question).words - terms(" ".join(analysis.mentions)).words
         overlap = len(qwords & terms(said).words) / max(1, len(qwords))
         # a question that expects a kind of value (an amount, a date, a person) is addressed by one
         typed = analysis.answer_type not in {"ENTITY"}
         addresses = on_topic and (validated.direct is not None or (not typed and overlap >= 0.5))
+        if other is not None:
+            return AnswerGrade(grounded, False, f"the direct answer {validated.direct!r} was read from a span that says "
+                               f"{other[1]!r}, not {other[0]!r}: it answers the question of another", on_topic=False)
         if elsewhere:
             return AnswerGrade(grounded, False, f"the direct answer {validated.direct!r} was read from a unit that "
                                f"names none of {', '.join(repr(m) for m in named)} and does not read as an answer to "
@@ -178,6 +182,41 @@ def _read_elsewhere(analysis: QuestionAnalysis, validated: Validated, context: C
     u = context.unit(unit)
     have = terms(f"{u.title} {' '.join(u.section_path)} {u.content}").words  # a document's headings name it too
     return not any(len(terms(m).words & have) * 2 >= len(terms(m).words) for m in named)
+
+
+# "the chief executive of Air India": the words before a name that say its relation end in one of these
+RELATION_END = {"of", "in", "for", "at", "from", "by"}
+
+
+def _of_another(question: str, analysis: QuestionAnalysis, validated: Validated,
+                named: Sequence[str]) -> tuple[str, str] | None:
+    """(what the question says, what the span says) when the direct answer's span says the question's relation
+    of another name: "Who is the chief executive of Air India?" read off "Carsten Spohr is the chief executive
+    of Lufthansa". The relation is the one to three words right before a name of the question, ending in "of",
+    "in", ... and holding a word of its own; the span must say them followed by a name sharing no word with
+    it. Only questions of one hop with a direct answer read from a span are judged."""
+    basis = validated.basis or {}
+    quote = basis.get("quote") or ""
+    if (not validated.direct or not quote or analysis.kind != "factoid" or analysis.sub_question is not None
+            or basis.get("kind") in {"comparison", "yes_no", "chain", "path", "band", "cell", "assigned"}):
+        return None
+    for m in named:
+        at = question.lower().find(m.lower())
+        lead = re.findall(r"[\w'’-]+", question[:at])[-3:] if at > 0 else []
+        if not lead or lead[-1].lower() not in RELATION_END:
+            continue
+        while lead and lead[0].lower() in STOP:
+            lead = lead[1:]
+        if len(lead) < 2:  # a word of its own, then the preposition
+            continue
+        said = re.search(r"\b" + r"\s+".join(re.escape(w) for w in lead) + r"\s+(?:the\s+)?((?:[A-Z][\w'’.-]*\s*)+)",
+                         quote, re.I)
+        if said is None or not said.group(1)[:1].isupper():
+            continue
+        other = said.group(1).strip().rstrip(".,;:")
+        if not terms(other).words & terms(m).words and not terms(validated.direct).words & terms(other).words:
+            return f"{' '.join(lead)} {m}", f"{' '.join(lead)} {other}"
+    return None
 
 
 def _json_field(text: str, key: str) -> Any:

@@ -73,3 +73,27 @@ def test_a_unit_of_code_setting_an_identifier_the_question_names_in_words_is_use
     analysis = QuestionAnalysis(question=q, kind="factoid", answer_type="NUMBER", mentions=[])
     got = {g.unit_id: g for g in OfflineGrader().grade_units(q, analysis, [code, other])}
     assert got[code.id].useful and "minScore" in got[code.id].why and not got[other.id].useful
+
+
+def _read_off(question: str, quote: str, mentions: list[str], direct: str) -> Any:
+    u = unit("u_" + "7" * 16, quote, title="AIRLINES")
+    other = unit("u_" + "8" * 16, "Air India is headquartered in New Delhi.", title="AIRLINES")
+    ctx = Context.of(T, [u, other])
+    v = validate(f"{quote} [{u.id}]\n{other.content} [{other.id}]", ctx, lambda ids: set(), direct=direct,
+                 basis={"kind": "span", "unit_id": u.id, "quote": quote, "meaning": 0.93})
+    analysis = QuestionAnalysis(question=question, kind="factoid", answer_type="PERSON", mentions=mentions)
+    return OfflineGrader().grade_answer(question, analysis, v, ctx)
+
+
+def test_a_span_saying_the_question_s_relation_of_another_name_answers_another_question() -> None:
+    """The cross-encoder reads "Carsten Spohr is the chief executive of Lufthansa" as an answer to "Who is the
+    chief executive of Air India?" (0.93); the span says the relation of another name: not on topic."""
+    got = _read_off("Who is the chief executive of Air India?", "Carsten Spohr is the chief executive of Lufthansa.",
+                    ["Air India"], "Carsten Spohr")
+    assert not got.on_topic and "'chief executive of Lufthansa', not 'chief executive of Air India'" in got.why
+    same = _read_off("Who is the chief executive of Lufthansa?", "Carsten Spohr is the chief executive of Lufthansa.",
+                     ["Lufthansa"], "Carsten Spohr")
+    assert same.on_topic
+    # the answer is the other name itself (the span is about it): not judged
+    assert _read_off("Who runs the airline of Air India?", "It is the airline of Lufthansa.", ["Air India"],
+                     "Lufthansa").on_topic
