@@ -29,7 +29,9 @@ DATE_NOUNS = {"year", "date", "day", "month", "century", "decade", "when"}
 NUMBER_NOUNS = {"number", "population", "amount", "count"}
 # what a measurement is called ("What accuracy did X reach?"): a number is asked, yet the noun is the relation a
 # path's hop says (a table row's (X) -[accuracy]-> (42.3%)), so it is no kind noun of kmrag.answer.paths
-MEASURE_NOUNS = {"accuracy", "precision", "percentage", "proportion", "rate", "ratio"}
+MEASURE_NOUNS = {"accuracy", "precision", "percentage", "proportion", "rate", "ratio", "latency", "duration", "length",
+                 "distance", "height", "weight", "speed", "area", "depth", "width", "capacity", "elevation",
+                 "altitude"}
 # the roles people have ("the engineer who"), but for the words that name other kinds too ("broadcaster", a
 # company; "model", a product) or as often a thing as a person ("driver", "pilot", "conductor")
 PERSON_NOUNS |= OCCUPATIONS - PLACE_NOUNS - ORG_NOUNS - WORK_NOUNS - DATE_NOUNS - NUMBER_NOUNS - MEASURE_NOUNS - {

@@ -93,6 +93,17 @@ ORIGIN = re.compile(r"^\s*where\s+(?:(?:is|was|are|were)\b.*\bfrom|(?:does|did|d
                     re.I)
 
 
+# "what is the (average) latency of X": the noun a copula's "what" asks for (spaCy parses "what" as the pronoun,
+# not the noun's determiner)
+ATTRIBUTE_ASKED = re.compile(r"^(?:what|which) (?:is|was|are|were) (?:the |its |their |his |her )?(?:[\w-]+ ){0,2}?"
+                             r"([a-z]+) (?:of|for|in|at|on)\b")
+
+
+def _singular(noun: str) -> str:
+    return noun[:-3] + "y" if noun.endswith("ies") else noun[:-1] if noun.endswith("s") and not noun.endswith("ss") \
+        else noun
+
+
 class QuestionAnalyser:
     def __init__(self, extractor: SpacyExtractor) -> None:
         self.extractor = extractor
@@ -143,6 +154,8 @@ class QuestionAnalyser:
             return "NUMBER"  # "how accurate was X": its accuracy, a number
         if re.search(r"\bhow (long|far|tall|high|big|large|old|heavy|fast|quick|quickly|slow|deep|wide)\b", text):
             return "QUANTITY"
+        if (attr := ATTRIBUTE_ASKED.search(text)) and _singular(attr.group(1)) in NUMBER_NOUNS | MEASURE_NOUNS:
+            return "NUMBER"  # "What is the average latency of X?", "What was the population of Y in 1900?"
         asked = _asking_wh(doc)  # "when" / "where" that ask, not those of a relative clause ("the city where")
         if re.search(r"\b(what year|which year|what date|which date|in what year|date of|year of|"
                      r"(?:birth|death) (?:date|year)|birthdate|birthday)\b", text) or "when" in asked:
