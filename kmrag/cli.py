@@ -407,6 +407,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
         for step in answer.trace:
             if step.get("warning"):
                 _note(step["warning"])
+        if not answer.found and not stores.units.counts(settings.tenant)["units"]:
+            _note(_empty_tenant(settings.tenant, stores.units.tenants()))
         units = {u.id: u for u in stores.units.get_units(settings.tenant, [c.unit_id for c in answer.citations])}
     neo4j = not settings.uses_embedded_graph
     data = answer.model_dump(mode="json") | {"found": answer.found, "ms": ms}
@@ -419,6 +421,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
     _emit(args, data, lambda _: answer_text(answer, ms, browser=neo4j, units=units, saved=not args.no_save)
           + ("\n" + trace_text(answer.trace) if args.trace else ""))
     return 0
+
+
+def _empty_tenant(tenant: str, tenants: Sequence[str]) -> str:
+    """What to do when the tenant asked holds nothing: ingest, or the tenant meant (one spelt alike first)."""
+    alike = [t for t in tenants if t.lower() == tenant.lower()]
+    others = alike + [t for t in tenants if t not in alike]
+    return (f"tenant {tenant!r} holds no units: ingest documents first (`kmrag ingest --tenant {tenant} PATH`)"
+            + (f", or ask a tenant that holds some: {', '.join(others[:8])}" if others else ""))
 
 
 def cmd_audit(args: argparse.Namespace) -> int:

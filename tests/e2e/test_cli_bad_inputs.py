@@ -335,3 +335,15 @@ def test_odd_questions_through_the_python_api(env: dict[str, str], good: dict[st
             ask(s.units, s.graph, get_embedder(settings), settings.tenant, q)
         a = answerer.answer(settings.tenant, "What does the Harbor Bridge connect?")
         assert a.found and "Northport" in a.text, a.text
+
+
+def test_a_question_to_an_empty_tenant_says_the_tenant_holds_nothing(env: dict[str, str], good: dict[str, Any]) -> None:
+    """A misspelt tenant ("Demo" for "demo") answered "not found, nothing was found": a new user could not tell
+    the tenant was empty. The note says so and names the tenant spelt alike first."""
+    empty = {**env, "KMRAG_TENANT": env["KMRAG_TENANT"].upper()}
+    res = kmrag("ask", "Where is the Harbor Bridge?", "--no-save", env=empty)
+    assert res.returncode == 0 and "Information not found" in res.stdout, res.stderr[-2000:]
+    assert f"tenant {empty['KMRAG_TENANT']!r} holds no units: ingest documents first" in res.stderr
+    assert f"ask a tenant that holds some: {env['KMRAG_TENANT']}" in res.stderr
+    held = kmrag("ask", "Where is the Harbor Bridge?", "--no-save", env=env)
+    assert "holds no units" not in held.stderr
