@@ -176,13 +176,8 @@ def fit_computed(tune: Sequence[CalibrationRow], weights: Mapping[str, float]) -
     rows = [r for r in tune if r.features.get("computed", 0.0) > 0]
     if not rows:
         return None
-    right = sum(r.correct for r in rows)
-    wrong = len(rows) - right
-    per_set = Counter(r.dataset for r in rows)
-    sw = np.array([1.0 / per_set[r.dataset] for r in rows])
-    sw = sw / sw.mean()
+    right, wrong, per_set, sw, y = _smoothed(rows)
     z = np.array([C.logit(r.features, weights) for r in rows])
-    y = np.array([(right + 1) / (right + 2) if r.correct else 1 / (wrong + 2) for r in rows])
     a, b = _platt(z, y, sw) if right and wrong else (1.0, _shift(z, y, sw))
     return {"platt": [round(a, 4), round(b, 4)],
             "fitted_on": {"questions": len(rows), "right": right, "targets": [round((right + 1) / (right + 2), 4),
@@ -216,14 +211,9 @@ def extend(rows: Sequence[CalibrationRow], feature: str, threshold: float,
     if not has:
         raise BadInput(f"--extend {feature}: no answered tune row of the dev sets has the feature; nothing to fit "
                        "it on")
-    right = sum(r.correct for r in has)
-    wrong = len(has) - right
-    per_set = Counter(r.dataset for r in has)
-    sw = np.array([1.0 / per_set[r.dataset] for r in has])
-    sw = sw / sw.mean()
+    right, wrong, per_set, sw, y = _smoothed(has)
     z = np.array([C.logit(r.features, held) for r in has])
     x = np.array([r.features[feature] for r in has])
-    y = np.array([(right + 1) / (right + 2) if r.correct else 1 / (wrong + 2) for r in has])
     w = 0.0
     for _ in range(100):  # Newton's method on the one weight (a small ridge keeps the step defined)
         p = 1.0 / (1.0 + np.exp(-np.clip(z + w * x, -30, 30)))
@@ -250,6 +240,19 @@ def check_feature(feature: str) -> str:
 def _z(feats: Mapping[str, float], weights: Mapping[str, float], scale: tuple[float, float] | None) -> float:
     z = C.logit(feats, weights)
     return scale[0] * z + scale[1] if scale is not None and feats.get("computed", 0.0) > 0 else z
+
+
+def _smoothed(rows: Sequence[CalibrationRow]) -> tuple[int, int, Counter[str], Any, Any]:
+    """(right, wrong, rows per set, sample weights with each set weighing the same, Platt's targets: a right
+    answer (right + 1) / (right + 2), a wrong one 1 / (wrong + 2))."""
+    import numpy as np
+
+    right = sum(r.correct for r in rows)
+    wrong = len(rows) - right
+    per_set = Counter(r.dataset for r in rows)
+    sw = np.array([1.0 / per_set[r.dataset] for r in rows])
+    y = np.array([(right + 1) / (right + 2) if r.correct else 1 / (wrong + 2) for r in rows])
+    return right, wrong, per_set, sw / sw.mean(), y
 
 
 def _shift(z: Any, y: Any, sw: Any) -> float:
