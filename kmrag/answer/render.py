@@ -44,11 +44,13 @@ def answer_text(answer: Answer, ms: float | None = None, browser: bool = False,
             kind = " (table row)" if c.kind == "row" else ""
             lines.append(f"  [{c.unit_id}] {where}{kind}")
             lines += _wrap(f"“{c.quote}”", "      ")
-    meta = f"answer {answer.id}  ({answer.generator}, {answer.strategy}, confidence {answer.confidence:.2f}"
+    sure = round(answer.confidence, 2)  # one number for both lines ("0.03" beside "2%" read as two)
+    meta = (f"answer {answer.id if saved else '(not stored)'}  ({answer.generator}, {answer.strategy}, "
+            f"confidence {sure:.2f}")
     lines.append(meta + (f", {ms:.0f} ms)" if ms is not None else ")"))
     if answer.confidence_why:
-        lines.append(f"how sure: {answer.confidence:.0%} that it is right: {answer.confidence_why}")
-    if answer.found and not saved:
+        lines.append(f"how sure: {round(sure * 100)}% that it is right: {answer.confidence_why}")
+    if not saved:
         lines.append("not stored (--no-save): this answer cannot be audited")
     elif answer.found:
         lines.append(f"audit it: kmrag audit {answer.id}" + (f" --tenant {answer.tenant}" if answer.tenant else ""))

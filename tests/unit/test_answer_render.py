@@ -95,3 +95,9 @@ def test_an_answer_not_stored_offers_no_audit() -> None:
     unsaved = answer_text(a, browser=True, saved=False)
     assert "audit it:" not in unsaved and "Neo4j Browser" not in unsaved
     assert "not stored (--no-save): this answer cannot be audited" in unsaved
+    assert a.id not in unsaved and "answer (not stored)" in unsaved  # no id of an answer that does not exist
+    nothing = _answer(question="Who?", text="Information not found in knowledge map", confidence=0.0254,
+                      confidence_why="weak")
+    shown = answer_text(nothing, saved=False)
+    assert "not stored (--no-save)" in shown  # a not-found answer is not stored either
+    assert "confidence 0.03" in shown and "how sure: 3%" in shown  # one number, said twice
