@@ -260,6 +260,8 @@ def row_range(text: str) -> tuple[float | None, float | None, str] | None:
     return None
 
 
+# a bound the value must pass, not reach ("more than 3500 km"; "at least" and "up to" include it)
+STRICT_BOUND = re.compile(r"\b(?:more|less|fewer) than\b|\b(?:over|above|under|below|exceeding|beyond)\s+\d", re.I)
 # a question about a change or a comparison with the thing it names: no single cell answers it
 RELATIVE_ASK = re.compile(r"相比|相较|比起|比较|提高了|提升了|增加了|减少了|下降了|降低了|高出|低了|多了|少了|"
                           r"\bcompared (?:to|with)\b|\b(?:improve|increase|decrease|differ)\w*", re.I)
@@ -877,6 +879,8 @@ class ExtractiveGenerator:
         nothing (never a default). A country may be read from any span of ``pool`` about an entity."""
         if HAN.search(question):
             return _yes_zh(question, analysis, chain)
+        if (bounded := self._bounded(question, [*chain, *(pool or [])])) is not None:
+            return bounded
         names = analysis.compared if len(analysis.compared) >= 2 else analysis.mentions[:1]
         about = self._about(chain, names) if names else None
         if not about:
@@ -909,6 +913,31 @@ class ExtractiveGenerator:
                 e["claim"] = c
             return "yes", {"kind": "yes_no", "rule": "every entity's span states its claim", "entities": entities}
         return None, None
+
+    def _bounded(self, question: str, spans: Sequence[Span]) -> tuple[str, dict[str, Any]] | None:
+        """"Is the distance from Delhi to Munich more than 3500 km?": the quantity a span states of every place the
+        question names, compared with the question's bound (the computation shown); None when the question sets
+        no bound, names no place, or no span states such a quantity of them."""
+        bound = row_range(question)
+        if bound is None or (bound[0] is None) == (bound[1] is None):
+            return None
+        lo, hi, unit = bound
+        places = [e.text for e in self.nlp(question).ents if e.label_ in {"GPE", "LOC", "FAC"}]
+        strict = STRICT_BOUND.search(question) is not None
+        for span in spans:
+            if span.kind == "row" or not places or not _about_all(span, span, places, table=False):
+                continue
+            for value, u, said in quantities(span.display):
+                if u != unit or row_range(span.display) is not None:
+                    continue
+                limit = lo if lo is not None else hi
+                holds = (value > limit if strict else value >= limit) if lo is not None else \
+                    (value < limit if strict else value <= limit)
+                word = ("more than" if strict else "at least") if lo is not None else ("less than" if strict else "at most")
+                rule = f"{said} (stated) is {'' if holds else 'not '}{word} {limit:g} {unit}"
+                return ("yes" if holds else "no"), {"kind": "yes_no", "rule": rule, "entities": [
+                    {"name": " and ".join(places), "unit_id": span.unit_id, "quote": span.quote, "value": said}]}
+        return None
 
     @staticmethod
     def _same_nationality(question: str, about: list[tuple[str, Span]], entities: list[dict[str, Any]],
@@ -1200,10 +1229,11 @@ def _one_clause(claim: str, text: str) -> bool:
     return any(2 * len(said & set(c)) >= len(said) for c in clauses)
 
 
-def _about_all(fact: Span, row: Span, mentions: Sequence[str]) -> bool:
+def _about_all(fact: Span, row: Span, mentions: Sequence[str], table: bool = True) -> bool:
     """Does the span stating a quantity name each of ``mentions`` (the question's places) that the table does
-    not: the distance of "a flight from Delhi to Cologne" is not the one stated of Delhi and Munich."""
-    table = terms(f"{row.title} {row.display}").words
+    not (``table``; else each): the distance of "a flight from Delhi to Cologne" is not the one stated of Delhi
+    and Munich."""
+    table_words = terms(f"{row.title} {row.display}").words if table else set()
     said = terms(f"{fact.title} {fact.display}").words
-    return all(terms(m).words <= said for m in mentions if terms(m).words and not terms(m).words <= table)
+    return all(terms(m).words <= said for m in mentions if terms(m).words and not terms(m).words <= table_words)
 

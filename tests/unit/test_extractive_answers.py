@@ -73,6 +73,19 @@ def test_a_distance_stated_of_other_places_sets_no_band(x: SpacyExtractor) -> No
     assert direct == "600 EUR"
 
 
+def test_a_stated_quantity_answers_a_yes_no_bound_with_the_computation_shown(x: SpacyExtractor) -> None:
+    """"Is the distance from Delhi to Munich more than 3500 km?" was not found (a new user's trial), though the
+    span states 5,900 km; a quantity stated of other places, or a range in a table, answers nothing."""
+    units = [("The great-circle distance between Delhi and Munich is about 5,900 km.", "paragraph", "Delhi to Munich", ""),
+             (TABLE, "table", "Compensation bands", "")]
+    direct, quotes, text = answer(x, "Is the great-circle distance from Delhi to Munich more than 3500 km?", units)
+    assert direct == "yes" and quotes == ["The great-circle distance between Delhi and Munich is about 5,900 km."]
+    assert answer(x, "Is the distance between Delhi and Munich less than 1500 km?", units)[0] == "no"
+    assert answer(x, "Is the distance between Delhi and Munich at least 5900 km?", units)[0] == "yes"  # reached
+    assert answer(x, "Is the distance between Delhi and Munich more than 5900 km?", units)[0] != "yes"  # not passed
+    assert answer(x, "Is the distance from Delhi to Cologne more than 3500 km?", units)[0] is None
+
+
 def test_a_bridge_question_chains_two_units_and_answers_from_the_second(x: SpacyExtractor) -> None:
     direct, quotes, _ = answer(x, "Where was the director of The Silent Harbour born?", [
         ("The Silent Harbour is a 1961 drama film directed by Edmund Varga.", "paragraph", "The Silent Harbour", ""),
