@@ -14,17 +14,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from kmrag.nlp.stopwords import STOP
+
 MIN_COVERAGE = 0.6
 # the answers of a yes / no question: never a span of text, only computed from every compared entity's span
 YES_NO_WORDS = frozenset({"yes", "no", "是", "否"})
 
-STOP = frozenset("""
-a an the and or but if then so of to in on at by for with from as into onto over under about after before
-between through during without within than that this these those there here it its it's they them their he
-him his she her we us our you your i me my is are was were be been being am do does did done has have had
-having can could will would shall should may might must not no nor also very just only which who whom whose
-what when where why how all any both each few more most other some such own same too s t what's
-""".split())
 
 # a word of any script (text the check cannot read would pass unchecked); a character of a script written
 # without spaces (Chinese, Japanese, Korean) counts on its own, as in character-level QA scoring

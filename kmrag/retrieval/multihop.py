@@ -32,12 +32,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from kmrag.answer.support import STOP as WORDS_STOP
 from kmrag.graph.base import GraphStore
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.nlp.names import coarse_type, resolution_key, without_honorific
 from kmrag.nlp.rephrase import rephrase
+from kmrag.nlp.stopwords import STOP as WORDS_STOP
 from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis, SubQuestion
 from kmrag.retrieval.graph_retriever import EntityLinker
 from kmrag.retrieval.observe import TraceLog

@@ -39,7 +39,8 @@ ALLOWED: dict[str, str] = {
     "kmrag/units/jobs.py::JobStore.list": CONSTANT_COLUMNS + " (JOB_COLUMNS)",
     "kmrag/units/store.py::PgUnitStore.source_units": CONSTANT_COLUMNS + " (UNIT_COLUMNS)",
     "kmrag/units/store.py::PgUnitStore.get_units": CONSTANT_COLUMNS + " (UNIT_COLUMNS)",
-    "kmrag/units/store.py::PgUnitStore.clear_tenant": "table names from a literal tuple in the function",
+    "kmrag/units/store.py::PgUnitStore.clear_tenant": "table names from the module constant TENANT_TABLES",
+    "kmrag/units/store.py::PgUnitStore.tenant_rows": "table names from the module constant TENANT_TABLES",
     "kmrag/units/store.py::PgUnitStore.init_schema": "the generated tsvector expression TSV_EXPR, a module constant",
     "kmrag/units/bm25.py::<module>": "the BM25 statements assembled from module constants (K1, B, REF_LEN, "
                                      "impact_sql of column names)",
