@@ -931,6 +931,8 @@ class ExtractiveGenerator:
                 if u != unit or row_range(span.display) is not None:
                     continue
                 limit = lo if lo is not None else hi
+                if limit is None:
+                    continue
                 holds = (value > limit if strict else value >= limit) if lo is not None else \
                     (value < limit if strict else value <= limit)
                 word = ("more than" if strict else "at least") if lo is not None else ("less than" if strict else "at most")
