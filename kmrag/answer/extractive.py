@@ -604,11 +604,10 @@ class ExtractiveGenerator:
                     return [row.span], self._row_value(row.span, analysis), f"the row whose range holds {said} (the question's)"
         facts = [(s, q) for s in scored if s.span.kind != "row" and s.score > 0
                  for q in quantities(s.span.display) if q[1] in units]
-        # the places the question names: a quantity stated of other places is not the one asked about
-        places = [e.text for e in self.nlp(question).ents if e.label_ in {"GPE", "LOC", "FAC"}] if facts else []
+        places = self._places(question) if facts else []  # a quantity stated of other places is not the one asked
         for fact, (value, unit, said) in facts:  # best-scored fact first
             for row, (lo, hi, runit) in rows:
-                if runit != unit or not _about_all(fact.span, row.span, places):
+                if runit != unit or not _names_each(fact.span, places, but=row.span):
                     continue
                 if (lo is None or value >= lo) and (hi is None or value <= hi):
                     return [fact.span, row.span], self._row_value(row.span, analysis), \
@@ -922,10 +921,10 @@ class ExtractiveGenerator:
         if bound is None or (bound[0] is None) == (bound[1] is None):
             return None
         lo, hi, unit = bound
-        places = [e.text for e in self.nlp(question).ents if e.label_ in {"GPE", "LOC", "FAC"}]
+        places = self._places(question)
         strict = STRICT_BOUND.search(question) is not None
         for span in spans:
-            if span.kind == "row" or not places or not _about_all(span, span, places, table=False):
+            if span.kind == "row" or not places or not _names_each(span, places):
                 continue
             for value, u, said in quantities(span.display):
                 if u != unit or row_range(span.display) is not None:
@@ -940,6 +939,10 @@ class ExtractiveGenerator:
                 return ("yes" if holds else "no"), {"kind": "yes_no", "rule": rule, "entities": [
                     {"name": " and ".join(places), "unit_id": span.unit_id, "quote": span.quote, "value": said}]}
         return None
+
+    def _places(self, question: str) -> list[str]:
+        """The places the question names (spaCy's GPE, LOC and FAC)."""
+        return [e.text for e in self.nlp(question).ents if e.label_ in {"GPE", "LOC", "FAC"}]
 
     @staticmethod
     def _same_nationality(question: str, about: list[tuple[str, Span]], entities: list[dict[str, Any]],
@@ -1231,11 +1234,11 @@ def _one_clause(claim: str, text: str) -> bool:
     return any(2 * len(said & set(c)) >= len(said) for c in clauses)
 
 
-def _about_all(fact: Span, row: Span, mentions: Sequence[str], table: bool = True) -> bool:
-    """Does the span stating a quantity name each of ``mentions`` (the question's places) that the table does
-    not (``table``; else each): the distance of "a flight from Delhi to Cologne" is not the one stated of Delhi
-    and Munich."""
-    table_words = terms(f"{row.title} {row.display}").words if table else set()
+def _names_each(fact: Span, mentions: Sequence[str], but: Span | None = None) -> bool:
+    """Does the span stating a quantity name each of ``mentions`` (the question's places), but those the span
+    ``but`` (a table's row) names: the distance of "a flight from Delhi to Cologne" is not the one stated of
+    Delhi and Munich."""
+    known = terms(f"{but.title} {but.display}").words if but is not None else set()
     said = terms(f"{fact.title} {fact.display}").words
-    return all(terms(m).words <= said for m in mentions if terms(m).words and not terms(m).words <= table_words)
+    return all(terms(m).words <= said for m in mentions if terms(m).words and not terms(m).words <= known)
 

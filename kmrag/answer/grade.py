@@ -162,6 +162,17 @@ class LLMGrader(OfflineGrader):
                            by="llm", on_topic=offline.on_topic)
 
 
+# direct answers computed (from cited values) or read hop by hop: what they rest on is checked where they are made
+NOT_READ_OFF_ONE_SPAN = {"comparison", "yes_no", "chain", "path", "band", "cell"}
+
+
+def _read_one_hop(analysis: QuestionAnalysis, validated: Validated) -> bool:
+    """A direct answer read off one span for a question of one hop: what `_read_elsewhere` and `_of_another`
+    judge (a bridge's answer is rightly in another entity's unit)."""
+    return (bool(validated.direct) and analysis.kind == "factoid" and analysis.sub_question is None
+            and (validated.basis or {}).get("kind") not in NOT_READ_OFF_ONE_SPAN)
+
+
 # below this, the cross-encoder reads the answer's span as no answer to the question (answers read from such spans
 # were right 16% of the time on the dev sets' calibration rows)
 NO_ANSWER_MEANING = 0.2
@@ -175,9 +186,8 @@ def _read_elsewhere(analysis: QuestionAnalysis, validated: Validated, context: C
     the cross-encoder are not judged."""
     basis = validated.basis or {}
     meaning, unit = basis.get("meaning"), basis.get("unit_id")
-    if (not validated.direct or not named or not isinstance(meaning, int | float) or meaning >= NO_ANSWER_MEANING
-            or unit not in context.spans or basis.get("kind") in {"comparison", "yes_no", "chain", "path", "band", "cell"}
-            or analysis.kind != "factoid" or analysis.sub_question is not None):
+    if (not _read_one_hop(analysis, validated) or not named or not isinstance(meaning, int | float)
+            or meaning >= NO_ANSWER_MEANING or unit not in context.spans):
         return False
     u = context.unit(unit)
     have = terms(f"{u.title} {' '.join(u.section_path)} {u.content}").words  # a document's headings name it too
@@ -195,11 +205,9 @@ def _of_another(question: str, analysis: QuestionAnalysis, validated: Validated,
     of Lufthansa". The relation is the one to three words right before a name of the question, ending in "of",
     "in", ... and holding a word of its own; the span must say them followed by a name sharing no word with
     it. Only questions of one hop with a direct answer read from a span are judged."""
-    basis = validated.basis or {}
-    quote = basis.get("quote") or ""
-    if (not validated.direct or not quote or analysis.kind != "factoid" or analysis.sub_question is not None
-            or basis.get("kind") in {"comparison", "yes_no", "chain", "path", "band", "cell", "assigned"}):
-        return None
+    quote = (validated.basis or {}).get("quote") or ""
+    if not _read_one_hop(analysis, validated) or not quote or (validated.basis or {}).get("kind") == "assigned":
+        return None  # a value set in code: the code's line names no relation
     for m in named:
         at = question.lower().find(m.lower())
         lead = re.findall(r"[\w'’-]+", question[:at])[-3:] if at > 0 else []
@@ -214,7 +222,7 @@ def _of_another(question: str, analysis: QuestionAnalysis, validated: Validated,
         if said is None or not said.group(1)[:1].isupper():
             continue
         other = said.group(1).strip().rstrip(".,;:")
-        if not terms(other).words & terms(m).words and not terms(validated.direct).words & terms(other).words:
+        if not terms(other).words & terms(m).words and not terms(validated.direct or "").words & terms(other).words:
             return f"{' '.join(lead)} {m}", f"{' '.join(lead)} {other}"
     return None
 

@@ -237,11 +237,6 @@ def check_feature(feature: str) -> str:
     return feature
 
 
-def _z(feats: Mapping[str, float], weights: Mapping[str, float], scale: tuple[float, float] | None) -> float:
-    z = C.logit(feats, weights)
-    return scale[0] * z + scale[1] if scale is not None and feats.get("computed", 0.0) > 0 else z
-
-
 def _smoothed(rows: Sequence[CalibrationRow]) -> tuple[int, int, Counter[str], Any, Any]:
     """(right, wrong, rows per set, sample weights with each set weighing the same, Platt's targets: a right
     answer (right + 1) / (right + 2), a wrong one 1 / (wrong + 2))."""
