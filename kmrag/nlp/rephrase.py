@@ -31,24 +31,29 @@ _TRUE_THAT = re.compile(r"^\s*(?:is\s+it\s+(?:true|the\s+case|correct)|(?:is|was
                         re.I | re.S)
 # "Give the birth date of X", "Name the film whose director ...", "Identify which of A and B ..."
 _IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
-                         r"(?:give|state|name|identify|provide|list|find|say|tell|look\s+up|i\s+need|i\s+want|"
+                         r"(?:give|state|name|identify|provide|list|find\s+out|figure\s+out|work\s+out|find|say|tell|"
+                         r"look\s+up|specify|determine|indicate|mention|i(?:'d|\s+would)\s+(?:like|love)\s+to\s+know|"
+                         r"do\s+you\s+know|i\s+need|i\s+want|"
                          r"i'm\s+looking\s+for|i\s+am\s+looking\s+for|help\s+me\s+find)\s+(?:me\s+|us\s+)?(.*)$",
                          re.I | re.S)
 # a year asked for ("in which year", "the year in which", "X was founded in what year?")
 _YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+(?:in\s+which|when|that)\b|\bthe\s+year\b", re.I)
 # "On what date did X die?" (not "On which day of the week ...", "In what time zone ...")
-_WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?:date|day|year)\s+"
+_WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?P<noun>date|day|year|place|location)\s+"
                       r"((?:did|does|do|was|were|is|are|will|has|had|have)\b.*)$", re.I | re.S)
 # "the date on which S V", "the place where S V", "the year in which S V"
-_NOUN_CLAUSE = re.compile(r"^the\s+(date|day|year|month|time|place|city|town|country|location)\s+"
-                          r"(?:on\s+which\s+|in\s+which\s+|at\s+which\s+|when\s+|where\s+|that\s+|(?=the\s|[A-Z]))(.*)$",
+_NOUN_CLAUSE = re.compile(r"^the\s+(date|day|year|month|time|place|city|town|country|location|county|state|region|"
+                          r"province|district|village|island|nation)\s+"
+                          r"(?P<rel>on\s+which\s+|in\s+which\s+|at\s+which\s+|when\s+|where\s+|that\s+|(?=the\s|(?-i:[A-Z])))(.*)$",
                           re.I | re.S)
+# kinds of place asked by name ("the county where X is located" asks which county, not any place in it)
+_PLACE_KINDS = frozenset("county state region province district village island nation".split())
 # the alternatives are names: capitalised or quoted, not numbers ("Between 1950 and 1960, who ...?" is a span of
 # time), at most eight words each
-_ALT = r"(?-i:[A-Z\"“'‘])(?:\S+\s+){0,7}?\S+?"
+_ALT = r"(?-i:[A-Z\"“'‘])\S*?(?:\s+\S+?){0,7}?"  # (a one-letter first word: "I Am A Camera")
 _FRONTED = [re.compile(r"^\s*(?:between|of|out\s+of|among|(?:thinking|talking)\s+(?:about|of)|considering|comparing|"
                        rf"regarding|as\s+for|looking\s+at)\s+(?:the\s+(?-i:[a-z][\w-]*\s+){{0,4}})?({_ALT})\s+and\s+"
-                       rf"({_ALT}),\s*((?:who|which|what|whose)\b.*)$", re.I | re.S),
+                       rf"({_ALT}),\s*(?:{_ASK}\s+)?((?:who|which|what|whose)\b.*)$", re.I | re.S),
             re.compile(r"^\s*(?!(?:did|does|do|is|are|was|were|if|whether|who|what|which|when|where|how|in|on|at|to|"
                        rf"from|for|by|with|of|according|after|before|during|since|until)\b)({_ALT})"
                        rf"\s+(?:or|/)\s+({_ALT})\s*(?:[:;,]|\s[-\u2013\u2014])\s*((?:[^?]*?\s)?(?:who|which|what|whose)\b.*)$",
@@ -214,6 +219,8 @@ _IN_SITU = re.compile(rf"^(.+?)\s+(?:was|were)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:wh
 _SHARED = ("nationality|citizenship|birthplace|hometown|country|language|religion|profession|occupation|genre|"
            "surname|birthday|director|author|publisher|label|manufacturer|father|mother|parent|alma\\s+mater|"
            "record\\s+label|place\\s+of\\s+birth|place\\s+of\\s+death|country\\s+of\\s+origin")
+_SHARE_WITH = re.compile(rf"^(?:does|do|did)\s+(.+?)\s+share\s+(?:a|an|the|one)\s+(?:common\s+|home\s+|native\s+)?"
+                         rf"({_SHARED})\s+with\s+(.+?)\s*\?$", re.I | re.S)
 _SHARE = re.compile(rf"\bshare\s+(?:a|an|the|one)\s+(?:common\s+|home\s+|native\s+)?({_SHARED})\b(?!\s+with\b)", re.I)
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _DO = {"VBD": "did", "VBZ": "does", "VBP": "do"}
@@ -304,8 +311,14 @@ def _request(q: str) -> str:
                 .rstrip("?") + tail + "?"
         n = _NOUN_CLAUSE.match(body)
         if n:  # "the date on which X was born"
-            wh_word = "where" if n.group(1).lower() in {"place", "city", "town", "country", "location"} else "when"
-            return (_as_wh(wh_word, n.group(2)) or q).rstrip("?") + tail + "?"
+            noun, rest = n.group(1).lower(), n.group(3)
+            if noun in _PLACE_KINDS:  # "Which county is X located in?"; "Which state borders X?"
+                inverted = _invert(_end(rest)) if n.group("rel").strip().lower() in {"where", "in which"} else None
+                asked = f"Which {noun} {inverted[0].lower()}{inverted[1:]} in" if inverted else \
+                    _as_wh("which", f"{noun} {rest}")
+                return (asked or q).rstrip("?") + tail + "?"
+            wh_word = "where" if noun in {"place", "city", "town", "country", "location"} else "when"
+            return (_as_wh(wh_word, rest) or q).rstrip("?") + tail + "?"
         whose = re.match(r"^the\s+(\w+)\s+(whose|which|that|who)\s+(.*)$", body, re.I)
         if whose and whose.group(2).lower() == "whose":  # "Name the film whose director ..."
             return f"Which {whose.group(1)}'s {whose.group(3)}{tail}?"
@@ -492,8 +505,8 @@ def _front(q: str) -> str:
             a, b, ask = m.group(1).strip(), m.group(2).strip(), _end(m.group(3))
             return f"{ask[0].upper()}{ask[1:]}, {a} or {b}?"
     m = _WH_DATE.match(q)
-    if m:  # "On what date did X die?" -> "When did X die?"
-        return f"When {m.group(1)}"
+    if m:  # "On what date did X die?" -> "When did X die?"; "In which place did X die?" -> "Where did X die?"
+        return f"{'Where' if m.group('noun').lower() in {'place', 'location'} else 'When'} {m.group(2)}"
     return q
 
 
@@ -568,16 +581,45 @@ def _said_of(question: str, topic: str) -> str | None:
     if len(owned) + len(bare) != 1:
         return None
     if owned:
-        out = _OWNED.sub(lambda m: f"the {m.group(1)} of {topic}", question, count=1)
+        out = _possessed(question, topic) or _OWNED.sub(lambda m: f"the {m.group(1)} of {topic}", question, count=1)
     else:
         out = _PRONOUN.sub(lambda m: re.sub(r"^The\b", "the", topic) if m.start() else topic, question, count=1)
     return out[:1].upper() + out[1:]
 
 
+def _possessed(question: str, topic: str) -> str | None:
+    """The pronoun's thing said of the topic, the whole noun and what owns it in turn: "what was his first name"
+    -> "what was the first name of <topic>"; "its director's birth date" -> "the birth date of the director of
+    <topic>"."""
+    doc = _nlp()(question)
+    pron = next((t for t in doc if t.lower_ in {"its", "his", "her", "their"} and t.dep_ == "poss"), None)
+    if pron is None or pron.head.i <= pron.i:
+        return None
+    head = pron.head
+    end = _of_noun(doc, head)
+    thing = f"the {doc[pron.i + 1: end + 1].text} of {topic}"
+    while head.dep_ == "poss" and head.i + 1 < len(doc) and doc[head.i + 1].tag_ == "POS" and head.head.i > head.i + 1:
+        outer = head.head  # "director's birth date": the date of the director
+        end = _of_noun(doc, outer)
+        thing = f"the {doc[head.i + 2: end + 1].text} of {thing}"
+        head = outer
+    return question[:pron.idx] + thing + question[doc[end].idx + len(doc[end].text):]
+
+
+def _of_noun(doc: Any, noun: Any) -> int:
+    """The last token of a noun with its bare "of" noun ("date of birth"), else the noun's own."""
+    nxt = noun.i + 1
+    if nxt + 1 < len(doc) and doc[nxt].lower_ == "of" and doc[nxt].head == noun and doc[nxt + 1].pos_ == "NOUN" \
+            and doc[nxt + 1].head == doc[nxt]:
+        return nxt + 1
+    return noun.i
+
+
 _WH_LAST = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did)\b)"
-                      r"(?P<clause>(?:(?!\b(?:who|whom|whose|what|which|when|where)\b).)+?)\s+"
+                      r"(?P<clause>(?:(?!\b(?:what|how)\b).)+?)\s+"  # a relative "who" / "which" may be in it
                       r"(?:(?P<prep>in|on|at|of|from|for|by|to|with|into)\s+)?"
-                      r"(?:(?P<det>which|what|whose)\s+(?P<noun>\w+)|(?P<wh>who|whom|what|when|where))\s*\?$", re.I | re.S)
+                      r"(?:(?P<det>which|what|whose)\s+(?P<noun>(?:(?-i:[A-Z])[\w'’.-]*,?\s+){0,4}?\w+)|(?P<wh>who|whom|what|when|where))"
+                      r"\s*\?$", re.I | re.S)
 _WHEN_NOUNS = {"year", "date", "day", "month", "decade", "century"}
 
 
@@ -586,7 +628,7 @@ def _in_situ(q: str) -> str:
     played for in?"; "Lufthansa was founded in what year?" -> "When was Lufthansa founded?"; "X was born
     where?" -> "Where was X born?"."""
     m = _WH_LAST.match(q)
-    if m is None:
+    if m is None or _asked_inside(m.group("clause")):
         return q
     inverted = _invert(m.group("clause"))
     if inverted is None:
@@ -594,13 +636,25 @@ def _in_situ(q: str) -> str:
     body = inverted[0].lower() + inverted[1:]  # the auxiliary
     prep = m.group("prep")
     if m.group("det"):
-        noun = m.group("noun").lower()
+        noun = m.group("noun").lower().split()[-1]  # "which Fayette County, Kentucky airport": an airport
         if noun in {"month", "decade", "century"}:
             return q  # the month asked, as asked: "When ...?" would take any date ("2017" for "November 2017")
         if noun in _WHEN_NOUNS and prep in {None, "in", "on"}:
             return f"When {body}?"
-        return f"{m.group('det').capitalize()} {noun} {body}{' ' + prep if prep else ''}?"
+        return f"{m.group('det').capitalize()} {m.group('noun')} {body}{' ' + prep if prep else ''}?"
     return f"{m.group('wh').capitalize()} {body}{' ' + prep if prep else ''}?"
+
+
+def _asked_inside(clause: str) -> bool:
+    """Does the wh-word at the end go with a clause inside ("X was bred by the trainer who was killed at what
+    airport?": the trainer was killed there), not with the main verb ("The singer who performed X was born
+    where?")?"""
+    verbs = [t for t in _nlp()(clause) if t.pos_ in {"VERB", "AUX"}]
+    if not verbs:
+        return False
+    last = verbs[-1]
+    main = last if last.dep_ not in {"aux", "auxpass"} else last.head
+    return main.dep_ not in {"ROOT", "xcomp"}
 
 
 _SAME_AS = re.compile(r"^(is|was|are|were)\s+(.+?)\s+((?:[a-z]+ed|born|made|built|written|shot)\s+)?(of\s+|from\s+|in\s+|)"
@@ -612,8 +666,12 @@ _COME_FROM_SAME = re.compile(r"^(?:did|does|do)\s+(.+?)\s+(?:come|originate|stem
 
 def _share(q: str) -> str:
     """"Do A and B share a nationality?" -> "Do A and B have the same nationality?"; "Is A of the same
-    nationality as B?" -> "Are A and B of the same nationality?"."""
+    nationality as B?" -> "Are A and B of the same nationality?"; "Does A share a nationality with B?" -> "Do A
+    and B have the same nationality?"."""
     q = _COME_FROM_SAME.sub(r"Is \1 from \2", q)
+    m = _SHARE_WITH.match(q)
+    if m and len(m.group(1).split()) <= 12 and len(m.group(3).split()) <= 12:
+        return f"Do {m.group(1)} and {m.group(3)} have the same {m.group(2)}?"
     m = _SAME_AS.match(q)
     if m and " or " not in m.group(6) and not any(t.pos_ in {"VERB", "AUX"} and not t.text[:1].isupper()
                                                   for t in _nlp()(m.group(6))):
@@ -692,8 +750,14 @@ def _as_wh(wh: str, rest: str) -> str | None:
         m = re.match(r"^(?i:much|many|long|far|old|big|large|tall|high|often)\s+(?:(?!the\b|a\b|an\b)[a-z]+\s+"
                      r"(?=\S+\s+\S))?", rest)
         lead = m.group(0) if m else ""
-    elif wh in {"which", "what", "whose"} and len(probe) > 1 and probe[1].pos_ in {"NOUN", "PROPN"}:
-        lead = probe[1].text_with_ws  # "which airline", "what year"
+    elif wh in {"which", "what", "whose"} and len(probe) > 1 and probe[1].pos_ in {"NOUN", "PROPN", "ADJ"}:
+        # "which airline", "what year", "which American sketch comedy series": the noun phrase the word opens
+        i = 1
+        while i < len(probe) - 1 and probe[i].dep_ in {"amod", "compound", "nmod", "nummod"} and probe[i].head.i > i \
+                and not (probe[i].pos_ == "NOUN" and probe[i + 1].pos_ == "PROPN"):
+            i += 1  # the words before the noun that modify it (a name after a noun is the clause's subject)
+        if probe[i].pos_ in {"NOUN", "PROPN"}:
+            lead = probe[1: i + 1].text_with_ws
     clause = rest[len(lead):]
     at = len(wh) + 1 + len(lead)
     first = next((t for t in probe if t.idx >= at), None)

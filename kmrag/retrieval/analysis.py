@@ -125,8 +125,10 @@ class QuestionAnalyser:
             answer_type = "YES_NO"
         elif compared and COMPARATIVE.search(question):
             kind = "comparison"
-            if first == "whose":  # "Whose director died first, A or B?": one of A and B, not the person
-                answer_type = "ENTITY"
+            if first == "whose" or (first == "which" and answer_type == "PERSON" and len(doc) > 1 and
+                                    (doc[1].lower_ == "one" or doc[1].pos_ not in {"NOUN", "PROPN"})):
+                answer_type = "ENTITY"  # "Whose director died first, A or B?", "Which one was made by the
+                # director who ...": one of A and B, not the person
         elif INFERRED.search(question):
             kind = "inference"
         else:
@@ -220,7 +222,8 @@ class QuestionAnalyser:
             a = re.escape(anchor) + r"(?!\s+[A-Z])"  # the whole name, not the start of a longer one
             found: list[tuple[str, str]] = []  # (phrase, relational noun)
             # the relational noun right before the name ("the date of birth of the performer of X": "performer")
-            m = re.search(rf"\b(?:the|a|an)\s+(?:(?!of\b)[a-z][\w-]*\s+){{0,2}}?([a-z][\w-]*)\s+of\s+(?:the\s+)?"
+            # ("the group behind X": "behind" is "of" for a maker)
+            m = re.search(rf"\b(?:the|a|an)\s+(?:(?!of\b)[a-z][\w-]*\s+){{0,2}}?([a-z][\w-]*)\s+(?:of|behind)\s+(?:the\s+)?"
                           rf"(?:{skip}(?!of\b)[a-z]+\s+){{0,2}}{a}(?!\w)", body)
             if m:
                 found.append((m.group(0), m.group(1)))
@@ -268,7 +271,10 @@ def offered(question: str) -> list[str]:
     (the text on each side of "or", which keeps titles the parser splits); [] when it offers none."""
     m = re.search(r"[,:;]\s*([^,:;]+?)\s+or\s+([^,:;?]+)\??\s*$", question)
     if m:
-        a, b = _trim(m.group(1)), m.group(2).strip().rstrip("?").strip()  # a title may start with a wh-word
+        # a title may start with a wh-word ("What Ever Happened to Baby Jane?"): a capitalised one before a name
+        titled = re.match(r"(?:What|Who|Which|When|Where|Why|How)\s+[A-Z]", m.group(1).strip())
+        a = m.group(1).strip().rstrip("?").strip() if titled else _trim(m.group(1))
+        b = m.group(2).strip().rstrip("?").strip()
         if a and b and len(a.split()) <= 8 and len(b.split()) <= 8:
             return [a, b]
     return []

@@ -246,3 +246,24 @@ def test_a_phrase_the_question_asks_for_with_a_second_predicate_is_no_sub_questi
     assert "Tom Vale" in analyser.analyse("How often did Tom Vale do Ironman races?").mentions  # "do" is a verb
     # "and" before a name joins names, not a second predicate
     assert analyser.analyse("What was the name of Alma Reyes and Golden Arc in Night Watch?").sub_question is not None
+
+
+@pytest.mark.parametrize(("question", "relation", "resolves"), [
+    ("Where did the filmmaker behind Metropolis die?", "filmmaker", "PERSON"),
+    ("When was the band behind Autobahn formed?", "band", "ORG"),
+])
+def test_the_maker_behind_a_work_is_a_relation_to_resolve(analyser: QuestionAnalyser, question: str, relation: str,
+                                                          resolves: str) -> None:
+    sub = analyser.analyse(question).sub_question
+    assert sub is not None and sub.relation == relation and sub.resolves_to == resolves
+
+
+def test_a_comparison_that_asks_which_one_answers_one_of_its_options(analyser: QuestionAnalyser) -> None:
+    a = analyser.analyse("Which one was made by the director who died later, Metropolis or Nosferatu?")
+    assert a.kind == "comparison" and a.answer_type == "ENTITY"
+    assert analyser.analyse("Which director died later, Fritz Lang or F. W. Murnau?").answer_type == "PERSON"
+
+
+def test_a_title_that_opens_with_a_question_word_keeps_it(analyser: QuestionAnalyser) -> None:
+    a = analyser.analyse("Which film was released first, What Price Glory or Metropolis?")
+    assert a.compared == ["What Price Glory", "Metropolis"]
