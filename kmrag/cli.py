@@ -841,10 +841,13 @@ def cmd_units(args: argparse.Namespace) -> int:
     from kmrag.browse import show_unit, unit_text
     from kmrag.stores import open_stores
 
+    words = args.unit_id[1:] if args.unit_id[0] == "show" else args.unit_id
+    if len(words) != 1:
+        raise ConfigError(f"kmrag units takes one unit id (u_…), got {len(words)}: {' '.join(words) or 'none'}")
     settings = _settings(args)
     with open_stores(settings) as stores:
         stores.init_schema()
-        data = show_unit(stores, settings.tenant, args.unit_id)
+        data = show_unit(stores, settings.tenant, words[0])
     _emit(args, data, unit_text)
     return 0
 
@@ -1112,8 +1115,8 @@ def build_parser() -> argparse.ArgumentParser:
     ans.add_argument("--limit", type=int, default=20)
     _support_args(add("support", cmd_support, "check statements against the spans or units they cite"))
     units_cmd = add("units", cmd_units, "show one stored unit: text, source and version, entities, neighbours")
-    units_cmd.add_argument("action", choices=["show"])
-    units_cmd.add_argument("unit_id", help="u_…")
+    units_cmd.add_argument("unit_id", nargs="+", metavar="[show] UNIT_ID", help="u_… (\"show\" before it is optional)")
+    units_cmd.set_defaults(action="show")
     src = add("sources", cmd_sources, "list the tenant's sources (their ids are what delete takes)")
     src.add_argument("match", nargs="?", help="only ids containing this text")
     dele = add("delete", cmd_delete, "remove sources from the knowledge map")

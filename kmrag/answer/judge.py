@@ -412,7 +412,7 @@ def _dash_lost(text: str) -> str:
 
 def _spaced(text: str) -> str:
     """Spaces collapsed, and none before a stop or comma ("Tokarev , 29" is "Tokarev, 29"), as statements are split."""
-    return re.sub(r"\s+([.,;:!?])", r"\1", " ".join(text.split()))
+    return re.sub(r"\s+([.,;:!?])(?=\s|$)", r"\1", " ".join(text.split()))  # not ".NET"
 
 
 def _verbatim(statement: str, spans: Sequence[str]) -> bool:

@@ -119,7 +119,7 @@ def _split_block(text: str) -> tuple[list[tuple[str, list[str]]], list[str]]:
     for i, (a, b) in enumerate(spans):
         ids = owned.get(i, [])
         sentence = " ".join(flat[a:b].split())
-        sentence = re.sub(r"\s+([.,;:!?])", r"\1", sentence)
+        sentence = re.sub(r"\s+([.,;:!?])(?=\s|$)", r"\1", sentence)  # not ".NET"
         out.append((sentence, list(dict.fromkeys(ids))))
     return out, []
 

@@ -184,3 +184,14 @@ def test_an_llm_sees_the_best_units_that_fit_and_only_they_can_be_cited() -> Non
     v = validate(f"Rome is in Italy [{C}].", shown, known)
     assert not v.found and {i["issue"] for i in v.issues} >= {"invented_id", "dropped"}
     assert ctx.within(budget=10).ids == [A]  # the best unit always
+
+
+def test_a_stop_that_starts_a_word_keeps_its_space() -> None:
+    """".NET" is a name, not a stop: the space before it stays (it was "C# and.NET"); a spaced stop is closed."""
+    from kmrag.answer.judge import judge
+    from kmrag.answer.validate import split_statements
+
+    assert split_statements("We build apps with C# and .NET today. [u_1]")[0][0] == \
+        "We build apps with C# and .NET today."
+    assert split_statements("It was founded by Tokarev , in 1953 . [u_1]")[0][0] == "It was founded by Tokarev, in 1953."
+    assert judge("We build apps with C# and .NET today.", ["We build apps with C# and .NET today."]).supported

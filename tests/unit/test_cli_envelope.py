@@ -66,6 +66,15 @@ def test_usage_errors_are_enveloped_with_json(capsys: pytest.CaptureFixture[str]
 
 @pytest.mark.parametrize(("argv", "name"), [(["ingest", "x"], "ingest"), (["entities", "search", "a"], "entities search"),
                                             (["jobs"], "jobs list"), (["eval", "diff", "a", "b"], "eval diff"), (["eval", "kg"], "eval kg"),
-                                            (["bench", "query"], "bench query"), (["units", "show", "u"], "units show")])
+                                            (["bench", "query"], "bench query"), (["units", "show", "u"], "units show"),
+                                            (["units", "u"], "units show")])
 def test_command_names(argv: list[str], name: str) -> None:
     assert cli.command_name(cli.build_parser().parse_args(argv)) == name
+
+
+def test_units_takes_one_id_with_or_without_show(capsys: pytest.CaptureFixture[str]) -> None:
+    """`kmrag units u_…` is `kmrag units show u_…`; two ids, or none, is an error that says so (before any store)."""
+    assert cli.build_parser().parse_args(["units", "u_1"]).unit_id == ["u_1"]
+    for argv in (["units", "u_1", "u_2"], ["units", "show"]):
+        assert cli.main(argv) != 0
+        assert "takes one unit id" in capsys.readouterr().err
