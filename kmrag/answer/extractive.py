@@ -134,6 +134,21 @@ LIFESPAN_SPAN = re.compile(r"\(\s*(?:born\s+)?[^()]*\b(?:1\d{3}|20\d{2})\b(?:,[^
                            r"\b(?:1\d{3}|20\d{2})\b[^()]*\)")
 
 
+# a name of two or more capitalised words ("Munich Airport", "University of Delhi", "Columbia Records")
+_MULTIWORD_NAME = re.compile(r"\b[A-Z][\w'’.&-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'’.&-]*)+")
+
+
+def _kind_of_name_masked(text: str) -> str:
+    """``text`` without the kind word a name carries: "Munich Airport is located in Bavaria" says nothing of
+    an airport of Munich, "University of Delhi" nothing of a university's relation; the other words stay."""
+    def mask(m: re.Match[str]) -> str:
+        words = m.group(0).split()
+        at = words.index("of") - 1 if "of" in words[1:] else len(words) - 1  # "University of Delhi": before "of"
+        words[at] = " " * len(words[at])
+        return " ".join(words)
+    return _MULTIWORD_NAME.sub(mask, text)
+
+
 def relation_stated(question: str, relational: frozenset[str], text: str) -> bool:
     """Does ``text`` state the question's relation: one of its relational words (by stem), or, for a birth or
     a death, such a word or a lifespan ("(2 February 1910 – 10 February 2000)")?"""
@@ -143,7 +158,7 @@ def relation_stated(question: str, relational: frozenset[str], text: str) -> boo
 def stated_count(question: str, relational: frozenset[str], text: str) -> int:
     """How many of the question's relational words ``text`` states (by stem; a birth or a death also by a
     lifespan): the sentence that says most of what the question asks is the one to read the answer from."""
-    words = terms(text).words
+    words = terms(_kind_of_name_masked(text)).words
     said = {r for r in relational if any(akin(w, frozenset({r})) for w in words)}
     for pattern in (DEATH, BIRTH):
         if pattern.search(question):
