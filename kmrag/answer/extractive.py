@@ -149,6 +149,20 @@ def _kind_of_name_masked(text: str) -> str:
     return _MULTIWORD_NAME.sub(mask, text)
 
 
+_HOW_MANY_TIME = re.compile(r"\bhow\s+many\s+(seconds|minutes|hours|days|weeks|months|years|decades|centuries)\b",
+                            re.I)
+_COUNT_WORD = (r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+               r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+               r"hundred|[a-z]+-[a-z]+)")
+
+
+def _counted_in(text: str, unit: str) -> bool:
+    """Is ``text`` a count of ``unit`` ("seven days", "48 hours", "about 30 years"), not a date ("May 1953")?"""
+    return re.fullmatch(rf"(?:(?:about|around|nearly|almost|over|under|up\s+to|within|some|the)\s+)?"
+                        rf"{_COUNT_WORD}(?:\s+{_COUNT_WORD})*\s+{unit[:-1] if unit != 'centuries' else 'centur'}"
+                        r"(?:s|ies|y)?", text.strip(), re.I) is not None
+
+
 def relation_stated(question: str, relational: frozenset[str], text: str) -> bool:
     """Does ``text`` state the question's relation: one of its relational words (by stem), or, for a birth or
     a death, such a word or a lifespan ("(2 February 1910 – 10 February 2000)")?"""
@@ -687,6 +701,9 @@ class ExtractiveGenerator:
         if pattern is not None and answer_type not in {"DATE", "NUMBER"}:
             cands += [(m.group(0).strip(), m.start()) for m in pattern.finditer(span.display)]
         cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels]
+        if answer_type == "NUMBER" and (unit := _HOW_MANY_TIME.search(question)):  # "how many days": "seven days",
+            cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), [])  # a DATE to spaCy
+                      if lab in {"DATE", "TIME"} and _counted_in(text, unit.group(1))]
         if answer_type == "ENTITY":  # "the Baudot code": the phrase a name heads for
             headed = {at: text for text, lab, at in ents.get((span.unit_id, span.start), []) if lab == HEADED}
             cands = [(headed.get(at, c) if headed.get(at, "").startswith(c) else c, at) for c, at in cands]

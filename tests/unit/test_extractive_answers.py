@@ -10,6 +10,7 @@ from kmrag.answer.context import Context
 from kmrag.answer.extractive import (
     PLACE_AFTER,
     ExtractiveGenerator,
+    _counted_in,
     _hops_first,
     _larger_places,
     quantities,
@@ -738,3 +739,13 @@ def test_the_kind_word_of_a_name_states_no_relation() -> None:
     assert stated_count("Which university is in Delhi?", frozenset({"university"}),
                         "The University of Delhi was founded in 1922.") == 0
     assert stated_count("Who founded Lufthansa?", frozenset({"found"}), "Lufthansa Group was founded in 1953.") == 1
+
+
+@pytest.mark.parametrize(("text", "unit", "counted"), [
+    ("seven days", "days", True), ("48 hours", "hours", True), ("about thirty years", "years", True),
+    ("one day", "days", True), ("two centuries", "centuries", True),
+    ("May 1953", "days", False), ("seven days", "hours", False), ("the next day", "days", False),
+])
+def test_a_count_of_a_time_unit_is_a_number_spacy_calls_a_date(text: str, unit: str, counted: bool) -> None:
+    """"Within how many days ...?": "seven days" (a DATE to spaCy) is the count asked, "May 1953" is not."""
+    assert _counted_in(text, unit) is counted
