@@ -701,9 +701,9 @@ class ExtractiveGenerator:
         if pattern is not None and answer_type not in {"DATE", "NUMBER"}:
             cands += [(m.group(0).strip(), m.start()) for m in pattern.finditer(span.display)]
         cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels]
-        if answer_type == "NUMBER" and (unit := _HOW_MANY_TIME.search(question)):  # "how many days": "seven days",
+        if answer_type == "NUMBER" and (timed := _HOW_MANY_TIME.search(question)):  # "how many days": "seven days",
             cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), [])  # a DATE to spaCy
-                      if lab in {"DATE", "TIME"} and _counted_in(text, unit.group(1))]
+                      if lab in {"DATE", "TIME"} and _counted_in(text, timed.group(1))]
         if answer_type == "ENTITY":  # "the Baudot code": the phrase a name heads for
             headed = {at: text for text, lab, at in ents.get((span.unit_id, span.start), []) if lab == HEADED}
             cands = [(headed.get(at, c) if headed.get(at, "").startswith(c) else c, at) for c, at in cands]
