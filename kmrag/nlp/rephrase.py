@@ -59,7 +59,8 @@ _FRONTED = [re.compile(r"^\s*(?:between|of|out\s+of|among|(?:thinking|talking)\s
                        rf"\s+(?:or|/)\s+({_ALT})\s*(?:[:;,]|\s[-\u2013\u2014])\s*((?:[^?]*?\s)?(?:who|which|what|whose)\b.*)$",
                        re.I | re.S)]
 # "Which of A and B was born later?" / "Which one of A and B ..." -> "Which was born later, A or B?"
-_WHICH_OF = re.compile(rf"^\s*(which|who)(?:\s+one)?\s+of\s+(?:the\s+two\s*,?\s+)?({_ALT})\s+and\s+({_ALT})\s+"
+_WHICH_OF = re.compile(rf"^\s*(which|who)(?:\s+one)?\s+of\s+(?:the\s+(?:two\s*,?\s*)?(?:(?-i:[a-z][\w-]*)\s+)?)?"
+                       rf"({_ALT})\s+and\s+({_ALT})\s+"
                        r"((?:is|was|are|were|has|had|did|does|do|came|died|lived|got|won|made)\b.*)$", re.I | re.S)
 # "A and B: are they in the same country?" / "A and B - are both of them operas?" -> "Are A and B ...?"
 _TOPIC = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(is|are|was|were|do|does|did|have|has|had)\s+"
@@ -477,7 +478,7 @@ def _front(q: str) -> str:
     m = _TOPIC_FIRST.match(q)
     if m and (said := _said_of(m.group(2), m.group(1).strip())):
         return said
-    if said := _restated(q):
+    if said := _restated(q) or _introduced(q):
         return said
     m = _WHICH_OF.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
@@ -491,6 +492,9 @@ def _front(q: str) -> str:
         if not re.match(r"(?i)(?:who|whom|whose|what|which|when|where|how)\b", ask):
             ask = f"which {ask}"  # "film with the earlier-born director" -> "which film with ..."
         return f"{ask[0].upper()}{ask[1:]}, {m.group(1).strip()} or {m.group(2).strip()}?"
+    m = _TOPIC_COMMA.match(q)
+    if m and len(m.group(1).split()) <= 12 and (said := _said_of(m.group(2), _topic_name(m.group(1)))):
+        return said  # "For the film X, where did its director die?"
     m = _TOPIC_ASKED.match(_QUESTION_LABEL.sub(" \u2014 ", q))
     if m and not _TOPIC.match(q) and len(m.group(1).split()) <= 16 and \
             (said := _said_of(m.group(2), _topic_name(m.group(1)))):
@@ -510,6 +514,11 @@ def _front(q: str) -> str:
     return q
 
 
+# "For the film X, where did its director die?", "Thinking about X, when was its director born?"
+_TOPIC_COMMA = re.compile(r"^\s*(?:for|about|regarding|concerning|as\s+for|as\s+to|speaking\s+of|talking\s+about|"
+                          r"thinking\s+about|considering|with\s+regard\s+to|when\s+it\s+comes\s+to)\s+(.+?)\s*,\s*"
+                          r"((?:who|whom|whose|what|which|when|where|how|is|are|was|were|do|does|did|in|on|at|from)\b.+\?)"
+                          r"\s*$", re.I | re.S)
 # "Film: X. Question: when was its director born?": the label of the question after the topic
 _QUESTION_LABEL = re.compile(r"\.\s+question\s*:\s*", re.I)
 # the words around a topic that are not its name: a label ("Film: X"), what the asker did ("Just finished
@@ -538,6 +547,77 @@ _WHOSE_BOTH = re.compile(r"^\s*(?:are|were)\s+(.+?\s+and\s+.+?)\s+(?:two|both)\s
 _ALSO_CONTAINS = re.compile(r"^\s*(?:does|did)\s+the\s+(country|nation|state|city|county|region|province)\s+"
                             r"(?:that|which|where)\s+(.+?)\s+(?:is|was|lies|sits)\s+(?:located\s+|situated\s+|found\s+)?"
                             r"(?:in\s+)?(?:also\s+)?(?:contain|include)\s+((?-i:[A-Z]).+?)\s*\?\s*$", re.I | re.S)
+
+
+# "X was a professor at a university; in what year was that university founded?": a statement that introduces a
+# thing ("a university"), then a question about it ("that university", "the band", or a pronoun)
+_STATED_THEN_ASKED = re.compile(r"^\s*(?P<stmt>[^;?]{8,200}?)\s*[;.]\s+(?P<q>(?-i:[A-Za-z])[^;.]*\?)\s*$", re.S)
+_SHE = frozenset("wife mother daughter sister actress queen princess grandmother aunt niece woman girl".split())
+_HE = frozenset("husband father son brother actor king prince grandfather uncle nephew man boy".split())
+_PREPS = "at|in|for|from|of|on|by|with|to|into|under"
+
+
+def _introduced(q: str) -> str | None:
+    """The question with the thing a statement before it introduced named in full: "X was a professor at a
+    university; in what year was that university founded?" -> "In what year was the university at which X was a
+    professor founded?"; "X has a wife. When is her birthday?" -> "When is the birthday of X's wife?"."""
+    m = _STATED_THEN_ASKED.match(q)
+    if m is None or re.search(r"(?i)\b(?:who|whom|what|which|when|where|how)\b", m.group("stmt")):
+        return None
+    stmt, ask = m.group("stmt").strip(), m.group("q")
+    ref = re.search(r"(?i)\b(?:that|this|the|said)\s+(?:(?-i:[a-z][\w-]*)\s+){0,3}?((?-i:[a-z][\w-]*))(?:['’]s\b)?", ask)
+    for n in ([ref.group(1)] if ref else []) + [None]:
+        intro = _introducing(stmt, n)
+        if intro is not None:
+            break
+    if intro is None:
+        return None
+    thing, n = intro
+    if ref is not None and ref.group(1) == n:
+        if ref.group(0).endswith(("'s", "’s")):  # "one of that college's locations": the locations of the college
+            after = re.match(r"\s+((?-i:[a-z][\w-]*))", ask[ref.end():])
+            if after is None:
+                return None
+            out = f"{ask[:ref.start()]}the {after.group(1)} of {thing}{ask[ref.end() + after.end():]}"
+        else:
+            out = f"{ask[:ref.start()]}{thing}{ask[ref.end():]}"
+        return out[:1].upper() + out[1:]
+    said = re.findall(r"(?i)(?<![\w'])(?:it|its|he|his|him|she|her|they|their)(?![\w'])", ask)
+    gender = {"she", "her"} if n.lower() in _SHE else {"he", "his", "him"} if n.lower() in _HE else \
+        {"it", "its"} if n.lower() not in _person_nouns() else set()
+    if len(said) != 1 or said[0].lower() not in gender or said[0].lower() == "him":
+        return None
+    word = said[0]
+    asked = re.sub(rf"(?<![\w']){word}(?![\w'])", "its", ask) if word.lower() in {"his", "her"} and re.search(
+        rf"(?i)(?<![\w']){word}\s+(?-i:[a-z])", ask) else ask
+    said_of = _said_of(asked, thing)
+    return None if said_of is None else said_of[:1].upper() + said_of[1:]
+
+
+def _introducing(stmt: str, noun: str | None) -> tuple[str, str] | None:
+    """(the thing ``stmt`` introduces with "a", said in full, its noun): "X was a professor at a university" ->
+    "the university at which X was a professor"; "X has a wife" -> "X's wife". ``noun``: the one asked about,
+    else the statement's last "a" noun."""
+    word = re.escape(noun) if noun else r"(?-i:[a-z][\w-]*)"
+    found = list(re.finditer(rf"(?:\s(?P<prep>{_PREPS}))?\s+(?:an?|some)\s+(?P<mods>(?:(?!(?:an?|the|some|{_PREPS})\b)"
+                             rf"[\w-]+\s+){{0,4}}?)"
+                             rf"(?P<n>{word})\b(?P<rest>(?:\s+(?:{_PREPS}|called|named|known|(?-i:[a-z]{{3,}}(?:ing|ed)))\b[^;?]*)?)$", " " + stmt, re.I))
+    if not found:
+        return None
+    m = found[-1]
+    before = (" " + stmt)[:m.start()].strip()
+    n, mods, rest = m.group("n"), m.group("mods"), m.group("rest").rstrip()
+    if not before:
+        return None
+    owner = re.fullmatch(r"(.+?)\s+(?:has|had|have)", before)
+    if owner and not m.group("prep") and not rest:
+        return f"{owner.group(1)}'s {mods}{n}", n
+    copula = re.fullmatch(r"(.+?)\s+(?:is|was|are|were)", before)
+    if copula and not m.group("prep"):  # "Lufthansa is an airline": the airline is Lufthansa
+        return copula.group(1), n
+    before = before[0].lower() + before[1:] if re.match(r"(?:The|A|An)\s", before) else before
+    link = f"{m.group('prep').lower()} which" if m.group("prep") else "that"
+    return f"the {mods}{n}{rest} {link} {before}", n
 
 
 def _topic_name(lead: str) -> str:
@@ -702,7 +782,47 @@ def _doers(q: str) -> str:
         verb = "was the {} of {} born" if m.group(4).lower() == "born" else "did the {} of {} die"
         thing = m.group(1)[0].lower() + m.group(1)[1:] if m.group(1).startswith("The ") else m.group(1)
         return f"{wh} {verb.format(_agent(m.group(2)), thing)}?"
-    return out
+    return _by_one_who(out)
+
+
+# "X was directed by someone who died when?", "X was performed by a group formed in what year?", "X was directed
+# by someone from which country?": the doer, then the question asked of it
+_BY_ONE_WHO = re.compile(r"^(?P<x>.+?)\s+(?:was|were)\s+(?P<v>(?-i:[a-z]+))\s+by\s+(?:someone|somebody|a\s+person|"
+                         r"an?\s+(?P<n>(?-i:[a-z]+)))\s+(?:(?:who|that)\s+(?:(?:was|were)\s+)?)?"
+                         r"(?P<pred>(?-i:[a-z]+)(?:\s+(?:in|on|at))?)?\s*"
+                         r"(?P<wh>when|where|(?:in|on|at|from)\s+(?:what|which)\s+(?P<noun>year|date|day|city|country|place|"
+                         r"state|town))\s*\?$", re.I | re.S)
+
+
+def _by_one_who(q: str) -> str:
+    """"X was directed by someone who died when?" -> "When did the director of X die?"; "X was popularized by a
+    singer born in what year?" -> "In what year was the singer who popularized X born?"; "X was directed by
+    someone from which country?" -> "Which country is the director of X from?"."""
+    m = _BY_ONE_WHO.match(q)
+    if m is None:
+        return q
+    x = m.group("x")
+    x = x[0].lower() + x[1:] if re.match(r"(?:The|A|An)\s", x) else x
+    agent, n = _agent(m.group("v")), m.group("n")
+    if n and n.lower() not in {"person", "man", "woman"}:  # "a group formed in ...": the group that performed X
+        doer = f"the {n} {'who' if n.lower() in _person_nouns() else 'that'} {m.group('v')} {x}"
+    elif agent:
+        doer = f"the {agent} of {x}"
+    else:
+        return q
+    pred = (m.group("pred") or "").split()
+    noun = (m.group("noun") or "").lower()
+    if not pred:
+        if m.group("wh").lower().startswith("from") and noun in {"country", "city", "place", "state", "town"}:
+            return f"Which {noun} is {doer} from?"
+        return q
+    verb = pred[0].lower()
+    wh = "In what year" if noun == "year" else "When" if m.group("wh").lower() == "when" or noun in {"date", "day"} \
+        else "Where"
+    if verb in {"born", "formed", "founded", "established", "created", "buried", "raised", "educated"}:
+        return f"{wh} was {doer} {verb}?"
+    lemma = _nlp()(f"They {verb}.")[1].lemma_
+    return f"{wh} did {doer} {lemma}?"
 
 
 def _agent(verb: str) -> str | None:

@@ -172,7 +172,7 @@ class QuestionAnalyser:
                 cls = noun_class(tok.head.lemma_)
                 if cls:
                     return cls
-        if re.search(r"\b(who|whom|whose)\b", text):
+        if re.search(r"\b(who|whom|whose)\b", text) or _names_a_person(doc):
             return "PERSON"
         if re.search(r"\bwhere\b", text):  # "What is the name of the city where X was born?"
             return "PLACE"
@@ -224,7 +224,7 @@ class QuestionAnalyser:
             # the relational noun right before the name ("the date of birth of the performer of X": "performer")
             # ("the group behind X": "behind" is "of" for a maker)
             m = re.search(rf"\b(?:the|a|an)\s+(?:(?!of\b)[a-z][\w-]*\s+){{0,2}}?([a-z][\w-]*)\s+(?:of|behind)\s+(?:the\s+)?"
-                          rf"(?:{skip}(?!of\b)[a-z]+\s+){{0,2}}{a}(?!\w)", body)
+                          rf"(?:{skip}(?!of\b)[a-z]+\s+){{0,2}}[\"“]?{a}(?!\w)[\"”]?", body)
             if m:
                 found.append((m.group(0), m.group(1)))
             m = re.search(rf"\b{a}\s?'s?\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", body)
@@ -256,6 +256,12 @@ class QuestionAnalyser:
                 if relative is None:
                     relative = relative_phrases(doc)
                 found += [(p, n) for p, n in relative if re.search(rf"{a}(?!\w)", p) and p.lower().startswith("the ")]
+            # "the 1940 film featuring X", "the 1940 film X appeared in", "the man X married": the clause inside a
+            # phrase ("the mayor of the city X is based in") is what is resolved first
+            for r, strong in _reduced_relative(body, a, skip):
+                at = body.find(r[0])
+                if strong or not found:
+                    found = [f for f in found if not (body.find(f[0]) < at < body.find(f[0]) + len(f[0]))] + [r]
             for phrase, noun in sorted(found, key=lambda f: len(f[0])):  # the innermost phrase first
                 if _asks_phrase(body, phrase):
                     return None  # the phrase is the question itself: nothing to resolve first
@@ -264,6 +270,39 @@ class QuestionAnalyser:
                 return SubQuestion(phrase=phrase, question=f"{wh} is {phrase}?", resolves_to=cls, anchor=anchor,
                                    relation=noun)
         return None
+
+
+def _reduced_relative(body: str, anchor: str, skip: str) -> list[tuple[tuple[str, str], bool]]:
+    """A relational noun joined to the name by a participle ("the 1940 film featuring X", "the album written by
+    X") or by a clause without "that" ("the 1940 film X appeared in", "the country X is in", "the man X married"),
+    each with whether it is plain (a participle, or "is" in the clause) or may be a title in apposition ("the
+    film Metropolis" in "the director of the film Metropolis died")."""
+    m = re.search(rf"\bthe\s+(?:{skip}[\w-]+\s+){{0,2}}?({skip}[a-z][\w-]*)\s+(?:[a-z]+(?:ing|ed)|written|known|made|"
+                  rf"sung|shot|drawn)\s+(?:(?:by|in|on|at|from|with|for|of|as)\s+)?[\"“]?{anchor}", body)
+    if m and noun_class(m.group(1)):
+        return [((m.group(0).rstrip('"“'), m.group(1)), True)]
+    # (a clause, not the question's own verb: "the director of the film X die" is no clause)
+    m = re.search(rf"\bthe\s+(?:{skip}[\w-]+\s+){{0,2}}?({skip}[a-z][\w-]*)\s+[\"“]?{anchor}[\"”]?(?:\s+(?P<aux>is|was|are|were|"
+                  rf"has|had))?\s+(?P<verb>(?!(?:and|or|but|is|was|are|were)\b)[a-z]+)"
+                  rf"(?P<prep>\s+(?:in|on|at|for|from|with|by|of|to))?\b", body)
+    if m and noun_class(m.group(1)) and (m.group("aux") or m.group("prep") or m.group("verb").endswith("ed")):
+        return [((m.group(0), m.group(1)), m.group("aux") in {"is", "was", "are", "were"})]
+    return []
+
+
+def _names_a_person(doc: Any) -> bool:
+    """"What is the winner of the 2014 election?", "What is the newly elected Chief Justice of X?": "what" asking
+    for the person its subject noun names (not "What is the capital of X?", a thing)."""
+    if not len(doc) or doc[0].lower_ != "what" or doc[0].head.lemma_ != "be":
+        return False
+    from kmrag.nlp import wordnet
+
+    subj = next((t for t in doc[0].head.children if t.dep_ == "nsubj" and t.i > 0), None)
+    if subj is None or subj.pos_ not in {"NOUN", "PROPN"}:
+        return False
+    compound = " ".join([c.lower_ for c in subj.lefts if c.dep_ == "compound"] + [subj.lower_])
+    return noun_class(subj.lemma_) == "PERSON" or wordnet.names_a_person(compound) or \
+        (compound == subj.lower_ and wordnet.names_a_person(subj.lemma_))
 
 
 def offered(question: str) -> list[str]:
@@ -299,9 +338,12 @@ def _asks_phrase(body: str, phrase: str) -> bool:
     # "Which railway is a part of X and also runs between Y and Z": a second predicate of the answer; after a
     # relative clause ("the general who received X, and was the first ...") it goes on that clause instead
     more = "" if re.search(r"\b(?:who|whom|whose|which|that|where)\b", phrase, re.I) else _SECOND_PREDICATE
-    m = re.fullmatch(rf"(?:who|what|which \w+)\s+(?:is|was|are|were)\s+(.*?){re.escape(phrase)}{more}", body, re.I)
+    m = re.fullmatch(rf"(?:who|what|which (\w+))\s+(?:is|was|are|were)\s+(.*?){re.escape(phrase)}{more}", body, re.I)
+    if m is not None and m.group(1) and phrase.lower().split()[-1] in _GAP_WORDS and \
+            phrase.lower().split()[-2:-1] != [] and phrase.lower().split()[-2] in _GAP_WORDS:
+        return False  # "Which league was the team that X was a member of in?": a league (in it), not the team
     return m is not None and not any(
-        w in _GAP_WORDS or w.endswith("ed") for w in re.findall(r"[a-z][\w-]*", m.group(1).lower()))
+        w in _GAP_WORDS or w.endswith("ed") for w in re.findall(r"[a-z][\w-]*", m.group(2).lower()))
 
 
 _GAP_WORDS = {"of", "to", "in", "on", "at", "by", "for", "from", "with", "about", "into", "than"}

@@ -267,3 +267,31 @@ def test_a_comparison_that_asks_which_one_answers_one_of_its_options(analyser: Q
 def test_a_title_that_opens_with_a_question_word_keeps_it(analyser: QuestionAnalyser) -> None:
     a = analyser.analyse("Which film was released first, What Price Glory or Metropolis?")
     assert a.compared == ["What Price Glory", "Metropolis"]
+
+
+@pytest.mark.parametrize(("question", "relation", "resolves"), [
+    ("Who directed the 1927 film featuring Brigitte Helm?", "film", "WORK"),
+    ("Who directed the 1927 film Brigitte Helm appeared in?", "film", "WORK"),
+    ("Who is the mayor of the city Lufthansa is based in?", "city", "PLACE"),
+    ("When did the man Brigitte Helm married die?", "man", "PERSON"),
+    ('Where did the director of the film "Metropolis" die?', "director", "PERSON"),
+])
+def test_a_relational_noun_joined_by_a_participle_or_a_bare_clause(analyser: QuestionAnalyser, question: str,
+                                                                   relation: str, resolves: str) -> None:
+    sub = analyser.analyse(question).sub_question
+    assert sub is not None and sub.relation == relation and sub.resolves_to == resolves, sub
+
+
+def test_what_asking_for_the_person_a_noun_names(analyser: QuestionAnalyser) -> None:
+    """"What is the winner of ...?" asks for a person (WordNet's noun.person, where it is installed)."""
+    from kmrag.nlp import wordnet
+
+    assert analyser.analyse("What is the director of Metropolis?").answer_type == "PERSON"
+    assert analyser.analyse("What is the capital of Bavaria?").answer_type != "PERSON"
+    if wordnet.available():
+        assert analyser.analyse("What is the winner of the 2014 election in Bavaria?").answer_type == "PERSON"
+
+
+def test_a_stranded_preposition_after_the_phrase_asks_for_something_else(analyser: QuestionAnalyser) -> None:
+    a = analyser.analyse("Which league was the team that Carsten Spohr was a member of in?")
+    assert a.sub_question is not None and a.sub_question.relation == "team"

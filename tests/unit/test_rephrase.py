@@ -437,3 +437,36 @@ def test_noun_phrase_requests_place_kinds_possessives_and_shared_attributes(aske
 ])
 def test_a_wh_word_of_a_clause_inside_stays_at_the_end(asked: str) -> None:
     assert rephrase(asked) == asked
+
+
+@pytest.mark.parametrize("asked, read", [
+    # a statement that introduces a thing with "a", then a question about "that" thing or a pronoun for it
+    ("Carsten Spohr was a pilot at an airline; in what year was that airline founded?",
+     "In what year was the airline at which Carsten Spohr was a pilot founded?"),
+    ("Carsten Spohr has a wife. When is her birthday?", "When was Carsten Spohr's wife born?"),
+    ("Lufthansa operates a daily flight. Where does it go?", "Where does the daily flight that Lufthansa operates go?"),
+    ("Lufthansa is an airline. When was it founded?", "When was Lufthansa founded?"),
+    ("Fritz Lang studied at a school in Vienna. In which district is one of that school's buildings?",
+     "In which district is one of the buildings of the school in Vienna at which Fritz Lang studied?"),
+    # the doer of a passive, then what is asked of it
+    ("Metropolis was directed by someone who died when?", "When did the director of Metropolis die?"),
+    ("Metropolis was directed by someone from which country?", "Which country is the director of Metropolis from?"),
+    ("Autobahn was performed by a group formed in what year?", "In what year was the group that performed Autobahn formed?"),
+    # a topic named first, with a comma
+    ("For the film Metropolis, where did its director die?", "Where did the director of the film Metropolis die?"),
+    ("Thinking about Carsten Spohr, where was his father born?", "Where was the father of Carsten Spohr born?"),
+    # "which of the films A and B"
+    ("Which of the films Metropolis and Nosferatu has the director who died later?",
+     "Which has the director who died later, Metropolis or Nosferatu?"),
+])
+def test_statements_before_questions_doers_of_passives_and_comma_topics(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+    assert rephrase(read) == read
+
+
+@pytest.mark.parametrize("asked", [
+    "Carsten Spohr has a daughter. When was he born?",  # "he" is not the daughter
+    "For a history assignment, when was Lufthansa founded?",  # a reason, not a topic with a pronoun
+])
+def test_a_pronoun_that_cannot_be_the_introduced_thing_is_left(asked: str) -> None:
+    assert rephrase(asked) == asked
