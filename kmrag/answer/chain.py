@@ -68,8 +68,9 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
         if got is None:
             return None
         answer, span, how = got
-        how.pop("typed_others", None)
-        answer = described(sub, answer, [*how.pop("others", []), *_titles_in(span, spans)], spans)
+        typed = how.pop("others", [])[: how.pop("typed_others", 0)]  # others of the kind asked: not "Mark Day" for a place
+        titles = [t for t in _titles_in(span, spans) if t.lower() not in sub.phrase.lower()]  # not the hop's anchor
+        answer = described(sub, answer, [*typed, *titles], spans)
         hops.append({"question": sub.question, "answer": answer, "unit_id": span.unit_id, "quote": span.quote,
                      "meaning": how.get("meaning")})
         cited.append(span)

@@ -777,7 +777,9 @@ class ExtractiveGenerator:
         if answer_type in {"NUMBER", "QUANTITY"}:
             marks = {at for m in _ENUMERATOR.finditer(span.display) for at in range(m.start(), m.end())}
             cands = [(c, at) for c, at in cands if at not in marks]
-        return [(c, at) for c, at in cands if c.lower() not in qlow and not (terms(c).words and terms(c).words <= qwords)]
+        # (a value the question names is no answer; "45 miles" for "how many miles" is, its number unnamed)
+        return [(c, at) for c, at in cands if c.lower() not in qlow and not (terms(c).words and terms(c).words <= qwords
+                                                                             and not re.search(r"\d", c))]
 
     def _kinds(self, question: str, mentions: Sequence[str], span: Span) -> list[tuple[str, int]]:
         """The descriptions in ``span`` answering a "what kind of N" / "What is X?" question (kmrag.answer.kinds)."""

@@ -749,3 +749,16 @@ def test_the_kind_word_of_a_name_states_no_relation() -> None:
 def test_a_count_of_a_time_unit_is_a_number_spacy_calls_a_date(text: str, unit: str, counted: bool) -> None:
     """"Within how many days ...?": "seven days" (a DATE to spaCy) is the count asked, "May 1953" is not."""
     assert _counted_in(text, unit) is counted
+
+
+def test_a_hop_answers_with_a_place_not_the_person_it_is_about_and_the_last_reads_miles(x: SpacyExtractor) -> None:
+    """The hop "the place in Vermont where Ada Brook was born" is Millbury, not "Ada Brook" (the span's own title,
+    whose unit says "Vermont"); "how many miles": "45 miles" counts, though "miles" is a word of the question."""
+    direct, quotes, _ = answer(x, "How many miles are there between Burlington and the place in Vermont where Ada "
+                                  "Brook was born?", [
+        ("Ada Brook (born May 2, 1961 in Millbury, Vermont) is a former racing driver.", "paragraph", "Ada Brook", ""),
+        ("The town of Millbury is a small farming centre, some 45 miles (72 km) south of Burlington.", "paragraph",
+         "Millbury", ""),
+        ("Burlington is the largest city in Vermont.", "paragraph", "Burlington", ""),
+    ])
+    assert direct == "45 miles" and any("Millbury" in q and "45 miles" in q for q in quotes)
