@@ -132,7 +132,8 @@ another next last final bonus fun silly easy hard tricky small short little quer
 _MATCH_POSS = re.compile(r"^(?:does|do|did)\s+(.+?)['’]s\s+(\w+)\s+(?:match|equal)\s+(.+?)['’]s(?:\s+\w+)?\s*\?$",
                          re.I | re.S)
 # a noun phrase asked: "Size of the mall where X has its studios?" -> "What is the size of ...?"
-_NOUN_ASKED = re.compile(r"^(?-i:([A-Z][a-z]+))\s+of\s+(.+?)\s*\?$", re.S)
+_NOUN_ASKED = re.compile(r"^(?:(?i:the)\s+)?(?!(?i:(?:total\s+)?number)\b)((?-i:[A-Za-z][a-z]+)(?:\s+(?-i:[a-z]+))?)\s+of\s+"
+                         r"(.+?)\s*\??$", re.S)
 _BIRTHDAY = re.compile(r"^when\s+(?:is|was)\s+(?:(?:the\s+)?birthday\s+of\s+(.+?)|(.+?)\s*['’]s\s+birthday)\s*\?$",
                        re.I | re.S)
 # a tag after a question or a statement: ", right?", ", by any chance?", "or not?"
@@ -205,7 +206,7 @@ _BY_WHOM_OF = re.compile(rf"^(.+?)\s+(?:was|were)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?
 _BY_WHOM = re.compile(r"^(.+?)\s+(?:was|were)\s+([a-z]+ed|written|made|built|sung|drawn|led|won|shot|founded)\s+by\s+whom\s*\?$",
                       re.S)
 # "number of schools at the university where ..." -> "How many schools are there at the university where ...?"
-_NUMBER_OF = re.compile(r"^\s*(?:the\s+)?(?:total\s+)?number\s+of\s+([a-z]+s)\s+((?:at|in|on|of|for|by|with|from)\s+.+?)\s*\??$",
+_NUMBER_OF = re.compile(r"^\s*(?:the\s+)?(?:total\s+)?number\s+of\s+((?:[a-z]+\s+)?[a-z]+s)\s+((?:at|in|on|of|for|by|with|from)\s+.+?)\s*\??$",
                         re.I | re.S)
 # "Did (both) A and B work as directors?" -> "Are A and B both directors?"
 _WORK_AS = re.compile(r"^(did|do|does)\s+(?:both\s+)?(.+?)\s+and\s+(.+?)\s+(?:both\s+)?(?:work|serve|act)\s+as\s+(?:an?\s+)?"
@@ -408,9 +409,13 @@ def _words(q: str) -> str:
     m = _MATCH_POSS.match(q)
     if m and len(m.group(1).split()) <= 8 and len(m.group(3).split()) <= 8:
         q = f"Do {m.group(1)} and {m.group(3)} have the same {m.group(2)}?"
-    m = _NOUN_ASKED.match(q)
-    if m and _nlp()(m.group(1))[0].pos_ == "NOUN" and not any(t.pos_ in {"VERB", "AUX"} and t.dep_ == "ROOT"
-                                                             for t in _nlp()(q)):
+    m = _NOUN_ASKED.match(q)  # "Size of the mall ...?", "winner of the 2014 election" (a search box's phrase)
+    quoted = [range(x.start(), x.end()) for x in re.finditer(r"[\"“][^\"”]*[\"”]", q)]  # a title's own verbs
+    titled = re.fullmatch(r"(?:(?-i:[A-Z0-9][\w'’.-]*)|of|the|and|a|an|in|on|for|de|la|le)(?:\s+(?:(?-i:[A-Z0-9][\w'’.-]*)|of|"
+                          r"the|and|a|an|in|on|for|de|la|le))*\s*\??", q)  # "Kings of Leon": a title, as typed
+    if m and not titled and not _ASKS.match(q) and _nlp()(m.group(1).lower())[-1].pos_ == "NOUN" and \
+            not any(t.pos_ in {"VERB", "AUX"} and t.dep_ == "ROOT" and not _relative_verb(t)
+                    and not any(t.idx in r for r in quoted) for t in _nlp()(q)):
         q = f"What is the {m.group(1)[0].lower()}{m.group(1)[1:]} of {m.group(2)}?"
     m = _BIRTHDAY.match(q)
     if m:  # "When is the birthday of X?" / "When is X's birthday?" -> "When was X born?"
@@ -425,6 +430,12 @@ def _words(q: str) -> str:
         else:  # "A and B are in the same country, right?" -> "Are A and B in the same country?"
             q = _as_yes_no(_end(body)) or q
     return q
+
+
+def _relative_verb(verb: Any) -> bool:
+    """A verb whose subject is "who" / "that" / "which": a relative clause's, though the parser made it the root
+    of a phrase without a verb of its own ("birth year of the singer who popularized X")."""
+    return any(c.dep_ in {"nsubj", "nsubjpass"} and c.lower_ in {"who", "that", "which"} for c in verb.children)
 
 
 def _blank(q: str) -> str:

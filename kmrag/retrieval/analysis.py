@@ -162,7 +162,7 @@ class QuestionAnalyser:
         if re.search(r"\b(what year|which year|what date|which date|in what year|date of|year of|"
                      r"(?:birth|death) (?:date|year)|birthdate|birthday)\b", text) or "when" in asked:
             return "DATE"
-        if re.search(r"\b(?:what|which) nationalit(?:y|ies)\b|\b(?:nationality|citizenship) of\b", text) or \
+        if re.search(r"\b(?:what|which) (?:nationalit(?:y|ies)|citizenship)\b|\b(?:nationality|citizenship) of\b", text) or \
                 re.search(r"^(?:which|what) country\b(?=.*\b(?:is|was|are|were|come|comes|came)\b).*\bfrom$", text):
             return "NATIONALITY"  # "Which country is the director of X from?": "American" or "United States"
         if "where" in asked:
@@ -241,14 +241,14 @@ class QuestionAnalyser:
             # a noun, a modifier or two before it
             m = re.search(rf"\bthe\s+(?:{skip}[\w-]+\s+){{0,2}}?([A-Za-z][\w-]*)\s+(?:(?:in|on|at|for|with|by|from|to)\s+)?"
                           rf"(?:where|that|which|who|whom|whose)\s+"
-                          rf"(?:[\w'-]+\s+){{0,4}}?"
+                          rf"(?:[\"“]?[\w'-]+\s+){{0,4}}?[\"“]?"
                           rf"{a}(?:(?:\s+(?:is|was|are|were))?\s+(?!(?:and|or|but)\b)[a-z]+"
                           rf"(?:\s+(?:in|by|at|on|from)\b)?)?", body)
             if m and noun_class(m.group(1)):  # "the city where X is based"; the parse's clause when it has one
                 if relative is None:
                     relative = relative_phrases(doc) if doc is not None else []
                 whole = [(p, n) for p, n in relative if n == m.group(1).lower() and 0 <= (at := body.find(p)) <= m.start()
-                         < at + len(p)]
+                         < at + len(p) and anchor in p]  # (a clause the parser cut short of the name is not whole)
                 found.append(whole[0] if whole else (m.group(0), m.group(1)))
             elif not found and doc is not None and re.search(rf"\b(?:where|that|which|who|whom|whose)\b.*{a}", body):
                 # a clause the patterns do not spell, the parse has it: "the studio album that includes the song
@@ -278,7 +278,7 @@ def _reduced_relative(body: str, anchor: str, skip: str) -> list[tuple[tuple[str
     each with whether it is plain (a participle, or "is" in the clause) or may be a title in apposition ("the
     film Metropolis" in "the director of the film Metropolis died")."""
     m = re.search(rf"\bthe\s+(?:{skip}[\w-]+\s+){{0,2}}?({skip}[a-z][\w-]*)\s+(?:[a-z]+(?:ing|ed)|written|known|made|"
-                  rf"sung|shot|drawn)\s+(?:(?:by|in|on|at|from|with|for|of|as)\s+)?[\"“]?{anchor}", body)
+                  rf"sung|shot|drawn|with)\s+(?:(?:by|in|on|at|from|with|for|of|as)\s+)?[\"“]?{anchor}", body)
     if m and noun_class(m.group(1)):
         return [((m.group(0).rstrip('"“'), m.group(1)), True)]
     # (a clause, not the question's own verb: "the director of the film X die" is no clause)

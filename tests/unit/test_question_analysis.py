@@ -295,3 +295,14 @@ def test_what_asking_for_the_person_a_noun_names(analyser: QuestionAnalyser) -> 
 def test_a_stranded_preposition_after_the_phrase_asks_for_something_else(analyser: QuestionAnalyser) -> None:
     a = analyser.analyse("Which league was the team that Carsten Spohr was a member of in?")
     assert a.sub_question is not None and a.sub_question.relation == "team"
+
+
+def test_citizenship_asked_is_a_nationality_and_the_team_with_x_is_a_relation(analyser: QuestionAnalyser) -> None:
+    assert analyser.analyse("What citizenship did the husband of Brigitte Helm hold?").answer_type == "NATIONALITY"
+    sub = analyser.analyse("In which stadium does the team with Carsten Spohr as coach play?").sub_question
+    assert sub is not None and sub.relation == "team"
+
+
+def test_a_relative_clause_holding_a_quoted_title_is_taken_whole(analyser: QuestionAnalyser) -> None:
+    sub = analyser.analyse('In what year was the singer who popularized "I\'ll Keep the Lovelight Burning" born?').sub_question
+    assert sub is not None and sub.phrase.rstrip('"').endswith("Lovelight Burning"), sub

@@ -470,3 +470,19 @@ def test_statements_before_questions_doers_of_passives_and_comma_topics(asked: s
 ])
 def test_a_pronoun_that_cannot_be_the_introduced_thing_is_left(asked: str) -> None:
     assert rephrase(asked) == asked
+
+
+@pytest.mark.parametrize("asked, read", [
+    # a search box's noun phrase, lower case, no question mark
+    ("winner of the 2014 election in Bavaria", "What is the winner of the 2014 election in Bavaria?"),
+    ('birth year of the singer who popularized "Autobahn"', 'What is the birth year of the singer who popularized "Autobahn"?'),
+    ("number of passenger terminals at the airport where Lufthansa has its hub",
+     "How many passenger terminals are there at the airport where Lufthansa has its hub?"),
+])
+def test_a_search_box_noun_phrase_is_asked(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked", ["Kings of Leon", "Members of the band released an album in 1990."])
+def test_a_title_or_a_statement_is_not_a_noun_phrase_asked(asked: str) -> None:
+    assert rephrase(asked) == asked
