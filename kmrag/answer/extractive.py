@@ -207,11 +207,13 @@ def _hops_first(order: Sequence[Span], count: dict[tuple[str, int], tuple[int, i
 
 
 def _bases(word: str) -> set[str]:
-    """A word without its inflection, each way it may have been made ("died": die, di; "located": locate)."""
+    """A word without its inflection, each way it may have been made ("died": die, di; "located": locate;
+    "starring", stemmed "starr": star)."""
     out = {word}
     for suffix in ("ing", "ed", "es", "s", "d"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             out.add(word[: -len(suffix)])
+    out |= {b[:-1] for b in out if len(b) >= 4 and b[-1] == b[-2] and b[-1] not in "aeioulsz"}  # a doubled consonant
     return out
 
 
@@ -850,6 +852,10 @@ class ExtractiveGenerator:
                 doers = [c for c in near if any(_AGENT.fullmatch(span.display, a, c[1]) for a in anchors)
                          and not _MODIFIES.match(span.display, c[1] + len(c[0]))]  # "by Sri Lankan director X"
                 near = [*doers, *(c for c in near if c not in doers)]
+            if answer_type == "PERSON":  # "the actor who plays Paul": not "Paul Varjak", the one named by a first name
+                bare = {m.lower() for m in mentions if re.fullmatch(r"[A-Z][\w'-]+", m)}
+                named = [c for c in near if c[0].split()[0].lower() in bare]
+                near = [*(c for c in near if c not in named), *named]
             best = near[0]
             typed = len({c.lower() for c, _ in near} - {best[0].lower()})  # the others of the kind asked, first
             if answer_type not in VALUE_OF:  # a name: any name of the span may be the one the question describes

@@ -762,3 +762,15 @@ def test_a_hop_answers_with_a_place_not_the_person_it_is_about_and_the_last_read
         ("Burlington is the largest city in Vermont.", "paragraph", "Burlington", ""),
     ])
     assert direct == "45 miles" and any("Millbury" in q and "45 miles" in q for q in quotes)
+
+
+def test_a_star_is_read_at_starring_and_an_actor_is_not_the_part_named_by_its_first_name(x: SpacyExtractor) -> None:
+    """"starring" (stemmed "starr") is "star": the star is Grace Kelly, not the director before her; "the actor
+    who plays Paul" is the actor, not "Paul Grant", the part the question names by its first name."""
+    direct, _, _ = answer(x, "Who is the star of Night Harbour?", [
+        ("Night Harbour is a 1936 thriller film directed by Alfred Hitchcock and starring Grace Kelly and Cary "
+         "Grant.", "paragraph", "Night Harbour", "")])
+    assert direct == "Grace Kelly"
+    direct, _, _ = answer(x, "Who is the actor who plays Paul in Night Harbour?", [
+        ("Night Harbour cast: Cary Grant as Paul Grant, a writer and new neighbour.", "paragraph", "Night Harbour", "")])
+    assert direct == "Cary Grant"
