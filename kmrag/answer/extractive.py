@@ -138,11 +138,16 @@ LIFESPAN_SPAN = re.compile(r"\(\s*(?:born\s+)?[^()]*\b(?:1\d{3}|20\d{2})\b(?:,[^
 _MULTIWORD_NAME = re.compile(r"\b[A-Z][\w'’.&-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'’.&-]*)+")
 
 
-def _kind_of_name_masked(text: str) -> str:
-    """``text`` without the kind word a name carries: "Munich Airport is located in Bavaria" says nothing of
-    an airport of Munich, "University of Delhi" nothing of a university's relation; the other words stay."""
+def _kind_of_name_masked(text: str, question: str) -> str:
+    """``text`` without the kind word of a name made from a name the question asks about: "Munich Airport is
+    located in Bavaria" says nothing of the main airport of Munich, "University of Delhi" nothing of Delhi's
+    university; a name the question does not name keeps it ("located in Fairfax County" states a county)."""
+    asked = {w.lower() for w in re.findall(r"\b[A-Z][\w'’.&-]*", question)}
+
     def mask(m: re.Match[str]) -> str:
         words = m.group(0).split()
+        if not any(w.lower() in asked for w in words[1:] + words[:1] if w.lower() not in {"the", "of"}):
+            return m.group(0)
         at = words.index("of") - 1 if "of" in words[1:] else len(words) - 1  # "University of Delhi": before "of"
         words[at] = " " * len(words[at])
         return " ".join(words)
@@ -172,7 +177,7 @@ def relation_stated(question: str, relational: frozenset[str], text: str) -> boo
 def stated_count(question: str, relational: frozenset[str], text: str) -> int:
     """How many of the question's relational words ``text`` states (by stem; a birth or a death also by a
     lifespan): the sentence that says most of what the question asks is the one to read the answer from."""
-    words = terms(_kind_of_name_masked(text)).words
+    words = terms(_kind_of_name_masked(text, question)).words
     said = {r for r in relational if any(akin(w, frozenset({r})) for w in words)}
     for pattern in (DEATH, BIRTH):
         if pattern.search(question):

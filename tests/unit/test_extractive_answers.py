@@ -739,6 +739,9 @@ def test_the_kind_word_of_a_name_states_no_relation() -> None:
     assert stated_count("Which university is in Delhi?", frozenset({"university"}),
                         "The University of Delhi was founded in 1922.") == 0
     assert stated_count("Who founded Lufthansa?", frozenset({"found"}), "Lufthansa Group was founded in 1953.") == 1
+    # a name the question does not name keeps its kind: the county asked is the one the span names
+    assert stated_count("Tysons Galleria is located in what county?", frozenset({"county"}),
+                        "Tysons Galleria is a mall in McLean, Virginia, in Fairfax County.") == 1
 
 
 @pytest.mark.parametrize(("text", "unit", "counted"), [
