@@ -53,6 +53,7 @@ LABELS = {
     "NATIONALITY": {"NORP", "GPE"},
     "ENTITY": {"PERSON", "GPE", "LOC", "FAC", "ORG", "WORK_OF_ART", "PRODUCT", "EVENT", "LANGUAGE", "LAW"},
 }
+CLAUSE_ASKED = frozenset({"REASON", "MANNER"})  # answer types a clause answers, never a name or a value
 UNIT_WORDS = {"km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km",
               "mi": "mi", "miles": "mi", "mile": "mi", "kg": "kg", "kilograms": "kg", "hours": "h", "hour": "h",
               "h": "h", "minutes": "min", "min": "min", "days": "d", "day": "d", "years": "y", "year": "y",
@@ -426,7 +427,7 @@ class ExtractiveGenerator:
             chain = self._compared_chain(scored, analysis, question)
             direct, basis = self._compare(question, analysis, chain, ents, pool=[x.span for x in scored])
             chain = _with_cited(chain, basis, [x.span for x in scored])
-        elif analysis.sub_question is not None and analysis.answer_type != "YES_NO" and \
+        elif analysis.sub_question is not None and analysis.answer_type not in {"YES_NO", *CLAUSE_ASKED} and \
                 (hopped := read_chain(question, analysis, spans, self._reader(ents, question), self.rank_for,
                                       self.analyse)):
             chain, direct, basis = hopped
@@ -679,6 +680,8 @@ class ExtractiveGenerator:
 
     def _direct(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
                 ents: dict[tuple[str, int], list[Any]], pool: Sequence[Span] = ()) -> str | None:
+        if analysis.answer_type in CLAUSE_ASKED:
+            return None  # "Why ...?", "How did ...?": the statements answer; no name or value of them does
         order = list(reversed(chain)) if analysis.kind in {"bridge", "inference"} else chain
         got = self._read(question, analysis.answer_type, analysis.mentions, order, ents)
         if got is None:

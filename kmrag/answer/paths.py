@@ -200,7 +200,7 @@ class PathReader:
         """The candidate answers, best first, and the trace of how they were found."""
         plans = self.plans(question, analysis)
         trace: dict[str, Any] = {"step": "paths", "entities": len(seeds)}
-        if not plans or not seeds or analysis.answer_type == "YES_NO" or analysis.kind == "comparison" or \
+        if not plans or not seeds or analysis.answer_type in {"YES_NO", "REASON", "MANNER"} or analysis.kind == "comparison" or \
                 asks_kind(question, analysis.mentions):  # "What profession do A and B share?": a description
             trace["decision"] = "not a question a relation path answers" if plans and seeds else \
                 "no relational words or no linked entity"

@@ -156,6 +156,10 @@ class QuestionAnalyser:
             return "NUMBER"  # "how accurate was X": its accuracy, a number
         if re.search(r"\bhow (long|far|tall|high|big|large|old|heavy|fast|quick|quickly|slow|deep|wide)\b", text):
             return "QUANTITY"
+        if re.match(r"(?:and |so )?why\b", text):
+            return "REASON"  # a cause, said in a clause: no name or value is the answer
+        if re.match(r"(?:and |so )?how (?:did|does|do|is|are|was|were|can|could|has|have|had|will|would)\b", text):
+            return "MANNER"  # "How did X differ ...?", "How were they expelled?": a way, said in a clause
         if (attr := ATTRIBUTE_ASKED.search(text)) and _singular(attr.group(1)) in NUMBER_NOUNS | MEASURE_NOUNS:
             return "NUMBER"  # "What is the average latency of X?", "What was the population of Y in 1900?"
         asked = _asking_wh(doc)  # "when" / "where" that ask, not those of a relative clause ("the city where")

@@ -777,3 +777,11 @@ def test_a_star_is_read_at_starring_and_an_actor_is_not_the_part_named_by_its_fi
     direct, _, _ = answer(x, "Who is the actor who plays Paul in Night Harbour?", [
         ("Night Harbour cast: Cary Grant as Paul Grant, a writer and new neighbour.", "paragraph", "Night Harbour", "")])
     assert direct == "Cary Grant"
+
+
+def test_a_why_question_gets_the_statements_and_no_name_as_its_answer(x: SpacyExtractor) -> None:
+    """"Why did X leave Rome?" is answered by what the spans say; a name of them ("Ohio") is no reason."""
+    direct, quotes, _ = answer(x, "Why did Angelo Roncalli leave Venice in 1958?", [
+        ("In 1958 Angelo Roncalli left Venice for the conclave in Rome, travelling by train from Ohio Street.",
+         "paragraph", "Angelo Roncalli", "")])
+    assert direct is None and quotes and "conclave" in quotes[0]

@@ -306,3 +306,13 @@ def test_citizenship_asked_is_a_nationality_and_the_team_with_x_is_a_relation(an
 def test_a_relative_clause_holding_a_quoted_title_is_taken_whole(analyser: QuestionAnalyser) -> None:
     sub = analyser.analyse('In what year was the singer who popularized "I\'ll Keep the Lovelight Burning" born?').sub_question
     assert sub is not None and sub.phrase.rstrip('"').endswith("Lovelight Burning"), sub
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("Why did Carsten Spohr leave the city where Lufthansa is based?", "REASON"),
+    ("How did Lufthansa grow after 1955?", "MANNER"),
+    ("How many people live in Munich?", "NUMBER"),
+    ("How old is Carsten Spohr?", "QUANTITY"),
+])
+def test_why_and_how_ask_for_a_clause(analyser: QuestionAnalyser, question: str, answer: str) -> None:
+    assert analyser.analyse(question).answer_type == answer
