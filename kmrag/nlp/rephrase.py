@@ -386,6 +386,23 @@ def _terse(q: str) -> str:
     return asked.format(thing) if asked else f"Who is {thing}?"
 
 
+# kinship composed of two relations a text states one at a time: a paternal grandmother is the father's mother
+_SIDE = {"paternal": "father", "maternal": "mother"}
+_GRAND = {"grandmother": "mother", "grandfather": "father", "grandparents": "parents", "grandparent": "parent"}
+_KIN_OF = re.compile(r"\b(the\s+)?(paternal|maternal)\s+(grandmother|grandfather|grandparents?)\s+of\s+", re.I)
+_KIN_POSS = re.compile(r"((?-i:[A-Z])[\w.'’-]*(?:\s+(?:(?-i:[A-Z])[\w.'’-]*|of|de|von|van|the|\([^()]{1,40}\)))*?)['’]s\s+"
+                       r"(paternal|maternal)\s+(grandmother|grandfather|grandparents?)\b", re.I)
+_IN_LAW = re.compile(r"\b(the\s+)?(mother|father)[- ]in[- ]law\s+of\s+", re.I)
+
+
+def _kinship(q: str) -> str:
+    """"the paternal grandmother of X" -> "the mother of the father of X"; "X's maternal grandfather" -> "the
+    father of the mother of X"; "the mother-in-law of X" -> "the mother of the spouse of X"."""
+    q = _KIN_POSS.sub(lambda m: f"the {_GRAND[m.group(3).lower()]} of the {_SIDE[m.group(2).lower()]} of {m.group(1)}", q)
+    q = _KIN_OF.sub(lambda m: f"{m.group(1) or ''}{_GRAND[m.group(3).lower()]} of the {_SIDE[m.group(2).lower()]} of ", q)
+    return _IN_LAW.sub(lambda m: f"{m.group(1) or ''}{m.group(2).lower()} of the spouse of ", q)
+
+
 def _words(q: str) -> str:
     """"passed away" -> "died", "what's" -> "what is", "birth date" -> "date of birth"; a search box's label
     ("Search: ") dropped."""
@@ -400,6 +417,7 @@ def _words(q: str) -> str:
         q = q[:1].upper() + q[1:]
     for pattern, repl in _SAME_WORDS:
         q = pattern.sub(repl, q)
+    q = _kinship(q)
     m = _OPTIONS.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
         q = f"{m.group(1)}, {m.group(2)} or {m.group(3)}?"
