@@ -74,7 +74,7 @@ RANGES = [
 PLACE_AFTER = re.compile(rf"\b(?:in|at|near|from|to)\s+(?!(?:{MONTHS}|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
                          r"Sunday)\b)((?:[A-Z][\w'-]+)(?:\s+(?:[A-Z][\w'-]+|of|de|del|am|upon))*)")  # not "in September"
 NAME_AFTER_BY = re.compile(r"\bby\s+((?:[A-Z][\w.'-]+)(?:\s+(?:[A-Z][\w.'-]+|de|van|von|da|del|di|le|la))*\s+[A-Z][\w'-]+)")
-EARLIER = re.compile(r"\b(first|earlier|earliest|older|oldest|before|sooner|previously)\b", re.I)
+EARLIER = re.compile(r"\b(first|earlier|earliest|older|oldest|elder|eldest|before|sooner|previously)\b", re.I)
 LATER = re.compile(r"\b(later|latest|last|younger|youngest|after|newer|newest|more recent(?:ly)?|most recent(?:ly)?)\b", re.I)
 MORE = re.compile(r"\b(more|most|larger|largest|bigger|biggest|longer|longest|higher|highest|taller|tallest|"
                   r"greater|greatest|further|farther)\b", re.I)

@@ -24,6 +24,7 @@ _ASK = (r"(?:(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(
         r"(?:does\s+)?any(?:one|body)\s+know|(?:would|do)\s+you\s+(?:happen\s+to\s+)?know|"
         r"you\s+(?:wouldn't|would\s+not|don't|do\s+not)\s+(?:happen\s+to\s+)?know|(?:can|could)\s+you\s+confirm|"
         r"i(?:'ve|\s+have)\s+been\s+trying\s+to\s+(?:find\s+out|figure\s+out|work\s+out|remember)|"
+        r"i(?:'m|\s+am)\s+trying\s+to\s+(?:find\s+out|figure\s+out|work\s+out|remember)|"
         r"(?:someone|somebody|a\s+friend)\s+asked\s+me)")
 _EMBEDDED = re.compile(rf"^\s*{_ASK}\s*,?\s+(whether|if|who|whom|whose|what|when|where|which|why|how)\b\s*(.*)$",
                        re.I | re.S)
@@ -34,7 +35,7 @@ _IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s
                          r"(?:give|state|name|identify|provide|list|find\s+out|figure\s+out|work\s+out|find|say|tell|"
                          r"look\s+up|specify|determine|indicate|mention|i(?:'d|\s+would)\s+(?:like|love)\s+to\s+know|"
                          r"do\s+you\s+know|i\s+need|i\s+want|"
-                         r"i'm\s+looking\s+for|i\s+am\s+looking\s+for|help\s+me\s+find)\s+(?:me\s+|us\s+)?(.*)$",
+                         r"i'm\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|help\s+me\s+find)\s+(?:me\s+|us\s+)?(.*)$",
                          re.I | re.S)
 # a year asked for ("in which year", "the year in which", "X was founded in what year?")
 _YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+(?:in\s+which|when|that)\b|\bthe\s+year\b", re.I)
@@ -166,9 +167,12 @@ _TERSE_ASKED = {"date of death": "When did {} die?", "death": "When did {} die?"
                 "birth place": "Where was {} born?", "hometown": "Where was {} born?",
                 "nationality": "What is the nationality of {}?", "citizenship": "What is the nationality of {}?",
                 "first name": "What is the first name of {}?", "last name": "What is the surname of {}?",
-                "surname": "What is the surname of {}?"}
+                "surname": "What is the surname of {}?", "headquarters": "Where is {} headquartered?",
+                "headquarters state": "In what state is {} headquartered?",
+                "headquarters city": "In what city is {} headquartered?",
+                "headquarters country": "In what country is {} headquartered?"}
 _TERSE = re.compile(r"^(?P<name>(?-i:[A-Z0-9\"“])[^?]*?(?:\s\([^()]{1,40}\))?)(?:'s|’s)?\s+"
-                    r"(?P<rest>(?:(?:paternal|maternal)\s+)?[a-z]+(?:\s+[a-z]+){0,5})\s*\??$")
+                    r"(?P<rest>(?:(?:paternal|maternal)\s+)?[a-z]+(?:\s+[a-z]+){0,5})\s*[?.]?$")
 # "A and B: same country?", "A and B - same nationality" -> "Are A and B from the same country?"
 _TERSE_SAME = re.compile(r"^\s*(.+?)\s+and\s+(.+?)\s*(?::|\s[-\u2013\u2014])\s*(?:the\s+)?same\s+([a-z]+(?:\s+of\s+[a-z]+)?)"
                          r"(?:\s*,?\s+or\s+(?:not|different|no))?\s*\??\s*$", re.I | re.S)
@@ -331,6 +335,8 @@ def _request(q: str) -> str:
         person = re.match(r"^the\s+(?:[\w-]+\s+){0,3}?([\w-]+)\s+(?:born|who|that|whose)\b", body, re.I)
         if person and person.group(1).lower() in _person_nouns():  # "Identify the player born in 1984 who ..."
             return f"Who is {body}{tail}?"
+        if re.match(r"^the\s+(?:[\w-]+\s+){0,3}?[\w-]+\s+(?:that|which|where|whose)\s", body, re.I):
+            return f"What is {body}{tail}?"  # "Looking for the league that X's team played in."
     return q
 
 
@@ -374,7 +380,8 @@ def _terse(q: str) -> str:
     for w in words:
         if rels and rels[-1] in {"paternal", "maternal"}:
             rels[-1] = f"{rels[-1]} {w}"
-        elif w in {"paternal", "maternal"} or w in _person_nouns() - {"person", "people", "man", "woman", "who"}:
+        elif w in {"paternal", "maternal"} or w in _person_nouns() - {"person", "people", "man", "woman", "who"} \
+                or w in _MAKERS:
             rels.append(w)
         else:
             return q
@@ -383,7 +390,11 @@ def _terse(q: str) -> str:
     thing = name
     for r in rels:
         thing = f"the {r} of {thing}"
-    return asked.format(thing) if asked else f"Who is {thing}?"
+    return asked.format(thing) if asked else f"{'What' if rels[-1] in _MAKERS else 'Who'} is {thing}?"
+
+
+# the companies a thing has ("Bisquick manufacturer headquarters state")
+_MAKERS = frozenset("manufacturer maker developer distributor label network broadcaster parent".split())
 
 
 # kinship composed of two relations a text states one at a time: a paternal grandmother is the father's mother
@@ -488,7 +499,8 @@ _ER = r"(?:young|old|eld|tall|short|larg|bigg|small|long|earli|lat|new|high|low|
 _THE_ER_OF = re.compile(rf"^\s*(who|which(?:\s+\w+)?)\s+(is|was)\s+the\s+({_ER})\s+of\s+(?:the\s+two\s*,?\s+)?"
                         rf"({_ALT})\s+and\s+({_ALT})\s*\?\s*$", re.I | re.S)
 # "You know the film X? When was its director born?" -> "When was the director of the film X born?"
-_TOPIC_FIRST = re.compile(r"^\s*(?:you\s+know|do\s+you\s+know|remember|know|ever\s+heard\s+of|consider|take)\s+"
+_TOPIC_FIRST = re.compile(r"^\s*(?:you\s+know|do\s+you\s+know|remember|know|ever\s+heard\s+of|consider|take|"
+                          r"think\s+(?:of|about)|look\s+at|picture|imagine)\s+"
                           r"([^?.]{2,80}?)\s*[?.]\s+(.+\?)\s*$", re.I | re.S)
 
 
@@ -521,6 +533,11 @@ def _front(q: str) -> str:
         if not re.match(r"(?i)(?:who|whom|whose|what|which|when|where|how)\b", ask):
             ask = f"which {ask}"  # "film with the earlier-born director" -> "which film with ..."
         return f"{ask[0].upper()}{ask[1:]}, {m.group(1).strip()} or {m.group(2).strip()}?"
+    m = _PAIR_THEN_REQUEST.match(q)
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
+        asked = _request(m.group(3)[0].upper() + m.group(3)[1:])  # "A and B: name the film whose director ..."
+        if asked != m.group(3) and re.match(r"(?:Which|Who|Whose)\b", asked):
+            return f"{asked.rstrip('?')}, {m.group(1)} or {m.group(2)}?"
     m = _TOPIC_COMMA.match(q)
     if m and len(m.group(1).split()) <= 12 and (said := _said_of(m.group(2), _topic_name(m.group(1)))):
         return said  # "For the film X, where did its director die?"
@@ -543,6 +560,9 @@ def _front(q: str) -> str:
     return q
 
 
+# "A and B: name the film whose director died first." -> "Which film's director died first, A or B?"
+_PAIR_THEN_REQUEST = re.compile(rf"^\s*({_ALT})\s+and\s+({_ALT})\s*(?::|\s[-\u2013\u2014])\s*"
+                                r"((?:name|identify|tell\s+me|give|say|state|pick|choose|find)\b.+)$", re.I | re.S)
 # "For the film X, where did its director die?", "Thinking about X, when was its director born?"
 _TOPIC_COMMA = re.compile(r"^\s*(?:for|about|regarding|concerning|as\s+for|as\s+to|speaking\s+of|talking\s+about|"
                           r"thinking\s+about|considering|with\s+regard\s+to|when\s+it\s+comes\s+to)\s+(.+?)\s*,\s*"
@@ -564,7 +584,8 @@ _DECLARATIVE = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|
                           r"have|had|can|could|will|would|should|shall|may|might|must|if|whether)\b)"
                           r"(?!.*\b(?:who|whom|whose|what|which|when|where|why|how|or|whether)\b)"
                           r"(?!.*(?:[:;\u2013\u2014]|\s-\s))(?!(?:.*\b(?:is|are|was|were)\b){2})"
-                          r"([^?]+?\s(?-i:is|are|was|were)\s[^?]+?)\s*\?\s*$", re.I | re.S)
+                          r"([^?]+?\s(?:(?-i:is|are|was|were)|(?-i:came|come|comes|have|has|had|share|shares|shared)"
+                          r"(?=[^?]*\b(?:same|both)\b))\s[^?]+?)\s*\?\s*$", re.I | re.S)
 # "If you compare A with B, are they from the same country?" -> "Are A and B from the same country?"
 _COMPARE_LEAD = re.compile(r"^\s*(?:if\s+(?:you|we|one)\s+compare|when\s+(?:you|we)\s+compare|comparing|compare)\s+"
                            r"(.+?)\s+(?:with|to|and|against)\s+(.+?)\s*,\s*(are|were|do|did)\s+(?:they|the\s+two|"
@@ -584,6 +605,8 @@ _STATED_THEN_ASKED = re.compile(r"^\s*(?P<stmt>[^;?]{8,200}?)\s*[;.]\s+(?P<q>(?-
 _SHE = frozenset("wife mother daughter sister actress queen princess grandmother aunt niece woman girl".split())
 _HE = frozenset("husband father son brother actor king prince grandfather uncle nephew man boy".split())
 _PREPS = "at|in|for|from|of|on|by|with|to|into|under"
+# words that stand for any thing introduced before ("replaced an Argentine footballer. When was that man born?")
+_GENERIC = frozenset("man woman person one guy lady fellow individual thing place".split())
 
 
 def _introduced(q: str) -> str | None:
@@ -595,14 +618,14 @@ def _introduced(q: str) -> str | None:
         return None
     stmt, ask = m.group("stmt").strip(), m.group("q")
     ref = re.search(r"(?i)\b(?:that|this|the|said)\s+(?:(?-i:[a-z][\w-]*)\s+){0,3}?((?-i:[a-z][\w-]*))(?:['’]s\b)?", ask)
-    for n in ([ref.group(1)] if ref else []) + [None]:
+    for n in ([ref.group(1)] if ref and ref.group(1).lower() not in _GENERIC else []) + [None]:
         intro = _introducing(stmt, n)
         if intro is not None:
             break
     if intro is None:
         return None
     thing, n = intro
-    if ref is not None and ref.group(1) == n:
+    if ref is not None and (ref.group(1) == n or ref.group(1).lower() in _GENERIC):
         if ref.group(0).endswith(("'s", "’s")):  # "one of that college's locations": the locations of the college
             after = re.match(r"\s+((?-i:[a-z][\w-]*))", ask[ref.end():])
             if after is None:
@@ -644,7 +667,8 @@ def _introducing(stmt: str, noun: str | None) -> tuple[str, str] | None:
     copula = re.fullmatch(r"(.+?)\s+(?:is|was|are|were)", before)
     if copula and not m.group("prep"):  # "Lufthansa is an airline": the airline is Lufthansa
         return copula.group(1), n
-    before = before[0].lower() + before[1:] if re.match(r"(?:The|A|An)\s", before) else before
+    before = before[0].lower() + before[1:] if re.match(r"(?:The|A|An|In|On|At|During|After|Before|For)\s", before) \
+        else before
     link = f"{m.group('prep').lower()} which" if m.group("prep") else "that"
     return f"the {mods}{n}{rest} {link} {before}", n
 

@@ -29,7 +29,7 @@ Kind = Literal["bridge", "comparison", "yes_no", "inference", "factoid"]
 AUX_START = {"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will",
              "would", "should", "shall", "may", "might", "must"}
 COMPARATIVE = re.compile(
-    r"\b(first|earlier|earliest|later|latest|last|older|oldest|younger|youngest|longer|longest|shorter|"
+    r"\b(first|earlier|earliest|later|latest|last|older|oldest|elder|eldest|younger|youngest|longer|longest|shorter|"
     r"shortest|larger|largest|bigger|biggest|smaller|smallest|higher|highest|lower|lowest|more|most|"
     r"less|fewer|newer|newest|taller|tallest|closer|farther|further|before|after)\b", re.I)
 BOTH_SAME = re.compile(r"\b(both|same|either|neither)\b", re.I)
@@ -176,6 +176,8 @@ class QuestionAnalyser:
                 cls = noun_class(tok.head.lemma_)
                 if cls:
                     return cls
+        if _subject_noun_class(doc) == "PLACE":  # "What is the birthplace of X?", "What is the place of birth of the
+            return "PLACE"  # artist who ...?" (the "who" of a clause inside asks for no person)
         if re.search(r"\b(who|whom|whose)\b", text) or _names_a_person(doc):
             return "PERSON"
         if re.search(r"\bwhere\b", text):  # "What is the name of the city where X was born?"
@@ -292,6 +294,14 @@ def _reduced_relative(body: str, anchor: str, skip: str) -> list[tuple[tuple[str
     if m and noun_class(m.group(1)) and (m.group("aux") or m.group("prep") or m.group("verb").endswith("ed")):
         return [((m.group(0), m.group(1)), m.group("aux") in {"is", "was", "are", "were"})]
     return []
+
+
+def _subject_noun_class(doc: Any) -> str | None:
+    """The kind of answer the subject noun of "What is the N of X?" names, by the analysis's noun lists."""
+    if not len(doc) or doc[0].lower_ != "what" or doc[0].head.lemma_ != "be":
+        return None
+    subj = next((t for t in doc[0].head.children if t.dep_ == "nsubj" and t.i > 0), None)
+    return noun_class(subj.lemma_) if subj is not None and subj.pos_ == "NOUN" else None
 
 
 def _names_a_person(doc: Any) -> bool:

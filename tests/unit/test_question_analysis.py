@@ -316,3 +316,10 @@ def test_a_relative_clause_holding_a_quoted_title_is_taken_whole(analyser: Quest
 ])
 def test_why_and_how_ask_for_a_clause(analyser: QuestionAnalyser, question: str, answer: str) -> None:
     assert analyser.analyse(question).answer_type == answer
+
+
+def test_elder_compares_and_a_place_noun_asked_is_a_place(analyser: QuestionAnalyser) -> None:
+    a = analyser.analyse("Who is the elder, Fritz Lang or F. W. Murnau?")
+    assert a.kind == "comparison" and len(a.compared) == 2
+    assert analyser.analyse("What is the birthplace of the singer who performed Autobahn?").answer_type == "PLACE"
+    assert analyser.analyse("What is the place of birth of the director of Metropolis?").answer_type == "PLACE"

@@ -495,3 +495,21 @@ def test_a_title_or_a_statement_is_not_a_noun_phrase_asked(asked: str) -> None:
 ])
 def test_kinship_is_the_two_relations_a_text_states_one_at_a_time(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Metropolis and Nosferatu came from the same country?", "Did Metropolis and Nosferatu come from the same country?"),
+    ("Think of Metropolis and Nosferatu. Are their directors of the same nationality?",
+     "Are the directors of Metropolis and Nosferatu of the same nationality?"),
+    ("Metropolis director birthplace.", "Where was the director of Metropolis born?"),
+    ("I'm trying to find out when the founder of Lufthansa was born.", "When was the founder of Lufthansa born?"),
+    ("In 1955, Lufthansa hired an Austrian pilot. When was that man born?",
+     "When was the Austrian pilot that in 1955, Lufthansa hired born?"),
+    ("Bisquick manufacturer headquarters state.", "In what state is the manufacturer of Bisquick headquartered?"),
+    ("Looking for the league that Carsten Spohr's team played in.",
+     "What is the league that Carsten Spohr's team played in?"),
+    ("Metropolis and Nosferatu: name the film whose director died first.",
+     "Which film's director died first, Metropolis or Nosferatu?"),
+])
+def test_statements_asked_topics_to_think_of_terse_periods_and_a_pair_then_a_request(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
