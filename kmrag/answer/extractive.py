@@ -40,6 +40,7 @@ from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
 from kmrag.answer.spans import TITLE_QUALIFIER, Span
 from kmrag.answer.support import STOP, number_key, stem, terms
 from kmrag.answer.validate import named_by
+from kmrag.nlp.asked_nouns import PERSON_NOUNS
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
 from kmrag.nlp.places import available as places_available
@@ -150,6 +151,8 @@ def _kind_of_name_masked(text: str, question: str) -> str:
         if not any(w.lower() in asked for w in words[1:] + words[:1] if w.lower() not in {"the", "of"}):
             return m.group(0)
         at = words.index("of") - 1 if "of" in words[1:] else len(words) - 1  # "University of Delhi": before "of"
+        if words[at].lower() in PERSON_NOUNS:  # "Mayor of London" is the relation itself, an office held
+            return m.group(0)
         words[at] = " " * len(words[at])
         return " ".join(words)
     return _MULTIWORD_NAME.sub(mask, text)

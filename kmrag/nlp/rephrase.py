@@ -45,7 +45,7 @@ _WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?P<noun>date|day|year|
 # "the date on which S V", "the place where S V", "the year in which S V"
 _NOUN_CLAUSE = re.compile(r"^the\s+(date|day|year|month|time|place|city|town|country|location|county|state|region|"
                           r"province|district|village|island|nation)\s+"
-                          r"(?P<rel>on\s+which\s+|in\s+which\s+|at\s+which\s+|when\s+|where\s+|that\s+|(?=the\s|(?-i:[A-Z])))(.*)$",
+                          r"(?P<rel>on\s+which\s+|in\s+which\s+|at\s+which\s+|when\s+|where\s+|that\s+|(?=the\s|(?-i:[A-Z])|(?:he|she|they|it|we|i)\s))(.*)$",
                           re.I | re.S)
 # kinds of place asked by name ("the county where X is located" asks which county, not any place in it)
 _PLACE_KINDS = frozenset("county state region province district village island nation".split())
@@ -133,8 +133,9 @@ another next last final bonus fun silly easy hard tricky small short little quer
 _MATCH_POSS = re.compile(r"^(?:does|do|did)\s+(.+?)['’]s\s+(\w+)\s+(?:match|equal)\s+(.+?)['’]s(?:\s+\w+)?\s*\?$",
                          re.I | re.S)
 # a noun phrase asked: "Size of the mall where X has its studios?" -> "What is the size of ...?"
-_NOUN_ASKED = re.compile(r"^(?:(?i:the)\s+)?(?!(?i:(?:total\s+)?number)\b)((?-i:[A-Za-z][a-z]+)(?:\s+(?-i:[a-z]+))?)\s+of\s+"
-                         r"(.+?)\s*\??$", re.S)
+# (a capitalised noun with its question mark, "Size of ...?"; a lower-case phrase typed as is, "winner of ...")
+_NOUN_ASKED = re.compile(r"^(?:the\s+)?((?-i:[A-Z][a-z]+)(?=\s+of\s+.+\?\s*$)|(?!(?:total\s+)?number\b)(?-i:[a-z]+)"
+                         r"(?:\s+(?-i:[a-z]+))?)\s+of\s+(.+?)\s*\??$", re.S)
 _BIRTHDAY = re.compile(r"^when\s+(?:is|was)\s+(?:(?:the\s+)?birthday\s+of\s+(.+?)|(.+?)\s*['’]s\s+birthday)\s*\?$",
                        re.I | re.S)
 # a tag after a question or a statement: ", right?", ", by any chance?", "or not?"
@@ -305,13 +306,16 @@ def _request(q: str) -> str:
             return _as_yes_no(rest) or q
         return _as_wh(wh, rest) or q
     m = _IMPERATIVE.match(q)
-    if m and not re.match(r"^(?:me|us)\b", m.group(1), re.I):
+    if m and not re.match(r"^(?:me|us)\b", m.group(1), re.I) and "?" not in m.group(1).rstrip("?"):
+        # (not "Do you know the film that won X? Who directed it?": two questions, the first a topic)
         body = _end(m.group(1))
         trailing = _TRAILING.match(body)
         tail = ""
         if trailing and len(trailing.group(2).split()) <= 8 and len(trailing.group(3).split()) <= 8:
             body, tail = trailing.group(1), f", {trailing.group(2)} or {trailing.group(3)}"
         wh = re.match(r"^(whether|if|who|whom|whose|what|when|where|which|why|how)\b\s*(.*)$", body, re.I)
+        if wh and wh.group(1).lower() in {"whether", "if"}:  # "Indicate whether A is older than B."
+            return _as_yes_no(_end(wh.group(2))) or q
         if wh:  # "Identify which of A and B has ..."
             return (_as_wh(wh.group(1).lower(), wh.group(2)) or f"{wh.group(1).capitalize()} {wh.group(2)}") \
                 .rstrip("?") + tail + "?"
@@ -335,8 +339,10 @@ def _request(q: str) -> str:
         person = re.match(r"^the\s+(?:[\w-]+\s+){0,3}?([\w-]+)\s+(?:born|who|that|whose)\b", body, re.I)
         if person and person.group(1).lower() in _person_nouns():  # "Identify the player born in 1984 who ..."
             return f"Who is {body}{tail}?"
-        if re.match(r"^the\s+(?:[\w-]+\s+){0,3}?[\w-]+\s+(?:that|which|where|whose)\s", body, re.I):
-            return f"What is {body}{tail}?"  # "Looking for the league that X's team played in."
+        kind = re.match(r"^the\s+(?:[\w-]+\s+){0,3}?([\w-]+)\s+(?:that|which|where|whose)\s", body, re.I)
+        if kind:  # "Looking for the league that X's team played in.", "List the films that X directed."
+            plural = kind.group(1).lower().endswith("s") and not kind.group(1).lower().endswith("ss")
+            return f"What {'are' if plural else 'is'} {body}{tail}?"
     return q
 
 
@@ -362,7 +368,8 @@ def _terse(q: str) -> str:
     asked of them; anything else (a verb, a wh-word, an unknown word) is left as it is."""
     m = _TERSE.match(q)
     if m is None or re.match(r"(?i)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|"
-                             r"has|have|had|can|could|tell|give|name|list|find|show)\b", q) or \
+                             r"has|have|had|can|could|tell|give|name|list|find|show|state|mention|specify|identify|"
+                             r"describe|explain|define|summari[sz]e|indicate|determine|please|kindly)\b", q) or \
             re.search(r"(?<![\w'’])(?:who|whom|whose|what|which|when|where|how)\b", m.group("name")):
         return q  # a question ("In what year was X born?"), not a query
     name = m.group("name").strip()
@@ -371,6 +378,8 @@ def _terse(q: str) -> str:
             bare[-1].lower() in {"the", "a", "an", "this", "that", "his", "her", "its", "their", "my", "our", "your"}:
         return q  # the name ends in a lower-case word or an article ("The director died"): not a name
     words = m.group("rest").split()
+    if q.rstrip().endswith(".") and words and words[-1] in {"died", "born", "death", "birth"}:
+        return q  # "Queen Victoria died.": a statement, not a query (a query ends in what it asks: "… birthplace.")
     asked = None
     for n in (3, 2, 1):
         if len(words) >= n and " ".join(words[-n:]) in _TERSE_ASKED:
@@ -539,7 +548,9 @@ def _front(q: str) -> str:
         if asked != m.group(3) and re.match(r"(?:Which|Who|Whose)\b", asked):
             return f"{asked.rstrip('?')}, {m.group(1)} or {m.group(2)}?"
     m = _TOPIC_COMMA.match(q)
-    if m and len(m.group(1).split()) <= 12 and (said := _said_of(m.group(2), _topic_name(m.group(1)))):
+    if m and len(m.group(1).split()) <= 12 and re.search(r"(?-i:[A-Z])", m.group(1)) and \
+            not re.match(r"(?i)(?:her|his|their|its|my|our|your|this|that)\b", m.group(1)) and \
+            (said := _said_of(m.group(2), _topic_name(m.group(1)))):  # (not "For her work on radium, what ...?")
         return said  # "For the film X, where did its director die?"
     m = _TOPIC_ASKED.match(_QUESTION_LABEL.sub(" \u2014 ", q))
     if m and not _TOPIC.match(q) and len(m.group(1).split()) <= 16 and \
@@ -555,7 +566,10 @@ def _front(q: str) -> str:
             a, b, ask = m.group(1).strip(), m.group(2).strip(), _end(m.group(3))
             return f"{ask[0].upper()}{ask[1:]}, {a} or {b}?"
     m = _WH_DATE.match(q)
-    if m:  # "On what date did X die?" -> "When did X die?"; "In which place did X die?" -> "Where did X die?"
+    if m and not (m.group("noun").lower() in {"place", "location"} and re.search(
+            r"\b(?:finish|finished|rank|ranked|come|came|end|ended|place|placed)\b", m.group(2), re.I)):
+        # "On what date did X die?" -> "When did X die?"; "In which place did X die?" -> "Where did X die?" (not
+        # "In what place did Brazil finish?", a ranking)
         return f"{'Where' if m.group('noun').lower() in {'place', 'location'} else 'When'} {m.group(2)}"
     return q
 
@@ -624,7 +638,7 @@ def _introduced(q: str) -> str | None:
             break
     if intro is None:
         return None
-    thing, n = intro
+    thing, n, itself = intro
     if ref is not None and (ref.group(1) == n or ref.group(1).lower() in _GENERIC):
         if ref.group(0).endswith(("'s", "’s")):  # "one of that college's locations": the locations of the college
             after = re.match(r"\s+((?-i:[a-z][\w-]*))", ask[ref.end():])
@@ -635,8 +649,10 @@ def _introduced(q: str) -> str | None:
             out = f"{ask[:ref.start()]}{thing}{ask[ref.end():]}"
         return out[:1].upper() + out[1:]
     said = re.findall(r"(?i)(?<![\w'])(?:it|its|he|his|him|she|her|they|their)(?![\w'])", ask)
+    # a gendered pronoun only: "it" may as well be the statement's subject ("Amazon was founded in a garage. Who
+    # founded it?")
     gender = {"she", "her"} if n.lower() in _SHE else {"he", "his", "him"} if n.lower() in _HE else \
-        {"it", "its"} if n.lower() not in _person_nouns() else set()
+        {"it", "its"} if itself else set()
     if len(said) != 1 or said[0].lower() not in gender or said[0].lower() == "him":
         return None
     word = said[0]
@@ -646,8 +662,9 @@ def _introduced(q: str) -> str | None:
     return None if said_of is None else said_of[:1].upper() + said_of[1:]
 
 
-def _introducing(stmt: str, noun: str | None) -> tuple[str, str] | None:
-    """(the thing ``stmt`` introduces with "a", said in full, its noun): "X was a professor at a university" ->
+def _introducing(stmt: str, noun: str | None) -> tuple[str, str, bool] | None:
+    """(the thing ``stmt`` introduces with "a", said in full, its noun, whether it is the statement's subject
+    itself): "X was a professor at a university" ->
     "the university at which X was a professor"; "X has a wife" -> "X's wife". ``noun``: the one asked about,
     else the statement's last "a" noun."""
     word = re.escape(noun) if noun else r"(?-i:[a-z][\w-]*)"
@@ -663,14 +680,14 @@ def _introducing(stmt: str, noun: str | None) -> tuple[str, str] | None:
         return None
     owner = re.fullmatch(r"(.+?)\s+(?:has|had|have)", before)
     if owner and not m.group("prep") and not rest:
-        return f"{owner.group(1)}'s {mods}{n}", n
+        return f"{owner.group(1)}'s {mods}{n}", n, False
     copula = re.fullmatch(r"(.+?)\s+(?:is|was|are|were)", before)
-    if copula and not m.group("prep"):  # "Lufthansa is an airline": the airline is Lufthansa
-        return copula.group(1), n
+    if copula and not m.group("prep"):  # "Lufthansa is an airline": the airline is Lufthansa ("it" too)
+        return copula.group(1), n, True
     before = before[0].lower() + before[1:] if re.match(r"(?:The|A|An|In|On|At|During|After|Before|For)\s", before) \
         else before
     link = f"{m.group('prep').lower()} which" if m.group("prep") else "that"
-    return f"the {mods}{n}{rest} {link} {before}", n
+    return f"the {mods}{n}{rest} {link} {before}", n, False
 
 
 def _topic_name(lead: str) -> str:
@@ -841,7 +858,7 @@ def _doers(q: str) -> str:
 # "X was directed by someone who died when?", "X was performed by a group formed in what year?", "X was directed
 # by someone from which country?": the doer, then the question asked of it
 _BY_ONE_WHO = re.compile(r"^(?P<x>.+?)\s+(?:was|were)\s+(?P<v>(?-i:[a-z]+))\s+by\s+(?:someone|somebody|a\s+person|"
-                         r"an?\s+(?P<n>(?-i:[a-z]+)))\s+(?:(?:who|that)\s+(?:(?:was|were)\s+)?)?"
+                         r"an?\s+(?P<n>(?-i:[a-z]+)))\s+(?:(?:who|that)\s+(?:(?P<passive>was|were)\s+)?)?"
                          r"(?P<pred>(?-i:[a-z]+)(?:\s+(?:in|on|at))?)?\s*"
                          r"(?P<wh>when|where|(?:in|on|at|from)\s+(?:what|which)\s+(?P<noun>year|date|day|city|country|place|"
                          r"state|town))\s*\?$", re.I | re.S)
@@ -857,8 +874,8 @@ def _by_one_who(q: str) -> str:
     x = m.group("x")
     x = x[0].lower() + x[1:] if re.match(r"(?:The|A|An)\s", x) else x
     agent, n = _agent(m.group("v")), m.group("n")
-    if n and n.lower() not in {"person", "man", "woman"}:  # "a group formed in ...": the group that performed X
-        doer = f"the {n} {'who' if n.lower() in _person_nouns() else 'that'} {m.group('v')} {x}"
+    if n and n.lower() not in {"person", "man", "woman"}:  # "a group formed in ...": the group by which X was performed
+        doer = f"the {n} by {'whom' if n.lower() in _person_nouns() else 'which'} {x} was {m.group('v')}"
     elif agent:
         doer = f"the {agent} of {x}"
     else:
@@ -872,7 +889,8 @@ def _by_one_who(q: str) -> str:
     verb = pred[0].lower()
     wh = "In what year" if noun == "year" else "When" if m.group("wh").lower() == "when" or noun in {"date", "day"} \
         else "Where"
-    if verb in {"born", "formed", "founded", "established", "created", "buried", "raised", "educated"}:
+    if m.group("passive") or verb in {"born", "formed", "founded", "established", "created", "buried", "raised",
+                                      "educated"}:  # "who was knighted when?": when was he knighted
         return f"{wh} was {doer} {verb}?"
     lemma = _nlp()(f"They {verb}.")[1].lemma_
     return f"{wh} did {doer} {lemma}?"

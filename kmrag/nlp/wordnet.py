@@ -73,18 +73,3 @@ def first_sense_shared(a: str, b: str, pos: str, top: int = SENSES) -> bool:
     sa, sb = senses(a, pos, top), senses(b, pos, top)
     return bool(sa and sb) and (sa[0] in sb or sb[0] in sa)
 
-
-_PERSON_FILE = 18  # lexicographer file noun.person
-
-
-def names_a_person(noun: str) -> bool:
-    """Is the most frequent sense of ``noun`` (words joined by "_" or " ") a person ("winner", "chief justice"),
-    by the lexicographer file of its synset in data.noun? False without WordNet."""
-    where = directory()
-    first = senses(noun, "noun", 1)
-    if where is None or not first:
-        return False
-    with open(where / "data.noun", "rb") as f:
-        f.seek(first[0])
-        parts = f.readline().split(maxsplit=2)
-    return len(parts) > 1 and parts[1].isdigit() and int(parts[1]) == _PERSON_FILE

@@ -158,7 +158,8 @@ class QuestionAnalyser:
             return "QUANTITY"
         if re.match(r"(?:and |so )?why\b", text):
             return "REASON"  # a cause, said in a clause: no name or value is the answer
-        if re.match(r"(?:and |so )?how (?:did|does|do|is|are|was|were|can|could|has|have|had|will|would)\b", text):
+        if re.match(r"(?:and |so )?how (?:did|does|do|is|are|was|were|can|could|has|have|had|will|would)\b", text) \
+                and not re.search(r"\b(?:die|died|dies|death|finish|finished|rank|ranked|related)\b", text):
             return "MANNER"  # "How did X differ ...?", "How were they expelled?": a way, said in a clause
         if (attr := ATTRIBUTE_ASKED.search(text)) and _singular(attr.group(1)) in NUMBER_NOUNS | MEASURE_NOUNS:
             return "NUMBER"  # "What is the average latency of X?", "What was the population of Y in 1900?"
@@ -178,7 +179,7 @@ class QuestionAnalyser:
                     return cls
         if _subject_noun_class(doc) == "PLACE":  # "What is the birthplace of X?", "What is the place of birth of the
             return "PLACE"  # artist who ...?" (the "who" of a clause inside asks for no person)
-        if re.search(r"\b(who|whom|whose)\b", text) or _names_a_person(doc):
+        if re.search(r"\b(who|whom|whose)\b", text):
             return "PERSON"
         if re.search(r"\bwhere\b", text):  # "What is the name of the city where X was born?"
             return "PLACE"
@@ -291,7 +292,9 @@ def _reduced_relative(body: str, anchor: str, skip: str) -> list[tuple[tuple[str
     m = re.search(rf"\bthe\s+(?:{skip}[\w-]+\s+){{0,2}}?({skip}[a-z][\w-]*)\s+[\"“]?{anchor}[\"”]?(?:\s+(?P<aux>is|was|are|were|"
                   rf"has|had))?\s+(?P<verb>(?!(?:and|or|but|is|was|are|were)\b)[a-z]+)"
                   rf"(?P<prep>\s+(?:in|on|at|for|from|with|by|of|to))?\b", body)
-    if m and noun_class(m.group(1)) and (m.group("aux") or m.group("prep") or m.group("verb").endswith("ed")):
+    stranded = m is not None and m.group("prep") is not None and re.match(r"\s*(?:[?,.]|$)", body[m.end():]) is not None
+    if m and noun_class(m.group(1)) and (m.group("aux") in {"is", "was", "are", "were"} or stranded):
+        # (not "the album Thriller recorded": a title in apposition and the question's own verb)
         return [((m.group(0), m.group(1)), m.group("aux") in {"is", "was", "are", "were"})]
     return []
 
@@ -302,21 +305,6 @@ def _subject_noun_class(doc: Any) -> str | None:
         return None
     subj = next((t for t in doc[0].head.children if t.dep_ == "nsubj" and t.i > 0), None)
     return noun_class(subj.lemma_) if subj is not None and subj.pos_ == "NOUN" else None
-
-
-def _names_a_person(doc: Any) -> bool:
-    """"What is the winner of the 2014 election?", "What is the newly elected Chief Justice of X?": "what" asking
-    for the person its subject noun names (not "What is the capital of X?", a thing)."""
-    if not len(doc) or doc[0].lower_ != "what" or doc[0].head.lemma_ != "be":
-        return False
-    from kmrag.nlp import wordnet
-
-    subj = next((t for t in doc[0].head.children if t.dep_ == "nsubj" and t.i > 0), None)
-    if subj is None or subj.pos_ not in {"NOUN", "PROPN"}:
-        return False
-    compound = " ".join([c.lower_ for c in subj.lefts if c.dep_ == "compound"] + [subj.lower_])
-    return noun_class(subj.lemma_) == "PERSON" or wordnet.names_a_person(compound) or \
-        (compound == subj.lower_ and wordnet.names_a_person(subj.lemma_))
 
 
 def offered(question: str) -> list[str]:

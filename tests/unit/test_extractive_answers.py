@@ -739,6 +739,8 @@ def test_the_kind_word_of_a_name_states_no_relation() -> None:
     assert stated_count("Which university is in Delhi?", frozenset({"university"}),
                         "The University of Delhi was founded in 1922.") == 0
     assert stated_count("Who founded Lufthansa?", frozenset({"found"}), "Lufthansa Group was founded in 1953.") == 1
+    # an office is the relation itself: "Mayor of London" states who the mayor of London is
+    assert stated_count("Who is the mayor of London?", frozenset({"mayor"}), "Sadiq Khan has been Mayor of London.") == 1
     # a name the question does not name keeps its kind: the county asked is the one the span names
     assert stated_count("Tysons Galleria is located in what county?", frozenset({"county"}),
                         "Tysons Galleria is a mall in McLean, Virginia, in Fairfax County.") == 1
@@ -785,3 +787,9 @@ def test_a_why_question_gets_the_statements_and_no_name_as_its_answer(x: SpacyEx
         ("In 1958 Angelo Roncalli left Venice for the conclave in Rome, travelling by train from Ohio Street.",
          "paragraph", "Angelo Roncalli", "")])
     assert direct is None and quotes and "conclave" in quotes[0]
+
+
+def test_how_many_days_reads_the_count_spacy_calls_a_date(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "Within how many days must refunds be requested?", [
+        ("Refunds must be requested within seven days of the flight.", "paragraph", "Refunds", "")])
+    assert direct == "seven days"

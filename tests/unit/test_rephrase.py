@@ -444,14 +444,15 @@ def test_a_wh_word_of_a_clause_inside_stays_at_the_end(asked: str) -> None:
     ("Carsten Spohr was a pilot at an airline; in what year was that airline founded?",
      "In what year was the airline at which Carsten Spohr was a pilot founded?"),
     ("Carsten Spohr has a wife. When is her birthday?", "When was Carsten Spohr's wife born?"),
-    ("Lufthansa operates a daily flight. Where does it go?", "Where does the daily flight that Lufthansa operates go?"),
     ("Lufthansa is an airline. When was it founded?", "When was Lufthansa founded?"),
     ("Fritz Lang studied at a school in Vienna. In which district is one of that school's buildings?",
      "In which district is one of the buildings of the school in Vienna at which Fritz Lang studied?"),
     # the doer of a passive, then what is asked of it
     ("Metropolis was directed by someone who died when?", "When did the director of Metropolis die?"),
     ("Metropolis was directed by someone from which country?", "Which country is the director of Metropolis from?"),
-    ("Autobahn was performed by a group formed in what year?", "In what year was the group that performed Autobahn formed?"),
+    ("Autobahn was performed by a group formed in what year?",
+     "In what year was the group by which Autobahn was performed formed?"),
+    ("Metropolis was directed by someone who was knighted when?", "When was the director of Metropolis knighted?"),
     # a topic named first, with a comma
     ("For the film Metropolis, where did its director die?", "Where did the director of the film Metropolis die?"),
     ("Thinking about Carsten Spohr, where was his father born?", "Where was the father of Carsten Spohr born?"),
@@ -467,6 +468,9 @@ def test_statements_before_questions_doers_of_passives_and_comma_topics(asked: s
 @pytest.mark.parametrize("asked", [
     "Carsten Spohr has a daughter. When was he born?",  # "he" is not the daughter
     "For a history assignment, when was Lufthansa founded?",  # a reason, not a topic with a pronoun
+    "Lufthansa operates a daily flight. Where does it go?",  # "it" may be Lufthansa as well as the flight
+    "Amazon was founded in a garage. Who founded it?",
+    "For her work on radium, what prize did she receive?",  # her work is no topic
 ])
 def test_a_pronoun_that_cannot_be_the_introduced_thing_is_left(asked: str) -> None:
     assert rephrase(asked) == asked
@@ -513,3 +517,23 @@ def test_kinship_is_the_two_relations_a_text_states_one_at_a_time(asked: str, re
 ])
 def test_statements_asked_topics_to_think_of_terse_periods_and_a_pair_then_a_request(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    # a reviewer's probes of the new forms: each was misread by a first version of them
+    ("Do you know the film that won Best Picture in 1998? Who directed it?",
+     "Who directed the film that won Best Picture in 1998?"),
+    ("Game of Thrones creator birthplace", "Where was the creator of Game of Thrones born?"),
+    ("Indicate whether Apple is older than Microsoft.", "Is Apple older than Microsoft?"),
+    ("Give the year he died.", "In what year did he die?"),
+    ("List the films that Spielberg directed.", "What are the films that Spielberg directed?"),
+    ("State the year Einstein died.", "In what year did Einstein die?"),
+])
+def test_probes_of_the_new_forms_read_as_meant(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked", ["Queen Victoria died.", "Describe Obama's wife.",
+                                   "In what place did Brazil finish at the 2014 World Cup?"])
+def test_probes_that_are_no_query_stay_as_typed(asked: str) -> None:
+    assert rephrase(asked) == asked
