@@ -177,8 +177,9 @@ class QuestionAnalyser:
                 cls = noun_class(tok.head.lemma_)
                 if cls:
                     return cls
-        if _subject_noun_class(doc) == "PLACE":  # "What is the birthplace of X?", "What is the place of birth of the
-            return "PLACE"  # artist who ...?" (the "who" of a clause inside asks for no person)
+        if _subject_noun_class(doc) == "PLACE" and re.search(r"\b(?:who|whom|whose)\b", text):
+            return "ENTITY"  # "What is the birthplace of the artist who ...?": the "who" of a clause inside asks for
+            # no person (a place, read as any name: typed PLACE, "Italian" was read for Hoboken)
         if re.search(r"\b(who|whom|whose)\b", text):
             return "PERSON"
         if re.search(r"\bwhere\b", text):  # "What is the name of the city where X was born?"

@@ -282,10 +282,9 @@ def test_a_relational_noun_joined_by_a_participle_or_a_bare_clause(analyser: Que
 
 
 def test_what_asking_for_a_noun_s_thing_is_no_person(analyser: QuestionAnalyser) -> None:
-    """"What is the owner of Instagram?": an owner may be a company, and "what" asks for a thing; a place noun asks
-    for a place."""
+    """"What is the owner of Instagram?": an owner may be a company, and "what" asks for a thing."""
     assert analyser.analyse("What is the owner of Instagram?").answer_type != "PERSON"
-    assert analyser.analyse("What is the capital of Bavaria?").answer_type == "PLACE"
+    assert analyser.analyse("What is the capital of Bavaria?").answer_type != "PERSON"
 
 
 def test_a_stranded_preposition_after_the_phrase_asks_for_something_else(analyser: QuestionAnalyser) -> None:
@@ -317,8 +316,9 @@ def test_why_and_how_ask_for_a_clause(analyser: QuestionAnalyser, question: str,
 def test_elder_compares_and_a_place_noun_asked_is_a_place(analyser: QuestionAnalyser) -> None:
     a = analyser.analyse("Who is the elder, Fritz Lang or F. W. Murnau?")
     assert a.kind == "comparison" and len(a.compared) == 2
-    assert analyser.analyse("What is the birthplace of the singer who performed Autobahn?").answer_type == "PLACE"
-    assert analyser.analyse("What is the place of birth of the director of Metropolis?").answer_type == "PLACE"
+    # the "who" of a clause inside asks for no person (the place is read as any name: typed as a place, the reader
+    # took a nationality for Hoboken on a dev question)
+    assert analyser.analyse("What is the birthplace of the singer who performed Autobahn?").answer_type == "ENTITY"
 
 
 @pytest.mark.parametrize("question", ["When was the album Thriller recorded?", "Where was the film Titanic filmed?",
