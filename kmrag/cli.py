@@ -843,7 +843,9 @@ def cmd_units(args: argparse.Namespace) -> int:
 
     words = args.unit_id[1:] if args.unit_id[0] == "show" else args.unit_id
     if len(words) != 1:
-        raise ConfigError(f"kmrag units takes one unit id (u_…), got {len(words)}: {' '.join(words) or 'none'}")
+        raise BadInput(f"kmrag units takes one unit id (u_…), got {len(words)}: {' '.join(words) or 'none'}")
+    if not words[0].startswith("u_"):
+        raise BadInput(f"not a unit id: {words[0]!r} (unit ids start with u_, as `kmrag ask` and `kmrag audit` print them)")
     settings = _settings(args)
     with open_stores(settings) as stores:
         stores.init_schema()

@@ -50,8 +50,10 @@ def test_every_command_answers_in_one_envelope(tmp_path: Path) -> None:
             assert out["error"]["exit_code"] == 1
         rc, out = _envelope("ask", "?!", env=env)  # bad input: 2, no data
         assert rc == 2 and out["error"]["type"] == "BadInput" and "data" not in out
-        rc, out = _envelope("units", "frobnicate", env=env)  # a usage error, from argparse
-        assert rc == 2 and out["command"] == "units" and out["error"]["type"] == "UsageError"
+        rc, out = _envelope("jobs", "frobnicate", env=env)  # a usage error, from argparse
+        assert rc == 2 and out["command"] == "jobs" and out["error"]["type"] == "UsageError"
+        rc, out = _envelope("units", "frobnicate", env=env)  # no unit id: bad input, before any store
+        assert rc == 2 and out["command"] == "units show" and out["error"]["type"] == "BadInput"
         # without --json: text for people, the error on stderr
         human = kmrag("units", "show", "u_unknown", env=env)
         assert human.returncode == 1 and human.stdout == "" and human.stderr.startswith("kmrag: error: no unit")

@@ -76,5 +76,6 @@ def test_units_takes_one_id_with_or_without_show(capsys: pytest.CaptureFixture[s
     """`kmrag units u_…` is `kmrag units show u_…`; two ids, or none, is an error that says so (before any store)."""
     assert cli.build_parser().parse_args(["units", "u_1"]).unit_id == ["u_1"]
     for argv in (["units", "u_1", "u_2"], ["units", "show"]):
-        assert cli.main(argv) != 0
+        assert cli.main(argv) == 2
         assert "takes one unit id" in capsys.readouterr().err
+    assert cli.main(["units", "frobnicate"]) == 2 and "not a unit id" in capsys.readouterr().err
