@@ -44,7 +44,7 @@ from kmrag.nlp.asked_nouns import PERSON_NOUNS
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
 from kmrag.nlp.places import available as places_available
-from kmrag.retrieval.analysis import QuestionAnalysis, offered
+from kmrag.retrieval.analysis import CLAUSE_ASKED, QuestionAnalysis, offered
 from kmrag.retrieval.multihop import MONTHS, VALUE_OF
 
 LABELS = {
@@ -54,7 +54,6 @@ LABELS = {
     "NATIONALITY": {"NORP", "GPE"},
     "ENTITY": {"PERSON", "GPE", "LOC", "FAC", "ORG", "WORK_OF_ART", "PRODUCT", "EVENT", "LANGUAGE", "LAW"},
 }
-CLAUSE_ASKED = frozenset({"REASON", "MANNER"})  # answer types a clause answers, never a name or a value
 UNIT_WORDS = {"km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km",
               "mi": "mi", "miles": "mi", "mile": "mi", "kg": "kg", "kilograms": "kg", "hours": "h", "hour": "h",
               "h": "h", "minutes": "min", "min": "min", "days": "d", "day": "d", "years": "y", "year": "y",

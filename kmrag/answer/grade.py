@@ -19,7 +19,7 @@ from kmrag.answer.context import Context, fence_safe
 from kmrag.answer.llm import LLMClient
 from kmrag.answer.support import STOP, terms
 from kmrag.answer.validate import Validated
-from kmrag.retrieval.analysis import QuestionAnalysis
+from kmrag.retrieval.analysis import CLAUSE_ASKED, QuestionAnalysis
 from kmrag.retrieval.multihop import VALUE_OF
 from kmrag.schema.search_keys import described_keys, identifier_key, identifiers
 
@@ -99,7 +99,7 @@ class OfflineGrader:
         qwords = terms(question).words - terms(" ".join(analysis.mentions)).words
         overlap = len(qwords & terms(said).words) / max(1, len(qwords))
         # a question that expects a kind of value (an amount, a date, a person) is addressed by one
-        typed = analysis.answer_type not in {"ENTITY", "REASON", "MANNER"}  # a reason or a way: said in clauses
+        typed = analysis.answer_type not in {"ENTITY", *CLAUSE_ASKED}  # a reason or a way: said in clauses
         addresses = on_topic and (validated.direct is not None or (not typed and overlap >= 0.5))
         if other is not None:
             return AnswerGrade(grounded, False, f"the direct answer {validated.direct!r} was read from a span that says "

@@ -41,6 +41,7 @@ from kmrag.graph.paths import CO_MENTION
 from kmrag.nlp.chinese import HAN
 from kmrag.nlp.predicates import canonical
 from kmrag.retrieval.analysis import (
+    CLAUSE_ASKED,
     DATE_NOUNS,
     MEASURE_NOUNS,
     NUMBER_NOUNS,
@@ -200,7 +201,7 @@ class PathReader:
         """The candidate answers, best first, and the trace of how they were found."""
         plans = self.plans(question, analysis)
         trace: dict[str, Any] = {"step": "paths", "entities": len(seeds)}
-        if not plans or not seeds or analysis.answer_type in {"YES_NO", "REASON", "MANNER"} or analysis.kind == "comparison" or \
+        if not plans or not seeds or analysis.answer_type in {"YES_NO", *CLAUSE_ASKED} or analysis.kind == "comparison" or \
                 asks_kind(question, analysis.mentions):  # "What profession do A and B share?": a description
             trace["decision"] = "not a question a relation path answers" if plans and seeds else \
                 "no relational words or no linked entity"

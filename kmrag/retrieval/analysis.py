@@ -99,6 +99,10 @@ ATTRIBUTE_ASKED = re.compile(r"^(?:what|which) (?:is|was|are|were) (?:the |its |
                              r"([a-z]+) (?:of|for|in|at|on)\b")
 
 
+# answer types a clause answers ("Why ...?", "How did ...?"), never a name or a value of the spans
+CLAUSE_ASKED = frozenset({"REASON", "MANNER"})
+
+
 def _singular(noun: str) -> str:
     return noun[:-3] + "y" if noun.endswith("ies") else noun[:-1] if noun.endswith("s") and not noun.endswith("ss") \
         else noun
