@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from kmrag.answer import lexicon, tables
+from kmrag.answer import kin, lexicon, tables
 from kmrag.answer.asked import asking, copular_ask, said_to_be
 from kmrag.answer.chain import about, best_described, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
@@ -37,6 +37,7 @@ from kmrag.answer.countries import country_in, country_named, place_names
 from kmrag.answer.judge import judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
+from kmrag.answer.ordered import as_choice
 from kmrag.answer.spans import TITLE_QUALIFIER, Span
 from kmrag.answer.support import STOP, number_key, stem, terms
 from kmrag.answer.validate import named_by
@@ -421,6 +422,8 @@ class ExtractiveGenerator:
         elif analysis.answer_type != "YES_NO" and \
                 (assigned := read_assigned(question, [x.span for x in scored], [x.score for x in scored])) is not None:
             chain, direct, basis = assigned  # "what top_k does the example start with": args["top_k"] = 4
+        elif analysis.answer_type == "YES_NO" and (ordered := self._ordered(question, analysis, spans, scored, ents)):
+            chain, direct, basis = ordered  # "Was X born before Y?": the choice "Which was born first, X or Y?"
         elif analysis.kind == "comparison" and len(analysis.compared) >= 2 and RELATED_PERSON.search(question) \
                 and (analysis.answer_type != "YES_NO" or SAME_PLACE.search(question)):
             # "whose director was born first", "are their directors from the same country": the person's value
@@ -822,6 +825,11 @@ class ExtractiveGenerator:
         value nearest the question's relational words (its words other than its entities'), else nearest
         any of its words. A date or a number is first sought in the spans that state the question's relation
         ("died", a lifespan for a death): values are everywhere. (answer, span, how it was picked)."""
+        if answer_type in {"PERSON", "ENTITY"} and kin.asked(question) is not None:
+            # "Who is the mother of X?": a span that says who X's mother is, read with its direction; never the
+            # name nearest the word "son" in a span that states no such tie
+            tie = kin.read(question, order)
+            return tie if tie is not None and not (given and named_by(tie[0], given)) else None
         qwords = terms(question).words
         relational = qwords - terms(" ".join(mentions)).words
         asked, noun = asking(self.nlp, question)
@@ -1014,6 +1022,31 @@ class ExtractiveGenerator:
         return ("yes" if all(held) else "no"), {"kind": "yes_no", "rule": f"each one's nationality against {m.group(1)}",
                                                "entities": entities}
 
+    def _ordered(self, question: str, analysis: QuestionAnalysis, spans: list[Span], scored: list[_Scored],
+                 ents: dict[tuple[str, int], list[Any]]) -> tuple[list[Span], str, dict[str, Any]] | None:
+        """"Was X born before Y?", "Is X older than Y?": the choice between them (kmrag.answer.ordered) by the
+        comparison of their cited values; yes when it falls on X, no when on Y; None when it cannot be made."""
+        choice = as_choice(question, analysis.mentions)
+        if choice is None or self.analyse is None:
+            return None
+        asked = self.analyse(choice.question)
+        if asked.kind != "comparison" or len(asked.compared) != 2:
+            return None
+        if RELATED_PERSON.search(choice.question):
+            chain, won, basis = self._compare_related(choice.question, asked, spans, ents)
+        else:
+            chain = self._compared_chain(scored, asked, choice.question)
+            won, basis = self._compare(choice.question, asked, chain, ents, pool=[x.span for x in scored])
+            chain = _with_cited(chain, basis, [x.span for x in scored])
+        if not won or not basis:
+            return None
+        yes = terms(won).words == terms(choice.first).words
+        if not yes and terms(won).words != terms(choice.second).words:
+            return None
+        answer = "yes" if yes else "no"
+        return chain, answer, {**basis, "kind": "yes_no", "asked_as": choice.question,
+                               "rule": f"{basis.get('rule')}: {won}, so {answer}"}
+
     def _compare_related(self, question: str, analysis: QuestionAnalysis, spans: list[Span],
                          ents: dict[tuple[str, int], list[Any]]) -> tuple[list[Span], str | None, dict[str, Any] | None]:
         """A comparison of a related person's dates (birth or death), read hop by hop for each entity."""
@@ -1084,6 +1117,8 @@ class ExtractiveGenerator:
             nums = [q[0] for q in quantities(span.display)] or [v for v in (_num(x) for x in re.findall(r"\d[\d,]*", span.display)) if v]
             if LIFESPAN.search(question):  # "who lived longer": the years between birth and death
                 v = float(int(years[1]) - int(years[0])) if len(years) >= 2 else None
+            elif DEATH.search(question):  # "which died first": the year of the death, not the first year said
+                v = _death_year(span.display)
             else:
                 v = float(years[0]) if years and (EARLIER.search(question) or LATER.search(question)) else (nums[0] if nums else None)
             if v is not None:
@@ -1100,9 +1135,20 @@ class ExtractiveGenerator:
         else:
             return None, None
         won = pick(values, key=lambda x: x[0])
+        if sum(1 for v in values if v[0] == won[0]) > 1:
+            return None, None  # a tie (two born in one year) decides nothing
         return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
                         "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
                                      for v, n, s in values]}
+
+
+def _death_year(text: str) -> float | None:
+    """The year a span says someone died: the second year of a lifespan "(1887 – 1962)", or a year just after
+    "died"; None when it says none (the living, or a span of another fact)."""
+    if (life := LIFESPAN_SPAN.search(text)) is not None and len(years := YEAR.findall(life.group(0))) >= 2:
+        return float(years[-1])
+    died = re.search(r"\b(?:died|death|passed\s+away)\b[^.;()]{0,40}?\b(1\d{3}|20\d{2})\b", text, re.I)
+    return float(died.group(1)) if died else None
 
 
 HEADED_SLACK = 20  # characters further from the question's words a name ending in the noun asked may stand

@@ -9,6 +9,7 @@ phrases. Nothing here knows a dataset.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -200,6 +201,8 @@ class QuestionAnalyser:
         the United Kingdom and used in Canada" compares nothing)."""
         if options := offered(question):
             return options
+        if not asks_yes_no and COMPARATIVE.search(question) and (pair := grouped(question, mentions)):
+            return pair
         m2 = re.search(r"\b(or|and)\b" if asks_yes_no else r"\bor\b", question)
         if not m2:
             return []
@@ -315,7 +318,7 @@ def _subject_noun_class(doc: Any) -> str | None:
 def offered(question: str) -> list[str]:
     """The options a question ends with: "Which facility was founded in Missouri, Discovery Zone or Valentino's?"
     (the text on each side of "or", which keeps titles the parser splits); [] when it offers none."""
-    m = re.search(r"[,:;]\s*([^,:;]+?)\s+or\s+([^,:;?]+)\??\s*$", question)
+    m = re.search(r"(?:[,:;]|\s[-–—])\s*([^,:;]+?)\s+or\s+([^,:;?]+)\??\s*$", question)
     if m:
         # a title may start with a wh-word ("What Ever Happened to Baby Jane?"): a capitalised one before a name
         titled = re.match(r"(?:What|Who|Which|When|Where|Why|How)\s+[A-Z]", m.group(1).strip())
@@ -323,6 +326,25 @@ def offered(question: str) -> list[str]:
         b = m.group(2).strip().rstrip("?").strip()
         if a and b and len(a.split()) <= 8 and len(b.split()) <= 8:
             return [a, b]
+    return []
+
+
+# two names set apart together: "Who was born earlier out of A and B?", "Comparing A with B, who ...?", "Of A and
+# B, which ...?", "A vs B: who ...?" (after a boundary or a word that groups them, before a boundary)
+_GROUP_BEFORE = r"(?:^|[,:;]\s*|\b(?:out\s+of|of|between|among|amongst|comparing|compare)\s+)(?:the\s+)?"
+_GROUP_JOIN = r"\s+(?:and|with|vs\.?|versus|or|to)\s+(?:the\s+)?"
+
+
+def grouped(question: str, mentions: Sequence[str]) -> list[str]:
+    """The two names a comparison sets apart with "and", "with" or "vs"; each side one of the question's names,
+    whole ([] otherwise: "the film released first in the UK and Canada" compares nothing)."""
+    names = sorted({re.sub(r"^(?:the|comparing|compare|between|among|amongst|of|out\s+of)\s+", "", m.strip(), flags=re.I)
+                    for m in mentions if m.strip()}, key=len, reverse=True)  # "Comparing Jane Austen": the parser's
+    for a in names:
+        for b in names:
+            if a.lower() != b.lower() and re.search(
+                    rf"{_GROUP_BEFORE}{re.escape(a)}{_GROUP_JOIN}{re.escape(b)}\s*(?:[,:;?.]|$)", question.strip(), re.I):
+                return [a, b]
     return []
 
 

@@ -793,3 +793,51 @@ def test_how_many_days_reads_the_count_spacy_calls_a_date(x: SpacyExtractor) -> 
     direct, _, _ = answer(x, "Within how many days must refunds be requested?", [
         ("Refunds must be requested within seven days of the flight.", "paragraph", "Refunds", "")])
     assert direct == "seven days"
+
+
+def _answer_hops(x: SpacyExtractor, question: str, units: list[tuple[str, str, str, str]]) -> tuple[str | None, dict]:
+    """As :func:`answer`, with the analyser a chain's next hop and an ordering's choice are analysed with."""
+    ctx = Context.of(T, [unit("u_" + f"{i:016x}", content, type_=type_, title=title)
+                         for i, (content, type_, title, _) in enumerate(units)])
+    analyser = QuestionAnalyser(x)
+    draft = ExtractiveGenerator(x.nlp, analyse=analyser.analyse).generate(question, analyser.analyse(question), ctx)
+    v = validate(draft.text, ctx, lambda ids: set(), direct=draft.direct, basis=draft.basis)
+    return v.direct, v.basis or {}
+
+
+ORDERED_UNITS = [
+    ("Night Train to Lisbon is a 2013 film directed by Bille August.", "paragraph", "Night Train to Lisbon", ""),
+    ("The Silent Harbour is a 1961 drama film directed by Edmund Varga.", "paragraph", "The Silent Harbour", ""),
+]
+
+
+@pytest.mark.parametrize("question, yes_no", [
+    ("Did The Silent Harbour come out before Night Train to Lisbon?", "yes"),
+    ("Did Night Train to Lisbon come out before The Silent Harbour?", "no"),
+    ("Was Night Train to Lisbon released later than The Silent Harbour?", "yes"),
+])
+def test_a_yes_no_ordering_is_the_comparison_asked_the_other_way_round(x: SpacyExtractor, question: str,
+                                                                      yes_no: str) -> None:
+    direct, basis = _answer_hops(x, question, ORDERED_UNITS)
+    assert direct == yes_no and basis["kind"] == "yes_no" and len(basis["entities"]) == 2
+
+
+def test_a_death_is_compared_by_the_year_of_death_and_the_living_decide_nothing(x: SpacyExtractor) -> None:
+    units = [("Charles Reisner (March 14, 1887 – September 24, 1962) was an American film director.", "paragraph",
+              "Charles Reisner", ""),
+             ("Ryan Stevenson (born 2 April 1992) is an English cricketer.", "paragraph", "Ryan Stevenson", "")]
+    assert _answer_hops(x, "Which died later, Charles Reisner or Ryan Stevenson?", units)[0] is None
+    assert _answer_hops(x, "Did Ryan Stevenson die after Charles Reisner?", units)[0] is None
+    units.append(("Edmund Varga (1902 – 1955) was a Hungarian film director.", "paragraph", "Edmund Varga", ""))
+    assert _answer_hops(x, "Which died first, Charles Reisner or Edmund Varga?", units)[0] == "Edmund Varga"
+
+
+def test_a_family_tie_is_read_with_its_direction_across_two_hops(x: SpacyExtractor) -> None:
+    units = [("Gaius Antonius (died 42 BC) was the second son of Marcus Antonius Creticus and Julia Antonia.",
+              "paragraph", "Gaius Antonius", ""),
+             ("Julia Antonia was a daughter of Lucius Julius Caesar, the consul of 90 BC, and mother of Mark Antony.",
+              "paragraph", "Julia Antonia", "")]
+    direct, basis = _answer_hops(x, "Who is the father of the mother of Gaius Antonius?", units)
+    assert direct == "Lucius Julius Caesar" and [h["answer"] for h in basis["hops"]][0] == "Julia Antonia"
+    # no span says who Gaius Antonius's son is: not the nearest name to "son"
+    assert _answer_hops(x, "Who is the son of Gaius Antonius?", units)[0] is None

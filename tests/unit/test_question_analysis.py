@@ -76,6 +76,19 @@ def test_compared_alternatives_keep_titles_the_parser_splits(analyser: QuestionA
     assert c.compared == ["All the Marbles", "What Ever Happened to Baby Jane"]  # a title may start with a wh-word
 
 
+@pytest.mark.parametrize(("question", "compared"), [
+    ("Who was born earlier out of Marie Curie and Albert Einstein?", ["Marie Curie", "Albert Einstein"]),
+    ("Comparing Jane Austen with Charlotte Bronte, who died first?", ["Jane Austen", "Charlotte Bronte"]),
+    ("Which was founded first - Lufthansa or Air India?", ["Lufthansa", "Air India"]),
+    ("Of Marie Curie and Albert Einstein, who was born first?", ["Marie Curie", "Albert Einstein"]),
+    # names joined by "and" inside a clause are no options
+    ("Who directed the film that was released first in the UK and Canada?", []),
+])
+def test_compared_names_set_apart_with_and_or_with(analyser: QuestionAnalyser, question: str, compared: list[str]) -> None:
+    a = analyser.analyse(question)
+    assert a.compared == compared and a.kind == ("comparison" if compared else a.kind)
+
+
 @pytest.mark.parametrize(("question", "phrase", "anchor", "resolves", "answer", "outer"), [
     ("Where did the director of film Polish Wedding die?", "the director of film Polish Wedding",
      "Polish Wedding", "PERSON", "Theresa Connelly", "Where did Theresa Connelly die?"),

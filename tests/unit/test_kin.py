@@ -1,0 +1,111 @@
+"""Family ties read with their direction (kmrag.answer.kin)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.answer import kin
+from kmrag.answer.spans import Span
+
+pytestmark = pytest.mark.unit
+
+
+def _span(text: str, title: str = "") -> Span:
+    return Span("u_1", "s", 0, len(text), text, "sentence", text, 0, title)
+
+
+def _ask(question: str, text: str, title: str = "") -> str | None:
+    got = kin.read(question, [_span(text, title)])
+    return got[0] if got else None
+
+
+@pytest.mark.parametrize("question, text, title, answer", [
+    # a copula and a kin noun: both parents, the father named first, the mother second
+    ("Who is the father of Anna Berg?", "Anna Berg (1901–1980) was the only daughter of Karl Berg and Sofie Lind.", "",
+     "Karl Berg"),
+    ("Who is the mother of Anna Berg?", "Anna Berg (1901–1980) was the only daughter of Karl Berg and Sofie Lind.", "",
+     "Sofie Lind"),
+    # a title says the gender, whatever the order
+    ("Who was the mother of Otto Brandt?", "Otto Brandt was the son of Princess Ida of Hesse and Count Paul Brandt.",
+     "", "Princess Ida of Hesse"),
+    # the converse: "X's son Y" says who Y's father is
+    ("Who is the father of Peter Holm?", "In 1950 Erik Holm's son, Peter Holm, took over the firm.", "", "Erik Holm"),
+    # a pronoun is the unit's subject; marriage names the spouse
+    ("Who is the spouse of Clara Voss?", "In 1921 she married the painter Hugo Stein.", "Clara Voss", "Hugo Stein"),
+    ("Who was Hugo Stein's wife?", "Clara Voss married Hugo Stein in 1921.", "", "Clara Voss"),
+    # a sentence opening with the kin noun is about the unit's title
+    ("Who is the father of Jan Novak?", "Son of Tomas Novak and Eva Novakova.", "Jan Novak (painter)", "Tomas Novak"),
+    # born to
+    ("Who is the mother of Lea Roth?", "Lea Roth was born to Max Roth and Greta Roth in Basel.", "", "Greta Roth"),
+    # an apposition: the name before the comma holds the tie
+    ("Who is the father of Ida Wolf?", "The estate passed to Ida Wolf's heirs; Konrad Wolf, the father of Ida Wolf, "
+     "had built it.", "", "Konrad Wolf"),
+    # "and thus, brother of": still the sentence's subject
+    ("Who is the brother of Gaius Antonius?", "Gaius Antonius was the second son of Marcus Antonius Creticus and "
+     "Julia Antonia, and thus, younger brother of Mark Antony.", "", "Mark Antony"),
+])
+def test_a_tie_is_read_with_its_direction(question: str, text: str, title: str, answer: str) -> None:
+    assert _ask(question, text, title) == answer
+
+
+def test_a_child_is_not_taken_for_a_parent() -> None:
+    # the subject's children are named; who the subject's father is is not said
+    text = "He was married to Maria Sand. They had two children together: Olaf Sand and Petra Sand."
+    assert _ask("Who is the father of Nils Sand?", text, "Nils Sand") is None
+    assert _ask("Who is the spouse of Nils Sand?", text, "Nils Sand") == "Maria Sand"
+
+
+def test_a_list_without_and_is_its_first_name_only() -> None:
+    text = "Blanca was the eldest child of Carlos, Duke of Madrid, claimant to the throne."
+    assert _ask("Who is the father of Blanca?", text) == "Carlos"
+
+
+def test_a_lone_parent_named_with_a_womans_title_is_no_father() -> None:
+    text = "Tom Reed was a son of Lady Ann Reed."
+    assert _ask("Who is the father of Tom Reed?", text) is None
+    assert _ask("Who is the mother of Tom Reed?", text) == "Lady Ann Reed"
+
+
+def test_a_tie_of_someone_else_answers_nothing() -> None:
+    text = "Mark Lowe was the son of Henry Lowe."
+    assert _ask("Who is the father of Susan Grey?", text) is None
+
+
+def test_questions_that_ask_no_tie_are_not_read_here() -> None:
+    assert kin.asked("Who directed the film Heat?") is None
+    assert kin.asked("Who is the director of Heat?") is None
+    got = kin.asked("Who was Napoleon's wife?")
+    assert got is not None and (got.tie, got.gender, got.of) == ("spouse", "f", "Napoleon")
+
+
+@pytest.mark.parametrize("question, text, title, answer", [
+    # a family shares its surname: the subject called by it is not the father named with it
+    ("Who is the father of Sir Crispin Agnew?", "Agnew is the only son of Sir Fulque Agnew and his wife Swanzie Erskine.",
+     "Sir Crispin Agnew", "Sir Fulque Agnew"),
+    ("Who is the mother of Sir Crispin Agnew?", "Agnew is the only son of Sir Fulque Agnew and his wife Swanzie Erskine.",
+     "Sir Crispin Agnew", "Swanzie Erskine"),
+    # a few words describe the person before the name
+    ("Who is the wife of Hank Reid?", "He was the husband of editor Toni Weiss, formerly of Baen Books.", "Hank Reid",
+     "Toni Weiss"),
+    ("Who is the husband of Mina Berg?", "She is more known for her marriage to the English occultist, Samuel Moore.",
+     "Mina Berg", "Samuel Moore"),
+])
+def test_described_and_same_surname(question: str, text: str, title: str, answer: str) -> None:
+    assert _ask(question, text, title) == answer
+
+
+def test_marrying_someones_daughter_is_no_tie_to_her_father() -> None:
+    text = "Paul Kent married the daughter of Adam Frey."
+    assert _ask("Who is the spouse of Paul Kent?", text) is None
+
+
+@pytest.mark.parametrize("text, answer", [
+    ("Jack Lane is the son of Las Vegas gaming legend Benny Lane and his wife Teddy.", "Benny Lane"),
+    ("Anna Lane (born 1976) is an American model and ex-wife of former Major League Baseball pitcher Kris Lane.",
+     "Kris Lane"),
+    ("Jack Lane is the son of Benny Lane and named after his father's hotel.", "Benny Lane"),
+])
+def test_words_that_describe_the_person_are_not_the_name(text: str, answer: str) -> None:
+    who = "Jack Lane" if text.startswith("Jack") else "Anna Lane"
+    question = f"Who is the {'father' if who == 'Jack Lane' else 'spouse'} of {who}?"
+    assert _ask(question, text) == answer
