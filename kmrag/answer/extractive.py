@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from kmrag.answer import kin, lexicon, tables
+from kmrag.answer import lexicon, tables
 from kmrag.answer.asked import asking, copular_ask, said_to_be
 from kmrag.answer.chain import about, best_described, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
@@ -41,6 +41,7 @@ from kmrag.answer.ordered import as_choice
 from kmrag.answer.spans import TITLE_QUALIFIER, Span
 from kmrag.answer.support import STOP, number_key, stem, terms
 from kmrag.answer.validate import named_by
+from kmrag.nlp import kin
 from kmrag.nlp.asked_nouns import PERSON_NOUNS
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of

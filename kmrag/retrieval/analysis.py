@@ -331,8 +331,9 @@ def offered(question: str) -> list[str]:
 
 # two names set apart together: "Who was born earlier out of A and B?", "Comparing A with B, who ...?", "Of A and
 # B, which ...?", "A vs B: who ...?" (after a boundary or a word that groups them, before a boundary)
-_GROUP_BEFORE = r"(?:^|[,:;]\s*|\b(?:out\s+of|of|between|among|amongst|comparing|compare)\s+)(?:the\s+)?"
-_GROUP_JOIN = r"\s+(?:and|with|vs\.?|versus|or|to)\s+(?:the\s+)?"
+_GROUPED = (r"(?:^|[,:;]\s*|\b(?:out\s+of|of|between|among|amongst)\s+)(?:the\s+)?{a}\s+(?:and|vs\.?|versus|or)\s+"
+            r"(?:the\s+)?{b}\s*(?:[,:;?.]|$)",
+            r"\b(?:comparing|compare)\s+(?:the\s+)?{a}\s+(?:with|to|and|against)\s+(?:the\s+)?{b}(?!\w)")
 
 
 def grouped(question: str, mentions: Sequence[str]) -> list[str]:
@@ -342,8 +343,8 @@ def grouped(question: str, mentions: Sequence[str]) -> list[str]:
                     for m in mentions if m.strip()}, key=len, reverse=True)  # "Comparing Jane Austen": the parser's
     for a in names:
         for b in names:
-            if a.lower() != b.lower() and re.search(
-                    rf"{_GROUP_BEFORE}{re.escape(a)}{_GROUP_JOIN}{re.escape(b)}\s*(?:[,:;?.]|$)", question.strip(), re.I):
+            if a.lower() != b.lower() and any(re.search(p.format(a=re.escape(a), b=re.escape(b)), question.strip(), re.I)
+                                              for p in _GROUPED):
                 return [a, b]
     return []
 

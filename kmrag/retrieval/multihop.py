@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kmrag.graph.base import GraphStore
+from kmrag.nlp import kin
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.nlp.names import coarse_type, resolution_key, without_honorific
@@ -347,7 +348,9 @@ class MultiHopRetriever:
         cands = [e for e in cands if titled[e.id]]
         typed = {e.id for e in cands if wanted is None or coarse_type(e.type) in wanted}
         texts = [read[u].content for u in inner if u in read]
-        answer = _nearest_to_relation(cands, typed, texts, sub.relation)
+        answer = _kin_answer(sub.question, cands, [read[u] for u in inner if u in read]) or \
+            self._kin_titled(tenant, sub.question, [read[u] for u in inner if u in read]) or \
+            _nearest_to_relation(cands, typed, texts, sub.relation)
         if answer is None:
             return {"sub_question": sub.question, "resolved": None}
         outer = sub.outer(st.current, answer.name)
@@ -363,7 +366,8 @@ class MultiHopRetriever:
         if got is not None:
             st.add(got.unit_ids, self.w_refined * decay)
         st.followed |= {answer.id, resolution_key(answer.name)}
-        st.entity_seeds.append(answer.id)
+        if not isinstance(answer, _Named):  # a name read from the text is no entity of the graph to restart from
+            st.entity_seeds.append(answer.id)
         return {"sub_question": sub.question, "resolved": answer.name, "query": outer,
                 "units_about_answer": len(about), "next_sub_question": st.pending.question if st.pending else None}
 
@@ -446,6 +450,18 @@ class MultiHopRetriever:
                 break
         return out[:k]
 
+    def _kin_titled(self, tenant: str, question: str, units: list[Any]) -> _Named | None:
+        """A kin sub-question's answer read from the units (kmrag.nlp.kin) that the graph holds under another
+        name ("Leopold Salvator" for "Archduke Leopold Salvator of Austria"), kept when units are titled by it."""
+        ask = kin.asked(question)
+        if ask is None:
+            return None
+        for u in units:
+            for name in kin.answers(ask, kin.ties(u.content, u.title or "")):
+                if self._titled_each(tenant, [name]).get(name):
+                    return _Named(resolution_key(name), name)
+        return None
+
     # -- graph reads ------------------------------------------------------------------------------
 
     def _about(self, tenant: str, names: list[str], ranking: list[str]) -> list[str]:
@@ -502,6 +518,28 @@ class MultiHopRetriever:
 
 PRONOUNS = {"he", "she", "it", "they", "him", "her", "his", "hers", "its", "their", "them", "we", "i", "you",
             "this", "that", "these", "those", "who", "which"}
+
+
+@dataclass(frozen=True)
+class _Named:
+    """A sub-question's answer read from the text, with units titled by it but no entity of the graph."""
+
+    id: str
+    name: str
+
+
+def _kin_answer(question: str, cands: list[Any], units: list[Any]) -> Any | None:
+    """"Who is the mother of X?": the candidate a unit says is X's mother (kmrag.nlp.kin: the tie read with its
+    direction), not the name nearest the word "son"; None when no unit states the tie of a candidate."""
+    ask = kin.asked(question)
+    if ask is None:
+        return None
+    for u in units:
+        for name in kin.answers(ask, kin.ties(u.content, u.title or "")):
+            match = [e for e in cands if kin.same_person(e.name, name)]
+            if match:
+                return max(match, key=lambda e: len(e.name))
+    return None
 
 
 def _nearest_to_relation(cands: list[Any], typed: set[str], texts: list[str], relation: str) -> Any | None:

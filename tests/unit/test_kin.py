@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kmrag.answer import kin
 from kmrag.answer.spans import Span
+from kmrag.nlp import kin
 
 pytestmark = pytest.mark.unit
 
@@ -109,3 +109,16 @@ def test_words_that_describe_the_person_are_not_the_name(text: str, answer: str)
     who = "Jack Lane" if text.startswith("Jack") else "Anna Lane"
     question = f"Who is the {'father' if who == 'Jack Lane' else 'spouse'} of {who}?"
     assert _ask(question, text) == answer
+
+
+def test_retrieval_resolves_a_kin_sub_question_by_the_tie_not_the_nearest_name() -> None:
+    from types import SimpleNamespace
+
+    from kmrag.retrieval.multihop import _kin_answer
+
+    unit = SimpleNamespace(title="Anna Berg", content="Anna Berg was the daughter of Karl Berg. Her son Olaf Berg "
+                                                          "became a painter.")
+    karl, olaf = SimpleNamespace(id="e1", name="Karl Berg"), SimpleNamespace(id="e2", name="Olaf Berg")
+    assert _kin_answer("Who is the father of Anna Berg?", [olaf, karl], [unit]) is karl
+    assert _kin_answer("Who is the son of Anna Berg?", [karl, olaf], [unit]) is olaf
+    assert _kin_answer("Who directed Anna Berg?", [karl, olaf], [unit]) is None  # no tie asked

@@ -83,6 +83,7 @@ def test_compared_alternatives_keep_titles_the_parser_splits(analyser: QuestionA
     ("Of Marie Curie and Albert Einstein, who was born first?", ["Marie Curie", "Albert Einstein"]),
     # names joined by "and" inside a clause are no options
     ("Who directed the film that was released first in the UK and Canada?", []),
+    ("Who did Muhammad Ali fight next, after the so-called Fight of the Century with Joe Frazier?", []),
 ])
 def test_compared_names_set_apart_with_and_or_with(analyser: QuestionAnalyser, question: str, compared: list[str]) -> None:
     a = analyser.analyse(question)

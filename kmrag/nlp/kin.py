@@ -25,9 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from kmrag.answer.spans import Span
+from typing import Any, Protocol, TypeVar
 
 # kin noun -> (the tie, the holder's gender)
 KIN: dict[str, tuple[str, str | None]] = {
@@ -61,6 +59,19 @@ _APPOS = re.compile(r",\s*(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,2}$", re.I)
 _DESCRIBED = rf"(?:(?:the|a|an|his|her)\s+)?(?:(?!(?:{_KIN}|of|and)\b)[\w-]+\s+){{0,2}}(?!(?:{_KIN}|of|and)\b)[a-z][\w-]*,?\s+(?=[A-Z])"
 _MARRY = re.compile(rf"\b(?:(?:married|marries|marry|wed|weds|wedded)\s+(?:to\s+)?|marriage\s+to\s+)(?:{_DESCRIBED})?")
 _BORN_TO = re.compile(r"\bborn\s+to\s+", re.I)
+
+
+class Passage(Protocol):
+    """What is read: a span's text (``display``) and its unit's title."""
+
+    @property
+    def display(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+
+P = TypeVar("P", bound=Passage)
 
 
 @dataclass(frozen=True)
@@ -306,8 +317,9 @@ def answers(ask: Asked, span_ties: Sequence[Tie]) -> list[str]:
     return list(dict.fromkeys(t.holder for t in picked))
 
 
-def read(question: str, order: Sequence[Span]) -> tuple[str, Span, dict[str, Any]] | None:
-    """The answer to a kin question from the first span of ``order`` that states the tie asked, with how."""
+def read(question: str, order: Sequence[P]) -> tuple[str, P, dict[str, Any]] | None:
+    """The answer to a kin question from the first of ``order`` (spans: :class:`Passage`) that states the tie
+    asked, with how."""
     ask = asked(question)
     if ask is None:
         return None
