@@ -173,6 +173,12 @@ def _counted_in(text: str, unit: str) -> bool:
                         r"(?:s|ies|y)?", text.strip(), re.I) is not None
 
 
+def _with_next_word(text: str, value: str, at: int) -> str:
+    """A value with the word after it: "48" of "48 hours ago" -> "48 hours"."""
+    nxt = re.match(r"\s+([\w-]+)", text[at + len(value):])
+    return f"{value} {nxt.group(1)}" if nxt else value
+
+
 def relation_stated(question: str, relational: frozenset[str], text: str) -> bool:
     """Does ``text`` state the question's relation: one of its relational words (by stem), or, for a birth or
     a death, such a word or a lifespan ("(2 February 1910 – 10 February 2000)")?"""
@@ -671,6 +677,9 @@ class ExtractiveGenerator:
         values = [c[1] for c in cells if len(c) == 2 and row_range(c[1]) is None]
         heads = [c[0].split()[-1] for c in cells if len(c) == 2 and c[0].split() and row_range(c[1]) is not None]
         asks_range = any(terms(h).words & qwords for h in heads)  # "what is the distance": the ranged quantity itself
+        counted = re.search(r"\bhow\s+many\s+([a-z]+)", question, re.I)  # "how many days": a count of days, no EUR
+        if counted and not any(terms(counted.group(1)).words <= terms(v).words for v in values):
+            return False
         return pattern is not None and any(pattern.search(v) for v in values) and not asks_range
 
     @staticmethod
@@ -718,8 +727,10 @@ class ExtractiveGenerator:
             cands += [(m.group(0).strip(), m.start()) for m in pattern.finditer(span.display)]
         cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels]
         if answer_type == "NUMBER" and (timed := _HOW_MANY_TIME.search(question)):  # "how many days": "seven days",
-            cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), [])  # a DATE to spaCy
-                      if lab in {"DATE", "TIME"} and _counted_in(text, timed.group(1))]
+            unit = timed.group(1)  # a DATE to spaCy; a number of another unit ("3500 km") counts no days
+            cands = [(t, at) for t, at in cands if _counted_in(_with_next_word(span.display, t, at), unit)]
+            cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), [])
+                      if lab in {"DATE", "TIME"} and _counted_in(text, unit)]
         if answer_type == "ENTITY":  # "the Baudot code": the phrase a name heads for
             headed = {at: text for text, lab, at in ents.get((span.unit_id, span.start), []) if lab == HEADED}
             cands = [(headed.get(at, c) if headed.get(at, "").startswith(c) else c, at) for c, at in cands]
@@ -833,6 +844,8 @@ class ExtractiveGenerator:
             return tie if tie is not None and not (given and named_by(tie[0], given)) else None
         qwords = terms(question).words
         relational = qwords - terms(" ".join(mentions)).words
+        if timed := _HOW_MANY_TIME.search(question):  # "how many days is the flight": "days" is what is counted,
+            relational -= terms(timed.group(1)).words  # not the relation; a span must say "flight"
         asked, noun = asking(self.nlp, question)
         asked &= relational
         count = {(s.unit_id, s.start): (stated_count(question, asked, s.display),

@@ -152,6 +152,8 @@ class QuestionAnalyser:
     @staticmethod
     def _answer_type(doc: Any, words: list[str]) -> str:
         text = " ".join(words)
+        if re.search(r"\bhow many (?:seconds|minutes|hours|days|weeks|months|years|decades|centuries)\b", text):
+            return "NUMBER"  # "within how many days must it be paid": a count of days, not money
         if re.search(r"\bhow (much|many)\b.*\b(cost|costs|paid|pay|owed|worth|compensation|price|fee|eur|euros?|"
                      r"dollars?|pounds?)\b", text) or re.search(r"\bhow much (money|compensation)\b", text) \
                 or re.search(r"\bhow much (?!time\b|longer\b|further\b)(?:\w+ ){0,4}(receive|get|be paid|paid|owed|claim|"

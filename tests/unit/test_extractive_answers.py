@@ -841,3 +841,14 @@ def test_a_family_tie_is_read_with_its_direction_across_two_hops(x: SpacyExtract
     assert direct == "Lucius Julius Caesar" and [h["answer"] for h in basis["hops"]][0] == "Julia Antonia"
     # no span says who Gaius Antonius's son is: not the nearest name to "son"
     assert _answer_hops(x, "Who is the son of Gaius Antonius?", units)[0] is None
+
+
+def test_a_count_of_days_is_no_row_of_euros_and_no_number_of_another_unit(x: SpacyExtractor) -> None:
+    units = [("Lufthansa operates a daily flight from Delhi to Munich. The great-circle distance between Delhi and "
+              "Munich is about 5,900 km.", "paragraph", "Delhi to Munich", ""),
+             (TABLE, "table", "Compensation bands", ""),
+             ("Airlines must pay the compensation within seven days of the claim.", "paragraph", "Payment", "")]
+    direct, _ = _answer_hops(x, "How many days is the flight?", units)
+    assert direct not in {"600 EUR", "3500", "5,900"}
+    direct, _ = _answer_hops(x, "Within how many days must the compensation be paid?", units)
+    assert direct == "seven days"

@@ -61,6 +61,7 @@ def test_kind_and_answer_type(analyser: QuestionAnalyser, question: str, kind: s
     ("Tell me where Mozart was born.", "PLACE"),
     ("And when did Mozart die?", "DATE"),
     ("Which broadcaster first aired Doctor Who?", "ORG"),  # a company, though broadcasters are people too
+    ("Within how many days must the compensation be paid?", "NUMBER"),  # a count of days, not money
 ])
 def test_the_answer_type_is_what_the_question_word_asks(analyser: QuestionAnalyser, question: str, answer: str) -> None:
     assert analyser.analyse(question).answer_type == answer
