@@ -173,6 +173,31 @@ def _counted_in(text: str, unit: str) -> bool:
                         r"(?:s|ies|y)?", text.strip(), re.I) is not None
 
 
+_PLACE_AFTER_YEAR = re.compile(r"\b(?:1\d{3}|20\d{2}),?\s+(?:in\s+)?([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)")
+
+
+def _holds_a_name(candidate: str, mentions: Sequence[str]) -> bool:
+    """Does ``candidate`` hold every word of one of the question's names of two words or more? "Pierre-François
+    Wartel" holds "François Wartel": another form of the person asked about, no place or country of theirs."""
+    words = set(re.findall(r"\w+", candidate.lower()))
+    return any(len(w) > 1 and w <= words for m in mentions if (w := set(re.findall(r"\w+", m.lower()))))
+
+
+def _other_half(text: str, question: str) -> tuple[int, int] | None:
+    """In a lifespan "(born 6 October 1900, Bangalore, India – died 28 August 1975, Mzuzu, Malawi)", the half a
+    question about the other end does not ask for: a death's place is not the birth's; None without a lifespan or
+    when the question asks of neither birth nor death."""
+    death, birth = DEATH.search(question) is not None, BIRTH.search(question) is not None
+    life = LIFESPAN_SPAN.search(text)
+    if life is None or death == birth:
+        return None
+    dash = re.search(r"\s[-–—]\s|[–—]", life.group(0))
+    if dash is None:
+        return None
+    middle = life.start() + dash.start()
+    return (middle, life.end()) if birth else (life.start(), middle)
+
+
 def _with_next_word(text: str, value: str, at: int) -> str:
     """A value with the word after it: "48" of "48 hours ago" -> "48 hours"."""
     nxt = re.match(r"\s+([\w-]+)", text[at + len(value):])
@@ -762,6 +787,11 @@ class ExtractiveGenerator:
         if answer_type == "PLACE":
             cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands)]
+            for life in LIFESPAN_SPAN.finditer(span.display):  # "(born 6 October 1900, Bangalore – died 1975, Mzuzu)":
+                for m in _PLACE_AFTER_YEAR.finditer(life.group(0)):  # the place after each date, whatever the
+                    at = life.start() + m.start(1)  # recogniser calls it
+                    if not any(at == a for _, a in cands):
+                        cands.append((m.group(1), at))
         if answer_type == "PERSON":  # "directed by Christy Cabanne": the small NER model misses many names
             cands += [(m.group(1), m.start(1)) for m in NAME_AFTER_BY.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands)]
@@ -866,6 +896,10 @@ class ExtractiveGenerator:
         for span in ranked:
             cands = self._kinds(question, mentions, span) if kind else self._candidates(question, answer_type, span, ents, noun)
             cands = [(c, at) for c, at in cands if not (given and named_by(c, given))]
+            if answer_type in {"PLACE", "NATIONALITY"}:  # "Pierre-François Wartel" is no country of "François Wartel"
+                cands = [(c, at) for c, at in cands if not _holds_a_name(c, mentions)]
+            if answer_type == "PLACE" and (other := _other_half(span.display, question)):
+                cands = [(c, at) for c, at in cands if not other[0] <= at < other[1]]  # not where he was born
             if not cands:
                 continue
             words = [(m.start(), stem(m.group(0))) for m in re.finditer(r"[\w'-]+", span.display)
@@ -891,7 +925,8 @@ class ExtractiveGenerator:
             best = near[0]
             typed = len({c.lower() for c, _ in near} - {best[0].lower()})  # the others of the kind asked, first
             if answer_type not in VALUE_OF:  # a name: any name of the span may be the one the question describes
-                near += sorted((c for c in self._candidates(question, "ENTITY", span, ents, noun) if c not in near),
+                near += sorted((c for c in self._candidates(question, "ENTITY", span, ents, noun) if c not in near
+                                and not (answer_type in {"PLACE", "NATIONALITY"} and _holds_a_name(c[0], mentions))),
                                key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
             far = min(abs(best[1] - a) for a in anchors) + HEADED_SLACK
             if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF and not headed_by(best[0], noun) \

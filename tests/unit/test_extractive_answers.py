@@ -852,3 +852,18 @@ def test_a_count_of_days_is_no_row_of_euros_and_no_number_of_another_unit(x: Spa
     assert direct not in {"600 EUR", "3500", "5,900"}
     direct, _ = _answer_hops(x, "Within how many days must the compensation be paid?", units)
     assert direct == "seven days"
+
+
+def test_a_place_of_death_is_not_read_from_the_birth_half_of_a_lifespan(x: SpacyExtractor) -> None:
+    units = [("Sir Fulque Agnew (born 6 October 1900, Bangalore, India – died 28 August 1975, Mzuzu, Malawi) was a "
+              "baronet.", "paragraph", "Sir Fulque Agnew", "")]
+    assert _answer_hops(x, "Where did Sir Fulque Agnew die?", units)[0] in {"Mzuzu", "Mzuzu, Malawi", "Malawi"}
+    assert _answer_hops(x, "Where was Sir Fulque Agnew born?", units)[0] in {"Bangalore", "Bangalore, India", "India"}
+
+
+def test_another_form_of_the_persons_name_is_no_place_of_theirs() -> None:
+    from kmrag.answer.extractive import _holds_a_name
+
+    assert _holds_a_name("Pierre-François Wartel", ["François Wartel"])
+    assert not _holds_a_name("Versailles", ["François Wartel"])
+    assert not _holds_a_name("Paris", ["Paris"])  # a one-word name is no other form of anyone
