@@ -831,6 +831,8 @@ class ExtractiveGenerator:
             cands = [(c, at) for c, at in cands if not re.search(r"%|\bper ?cent\b", c, re.I)]
         if answer_type == "NUMBER":  # "over 26,000" -> "26,000"
             cands = [(QUALIFIER.sub("", c), at) for c, at in cands]
+        if answer_type == "PERSON":  # "Kenneth Branagh's film": the person, not the possessive
+            cands = [(re.sub(r"\s*['’]s$", "", c), at) for c, at in cands]
         if answer_type in {"NUMBER", "QUANTITY"}:
             marks = {at for m in _ENUMERATOR.finditer(span.display) for at in range(m.start(), m.end())}
             cands = [(c, at) for c, at in cands if at not in marks]

@@ -867,3 +867,10 @@ def test_another_form_of_the_persons_name_is_no_place_of_theirs() -> None:
     assert _holds_a_name("Pierre-François Wartel", ["François Wartel"])
     assert not _holds_a_name("Versailles", ["François Wartel"])
     assert not _holds_a_name("Paris", ["Paris"])  # a one-word name is no other form of anyone
+
+
+def test_a_person_read_from_a_possessive_is_the_person(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "Who directed The Magic Flute?", [
+        ("The Magic Flute is Kenneth Branagh's film version of the opera, directed by him in 2006.", "paragraph",
+         "The Magic Flute", "")])
+    assert direct == "Kenneth Branagh"  # not "Kenneth Branagh's"
