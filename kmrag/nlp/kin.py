@@ -49,7 +49,13 @@ _PRONOUNS = {"he": "m", "she": "f", "his": "m", "her": "f", "they": None, "their
 
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*|\d+")
 # the question: "Who is the father of X?", "Who was X's wife?"
-_ASK_OF = re.compile(rf"^\s*(?:who|whom)\s+(?:is|was|are|were)\s+(?:the\s+)?({_KIN})\s+of\s+(.+?)\s*\??\s*$", re.I)
+_ASK_OF = re.compile(rf"^\s*(?:who|whom|what)\s+(?:is|was|are|were)\s+(?:the\s+)?({_KIN})\s+of\s+(.+?)\s*\??\s*$", re.I)
+# "Who did X marry?", "Who was X married to?", "To whom was X married?"
+_ASK_MARRIED = re.compile(r"^\s*(?:(?:who|whom)\s+(?:did|does|do)\s+(.+?)\s+(?:marry|wed)|(?:who|whom)\s+(?:is|was|are|were)"
+                          r"\s+(.+?)\s+(?:married|wed)\s+to|to\s+whom\s+(?:is|was|are|were)\s+(.+?)\s+(?:married|wed))\s*\??\s*$",
+                          re.I)
+# "Who is X the daughter of?": the converse tie
+_ASK_HELD = re.compile(rf"^\s*(?:who|whom)\s+(?:is|was|are|were)\s+(.+?)\s+(?:the|a|an)\s+({_KIN})\s+of\s*\??\s*$", re.I)
 _ASK_POSS = re.compile(rf"^\s*(?:who|whom)\s+(?:is|was|are|were)\s+(.+?)\s*['’]s?\s+({_KIN})\s*\??\s*$", re.I)
 _COPULA = re.compile(r"\b(?:was|is|were|are|became|becomes|remained)\s+(?:(?:the|a|an|one\s+of\s+the)\s+)?"
                      r"(?:[\w-]+\s+){0,3}$", re.I)
@@ -98,6 +104,11 @@ def asked(question: str) -> Asked | None:
         word, of = m.group(1).lower(), m.group(2)
     elif (m := _ASK_POSS.match(question)):
         of, word = m.group(1), m.group(2).lower()
+    elif (m := _ASK_MARRIED.match(question)):
+        return Asked("spouse", None, next(g for g in m.groups() if g).strip(), "spouse")
+    elif (m := _ASK_HELD.match(question)):  # X is the daughter of whom: X's parent
+        tie = CONVERSE[KIN[m.group(2).lower()][0]]
+        return Asked(tie, None, m.group(1).strip(), tie)
     else:
         return None
     tie, gender = KIN[word]

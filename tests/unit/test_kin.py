@@ -122,3 +122,17 @@ def test_retrieval_resolves_a_kin_sub_question_by_the_tie_not_the_nearest_name()
     assert _kin_answer("Who is the father of Anna Berg?", [olaf, karl], [unit]) is karl
     assert _kin_answer("Who is the son of Anna Berg?", [karl, olaf], [unit]) is olaf
     assert _kin_answer("Who directed Anna Berg?", [karl, olaf], [unit]) is None  # no tie asked
+
+
+@pytest.mark.parametrize("question, tie, of", [
+    ("Who did Clara Voss marry?", "spouse", "Clara Voss"),
+    ("Who was Clara Voss married to?", "spouse", "Clara Voss"),
+    ("To whom was Clara Voss married?", "spouse", "Clara Voss"),
+    ("Who is Clara Voss the daughter of?", "parent", "Clara Voss"),
+    ("What is the father of Clara Voss?", "parent", "Clara Voss"),
+])
+def test_a_tie_asked_in_other_words(question: str, tie: str, of: str) -> None:
+    got = kin.asked(question)
+    assert got is not None and (got.tie, got.of) == (tie, of)
+    assert _ask(question, "In 1921 she married Hugo Stein. She was the daughter of Karl Voss.", "Clara Voss") == \
+        ("Hugo Stein" if tie == "spouse" else "Karl Voss")
