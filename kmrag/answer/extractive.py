@@ -784,6 +784,10 @@ class ExtractiveGenerator:
                     at = m.start() + m.group(0).index(words[lead])  # "The Old Wexshire Canal": the name, not "The"
                     if not any(at == a for _, a in cands):
                         cands.append((" ".join(words[lead:]), at))
+            for m in re.finditer(rf"(?<![\w-])([A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){{0,3}})\s+(?:is|was|are|were)\s+"
+                                 rf"(?:a|an|the|one)\s+(?:[\w-]+\s+){{0,3}}?(?i:{re.escape(noun)}s?)\b", span.display):
+                if m.group(1).lower() not in STOP and not any(m.start(1) == a for _, a in cands):
+                    cands.append((m.group(1), m.start(1)))  # "Which library ...?": "LangGraph is a superb library"
         if answer_type == "PLACE":
             cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands)]

@@ -874,3 +874,13 @@ def test_a_person_read_from_a_possessive_is_the_person(x: SpacyExtractor) -> Non
         ("The Magic Flute is Kenneth Branagh's film version of the opera, directed by him in 2006.", "paragraph",
          "The Magic Flute", "")])
     assert direct == "Kenneth Branagh"  # not "Kenneth Branagh's"
+
+
+def test_which_n_is_answered_by_a_name_said_to_be_an_n(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "Which framework runs the agents?", [
+        ("Agents need a loop. Burr is a small framework that runs them.", "paragraph", "Notes", "")])
+    assert direct == "Burr"  # a name the recogniser does not know, said to be a framework
+    direct, _, _ = answer(x, "Which database stores the vectors?", [
+        ("The service keeps its vectors on disk. Qdrant is a fast open-source database for such vectors.",
+         "paragraph", "Notes", "")])
+    assert direct == "Qdrant"
