@@ -98,21 +98,22 @@ class Asked:
 
 
 def asked(question: str) -> Asked | None:
-    """The tie a question asks for: "Who is the mother of X?" -> (parent, f, X)."""
-    m = _ASK_OF.match(question)
-    if m:
+    """The tie a question asks for: "Who is the mother of X?" -> (parent, f, X); None when it asks no tie of a
+    named person ("the father of modern physics", "the mother of the director": a hop for the chain)."""
+    if (m := _ASK_OF.match(question)) is not None:
         word, of = m.group(1).lower(), m.group(2)
-    elif (m := _ASK_POSS.match(question)):
+        tie, gender = KIN[word]
+    elif (m := _ASK_POSS.match(question)) is not None:
         of, word = m.group(1), m.group(2).lower()
-    elif (m := _ASK_MARRIED.match(question)):
-        return Asked("spouse", None, next(g for g in m.groups() if g).strip(), "spouse")
-    elif (m := _ASK_HELD.match(question)):  # X is the daughter of whom: X's parent
-        tie = CONVERSE[KIN[m.group(2).lower()][0]]
-        return Asked(tie, None, m.group(1).strip(), tie)
+        tie, gender = KIN[word]
+    elif (m := _ASK_MARRIED.match(question)) is not None:
+        tie, gender, of, word = "spouse", None, next(g for g in m.groups() if g), "spouse"
+    elif (m := _ASK_HELD.match(question)) is not None:  # X is the daughter of whom: X's parent
+        tie = word = CONVERSE[KIN[m.group(2).lower()][0]]
+        gender, of = None, m.group(1)
     else:
         return None
-    tie, gender = KIN[word]
-    return Asked(tie, gender, of.strip(), word)
+    return Asked(tie, gender, of.strip(), word) if re.search(r"(?:^|\s)[A-Z]", of) else None
 
 
 def _words(name: str) -> set[str]:

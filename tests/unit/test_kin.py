@@ -136,3 +136,9 @@ def test_a_tie_asked_in_other_words(question: str, tie: str, of: str) -> None:
     assert got is not None and (got.tie, got.of) == (tie, of)
     assert _ask(question, "In 1921 she married Hugo Stein. She was the daughter of Karl Voss.", "Clara Voss") == \
         ("Hugo Stein" if tie == "spouse" else "Karl Voss")
+
+
+def test_a_figure_of_speech_asks_no_tie() -> None:
+    assert kin.asked("Who is the father of modern physics?") is None
+    assert kin.asked("Who was the mother of the director?") is None  # a description: the chain's to resolve
+    assert kin.asked("Who is the father of Anna Berg?") is not None
