@@ -702,8 +702,9 @@ class ExtractiveGenerator:
         values = [c[1] for c in cells if len(c) == 2 and row_range(c[1]) is None]
         heads = [c[0].split()[-1] for c in cells if len(c) == 2 and c[0].split() and row_range(c[1]) is not None]
         asks_range = any(terms(h).words & qwords for h in heads)  # "what is the distance": the ranged quantity itself
-        counted = re.search(r"\bhow\s+many\s+([a-z]+)", question, re.I)  # "how many days": a count of days, no EUR
-        if counted and not any(terms(counted.group(1)).words <= terms(v).words for v in values):
+        counted = _HOW_MANY_TIME.search(question)  # "how many days": a count of days, no EUR
+        if counted and not any(_counted_in(v, counted.group(1)) or terms(counted.group(1)).words <= terms(v).words
+                               for v in values):
             return False
         return pattern is not None and any(pattern.search(v) for v in values) and not asks_range
 
@@ -1200,10 +1201,11 @@ class ExtractiveGenerator:
 def _death_year(text: str) -> float | None:
     """The year a span says someone died: the second year of a lifespan "(1887 – 1962)", or a year just after
     "died"; None when it says none (the living, or a span of another fact)."""
-    if (life := LIFESPAN_SPAN.search(text)) is not None and len(years := YEAR.findall(life.group(0))) >= 2:
-        return float(years[-1])
-    died = re.search(r"\b(?:died|death|passed\s+away)\b[^.;()]{0,40}?\b(1\d{3}|20\d{2})\b", text, re.I)
-    return float(died.group(1)) if died else None
+    life = LIFESPAN_SPAN.search(text)
+    if life is not None and text.find("(") == life.start() and len(years := YEAR.findall(life.group(0))) >= 2:
+        return float(years[-1])  # the span's first bracket: its subject's, not a relative's named after
+    died = re.search(r"(?<!['’]s\s)\b(?:died|death|passed\s+away)\b[^.;()]{0,40}?\b(1\d{3}|20\d{2})\b", text, re.I)
+    return float(died.group(1)) if died else None  # not "after his father's death in 1780"
 
 
 HEADED_SLACK = 20  # characters further from the question's words a name ending in the noun asked may stand

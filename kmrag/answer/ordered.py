@@ -62,8 +62,8 @@ def as_choice(question: str, mentions: Sequence[str]) -> Choice | None:
     """The yes/no question as the choice between its two things; None when it orders no two of its names."""
     aux = _AUX.match(question)
     order = _ORDERING.search(question)
-    if aux is None or order is None:
-        return None
+    if aux is None or order is None or re.search(r"\bnot\b|n['’]t\b", question, re.I):
+        return None  # "Was X not born before Y?": a negated ordering is not read
     left = question[aux.end():order.start()].strip()
     right = question[order.end():].strip().rstrip("?").strip()
     names = sorted({m.strip() for m in mentions if m.strip()}, key=len, reverse=True)
@@ -74,8 +74,8 @@ def as_choice(question: str, mentions: Sequence[str]) -> Choice | None:
     if not first or not second or first.lower() == second.lower():
         return None
     rest = re.sub(rf"^(?:the\s+)?{re.escape(second)}", "", right, flags=re.I).strip()
-    if len(rest.split()) > 3:  # "... before Y won the cup": another clause, not the same relation of both
-        return None
+    if not re.fullmatch(r"(?:did|was|were|is|are|had|has|does|do)?", rest, re.I):
+        return None  # "... before Y was born", "... than Y's father": another relation, not the same of both
     verb = re.sub(rf"^(?:the\s+)?{re.escape(first)}", "", left, flags=re.I).strip()
     verb = _past(verb) if aux.group(1).lower() in {"did", "does", "do"} else \
         " ".join(x for x in (aux.group(1).lower(), verb) if x)

@@ -44,6 +44,12 @@ FEMALE_TITLES = frozenset("princess queen lady countess duchess archduchess infa
                           "viscountess mrs mrs. madame dame mademoiselle miss ms ms. sister begum rani tsarina".split())
 MALE_TITLES = frozenset("prince king count duke archduke emperor baron marquis marquess lord sir mr mr. infante "
                         "viscount earl tsar sultan shah raja maharaja".split())
+# given names of women that do not end in "a" (a guess only when nothing else says the gender)
+FEMALE_GIVEN = frozenset("mary margaret elizabeth ann anne jane catherine katherine sarah ellen helen alice frances "
+                         "eleanor isabel charlotte caroline emily louise marie ruth rose grace joan agnes edith ethel "
+                         "florence harriet susan janet judith esther abigail beatrice mildred dorothy margery elinor "
+                         "isabelle claire sophie madeleine jeanne louisa".split())
+SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
 PARTICLES = frozenset("of de von van der den da di du del della la le y bin ibn al zu dos das do".split())
 _PRONOUNS = {"he": "m", "she": "f", "his": "m", "her": "f", "they": None, "their": None}
 
@@ -62,9 +68,9 @@ _COPULA = re.compile(r"\b(?:was|is|were|are|became|becomes|remained)\s+(?:(?:the
 _AND_ON = re.compile(r",?\s+and\s+(?:thus|so|therefore|also)?,?\s*(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,2}$", re.I)
 _APPOS = re.compile(r",\s*(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,2}$", re.I)
 # "married (to) the painter Y": a few words that describe Y before the name, but not "the daughter of Y"
-_DESCRIBED = rf"(?:(?:the|a|an|his|her)\s+)?(?:(?!(?:{_KIN}|of|and)\b)[\w-]+\s+){{0,2}}(?!(?:{_KIN}|of|and)\b)[a-z][\w-]*,?\s+(?=[A-Z])"
+_DESCRIBED = rf"(?:the|a|an|his|her)\s+(?:(?!(?:{_KIN}|of|and|in|at|on)\b)[\w-]+\s+){{0,2}}(?!(?:{_KIN}|of|and|in|at|on)\b)[a-z][\w-]*,?\s+(?=[A-Z])"
 _MARRY = re.compile(rf"\b(?:(?:married|marries|marry|wed|weds|wedded)\s+(?:to\s+)?|marriage\s+to\s+)(?:{_DESCRIBED})?")
-_BORN_TO = re.compile(r"\bborn\s+to\s+", re.I)
+_BORN_TO = re.compile(r"\bborn\s+(?:(?:in|at)\s+[A-Z][\w'’-]*(?:,?\s+[A-Z][\w'’-]*){0,3}\s+)?to\s+")
 
 
 class Passage(Protocol):
@@ -113,18 +119,23 @@ def asked(question: str) -> Asked | None:
         gender, of = None, m.group(1)
     else:
         return None
-    return Asked(tie, gender, of.strip(), word) if re.search(r"(?:^|\s)[A-Z]", of) else None
+    of = of.strip()
+    if re.match(r"(?:the|a|an)\s", of, re.I) or not re.search(r"(?:^|\s)[A-Z]", of):
+        return None  # "the father of the Internet", "the mother of the director": no named person's tie
+    return Asked(tie, gender, of, word)
 
 
 def _words(name: str) -> set[str]:
     name = re.sub(r"\([^()]*\)", " ", name)
-    return {w.lower().rstrip(".") for w in _WORD.findall(name)} - PARTICLES - FEMALE_TITLES - MALE_TITLES
+    words = {w.lower().rstrip(".") for w in _WORD.findall(name)} - PARTICLES - FEMALE_TITLES - MALE_TITLES
+    return {w + "." if w in {"jr", "sr"} else w for w in words}
 
 
 def same_person(a: str, b: str) -> bool:
-    """Do two names name one person: every word of the shorter in the longer ("Julia Antonia" / "Julia")."""
+    """Do two names name one person: every word of the shorter in the longer ("Julia Antonia" / "Julia"), with the
+    same generation ("Hank Williams" is not "Hank Williams Jr.")."""
     x, y = _words(a), _words(b)
-    if not x or not y:
+    if not x or not y or (x & SUFFIXES) != (y & SUFFIXES):
         return False
     short, long_ = sorted((x, y), key=len)
     return short <= long_
@@ -164,7 +175,9 @@ def _name_at(text: str, at: int) -> tuple[str, int] | None:
     if not words:
         return None
     start, end = words[0][0], words[-1][1]
-    name = text[start:end].rstrip(".")
+    name = re.sub(r"['’]s$", "", text[start:end].rstrip("."))
+    if re.search(r"\b(?:Jr|Sr)$", name) and text[start + len(name):start + len(name) + 1] == ".":
+        name += "."  # "Joseph P. Kennedy Sr."
     return (name, start + len(name)) if _words(name) else None
 
 
@@ -195,30 +208,45 @@ def _described_from(text: str, at: int) -> int:
 def _names_at(text: str, at: int) -> list[str]:
     """"A, B and C" (or "A and B", "A and his wife B") from ``at``; a list that ends in no "and" is its first
     name only ("Carlos, Duke of Madrid, Carlist claimant ...")."""
+    return [n for n, _ in _named_at(text, at)]
+
+
+def _named_at(text: str, at: int) -> list[tuple[str, str | None]]:
+    """As :func:`_names_at`, each name with the gender its list says ("and his wife B": f)."""
     first = _name_at(text, at)
     if first is None:
         return []
-    names, end = [first[0]], first[1]
-    more: list[str] = []
+    names: list[tuple[str, str | None]] = [(first[0], None)]
+    end = first[1]
+    more: list[tuple[str, str | None]] = []
     while True:
-        m = re.compile(r"\s*(,\s*(?:and\s+)?|\s+and\s+)(?:(?:his|her)\s+(?:wife|husband)\s+)?").match(text, end)
+        m = re.compile(r"\s*(,\s*(?:and\s+)?|\s+and\s+)(?:(?:his|her)\s+(wife|husband)\s+)?").match(text, end)
         if not m:
             return names
         nxt = _name_at(text, m.end())
         if nxt is None:
             return names
-        more.append(nxt[0])
+        more.append((nxt[0], {"wife": "f", "husband": "m"}.get(m.group(2) or "")))
         end = nxt[1]
         if "and" in m.group(1):
+            if more[-1][1] is not None and names[0][1] is None:  # "A and his wife B": A is the husband
+                names[0] = (names[0][0], "m" if more[-1][1] == "f" else "f")
             return names + more
+
+
+# an opening phrase before the subject: "In 1921, ...", "Born in Vienna, ...", "According to his biographer, ..."
+_LEAD = re.compile(r"\s*(?:(?:In|On|At|By|From|After|Before|During|Following|According|Born|Later|Then|When|While|"
+                   r"Although|Since|Upon|As)\b[^,]{0,60},\s*|(?:In|On)\s+(?:\w+\s+){0,2}\d{3,4}\s+)")
 
 
 def _subject(sentence: str, title: str) -> str | None:
     """Who a sentence is about: its opening name, or the unit's title for an opening pronoun or kin noun."""
-    m = re.match(r"\s*(?:in\s+\d{3,4},?\s+|later,?\s+|then,?\s+)?(\w+)", sentence, re.I)
-    if m and m.group(1).lower() in _PRONOUNS or m and m.group(1).lower() in KIN:
+    lead = _LEAD.match(sentence)
+    at = lead.end() if lead else 0
+    m = re.compile(r"\s*(\w+)").match(sentence, at)
+    if m and (m.group(1).lower() in _PRONOUNS or m.group(1).lower() in KIN):
         return title or None
-    got = _name_at(sentence, re.match(r"\s*(?:In\s+\d{3,4},?\s+)?", sentence).end())  # type: ignore[union-attr]
+    got = _name_at(sentence, at)
     return got[0] if got else (title or None)
 
 
@@ -228,19 +256,36 @@ def _clause_subject(sentence: str, at: int, title: str, subject: str | None) -> 
     before = sentence[:at]
     if re.search(r"\b(?:he|she|they)\s+(?:\w+\s+)?$", before, re.I):
         return title or subject
-    m = re.search(r"([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|of|de|von|van))*)\s*(?:\([^()]*\)\s*)?(?:has\s+|had\s+|was\s+)?$",
-                  before)
+    m = re.search(r"([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|of|de|von|van))*)\s*(?:\([^()]*\)\s*)?,?\s*"
+                  r"(?:has\s+|had\s+|was\s+)?$", before)
     if m and m.start() > 0 and (got := _name_at(before, m.start())) is not None and \
             not re.search(r"\b(?:in|of|at|from|by)\s*$", before[:m.start()], re.I):
         return got[0]
     return subject
 
 
+MAX_SENTENCE = 1500  # characters: a longer "sentence" is a list or a table, and reading it costs more than it says
+_ABBREVIATED = re.compile(r"(?:\b[A-Z]|\b(?:Sr|Jr|Dr|Mr|Mrs|Ms|St|Gen|Col|Capt|Rev|Prof|Lt|Sgt|Maj|Hon|Gov|Sen))\.$")
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of a span; no break after an initial or an abbreviation ("John F. Kennedy", "Sr. and")."""
+    out: list[str] = []
+    for piece in re.split(r"(?<=[.;!?])\s+(?=[A-Z\"“])", text):
+        if out and _ABBREVIATED.search(out[-1]):
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
+    return out
+
+
 def ties(text: str, title: str = "") -> list[Tie]:
     """The family ties a span states (see the module's docstring)."""
     title = re.sub(r"\s*\([^()]*\)\s*$", "", title).strip()
     out: list[Tie] = []
-    for sentence in re.split(r"(?<=[.;!?])\s+(?=[A-Z\"“])", text):
+    for sentence in _sentences(text):
+        if len(sentence) > MAX_SENTENCE:
+            continue
         subject = _subject(sentence, title)
         out += _kin_of(sentence, title, subject)
         out += _possessed(sentence, title, subject)
@@ -249,11 +294,23 @@ def ties(text: str, title: str = "") -> list[Tie]:
             for i, other in enumerate(_names_at(sentence, m.end())[:1]):
                 if who and not _one(who, other):
                     out += [Tie(other, "spouse", who, gender_of(other), i), Tie(who, "spouse", other, gender_of(who))]
-        for m in _BORN_TO.finditer(sentence):
+        for m in _BORN_TO.finditer(sentence):  # "was born (in Leeds) to A and B"
             if subject:
-                for i, parent in enumerate(_names_at(sentence, m.end())):
-                    out.append(Tie(parent, "parent", subject, gender_of(parent), i))
-    return out
+                for i, (parent, said) in enumerate(_named_at(sentence, m.end())):
+                    out.append(Tie(parent, "parent", subject, said or gender_of(parent), i))
+    return [_titled(t, title) for t in out]
+
+
+def _titled(tie: Tie, title: str) -> Tie:
+    """A one-word name that is a word of the unit's title ("Reed" in the unit "Tom Reed") is the title's person."""
+    def full(name: str) -> str:
+        return title if title and len(_words(name)) == 1 and _words(name) < _words(title) else name
+    return Tie(full(tie.holder), tie.tie, full(tie.of), tie.gender, tie.order)
+
+
+# "Jane Doe, who was the daughter of": the name a relative clause is about
+_WHO = re.compile(r"([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|of|de|von|van))*)\s*(?:\([^()]*\)\s*)?,?\s*who\s+"
+                  r"(?:was|is|were|are|became)\s+(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,3}$")
 
 
 def _kin_of(sentence: str, title: str, subject: str | None) -> list[Tie]:
@@ -262,14 +319,18 @@ def _kin_of(sentence: str, title: str, subject: str | None) -> list[Tie]:
     for m in re.finditer(rf"\b({_KIN})\s+of\s+", sentence, re.I):
         word = m.group(1).lower()
         tie, gender = KIN[word]
-        objects = _names_at(sentence, _described_from(sentence, m.end()))
+        objects = _named_at(sentence, _described_from(sentence, m.end()))
         if not objects and (d := re.compile(_DESCRIBED).match(sentence, m.end())):
-            objects = _names_at(sentence, d.end())  # "the husband of editor Toni Weisskopf"
+            objects = _named_at(sentence, d.end())  # "the husband of editor Toni Weisskopf"
         if not objects:
             continue
         before = sentence[:m.start()]
         holder: str | None = None
-        if not before.strip():
+        if (w := _WHO.search(before)) is not None:  # "Jane Doe, who was the daughter of": Jane Doe's tie
+            holder = w.group(1)
+        elif re.search(r"\b(?:who|which|whom|whose)\b", before):
+            continue  # a clause about someone not named just before: no guess
+        elif not before.strip():
             holder = title or None  # "Son of A and B." under the unit's title
         elif (a := _APPOS.search(before)) and (n := re.search(
                 r"([A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|of|de|von|van|der))*)\s*(?:\([^()]*\)\s*)?$", before[:a.start()])):
@@ -278,12 +339,12 @@ def _kin_of(sentence: str, title: str, subject: str | None) -> list[Tie]:
             holder = subject
         if not holder:
             continue
-        for i, other in enumerate(objects):
+        for i, (other, said) in enumerate(objects):
             if _one(holder, other):
                 continue
             # "the son of A and B" -> A, B are the holder's parents (genders from their titles)
             out.append(Tie(holder, tie, other, gender, 0))
-            out.append(Tie(other, CONVERSE[tie], holder, gender_of(other), i))
+            out.append(Tie(other, CONVERSE[tie], holder, said or gender_of(other), i))
     return out
 
 
@@ -304,9 +365,10 @@ def _possessed(sentence: str, title: str, subject: str | None) -> list[Tie]:
 
 
 def _given(name: str) -> str | None:
-    """A guess from the given name when nothing else says the gender: one ending in "a" ("Julia", "Ludwika")."""
-    first = next((w for w in name.split() if w.lower().rstrip(".,") not in FEMALE_TITLES | MALE_TITLES), "")
-    return "f" if len(first) > 2 and first.lower().endswith("a") else None
+    """A guess from the given name when nothing else says the gender: one ending in "a" ("Julia", "Ludwika") or
+    a woman's name of :data:`FEMALE_GIVEN` ("Margaret")."""
+    first = next((w for w in name.split() if w.lower().rstrip(".,") not in FEMALE_TITLES | MALE_TITLES), "").lower()
+    return "f" if len(first) > 2 and (first.endswith("a") or first in FEMALE_GIVEN) else None
 
 
 def answers(ask: Asked, span_ties: Sequence[Tie]) -> list[str]:

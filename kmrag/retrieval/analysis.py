@@ -333,7 +333,9 @@ def offered(question: str) -> list[str]:
 
 # two names set apart together: "Who was born earlier out of A and B?", "Comparing A with B, who ...?", "Of A and
 # B, which ...?", "A vs B: who ...?" (after a boundary or a word that groups them, before a boundary)
-_GROUPED = (r"(?:^|[,:;]\s*|\b(?:out\s+of|of|between|among|amongst)\s+)(?:the\s+)?{a}\s+(?:and|vs\.?|versus|or)\s+"
+_GROUPED = (r"(?:^(?:of|between|among|amongst)?\s*|[,:;]\s*|\bout\s+of\s+|\b(?:which|who|whom|one)\s+of\s+|"
+            r"\b(?:first|earlier|later|older|elder|younger|longer|shorter|larger|bigger|smaller|higher|lower|more|less)"
+            r"\s+(?:of|between|among)\s+)(?:the\s+)?{a}\s+(?:and|vs\.?|versus|or)\s+"
             r"(?:the\s+)?{b}\s*(?:[,:;?.]|$)",
             r"\b(?:comparing|compare)\s+(?:the\s+)?{a}\s+(?:with|to|and|against)\s+(?:the\s+)?{b}(?!\w)")
 

@@ -536,7 +536,7 @@ def _kin_answer(question: str, cands: list[Any], units: list[Any]) -> Any | None
         return None
     for u in units:
         for name in kin.answers(ask, kin.ties(u.content, u.title or "")):
-            match = [e for e in cands if kin.same_person(e.name, name)]
+            match = [e for e in cands if kin.same_person(e.name, name) and (len(name.split()) > 1 or e.name == name)]
             if match:
                 return max(match, key=lambda e: len(e.name))
     return None

@@ -884,3 +884,8 @@ def test_which_n_is_answered_by_a_name_said_to_be_an_n(x: SpacyExtractor) -> Non
         ("The service keeps its vectors on disk. Qdrant is a fast open-source database for such vectors.",
          "paragraph", "Notes", "")])
     assert direct == "Qdrant"
+
+
+def test_how_many_euros_still_reads_a_row_in_eur(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "How many euros would I get for a 2,000 km flight?", [(TABLE, "table", "Bands", "")])
+    assert direct == "400 EUR"

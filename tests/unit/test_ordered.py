@@ -39,3 +39,17 @@ def test_the_year_of_a_death_is_not_the_first_year_said() -> None:
     assert _death_year("Charles Reisner (March 14, 1887 – September 24, 1962) was an American director.") == 1962
     assert _death_year("He was born in 1920 and died in Paris in 1987.") == 1987
     assert _death_year("Ryan Stevenson (born 2 April 1992) is an English cricketer.") is None
+
+
+@pytest.mark.parametrize("question, mentions", [
+    ("Did Mozart die before Beethoven was born?", ["Mozart", "Beethoven"]),        # two relations, not one
+    ("Was Einstein older than Newton's father?", ["Einstein", "Newton"]),          # another person's
+    ("Was Einstein not born before Newton?", ["Einstein", "Newton"]),              # negated
+])
+def test_an_ordering_of_two_different_relations_is_no_choice(question: str, mentions: list[str]) -> None:
+    assert as_choice(question, mentions) is None
+
+
+def test_a_death_year_is_the_subjects_not_a_relatives() -> None:
+    assert _death_year("Ryan Stevenson (born 1992) is the son of John Stevenson (1950–2010).") is None
+    assert _death_year("After his father's death in 1780, Mozart moved to Vienna.") is None

@@ -85,6 +85,9 @@ def test_compared_alternatives_keep_titles_the_parser_splits(analyser: QuestionA
     # names joined by "and" inside a clause are no options
     ("Who directed the film that was released first in the UK and Canada?", []),
     ("Who did Muhammad Ali fight next, after the so-called Fight of the Century with Joe Frazier?", []),
+    ("Who is the oldest child of Brad Pitt and Angelina Jolie?", []),   # a superlative over their children
+    ("Which is the longest river between France and Germany?", []),
+    ("Who was born earlier between Marie Curie and Albert Einstein?", ["Marie Curie", "Albert Einstein"]),
 ])
 def test_compared_names_set_apart_with_and_or_with(analyser: QuestionAnalyser, question: str, compared: list[str]) -> None:
     a = analyser.analyse(question)
