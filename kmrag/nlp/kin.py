@@ -330,6 +330,10 @@ def _kin_of(sentence: str, title: str, subject: str | None) -> list[Tie]:
             holder = w.group(1)
         elif re.search(r"\b(?:who|which|whom|whose)\b", before):
             continue  # a clause about someone not named just before: no guess
+        elif re.fullmatch(r"\s*the\s*", before, re.I) and len(objects) == 1 and (is_ := re.compile(
+                r"\s*,?\s*(?:was|is)\s+").match(sentence, sentence.find(objects[0][0], m.end()) + len(objects[0][0]))):
+            holder = next(iter(_names_at(sentence, _described_from(sentence, is_.end()))), None)  # "The father of X
+            # was Y."
         elif not before.strip():
             holder = title or None  # "Son of A and B." under the unit's title
         elif (a := _APPOS.search(before)) and (n := re.search(
@@ -357,8 +361,8 @@ def _possessed(sentence: str, title: str, subject: str | None) -> list[Tie]:
         owner = m.group(1) or (title or subject)
         word = m.group(3).lower()
         tie, gender = KIN[word]
-        for i, holder in enumerate(_names_at(sentence, m.end())[:1]):
-            if owner and not _one(owner, holder):
+        for i, holder in enumerate(_names_at(sentence, _described_from(sentence, m.end()))[:1]):
+            if owner and not _one(owner, holder):  # "X's mother was the actress Y"
                 out.append(Tie(holder, tie, owner, gender or gender_of(holder), i))
                 out.append(Tie(owner, CONVERSE[tie], holder, gender_of(owner), 0))
     return out

@@ -185,3 +185,11 @@ def test_a_description_or_a_figure_of_speech_asks_no_tie() -> None:
 
 def test_a_long_run_of_capitals_is_read_in_bounded_time() -> None:
     assert kin.ties("Son of " + "Aaa " * 3000 + "and Bbb.", "X") == []  # longer than a sentence: not read
+
+
+@pytest.mark.parametrize("question, text, answer", [
+    ("Who is the mother of Tom Reed?", "Tom Reed's mother was the actress Ann Lee.", "Ann Lee"),
+    ("Who is the father of Tom Reed?", "The father of Tom Reed was Karl Reed.", "Karl Reed"),
+])
+def test_a_tie_stated_with_the_kin_noun_first(question: str, text: str, answer: str) -> None:
+    assert _ask(question, text) == answer
