@@ -46,7 +46,7 @@ from kmrag.nlp.asked_nouns import PERSON_NOUNS
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
 from kmrag.nlp.places import available as places_available
-from kmrag.retrieval.analysis import CLAUSE_ASKED, QuestionAnalysis, offered
+from kmrag.retrieval.analysis import CLAUSE_ASKED, HOW_MANY_TIME, QuestionAnalysis, offered
 from kmrag.retrieval.multihop import MONTHS, VALUE_OF
 
 LABELS = {
@@ -159,8 +159,6 @@ def _kind_of_name_masked(text: str, question: str) -> str:
     return _MULTIWORD_NAME.sub(mask, text)
 
 
-_HOW_MANY_TIME = re.compile(r"\bhow\s+many\s+(seconds|minutes|hours|days|weeks|months|years|decades|centuries)\b",
-                            re.I)
 _COUNT_WORD = (r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
                r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
                r"hundred|[a-z]+-[a-z]+)")
@@ -702,7 +700,7 @@ class ExtractiveGenerator:
         values = [c[1] for c in cells if len(c) == 2 and row_range(c[1]) is None]
         heads = [c[0].split()[-1] for c in cells if len(c) == 2 and c[0].split() and row_range(c[1]) is not None]
         asks_range = any(terms(h).words & qwords for h in heads)  # "what is the distance": the ranged quantity itself
-        counted = _HOW_MANY_TIME.search(question)  # "how many days": a count of days, no EUR
+        counted = HOW_MANY_TIME.search(question)  # "how many days": a count of days, no EUR
         if counted and not any(_counted_in(v, counted.group(1)) or terms(counted.group(1)).words <= terms(v).words
                                for v in values):
             return False
@@ -752,7 +750,7 @@ class ExtractiveGenerator:
         if pattern is not None and answer_type not in {"DATE", "NUMBER"}:
             cands += [(m.group(0).strip(), m.start()) for m in pattern.finditer(span.display)]
         cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels]
-        if answer_type == "NUMBER" and (timed := _HOW_MANY_TIME.search(question)):  # "how many days": "seven days",
+        if answer_type == "NUMBER" and (timed := HOW_MANY_TIME.search(question)):  # "how many days": "seven days",
             unit = timed.group(1)  # a DATE to spaCy; a number of another unit ("3500 km") counts no days
             cands = [(t, at) for t, at in cands if _counted_in(_with_next_word(span.display, t, at), unit)]
             cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), [])
@@ -881,7 +879,7 @@ class ExtractiveGenerator:
             return tie if tie is not None and not (given and named_by(tie[0], given)) else None
         qwords = terms(question).words
         relational = qwords - terms(" ".join(mentions)).words
-        if timed := _HOW_MANY_TIME.search(question):  # "how many days is the flight": "days" is what is counted,
+        if timed := HOW_MANY_TIME.search(question):  # "how many days is the flight": "days" is what is counted,
             relational -= terms(timed.group(1)).words  # not the relation; a span must say "flight"
         asked, noun = asking(self.nlp, question)
         asked &= relational

@@ -395,6 +395,15 @@ def answers(ask: Asked, span_ties: Sequence[Tie]) -> list[str]:
     return list(dict.fromkeys(t.holder for t in picked))
 
 
+def stated(question: str, units: Sequence[Any]) -> list[str]:
+    """The names that ``units`` (each with ``content`` and ``title``) say hold the tie ``question`` asks, unit by
+    unit, best first in each; [] when it asks no tie."""
+    ask = asked(question)
+    if ask is None:
+        return []
+    return list(dict.fromkeys(n for u in units for n in answers(ask, ties(u.content, u.title or ""))))
+
+
 def read(question: str, order: Sequence[P]) -> tuple[str, P, dict[str, Any]] | None:
     """The answer to a kin question from the first of ``order`` (spans: :class:`Passage`) that states the tie
     asked, with how."""

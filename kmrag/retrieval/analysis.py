@@ -33,6 +33,8 @@ COMPARATIVE = re.compile(
     r"\b(first|earlier|earliest|later|latest|last|older|oldest|elder|eldest|younger|youngest|longer|longest|shorter|"
     r"shortest|larger|largest|bigger|biggest|smaller|smallest|higher|highest|lower|lowest|more|most|"
     r"less|fewer|newer|newest|taller|tallest|closer|farther|further|before|after)\b", re.I)
+# "how many days": a count of a unit of time (a number, not money; read as a count of that unit)
+HOW_MANY_TIME = re.compile(r"\bhow\s+many\s+(seconds|minutes|hours|days|weeks|months|years|decades|centuries)\b", re.I)
 BOTH_SAME = re.compile(r"\b(both|same|either|neither)\b", re.I)
 # relations one infers by composing two facts (a grandfather is a parent's father)
 INFERRED = re.compile(
@@ -152,7 +154,7 @@ class QuestionAnalyser:
     @staticmethod
     def _answer_type(doc: Any, words: list[str]) -> str:
         text = " ".join(words)
-        if re.search(r"\bhow many (?:seconds|minutes|hours|days|weeks|months|years|decades|centuries)\b", text):
+        if HOW_MANY_TIME.search(text):
             return "NUMBER"  # "within how many days must it be paid": a count of days, not money
         if re.search(r"\bhow (much|many)\b.*\b(cost|costs|paid|pay|owed|worth|compensation|price|fee|eur|euros?|"
                      r"dollars?|pounds?)\b", text) or re.search(r"\bhow much (money|compensation)\b", text) \

@@ -348,8 +348,8 @@ class MultiHopRetriever:
         cands = [e for e in cands if titled[e.id]]
         typed = {e.id for e in cands if wanted is None or coarse_type(e.type) in wanted}
         texts = [read[u].content for u in inner if u in read]
-        answer = _kin_answer(sub.question, cands, [read[u] for u in inner if u in read]) or \
-            self._kin_titled(tenant, sub.question, [read[u] for u in inner if u in read]) or \
+        tied = kin.stated(sub.question, [read[u] for u in inner if u in read])  # read once: a tie with direction
+        answer = _kin_match(tied, cands) or self._kin_titled(tenant, tied) or \
             _nearest_to_relation(cands, typed, texts, sub.relation)
         if answer is None:
             return {"sub_question": sub.question, "resolved": None}
@@ -450,16 +450,12 @@ class MultiHopRetriever:
                 break
         return out[:k]
 
-    def _kin_titled(self, tenant: str, question: str, units: list[Any]) -> _Named | None:
-        """A kin sub-question's answer read from the units (kmrag.nlp.kin) that the graph holds under another
+    def _kin_titled(self, tenant: str, names: list[str]) -> _Named | None:
+        """Of the names a kin sub-question's units state (kmrag.nlp.kin), the first the graph holds under another
         name ("Leopold Salvator" for "Archduke Leopold Salvator of Austria"), kept when units are titled by it."""
-        ask = kin.asked(question)
-        if ask is None:
-            return None
-        for u in units:
-            for name in kin.answers(ask, kin.ties(u.content, u.title or "")):
-                if self._titled_each(tenant, [name]).get(name):
-                    return _Named(resolution_key(name), name)
+        for name in names:
+            if self._titled_each(tenant, [name]).get(name):
+                return _Named(resolution_key(name), name)
         return None
 
     # -- graph reads ------------------------------------------------------------------------------
@@ -531,14 +527,16 @@ class _Named:
 def _kin_answer(question: str, cands: list[Any], units: list[Any]) -> Any | None:
     """"Who is the mother of X?": the candidate a unit says is X's mother (kmrag.nlp.kin: the tie read with its
     direction), not the name nearest the word "son"; None when no unit states the tie of a candidate."""
-    ask = kin.asked(question)
-    if ask is None:
-        return None
-    for u in units:
-        for name in kin.answers(ask, kin.ties(u.content, u.title or "")):
-            match = [e for e in cands if kin.same_person(e.name, name) and (len(name.split()) > 1 or e.name == name)]
-            if match:
-                return max(match, key=lambda e: len(e.name))
+    return _kin_match(kin.stated(question, units), cands)
+
+
+def _kin_match(names: list[str], cands: list[Any]) -> Any | None:
+    """The candidate entity of the first of ``names`` that one is (the longest name of several; a one-word name
+    only the entity of that very name)."""
+    for name in names:
+        match = [e for e in cands if kin.same_person(e.name, name) and (len(name.split()) > 1 or e.name == name)]
+        if match:
+            return max(match, key=lambda e: len(e.name))
     return None
 
 
