@@ -101,7 +101,7 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
     for key in ("others", "typed_others"):  # the reader's alternatives: no part of the basis
         how.pop(key, None)
     cited = list(dict.fromkeys([*cited, span]))
-    basis = {**how, "kind": "chain", "hops": hops}
+    basis = {**how, "kind": "chain", "hops": hops, "owned": span in own}
     return cited, answer, basis
 
 

@@ -29,7 +29,7 @@ CALIBRATION = Path(__file__).with_name("calibration.json")
 FEATURES = ("direct", "computed", "support_min", "grounded_share", "question_coverage", "entities_named",
             "typed", "answer_span_coverage", "multi_hop", "question_length", "answer_in_top_unit", "unambiguous",
             "near_question_words", "nested", "yes_no", "comparison", "meaning", "relation_stated", "chain",
-            "path_stated")
+            "path_stated", "hops_owned")
 # before any fit: a cautious prior (an answer without a direct value is unlikely to be right)
 PRIOR = {"bias": -2.0, "direct": 1.5, "computed": 0.0, "support_min": 1.0, "grounded_share": 0.5,
          "question_coverage": 1.0, "entities_named": 0.5, "typed": 0.5, "answer_span_coverage": 1.0,
@@ -77,7 +77,18 @@ def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: 
         "relation_stated": float(bool((validated.basis or {}).get("relation_stated", True)) and bool(direct)),
         "chain": float(basis in {"chain", "path"}),
         "path_stated": _path_stated(validated.basis or {}),
+        "hops_owned": _hops_owned(validated.basis or {}),
     }
+
+
+def _hops_owned(basis: Mapping[str, Any]) -> float:
+    """For an answer read hop by hop: the last hop read from the bridge's own unit (titled by it, or opening with
+    it), weighed by the cross-encoder's weakest reading of a hop; 0 for any other answer."""
+    hops = basis.get("hops") or []
+    if basis.get("kind") != "chain" or not basis.get("owned") or not hops:
+        return 0.0
+    meanings = [h.get("meaning") for h in hops]
+    return min(float(m) if isinstance(m, int | float) else 0.5 for m in meanings)
 
 
 def _path_stated(basis: Mapping[str, Any]) -> float:
@@ -187,7 +198,7 @@ def probability(feats: Mapping[str, float], w: Mapping[str, float] | None = None
 
 # what only some answers are (computed, a comparison, a yes / no, read hop by hop or along a path): said when
 # present, never given as a reason when absent
-ONLY_SOME = frozenset({"computed", "comparison", "yes_no", "chain", "path_stated"})
+ONLY_SOME = frozenset({"computed", "comparison", "yes_no", "chain", "path_stated", "hops_owned"})
 
 
 def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) -> str:
@@ -217,6 +228,8 @@ def explain(feats: Mapping[str, float], w: Mapping[str, float] | None = None) ->
         "chain": ("read hop by hop, each hop cited", "not read hop by hop"),
         "path_stated": ("every hop of the relation path says a word of the question",
                         "not a relation path saying the question hop by hop"),
+        "hops_owned": ("each hop read well, the last from the bridge's own unit",
+                       "not read hop by hop from the bridge's own unit"),
     }
     parts = []
     for k in FEATURES:

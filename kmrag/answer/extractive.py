@@ -898,9 +898,12 @@ class ExtractiveGenerator:
         if kind and len(mentions) > 1 and SHARED.search(question) and \
                 (shared := self._shared_kind(question, mentions, ranked)):
             return shared
+        titles = list(dict.fromkeys(TITLE_QUALIFIER.sub("", s.title) for s in order if s.title))
         for span in ranked:
             cands = self._kinds(question, mentions, span) if kind else self._candidates(question, answer_type, span, ents, noun)
             cands = [(c, at) for c, at in cands if not (given and named_by(c, given))]
+            if answer_type not in VALUE_OF:  # "Bishop" of "Bishop's Stortford": the name a unit's title gives
+                cands = [(_title_name(c, at, span.display, titles), at) for c, at in cands]
             if answer_type in {"PLACE", "NATIONALITY"}:  # "Pierre-François Wartel" is no country of "François Wartel"
                 cands = [(c, at) for c, at in cands if not _holds_a_name(c, mentions)]
             if answer_type == "PLACE" and (other := _other_half(span.display, question)):
@@ -1204,6 +1207,22 @@ def _death_year(text: str) -> float | None:
         return float(years[-1])  # the span's first bracket: its subject's, not a relative's named after
     died = re.search(r"(?<!['’]s\s)\b(?:died|death|passed\s+away)\b[^.;()]{0,40}?\b(1\d{3}|20\d{2})\b", text, re.I)
     return float(died.group(1)) if died else None  # not "after his father's death in 1780"
+
+
+def _title_name(cand: str, at: int, text: str, titles: Sequence[str]) -> str:
+    """The longest start of a context unit's title (whole words, one more at least, no comma added) that ``text``
+    holds where ``cand`` starts: the recogniser cut "Bishop's Stortford" (title "Bishop's Stortford F.C.") at the
+    possessive; else ``cand``."""
+    best = cand
+    for title in titles:
+        words = title.split()
+        for k in range(len(words), len(cand.split()), -1):
+            name = " ".join(words[:k]).rstrip(".")
+            if len(name) > len(best) and name.startswith(cand) and "," not in name[len(cand):] and \
+                    text.startswith(name, at) and not text[at + len(name): at + len(name) + 1].isalnum():
+                best = name
+                break
+    return best
 
 
 HEADED_SLACK = 20  # characters further from the question's words a name ending in the noun asked may stand

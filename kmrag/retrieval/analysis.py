@@ -234,9 +234,11 @@ class QuestionAnalyser:
         poor parse of the question does not lose them; where the parse has the relative clause a pattern found,
         the clause is taken whole (:func:`relative_phrases`)."""
         body = question.rstrip(" ?")
+        names = [m for m in mentions if _is_name(re.sub(r"\s*\([^()]*\)$", "", m) or m)]
+        if (sub := _described_by_clause(body, names)) is not None:
+            return sub
         relative: list[tuple[str, str]] | None = None  # parsed once, when a pattern needs it
         skip = r"(?!(?:where|that|which|who|whose|when)\b)"
-        names = [m for m in mentions if _is_name(re.sub(r"\s*\([^()]*\)$", "", m) or m)]
         for anchor in sorted(names, key=len, reverse=True):  # names, not phrases ending in a common noun
             a = re.escape(anchor) + r"(?!\s+[A-Z])"  # the whole name, not the start of a longer one
             found: list[tuple[str, str]] = []  # (phrase, relational noun)
@@ -291,6 +293,30 @@ class QuestionAnalyser:
         return None
 
 
+# "X plays Y in a film directed by which director?": a statement about an unnamed thing ("a film"), then what is
+# asked of it (a participle with "by which / whom")
+_CLAUSE_THEN_ASKED = re.compile(r"^(?P<clause>(?!(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|"
+                                r"does|did|has|have|had|in|on|at)\b)[^?]+?\s(?:in|on|at|for|from|with|of)\s+)"
+                                r"(?:a|an)\s+(?P<mods>(?:[\w'-]+\s+){0,3}?)(?P<noun>[a-z][\w-]*)\s+"
+                                r"(?P<verb>[a-z]+(?:ed|en|wn))\s+by\s+(?:which|what|whom|who)\b", re.I)
+
+
+def _described_by_clause(body: str, names: Sequence[str]) -> SubQuestion | None:
+    """"Ed Marlow plays Tyler in a film directed by which director?": first "Ed Marlow plays Tyler in which film?"
+    (its anchor the first name of the clause), then "<that film> directed by which director?"."""
+    m = _CLAUSE_THEN_ASKED.match(body)
+    cls = noun_class(m.group("noun")) if m else None
+    if m is None or cls is None:
+        return None
+    clause = m.group("clause")
+    named = sorted((n for n in names if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", clause)), key=clause.find)
+    if not named:
+        return None
+    phrase = body[: m.end("noun")]
+    return SubQuestion(phrase=phrase, question=f"{clause}which {m.group('mods')}{m.group('noun')}?", resolves_to=cls,
+                       anchor=named[0], relation=m.group("noun").lower())
+
+
 def _reduced_relative(body: str, anchor: str, skip: str) -> list[tuple[tuple[str, str], bool]]:
     """A relational noun joined to the name by a participle ("the 1940 film featuring X", "the album written by
     X") or by a clause without "that" ("the 1940 film X appeared in", "the country X is in", "the man X married"),
@@ -319,9 +345,15 @@ def _subject_noun_class(doc: Any) -> str | None:
     return noun_class(subj.lemma_) if subj is not None and subj.pos_ == "NOUN" else None
 
 
+_QUOTED_OPTIONS = re.compile(r'["“]([^"“”]{1,80}?)[,.]?["”]\s*,?\s+or\s+["“]([^"“”]{1,80}?)[,.]?["”]')
+
+
 def offered(question: str) -> list[str]:
     """The options a question ends with: "Which facility was founded in Missouri, Discovery Zone or Valentino's?"
-    (the text on each side of "or", which keeps titles the parser splits); [] when it offers none."""
+    (the text on each side of "or", which keeps titles the parser splits), or two quoted titles with "or" between
+    them anywhere in it ("Which movie was filmed first "The Guest" or "You're Next"?"); [] when it offers none."""
+    if q := _QUOTED_OPTIONS.search(question):
+        return [q.group(1).strip(), q.group(2).strip()]
     m = re.search(r"(?:[,:;]|\s[-–—])\s*([^,:;]+?)\s+or\s+([^,:;?]+)\??\s*$", question)
     if m:
         # a title may start with a wh-word ("What Ever Happened to Baby Jane?"): a capitalised one before a name

@@ -213,3 +213,13 @@ def test_a_path_is_stated_when_two_hops_or_more_each_say_a_question_word() -> No
     assert C._path_stated(basis([["locate"], []])) == 0.0  # a hop no question word says
     assert C._path_stated(basis([["museum"]], hops=1)) == 0.0  # one hop adds nothing to the text's reading
     assert C._path_stated(basis([["a"], ["b"]], kind="chain")) == 0.0
+
+
+def test_hops_owned_is_the_weakest_hop_when_the_last_hop_is_read_from_the_bridge_s_own_unit() -> None:
+    hops = [{"question": "Who directed X?", "answer": "Ann Lee", "meaning": 0.9},
+            {"question": "When did Ann Lee die?", "answer": "1950", "meaning": 0.6}]
+    assert C._hops_owned({"kind": "chain", "hops": hops, "owned": True}) == pytest.approx(0.6)
+    assert C._hops_owned({"kind": "chain", "hops": hops, "owned": False}) == 0.0  # a span naming her in passing
+    assert C._hops_owned({"kind": "path", "hops": hops, "owned": True}) == 0.0
+    assert C._hops_owned({"kind": "chain", "hops": [{"meaning": None}], "owned": True}) == 0.5  # not read by one
+    assert C._hops_owned({"kind": "span"}) == 0.0

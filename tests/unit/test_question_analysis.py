@@ -75,6 +75,9 @@ def test_compared_alternatives_keep_titles_the_parser_splits(analyser: QuestionA
     assert b.compared == ["Tomás Moro", "Pierre Curie"]
     c = analyser.analyse("What film came out first, All the Marbles or What Ever Happened to Baby Jane?")
     assert c.compared == ["All the Marbles", "What Ever Happened to Baby Jane"]  # a title may start with a wh-word
+    d = analyser.analyse('Which film was released first "The Lodger" or "You\'re Late"?')
+    assert d.compared == ["The Lodger", "You're Late"]  # quoted titles, no comma before them
+    assert analyser.analyse("Which came out first, “Heat” or “Ronin”?").compared == ["Heat", "Ronin"]
 
 
 @pytest.mark.parametrize(("question", "compared"), [
@@ -110,6 +113,24 @@ def test_sub_question(analyser: QuestionAnalyser, question: str, phrase: str, an
     assert sub is not None
     assert (sub.phrase, sub.anchor, sub.resolves_to) == (phrase, anchor, resolves)
     assert sub.outer(question, answer) == outer
+
+
+@pytest.mark.parametrize(("question", "sub_question", "anchor", "resolves", "outer"), [
+    ("Mara Quill plays Ivy in a film directed by which famous director?", "Mara Quill plays Ivy in which film?",
+     "Mara Quill", "WORK", "Night Orchard directed by which famous director?"),
+    ("Tom Reyes is the voice of Captain Vale in a 2012 video game developed by which company?",
+     "Tom Reyes is the voice of Captain Vale in which 2012 video game?", "Tom Reyes", "WORK",
+     "Night Orchard developed by which company?"),
+])
+def test_a_statement_about_an_unnamed_thing_is_resolved_before_what_is_asked_of_it(
+        analyser: QuestionAnalyser, question: str, sub_question: str, anchor: str, resolves: str, outer: str) -> None:
+    sub = analyser.analyse(question).sub_question
+    assert sub is not None and (sub.question, sub.anchor, sub.resolves_to) == (sub_question, anchor, resolves)
+    assert sub.outer(question, "Night Orchard").rstrip("?") + "?" == outer
+    # a question that asks of a named thing, or opens with its wh-word, is not such a statement
+    assert analyser.analyse("Who directed the film in which Mara Quill plays Ivy?").sub_question is None or \
+        analyser.analyse("Who directed the film in which Mara Quill plays Ivy?").sub_question.question != sub_question
+    assert analyser.analyse("Mara Quill plays Ivy in Night Orchard, directed by whom?").sub_question is None
 
 
 def test_no_sub_question_when_the_phrase_is_the_question(analyser: QuestionAnalyser) -> None:

@@ -102,6 +102,7 @@ def test_a_compositional_question_is_read_hop_by_hop_citing_each_hop(x: SpacyExt
     assert [h["answer"] for h in hops] == ["Ji Pengfei", expected]
     assert hops[0]["question"] == "Who is Ji Shengde's father?"
     assert {c.unit_id for c in v.citations} == {"u_0000000000000001", "u_0000000000000002"}  # both hops cited
+    assert draft.basis["owned"] is True  # the last hop read from the bridge's own unit (a confidence feature)
 
 
 HONOURS = ("The 1911 Coronation Honours were appointments by King George V to various orders to celebrate his "
@@ -196,3 +197,31 @@ def test_which_noun_prefers_a_name_that_says_it_is_one(x: SpacyExtractor) -> Non
     draft, v = read(x, None, "The Harlan Mill is in what Wexshire county?", [
         ("Harlan Mill", "The Harlan Mill is a historic building in Tollby, Marsh County, Wexshire.")])
     assert v.direct == "Marsh County"
+
+
+def test_which_noun_after_a_year_or_an_adjective_is_still_the_noun_asked(x: SpacyExtractor) -> None:
+    # "at which 2016 film festival": the parser hangs "which" off the preposition; the noun is still "festival"
+    from kmrag.answer.asked import asking
+    assert asking(x.nlp, "Lantern Road was screened at which 2019 film festival?")[1] == "festival"
+    assert asking(x.nlp, "Ed Marlow plays Tyler in a film directed by which famous director?")[1] == "director"
+
+
+def test_a_name_the_recogniser_cuts_at_a_possessive_is_the_title_of_a_context_unit(x: SpacyExtractor) -> None:
+    # "Bishop's ..." is split by the small recogniser; the unit titled by the whole name says what it is
+    draft, v = read(x, None, "Aled Crowe currently manages which Isthmian League football team?", [
+        ("Aled Crowe", "Aled Edward Crowe (born 3 January 1971) is a former professional footballer. He is currently "
+                       "the manager of Bishop's Hadley."),
+        ("Bishop's Hadley F.C.", "Bishop's Hadley Football Club is a football club based in Bishop's Hadley, "
+                                 "Wexshire, England. They are members of the Isthmian League.")])
+    assert v.direct == "Bishop's Hadley"
+
+
+def test_a_statement_about_an_unnamed_film_is_read_hop_by_hop(x: SpacyExtractor, ce: rerank.CrossEncoder) -> None:
+    draft, v = read(x, ce, "Mara Quill plays Ivy in a film directed by which famous director?", [
+        ("Mara Quill", "Mara Quill (born 1 June 2001) is an Australian actress. In 2014 she acted as Ivy in the film "
+                       "\"Night Orchard\"."),
+        ("Night Orchard", "Night Orchard is a 2015 American horror film written and directed by Lena Voss, and "
+                          "starring Mara Quill."),
+        ("Paper Lanterns", "Paper Lanterns is a 2013 film directed by Robert Hale.")])
+    assert v.direct == "Lena Voss"
+    assert [h["answer"] for h in draft.basis["hops"]] == ["Night Orchard", "Lena Voss"]
