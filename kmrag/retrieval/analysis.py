@@ -52,6 +52,14 @@ ANSWER_BY_NOUN: list[tuple[set[str], str]] = [
 ]
 
 
+# nouns of an event ("the death of X", "the founding of Y"): a phrase of one says when, it names no thing a hop
+# could resolve to
+EVENT_NOUNS = frozenset({"death", "birth", "founding", "foundation", "beginning", "start", "end", "fall", "collapse",
+                         "creation", "launch", "invasion", "independence", "marriage", "wedding", "divorce", "reign",
+                         "arrival", "departure", "retirement", "resignation", "murder", "assassination", "execution",
+                         "burial", "coronation", "abdication", "dissolution", "establishment", "opening", "closure"})
+
+
 def noun_class(lemma: str) -> str | None:
     low = lemma.lower()
     for nouns, label in ANSWER_BY_NOUN:
@@ -286,6 +294,8 @@ class QuestionAnalyser:
             for phrase, noun in sorted(found, key=lambda f: len(f[0])):  # the innermost phrase first
                 if _asks_phrase(body, phrase):
                     return None  # the phrase is the question itself: nothing to resolve first
+                if noun.lower() in EVENT_NOUNS:
+                    continue  # "after the death of Sarah": a time, not a thing to name first
                 cls = noun_class(noun) or noun_class(noun.rstrip("s")) or "ENTITY"
                 wh = {"PERSON": "Who", "DATE": "When"}.get(cls, "What")
                 return SubQuestion(phrase=phrase, question=f"{wh} is {phrase}?", resolves_to=cls, anchor=anchor,

@@ -3,6 +3,8 @@ from general English cues (wh-words, auxiliaries, comparatives, relational nouns
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kmrag.nlp.extract import SpacyExtractor
@@ -131,6 +133,15 @@ def test_a_statement_about_an_unnamed_thing_is_resolved_before_what_is_asked_of_
     assert analyser.analyse("Who directed the film in which Mara Quill plays Ivy?").sub_question is None or \
         analyser.analyse("Who directed the film in which Mara Quill plays Ivy?").sub_question.question != sub_question
     assert analyser.analyse("Mara Quill plays Ivy in Night Orchard, directed by whom?").sub_question is None
+
+
+@pytest.mark.parametrize("question", [
+    "Who did Tom Reyes marry after the death of Ann Lee?",
+    "Which company did Tom Reyes join after the founding of Acme Freight?",
+])
+def test_the_phrase_of_an_event_is_a_time_not_a_thing_to_resolve(analyser: QuestionAnalyser, question: str) -> None:
+    sub = analyser.analyse(question).sub_question
+    assert sub is None or not re.search(r"\bthe (?:death|founding) of\b", sub.phrase)
 
 
 def test_no_sub_question_when_the_phrase_is_the_question(analyser: QuestionAnalyser) -> None:
