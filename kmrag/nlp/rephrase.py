@@ -122,13 +122,16 @@ _LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,5}\s
                    r"when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|could|tell|give|name|list|find)\b)",
                    re.I)
 # "So are A and B ...?", "Okay, who ...?": a word that only opens the question
-_OPENER = re.compile(r"^\s*(?:so|and|well|ok|okay|now|right|alright|anyway)\s*,?\s+(?=(?:who|whom|whose|what|which|when|"
+_OPENER = re.compile(r"^\s*(?:so|and|well|ok|okay|now|right|alright|anyway|hi|hello|hey|hiya)(?:\s+there)?\s*[,!]?\s+(?=(?:who|whom|whose|what|which|when|"
                      r"where|why|how|is|are|was|were|do|does|did|has|have|had|can|could)\b)", re.I)
 # a lead that says why or how one asks ("Settle a bet for me:", "For a history assignment:", "I forget -")
 _ASIDE = re.compile(r"\b(?:bet|argument|assignment|homework|essay|class|quiz|question|forget|forgot|wondering|curious|"
-                    r"remind|remember|asking|debate)\b", re.I)
+                    r"remind|remember|asking|debate|confirm|check|verify|know)\b", re.I)
 _CHAT = frozenset("""hey hi hello ok okay so yes no quick quiz trivia question q one random simple serious honest
 another next last final bonus fun silly easy hard tricky small short little query search help please""".split())
+# a courtesy at the end ("? thanks", "(year please)", ", please."): no part of what is asked
+_THANKS = re.compile(r"(?:(?<=[?.!,])\s*(?:thanks|thank\s+you|thx|cheers|ty)(?:\s+(?:a\s+lot|so\s+much|in\s+advance))?|"
+                     r"\s*\((?P<paren>[^()]{0,30}?)\s*please\)|(?:(?<=[?.!])\s*|\s*,\s*)please)[\s.!]*$", re.I)
 # "Does A's nationality match B's?"
 _MATCH_POSS = re.compile(r"^(?:does|do|did)\s+(.+?)['’]s\s+(\w+)\s+(?:match|equal)\s+(.+?)['’]s(?:\s+\w+)?\s*\?$",
                          re.I | re.S)
@@ -194,10 +197,11 @@ AGENT = {"direct": "director", "write": "writer", "compose": "composer", "produc
          "develop": "developer", "manage": "manager", "coach": "coach", "lead": "leader", "head": "head",
          "host": "host", "present": "presenter"}
 # ... followed by its object, a name or a phrase with an article ("the man who directed in Germany" is no doer)
-_DOER = re.compile(r"\b(?:the\s+(?:person|man|woman|one|individual)\s+(?:who|that)|whoever|"
+_DOER = re.compile(r"\b(?:the\s+(?P<noun>(?!people\b)(?-i:[a-z]+))\s+(?:who|that)|whoever|"
                    r"(?P<many>the\s+people\s+(?:who|that)|those\s+who))\s+"
                    r"(?:(?:has|had|have)\s+)?(\w+)\s+(?=(?:(?:the|a|an)\s+(?:(?-i:[a-z]+)\s+)?)?(?-i:[A-Z0-9\"“'‘]))",
                    re.I)  # "whoever performed the song Once I Loved"
+_ANY_DOER = frozenset({"person", "man", "woman", "one", "individual", "band", "group"})
 _PAST = {"wrote": "write", "written": "write", "led": "lead", "built": "build", "sang": "sing", "sung": "sing",
          "made": "make", "drew": "draw", "ran": "run", "headed": "head"}
 _SOMEONE = r"(people|persons|someone|somebody|a\s+person|a\s+man|a\s+woman|men|women|individuals)"
@@ -241,13 +245,13 @@ def rephrase(question: str) -> str:
     if not q or _CJK.search(q) or len(q) > MAX_CHARS:
         return question
     out = _rephrase(q)
-    if out.startswith("When ") and _YEAR.search(q) and not _YEAR.search(out):
+    if out.startswith("When ") and (_YEAR.search(q) or re.search(r"\(\s*year\b", q, re.I)) and not _YEAR.search(out):
         out = f"In what year {out[5:]}"  # a year was asked: the year alone is the answer, not the date
     return out if out != q else question
 
 
 _ASKS = re.compile(r"^(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|"
-                   r"could|will|would)\b|,\s*(?:who|what|which)\b", re.I)
+                   r"could|will|would)\b|(?:,|:|\s[-\u2013\u2014])\s*(?:who|what|which)\b", re.I)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -427,6 +431,10 @@ def _words(q: str) -> str:
     """"passed away" -> "died", "what's" -> "what is", "birth date" -> "date of birth"; a search box's label
     ("Search: ") dropped."""
     q = _blank(_LABEL.sub("", q))
+    while (thanks := _THANKS.search(q)) and thanks.start() > 0:
+        q = q[:thanks.start()].rstrip()
+        if q[-1:] not in {"?", "."}:
+            q += "?"
     lead = _LEAD.match(q)
     first = re.match(r"\W*(\w+)", lead.group(0)) if lead else None
     if not (lead and first and not re.search(r"\d", lead.group(0)) and (
@@ -497,6 +505,7 @@ def _blank(q: str) -> str:
 
 
 # "When was it that X died?" -> "When did X die?"
+_CLEFT_CHOICE = re.compile(rf"^\s*(?:was|is)\s+it\s+({_ALT})\s+or\s+({_ALT})\s+(that|who|which)\s+(.+)$", re.I | re.S)
 _CLEFT = re.compile(r"^\s*(who|whom|what|when|where|which\s+\w+|what\s+\w+)\s+(?:was|is)\s+it\s+that\s+(.+)$",
                     re.I | re.S)
 # "Is there a country where both A and B are located?" -> "Are A and B located in the same country?"
@@ -515,7 +524,11 @@ _TOPIC_FIRST = re.compile(r"^\s*(?:you\s+know|do\s+you\s+know|remember|know|ever
 
 def _front(q: str) -> str:
     """"Between A and B, who lived longer?" / "A or B: which ...?" / "Which of A and B lived longer?" -> "Who
-    lived longer, A or B?"; "A and B: are they both operas?" -> "Are A and B both operas?"."""
+    lived longer, A or B?"; "A and B: are they both operas?" -> "Are A and B both operas?"; "Was it A or B that
+    ...?" -> "Which ..., A or B?"."""
+    m = _CLEFT_CHOICE.match(q)
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
+        return f"{'Who' if m.group(3).lower() == 'who' else 'Which'} {_end(m.group(4))}, {m.group(1)} or {m.group(2)}?"
     m = _CLEFT.match(q)
     if m and (asked := _as_wh(m.group(1).lower(), _end(m.group(2)))):
         return asked
@@ -615,7 +628,8 @@ _ALSO_CONTAINS = re.compile(r"^\s*(?:does|did)\s+the\s+(country|nation|state|cit
 
 # "X was a professor at a university; in what year was that university founded?": a statement that introduces a
 # thing ("a university"), then a question about it ("that university", "the band", or a pronoun)
-_STATED_THEN_ASKED = re.compile(r"^\s*(?P<stmt>[^;?]{8,200}?)\s*[;.]\s+(?P<q>(?-i:[A-Za-z])[^;.]*\?)\s*$", re.S)
+_STATED_THEN_ASKED = re.compile(r"^\s*(?P<stmt>[^;?]{8,200}?)\s*(?:[;.]|\s[-\u2013\u2014])\s+(?P<q>(?-i:[A-Za-z])[^;.]*\?)\s*$",
+                                re.S)
 _SHE = frozenset("wife mother daughter sister actress queen princess grandmother aunt niece woman girl".split())
 _HE = frozenset("husband father son brother actor king prince grandfather uncle nephew man boy".split())
 _PREPS = "at|in|for|from|of|on|by|with|to|into|under"
@@ -652,7 +666,7 @@ def _introduced(q: str) -> str | None:
     # a gendered pronoun only: "it" may as well be the statement's subject ("Amazon was founded in a garage. Who
     # founded it?")
     gender = {"she", "her"} if n.lower() in _SHE else {"he", "his", "him"} if n.lower() in _HE else \
-        {"it", "its"} if itself else set()
+        {"it", "its"} if itself or _person_first(stmt) else set()  # "X appeared in a film; who was its director?"
     if len(said) != 1 or said[0].lower() not in gender or said[0].lower() == "him":
         return None
     word = said[0]
@@ -662,11 +676,28 @@ def _introduced(q: str) -> str | None:
     return None if said_of is None else said_of[:1].upper() + said_of[1:]
 
 
+_DONE_BY = re.compile(r"(?P<x>.+?)\s+(?:was|were|is|are|has\s+been|had\s+been)\s+(?P<v>(?-i:[a-z]+))\s+by\s+"
+                      r"(?:someone|somebody|a\s+person|an?\s+(?P<n>[A-Za-z][a-z-]+))", re.I)
+
+
+def _person_first(stmt: str) -> bool:
+    """Does the statement open with a person's name (so "it" / "its" after it is the thing it introduced)?"""
+    return any(e.label_ == "PERSON" and e.start == 0 for e in _nlp()(stmt).ents)
+
+
 def _introducing(stmt: str, noun: str | None) -> tuple[str, str, bool] | None:
     """(the thing ``stmt`` introduces with "a", said in full, its noun, whether it is the statement's subject
     itself): "X was a professor at a university" ->
     "the university at which X was a professor"; "X has a wife" -> "X's wife". ``noun``: the one asked about,
     else the statement's last "a" noun."""
+    by = _DONE_BY.fullmatch(stmt.strip())
+    if by and (noun is None or noun.lower() == (by.group("n") or "").lower()):
+        x = by.group("x")  # "X was directed by someone": the director of X; "made by a King": the King who made X
+        x = x[0].lower() + x[1:] if re.match(r"(?:The|A|An)\s", x) else x
+        if agent := _agent(by.group("v")):
+            return f"the {agent} of {x}", by.group("n") or "person", False
+        if by.group("n") and by.group("v").endswith(("ed", "de", "ote", "ung", "ang", "ilt", "ew")):
+            return f"the {by.group('n')} who {by.group('v')} {x}", by.group("n"), False
     word = re.escape(noun) if noun else r"(?-i:[a-z][\w-]*)"
     found = list(re.finditer(rf"(?:\s(?P<prep>{_PREPS}))?\s+(?:an?|some)\s+(?P<mods>(?:(?!(?:an?|the|some|{_PREPS})\b)"
                              rf"[\w-]+\s+){{0,4}}?)"
@@ -834,9 +865,9 @@ def _share(q: str) -> str:
 def _doers(q: str) -> str:
     """"the person who directed X" / "whoever wrote X" -> "the director of X" / "the writer of X"."""
     def sub(m: re.Match[str]) -> str:
-        agent = _agent(m.group(2))
-        if agent is None:
-            return m.group(0)
+        agent = _agent(m.group(3))
+        if agent is None or (m.group("noun") and m.group("noun") not in _ANY_DOER | _person_nouns()):
+            return m.group(0)  # "the film that starred X" is no doer
         return ("The" if m.start() == 0 else "the") + f" {agent}{'s' if m.group('many') else ''} of "
     out = _DOER.sub(sub, q)
     m = _BY_SOMEONE.match(out)

@@ -537,3 +537,35 @@ def test_probes_of_the_new_forms_read_as_meant(asked: str, read: str) -> None:
                                    "In what place did Brazil finish at the 2014 World Cup?"])
 def test_probes_that_are_no_query_stay_as_typed(asked: str) -> None:
     assert rephrase(asked) == asked
+
+
+@pytest.mark.parametrize("asked, read", [
+    # courtesy around the question is no part of it
+    ("Hi, which of Paper Moon and Grey Harbour was made by the director born later? thanks",
+     "Which was made by the director born later, Paper Moon or Grey Harbour?"),
+    ("When was the college founded at which Ann Lee taught? (year please)",
+     "In what year was the college founded at which Ann Lee taught?"),
+    ("Where was Tom Reyes born, please.", "Where was Tom Reyes born?"),
+    ("I'd like to confirm: did Ann Lee and Tom Reyes both work as directors?", "Are Ann Lee and Tom Reyes both directors?"),
+    # the doer named by a person noun; a thing is no doer
+    ("Where was the artist who performed the song Blue Lantern born?", "Where was the performer of the song Blue Lantern born?"),
+    ("the person who directed Grey Harbour (Film) — what's their nationality",
+     "What is the nationality of the director of Grey Harbour (Film)?"),
+    # a statement introduces someone ("by someone", "by a King") or something; the question asks of it
+    ("Grey Harbour (1952 Film) was directed by someone; when exactly did that person pass away?",
+     "When exactly did the director of Grey Harbour (1952 Film) die?"),
+    ("The 1911 Harvest Honours were made by a King — what year did he come into the world?",
+     "What year was the King who made the 1911 Harvest Honours born?"),
+    ("Ann Lee appeared in a 1940 film; who was its director?", "Who was the director of the 1940 film in which Ann Lee appeared?"),
+    # a cleft choice
+    ("Was it Grey Harbour or Paper Moon that opened first in Ohio?", "Which opened first in Ohio, Grey Harbour or Paper Moon?"),
+])
+def test_courtesy_doers_statements_that_introduce_and_cleft_choices(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked", ["Where was the film that starred Ann Lee shot?",
+                                   "Amazon was founded in a garage. Who founded it?",
+                                   "Who sang Thank You?", "Who sang Thank You", "Who wrote Please Please Me"])
+def test_a_thing_is_no_doer_and_a_title_is_no_courtesy(asked: str) -> None:
+    assert rephrase(asked).rstrip("?") == asked.rstrip("?")  # (a question typed without its mark gets one)
