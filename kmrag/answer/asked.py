@@ -44,7 +44,8 @@ def asking(nlp: Any, question: str) -> tuple[frozenset[str], str | None]:
         head = head.head
     noun = head.lemma_.lower() if wh.dep_ == "det" and head.pos_ in {"NOUN", "PROPN"} else None
     j = wh.i + 1
-    while j + 1 < len(doc) and (doc[j].dep_ == "compound" or (noun is None and doc[j].pos_ in {"NUM", "ADJ"})):
+    while j + 1 < len(doc) and (doc[j].dep_ == "compound" or (noun is None and wh.lower_ in {"which", "what"}
+                                                              and doc[j].pos_ in {"NUM", "ADJ"})):
         j += 1  # "which State capital": the capital; "at which 2016 film festival" (misparsed): the festival
     if noun is None and j < len(doc) and doc[j].pos_ == "NOUN":  # "In which state ..." with "which" misparsed
         noun = doc[j].lemma_.lower()

@@ -73,7 +73,7 @@ RANGES = [
     (re.compile(rf"{_NUM}\s*{_UNIT}\s+or\s+more", re.I), "from"),
 ]
 # a place after a locative preposition ("born in Szeged"): the small NER model often mislabels such names
-PLACE_AFTER = re.compile(rf"\b(?:in|at|near|from|to)\s+(?!(?:{MONTHS}|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
+PLACE_AFTER = re.compile(rf"\b(?:in|at|near|from|(?<![Bb]orn\s)to)\s+(?!(?:{MONTHS}|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
                          r"Sunday)\b)((?:[A-Z][\w'-]+)(?:\s+(?:[A-Z][\w'-]+|of|de|del|am|upon))*)")  # not "in September"
 NAME_AFTER_BY = re.compile(r"\bby\s+((?:[A-Z][\w.'-]+)(?:\s+(?:[A-Z][\w.'-]+|de|van|von|da|del|di|le|la))*\s+[A-Z][\w'-]+)")
 EARLIER = re.compile(r"\b(first|earlier|earliest|older|oldest|elder|eldest|before|sooner|previously)\b", re.I)
@@ -1214,6 +1214,8 @@ def _title_name(cand: str, at: int, text: str, titles: Sequence[str]) -> str:
     holds where ``cand`` starts: the recogniser cut "Bishop's Stortford" (title "Bishop's Stortford F.C.") at the
     possessive; else ``cand``."""
     best = cand
+    if not re.match(r"['’]s\s", text[at + len(cand): at + len(cand) + 3]):
+        return cand  # only a name cut at a possessive: "New York" is no start of "New York Yankees"
     for title in titles:
         words = title.split()
         for k in range(len(words), len(cand.split()), -1):

@@ -122,7 +122,7 @@ _LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,5}\s
                    r"when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|could|tell|give|name|list|find)\b)",
                    re.I)
 # "So are A and B ...?", "Okay, who ...?": a word that only opens the question
-_OPENER = re.compile(r"^\s*(?:so|and|well|ok|okay|now|right|alright|anyway|hi|hello|hey|hiya)(?:\s+there)?\s*[,!]?\s+(?=(?:who|whom|whose|what|which|when|"
+_OPENER = re.compile(r"^\s*(?:so|and|well|ok|okay|now|right|alright|anyway|(?:hi|hello|hey|hiya)(?:\s+there)?)\s*[,!]?\s+(?=(?:who|whom|whose|what|which|when|"
                      r"where|why|how|is|are|was|were|do|does|did|has|have|had|can|could)\b)", re.I)
 # a lead that says why or how one asks ("Settle a bet for me:", "For a history assignment:", "I forget -")
 _ASIDE = re.compile(r"\b(?:bet|argument|assignment|homework|essay|class|quiz|question|forget|forgot|wondering|curious|"
@@ -130,8 +130,9 @@ _ASIDE = re.compile(r"\b(?:bet|argument|assignment|homework|essay|class|quiz|que
 _CHAT = frozenset("""hey hi hello ok okay so yes no quick quiz trivia question q one random simple serious honest
 another next last final bonus fun silly easy hard tricky small short little query search help please""".split())
 # a courtesy at the end ("? thanks", "(year please)", ", please."): no part of what is asked
-_THANKS = re.compile(r"(?:(?<=[?.!,])\s*(?:thanks|thank\s+you|thx|cheers|ty)(?:\s+(?:a\s+lot|so\s+much|in\s+advance))?|"
-                     r"\s*\((?P<paren>[^()]{0,30}?)\s*please\)|(?:(?<=[?.!])\s*|\s*,\s*)please)[\s.!]*$", re.I)
+_THANKS = re.compile(r"(?:(?<=[?.!])\s*(?i:thanks|thank\s+you|thx|cheers|ty)|,\s*(?:thanks|thank\s+you|thx|cheers))"
+                     r"(?:\s+(?:a\s+lot|so\s+much|in\s+advance))?[\s.!?]*$|"
+                     r"\s*\((?P<paren>[^()]{0,30}?)\s*(?i:please)\)[\s.!?]*$|(?:(?<=[?.!])\s*(?i:please)|,\s*please)[\s.!?]*$")
 # "Does A's nationality match B's?"
 _MATCH_POSS = re.compile(r"^(?:does|do|did)\s+(.+?)['’]s\s+(\w+)\s+(?:match|equal)\s+(.+?)['’]s(?:\s+\w+)?\s*\?$",
                          re.I | re.S)
@@ -201,7 +202,7 @@ _DOER = re.compile(r"\b(?:the\s+(?P<noun>(?!people\b)(?-i:[a-z]+))\s+(?:who|that
                    r"(?P<many>the\s+people\s+(?:who|that)|those\s+who))\s+"
                    r"(?:(?:has|had|have)\s+)?(\w+)\s+(?=(?:(?:the|a|an)\s+(?:(?-i:[a-z]+)\s+)?)?(?-i:[A-Z0-9\"“'‘]))",
                    re.I)  # "whoever performed the song Once I Loved"
-_ANY_DOER = frozenset({"person", "man", "woman", "one", "individual", "band", "group"})
+_ANY_DOER = frozenset({"person", "man", "woman", "one", "individual", "artist", "musician", "band"})
 _PAST = {"wrote": "write", "written": "write", "led": "lead", "built": "build", "sang": "sing", "sung": "sing",
          "made": "make", "drew": "draw", "ran": "run", "headed": "head"}
 _SOMEONE = r"(people|persons|someone|somebody|a\s+person|a\s+man|a\s+woman|men|women|individuals)"
@@ -218,6 +219,8 @@ _BY_WHOM = re.compile(r"^(.+?)\s+(?:was|were)\s+([a-z]+ed|written|made|built|sun
 _NUMBER_OF = re.compile(r"^\s*(?:the\s+)?(?:total\s+)?number\s+of\s+((?:[a-z]+\s+)?[a-z]+s)\s+((?:at|in|on|of|for|by|with|from)\s+.+?)\s*\??$",
                         re.I | re.S)
 # "Did (both) A and B work as directors?" -> "Are A and B both directors?"
+_HOLD_NATIONALITY = re.compile(r"^(do|did|does)\s+(.+?)\s+and\s+(.+?)\s+both\s+(?:hold|have|possess|share|carry)\s+"
+                               r"((?-i:[A-Z])[a-z]+)\s+(?:nationality|citizenship)\s*\?$", re.I)  # nationality?": both American
 _WORK_AS = re.compile(r"^(did|do|does)\s+(?:both\s+)?(.+?)\s+and\s+(.+?)\s+(?:both\s+)?(?:work|serve|act)\s+as\s+(?:an?\s+)?"
                       r"([a-z]+s)\s*\?$", re.I | re.S)
 # "Compare (the directors of) A and B and tell me which film's director was born first" -> "Which ..., A or B?"
@@ -245,7 +248,8 @@ def rephrase(question: str) -> str:
     if not q or _CJK.search(q) or len(q) > MAX_CHARS:
         return question
     out = _rephrase(q)
-    if out.startswith("When ") and (_YEAR.search(q) or re.search(r"\(\s*year\b", q, re.I)) and not _YEAR.search(out):
+    if out.startswith("When ") and (_YEAR.search(q) or re.search(r"\([^()]*\byear\b[^()]*please\)", q, re.I)) and \
+            not _YEAR.search(out):
         out = f"In what year {out[5:]}"  # a year was asked: the year alone is the answer, not the date
     return out if out != q else question
 
@@ -291,6 +295,9 @@ def _request(q: str) -> str:
     m = _NUMBER_OF.match(q)
     if m and not _ASKS.search(q):
         return f"How many {m.group(1).lower()} are there {m.group(2)}?"
+    m = _HOLD_NATIONALITY.match(q)
+    if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:  # "Do A and B both hold American
+        return f"{'Were' if m.group(1).lower() == 'did' else 'Are'} {m.group(2)} and {m.group(3)} both {m.group(4)}?"
     m = _WORK_AS.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
         return f"Are {m.group(2)} and {m.group(3)} both {m.group(4).lower()}?"  # what they were is what they are
@@ -505,7 +512,8 @@ def _blank(q: str) -> str:
 
 
 # "When was it that X died?" -> "When did X die?"
-_CLEFT_CHOICE = re.compile(rf"^\s*(?:was|is)\s+it\s+({_ALT})\s+or\s+({_ALT})\s+(that|who|which)\s+(.+)$", re.I | re.S)
+_CLEFT_CHOICE = re.compile(rf"^\s*(?:was|is)\s+it\s+({_ALT})\s+or\s+({_ALT})\s+(that|who|which)\s+(?=(?-i:[a-z]))(.+)$",
+                           re.I | re.S)
 _CLEFT = re.compile(r"^\s*(who|whom|what|when|where|which\s+\w+|what\s+\w+)\s+(?:was|is)\s+it\s+that\s+(.+)$",
                     re.I | re.S)
 # "Is there a country where both A and B are located?" -> "Are A and B located in the same country?"
@@ -527,7 +535,9 @@ def _front(q: str) -> str:
     lived longer, A or B?"; "A and B: are they both operas?" -> "Are A and B both operas?"; "Was it A or B that
     ...?" -> "Which ..., A or B?"."""
     m = _CLEFT_CHOICE.match(q)
-    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and \
+            not re.match(r"(?:the|a|an|he|she|they|it|we|i|you|his|her|their|its|this|that)\b", m.group(4), re.I):
+        # (the gap is the subject: "Was it A or B that got its start in X?"; not "... that Michael Mann directed?")
         return f"{'Who' if m.group(3).lower() == 'who' else 'Which'} {_end(m.group(4))}, {m.group(1)} or {m.group(2)}?"
     m = _CLEFT.match(q)
     if m and (asked := _as_wh(m.group(1).lower(), _end(m.group(2)))):
@@ -630,6 +640,7 @@ _ALSO_CONTAINS = re.compile(r"^\s*(?:does|did)\s+the\s+(country|nation|state|cit
 # thing ("a university"), then a question about it ("that university", "the band", or a pronoun)
 _STATED_THEN_ASKED = re.compile(r"^\s*(?P<stmt>[^;?]{8,200}?)\s*(?:[;.]|\s[-\u2013\u2014])\s+(?P<q>(?-i:[A-Za-z])[^;.]*\?)\s*$",
                                 re.S)
+_WHICH_ONE = re.compile(r"^\s*(?:which|what)(?:\s+one|\s+(?:is|was)\s+it)?\s*\?\s*$", re.I)
 _SHE = frozenset("wife mother daughter sister actress queen princess grandmother aunt niece woman girl".split())
 _HE = frozenset("husband father son brother actor king prince grandfather uncle nephew man boy".split())
 _PREPS = "at|in|for|from|of|on|by|with|to|into|under"
@@ -642,8 +653,9 @@ def _introduced(q: str) -> str | None:
     university; in what year was that university founded?" -> "In what year was the university at which X was a
     professor founded?"; "X has a wife. When is her birthday?" -> "When is the birthday of X's wife?"."""
     m = _STATED_THEN_ASKED.match(q)
-    if m is None or re.search(r"(?i)\b(?:who|whom|what|which|when|where|how)\b", m.group("stmt")):
-        return None
+    if m is None or re.match(r"(?i)\s*(?:who|whom|what|which|when|where|how)\b", m.group("stmt")) or \
+            re.search(r"(?i)\b(?:what|which|how)\b", m.group("stmt")):
+        return None  # (a relative "who" / "where" may describe in a statement: "The trainer who bred X was ...")
     stmt, ask = m.group("stmt").strip(), m.group("q")
     ref = re.search(r"(?i)\b(?:that|this|the|said)\s+(?:(?-i:[a-z][\w-]*)\s+){0,3}?((?-i:[a-z][\w-]*))(?:['’]s\b)?", ask)
     for n in ([ref.group(1)] if ref and ref.group(1).lower() not in _GENERIC else []) + [None]:
@@ -653,6 +665,8 @@ def _introduced(q: str) -> str | None:
     if intro is None:
         return None
     thing, n, itself = intro
+    if _WHICH_ONE.match(ask) and not itself:  # "X was killed at an airport in Y. Which one?"
+        return f"What is {thing}?"
     if ref is not None and (ref.group(1) == n or ref.group(1).lower() in _GENERIC):
         if ref.group(0).endswith(("'s", "’s")):  # "one of that college's locations": the locations of the college
             after = re.match(r"\s+((?-i:[a-z][\w-]*))", ask[ref.end():])
@@ -666,7 +680,8 @@ def _introduced(q: str) -> str | None:
     # a gendered pronoun only: "it" may as well be the statement's subject ("Amazon was founded in a garage. Who
     # founded it?")
     gender = {"she", "her"} if n.lower() in _SHE else {"he", "his", "him"} if n.lower() in _HE else \
-        {"it", "its"} if itself or _person_first(stmt) else set()  # "X appeared in a film; who was its director?"
+        {"it", "its"} if itself else {"its"} if _person_first(stmt) else set()  # "X appeared in a film; who was its
+    # director?" ("is it true?" asks of no film)
     if len(said) != 1 or said[0].lower() not in gender or said[0].lower() == "him":
         return None
     word = said[0]
@@ -676,7 +691,8 @@ def _introduced(q: str) -> str | None:
     return None if said_of is None else said_of[:1].upper() + said_of[1:]
 
 
-_DONE_BY = re.compile(r"(?P<x>.+?)\s+(?:was|were|is|are|has\s+been|had\s+been)\s+(?P<v>(?-i:[a-z]+))\s+by\s+"
+_DONE_BY = re.compile(r"(?!(?:in|on|at|during|after|before|since|by|for)\s)(?P<x>.+?)\s+"
+                      r"(?P<be>was|were|is|are|has\s+been|had\s+been)\s+(?P<v>(?-i:[a-z]+))\s+by\s+"
                       r"(?:someone|somebody|a\s+person|an?\s+(?P<n>[A-Za-z][a-z-]+))", re.I)
 
 
@@ -696,8 +712,10 @@ def _introducing(stmt: str, noun: str | None) -> tuple[str, str, bool] | None:
         x = x[0].lower() + x[1:] if re.match(r"(?:The|A|An)\s", x) else x
         if agent := _agent(by.group("v")):
             return f"the {agent} of {x}", by.group("n") or "person", False
-        if by.group("n") and by.group("v").endswith(("ed", "de", "ote", "ung", "ang", "ilt", "ew")):
-            return f"the {by.group('n')} who {by.group('v')} {x}", by.group("n"), False
+        if by.group("n") and by.group("v").endswith(("ed", "de", "ote", "ung", "ang", "ilt", "ew")) and \
+                by.group("be").lower() in {"was", "were"}:
+            who = "who" if by.group("n").lower() in _person_nouns() | _HE | _SHE else "that"
+            return f"the {by.group('n')} {who} {by.group('v')} {x}", by.group("n"), False
     word = re.escape(noun) if noun else r"(?-i:[a-z][\w-]*)"
     found = list(re.finditer(rf"(?:\s(?P<prep>{_PREPS}))?\s+(?:an?|some)\s+(?P<mods>(?:(?!(?:an?|the|some|{_PREPS})\b)"
                              rf"[\w-]+\s+){{0,4}}?)"
@@ -761,6 +779,7 @@ def _said_of(question: str, topic: str) -> str | None:
     owned, bare = _OWNED.findall(question), _PRONOUN.findall(question)
     if len(owned) + len(bare) != 1:
         return None
+    topic = re.sub(r"^(The|A|An)(?=\s+(?-i:[a-z]))", lambda m: m.group(1).lower(), topic)  # "the studio album ..."
     if owned:
         out = _possessed(question, topic) or _OWNED.sub(lambda m: f"the {m.group(1)} of {topic}", question, count=1)
     else:
@@ -777,6 +796,8 @@ def _possessed(question: str, topic: str) -> str | None:
     if pron is None or pron.head.i <= pron.i:
         return None
     head = pron.head
+    if head.dep_ == "ROOT" and head.i - 1 > pron.i and any(t.dep_ == "aux" and t.head.i == head.i for t in doc):
+        head = doc[head.i - 1]  # "what does its cover art depict": the verb misread as the noun "its" owns
     end = _of_noun(doc, head)
     thing = f"the {doc[pron.i + 1: end + 1].text} of {topic}"
     while head.dep_ == "poss" and head.i + 1 < len(doc) and doc[head.i + 1].tag_ == "POS" and head.head.i > head.i + 1:
@@ -866,8 +887,8 @@ def _doers(q: str) -> str:
     """"the person who directed X" / "whoever wrote X" -> "the director of X" / "the writer of X"."""
     def sub(m: re.Match[str]) -> str:
         agent = _agent(m.group(3))
-        if agent is None or (m.group("noun") and m.group("noun") not in _ANY_DOER | _person_nouns()):
-            return m.group(0)  # "the film that starred X" is no doer
+        if agent is None or (m.group("noun") and m.group("noun") not in _ANY_DOER):
+            return m.group(0)  # "the film that produced X" is no doer; "the king who built X" is more than one
         return ("The" if m.start() == 0 else "the") + f" {agent}{'s' if m.group('many') else ''} of "
     out = _DOER.sub(sub, q)
     m = _BY_SOMEONE.match(out)

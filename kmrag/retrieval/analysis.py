@@ -316,8 +316,9 @@ def _described_by_clause(body: str, names: Sequence[str]) -> SubQuestion | None:
     (its anchor the first name of the clause), then "<that film> directed by which director?"."""
     m = _CLAUSE_THEN_ASKED.match(body)
     cls = noun_class(m.group("noun")) if m else None
-    if m is None or cls is None:
-        return None
+    if m is None or cls is None or re.search(r",|\b(?:who|whom|whose|which|that|where|when)\b", m.group("clause"), re.I) \
+            or re.match(r"(?:name|give|tell|list|identify|find|state|according)\b", body, re.I):
+        return None  # a statement of its own: not "Name the actor who ...", "According to X, ..."
     clause = m.group("clause")
     named = sorted((n for n in names if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", clause)), key=clause.find)
     if not named:
@@ -355,7 +356,7 @@ def _subject_noun_class(doc: Any) -> str | None:
     return noun_class(subj.lemma_) if subj is not None and subj.pos_ == "NOUN" else None
 
 
-_QUOTED_OPTIONS = re.compile(r'["“]([^"“”]{1,80}?)[,.]?["”]\s*,?\s+or\s+["“]([^"“”]{1,80}?)[,.]?["”]')
+_QUOTED_OPTIONS = re.compile(r'["“]([^"“”]{1,80}?)[,.]?["”]\s*,?\s+or\s+["“]([^"“”]{1,80}?)[,.]?["”](?!\s*[A-Z])')
 
 
 def offered(question: str) -> list[str]:

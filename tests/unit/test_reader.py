@@ -204,6 +204,8 @@ def test_which_noun_after_a_year_or_an_adjective_is_still_the_noun_asked(x: Spac
     from kmrag.answer.asked import asking
     assert asking(x.nlp, "Lantern Road was screened at which 2019 film festival?")[1] == "festival"
     assert asking(x.nlp, "Ed Marlow plays Tyler in a film directed by which famous director?")[1] == "director"
+    assert asking(x.nlp, "How many films did Ann Lee direct?")[1] is None  # a count: "how many" asks no noun
+    assert asking(x.nlp, "Whose first film was Heat?")[1] is None
 
 
 def test_a_name_the_recogniser_cuts_at_a_possessive_is_the_title_of_a_context_unit(x: SpacyExtractor) -> None:
@@ -225,3 +227,17 @@ def test_a_statement_about_an_unnamed_film_is_read_hop_by_hop(x: SpacyExtractor,
         ("Paper Lanterns", "Paper Lanterns is a 2013 film directed by Robert Hale.")])
     assert v.direct == "Lena Voss"
     assert [h["answer"] for h in draft.basis["hops"]] == ["Night Orchard", "Lena Voss"]
+
+
+def test_a_name_is_taken_from_a_title_only_where_the_recogniser_cut_it_at_a_possessive(x: SpacyExtractor) -> None:
+    from kmrag.answer.extractive import _title_name
+    text = "Tom Reyes works for New York Trust in New York. He manages Bishop's Hadley."
+    assert _title_name("New York", text.index("New York"), text, ["New York Yankees", "New York Trust"]) == "New York"
+    assert _title_name("Bishop", text.index("Bishop"), text, ["Bishop's Hadley F.C."]) == "Bishop's Hadley"
+
+
+def test_born_to_names_the_parents_not_the_birthplace(x: SpacyExtractor) -> None:
+    draft, v = read(x, None, "Where was Tom Reyes born?", [
+        ("Tom Reyes", "Thomas Reyes (May 2, 1921 – June 4, 1990) was an American singer. Born to Italian immigrants "
+                      "in Hoboken, New Jersey, Reyes began his career in the swing era.")])
+    assert v.direct == "Hoboken"
