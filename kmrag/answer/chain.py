@@ -22,6 +22,7 @@ from kmrag.retrieval.analysis import QuestionAnalysis, SubQuestion
 from kmrag.retrieval.multihop import VALUE_OF
 
 MAX_HOPS = 3
+LIFE_EVENT = re.compile(r"\b(?:born|birth|birthplace|died|dies|die|death|buried|burial)\b", re.I)
 MISLABELLED = frozenset({"ORG", "WORK", "PLACE"})  # kinds of name a hop also reads as any name
 # reads the answer of one question from spans in order: (answer, span, how) or None
 Read = Callable[[str, str, Sequence[str], Sequence[Span]], "tuple[str, Span, dict[str, Any]] | None"]
@@ -94,8 +95,9 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
     if got is None:
         return None
     answer, span, how = got
-    if analysis.answer_type in VALUE_OF and not how.get("relation_stated"):
-        return None  # a date or number read from a span that does not state the relation asked about
+    if (analysis.answer_type in VALUE_OF or LIFE_EVENT.search(current)) and not how.get("relation_stated"):
+        return None  # a date or number, or a place of birth or death, read from a span that does not state the
+    # relation asked about ("In the age of absolutism in Europe, Louis XIV's France ..." holds no place of death)
     hops.append({"question": current, "answer": answer, "unit_id": span.unit_id, "quote": span.quote,
                  "meaning": how.get("meaning")})
     for key in ("others", "typed_others"):  # the reader's alternatives: no part of the basis

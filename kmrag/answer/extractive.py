@@ -787,17 +787,19 @@ class ExtractiveGenerator:
                                  rf"(?:a|an|the|one)\s+(?:[\w-]+\s+){{0,3}}?(?i:{re.escape(noun)}s?)\b", span.display):
                 if m.group(1).lower() not in STOP and not any(m.start(1) == a for _, a in cands):
                     cands.append((m.group(1), m.start(1)))  # "Which library ...?": "LangGraph is a superb library"
-        if answer_type == "PLACE":
+        if answer_type == "PLACE":  # (not a people's adjective the recogniser knows: "to European royalty")
+            norp = {at for _, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"}
             cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
-                      if not any(m.start(1) == at for _, at in cands)]
+                      if not any(m.start(1) == at for _, at in cands) and m.start(1) not in norp]
             for life in LIFESPAN_SPAN.finditer(span.display):  # "(born 6 October 1900, Bangalore – died 1975, Mzuzu)":
                 for m in _PLACE_AFTER_YEAR.finditer(life.group(0)):  # the place after each date, whatever the
                     at = life.start() + m.start(1)  # recogniser calls it
                     if not any(at == a for _, a in cands):
                         cands.append((m.group(1), at))
-        if answer_type == "PERSON":  # "directed by Christy Cabanne": the small NER model misses many names
-            cands += [(m.group(1), m.start(1)) for m in NAME_AFTER_BY.finditer(span.display)
-                      if not any(m.start(1) == at for _, at in cands)]
+        if answer_type == "PERSON":  # "directed by Christy Cabanne": the small NER model misses many names (not
+            norp = {at for _, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"}  # "by South
+            cands += [(m.group(1), m.start(1)) for m in NAME_AFTER_BY.finditer(span.display)  # Korean boy group")
+                      if not any(m.start(1) == at for _, at in cands) and m.start(1) not in norp]
             # "King George V": the regnal number is part of the name
             cands = [(c + r.group(0), at) if (r := _REGNAL.match(span.display, at + len(c))) else (c, at)
                      for c, at in cands]

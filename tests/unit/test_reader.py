@@ -241,3 +241,30 @@ def test_born_to_names_the_parents_not_the_birthplace(x: SpacyExtractor) -> None
         ("Tom Reyes", "Thomas Reyes (May 2, 1921 – June 4, 1990) was an American singer. Born to Italian immigrants "
                       "in Hoboken, New Jersey, Reyes began his career in the swing era.")])
     assert v.direct == "Hoboken"
+
+
+def test_a_place_of_death_is_read_only_from_a_span_that_states_a_death(x: SpacyExtractor, ce: rerank.CrossEncoder) -> None:
+    silent = ("Ji Pengfei was a politician in China. In the age of reform in Asia, Ji's ministry was a leader in the "
+              "growing diplomacy of the region.")
+    draft, v = read(x, ce, "Where did Ji Shengde's father die?", [("Ji Shengde", FATHER), ("Ji Pengfei", silent)])
+    assert (draft.basis or {}).get("kind") != "chain"  # no hop to a place no span says he died in
+    died = silent + " He died in Beijing."
+    draft, v = read(x, ce, "Where did Ji Shengde's father die?", [("Ji Shengde", FATHER), ("Ji Pengfei", died)])
+    assert v.direct == "Beijing" and draft.basis["kind"] == "chain"
+
+
+def test_a_people_s_adjective_after_to_is_no_place(x: SpacyExtractor) -> None:
+    draft, v = read(x, None, "Where did Tom Reyes die?", [
+        ("Tom Reyes", "Tom Reyes (1638–1715) was a French courtier who was sent to European courts until he died.")])
+    assert v.direct != "European"
+
+
+def test_a_people_s_adjective_after_by_is_no_person(x: SpacyExtractor) -> None:
+    from kmrag.answer.spans import unit_spans
+    u = unit("u_" + f"{1:016x}", "\"Blue Lantern\" is the first Japanese studio album by South Korean boy group "
+             "Shinee.", title="Blue Lantern")
+    gen = ExtractiveGenerator(x.nlp)
+    spans = unit_spans(u, 0)
+    cands = [c for c, _ in gen._candidates("Which member released Blue Lantern?", "PERSON", spans[0],
+                                           gen._entities(spans))]
+    assert "South Korean" not in cands
