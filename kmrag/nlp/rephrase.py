@@ -110,6 +110,12 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                 lambda m: f"was {m.group(1)} formed"),
                (re.compile(r"\b(band|group|duo|trio|quartet)\s+got\s+together\b(?!\s+with\b)", re.I),
                 lambda m: f"{m.group(1)} formed"),
+               # a group that split up or broke up disbanded; one put together was formed
+               (re.compile(r"\b(?:split|break|broke|broken)\s+up\b(?!\s+with\b)", re.I),
+                lambda m: "disbanded" if m.group(0).lower().startswith(("broke", "broken")) else "disband"),
+               (re.compile(r"\b(?:was|were)\s+(.{2,80}?)\s+put\s+together\b", re.I), lambda m: f"was {m.group(1)} formed"),
+               # what a picture depicts, it represents
+               (re.compile(r"(?-i:\bdepict(s|ed)?\b)"), lambda m: "represent" + (m.group(1) or "")),
                (re.compile(r"^whereabouts\b", re.I), lambda m: "Where"),
                (re.compile(r"\bthe\s+(person|people|man|woman)\s+behind\s+the\s+camera\s+(?:on|of|for)\b", re.I),
                 lambda m: "the directors of" if m.group(1).lower() == "people" else "the director of"),
@@ -221,6 +227,9 @@ _NUMBER_OF = re.compile(r"^\s*(?:the\s+)?(?:total\s+)?number\s+of\s+((?:[a-z]+\s
 # "Did (both) A and B work as directors?" -> "Are A and B both directors?"
 _HOLD_NATIONALITY = re.compile(r"^(do|did|does)\s+(.+?)\s+and\s+(.+?)\s+both\s+(?:hold|have|possess|share|carry)\s+"
                                r"((?-i:[A-Z])[a-z]+)\s+(?:nationality|citizenship)\s*\?$", re.I)  # nationality?": both American
+_ROLE_SAME_COUNTRY = re.compile(r"^(?:is|was)\s+the\s+([a-z]+)\s+(?:of|behind)\s+(.+?)\s+from\s+the\s+same\s+(country|nation)\s+as\s+"
+                      r"(?:the\s+([a-z]+)\s+(?:of|behind)\s+|whoever\s+(?:made|created|did)\s+|(?:that|the\s+one)\s+of\s+)"
+                      r"(.+?)\s*\?$", re.I)
 _WORK_AS = re.compile(r"^(did|do|does)\s+(?:both\s+)?(.+?)\s+and\s+(.+?)\s+(?:both\s+)?(?:work|serve|act)\s+as\s+(?:an?\s+)?"
                       r"([a-z]+s)\s*\?$", re.I | re.S)
 # "Compare (the directors of) A and B and tell me which film's director was born first" -> "Which ..., A or B?"
@@ -298,6 +307,10 @@ def _request(q: str) -> str:
     m = _HOLD_NATIONALITY.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:  # "Do A and B both hold American
         return f"{'Were' if m.group(1).lower() == 'did' else 'Are'} {m.group(2)} and {m.group(3)} both {m.group(4)}?"
+    m = _ROLE_SAME_COUNTRY.match(q)
+    if m and m.group(4) is None and len(m.group(2).split()) <= 8 \
+            and len(m.group(5).split()) <= 8:  # "Is the director of A from the same country as whoever made B?"
+        return f"Are the {m.group(1)}s of {m.group(2)} and {m.group(5)} from the same {m.group(3).lower()}?"
     m = _WORK_AS.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
         return f"Are {m.group(2)} and {m.group(3)} both {m.group(4).lower()}?"  # what they were is what they are

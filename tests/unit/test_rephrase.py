@@ -564,9 +564,15 @@ def test_probes_that_are_no_query_stay_as_typed(asked: str) -> None:
     ("Hi there, who wrote Jolene?", "Who wrote Jolene?"),
     ("Do Ann Lee and Tom Reyes both hold American nationality?", "Are Ann Lee and Tom Reyes both American?"),
     ("The studio album containing the song \"Blue Lantern\" — what does its cover art depict?",
-     "What does the cover art of the studio album containing the song \"Blue Lantern\" depict?"),
+     "What does the cover art of the studio album containing the song \"Blue Lantern\" represent?"),
     ("The trainer who bred Grey Harbour was killed at an airport in Marsh County, Wexshire. Which one?",
      "What is the airport in Marsh County, Wexshire at which the trainer who bred Grey Harbour was killed?"),
+    ("Is the director behind Grey Harbour from the same country as whoever made Paper Moon (Film)?",
+     "Are the directors of Grey Harbour and Paper Moon (Film) from the same country?"),
+    ("Ann Lee's husband used to front a band. In what year did that band split up?",
+     "In what year did the band that Ann Lee's husband used to front disband?"),
+    ("what year was the group behind Blue Lantern put together", "what year was the group behind Blue Lantern formed?"),
+    ("What does the cover art of the album Blue Lantern depict?", "What does the cover art of the album Blue Lantern represent?"),
 ])
 def test_courtesy_doers_statements_that_introduce_and_cleft_choices(asked: str, read: str) -> None:
     assert rephrase(asked) == read
@@ -582,6 +588,7 @@ def test_courtesy_doers_statements_that_introduce_and_cleft_choices(asked: str, 
                                    "What nationality was the king who built Versailles?",
                                    "Ann Lee wrote a book in 1990; is it true?",
                                    "So there are two films named Heat; which came first?",
-                                   "Who created the sitcom, Cheers.", "Who sang Please, Please, Please."])
+                                   "Who created the sitcom, Cheers.", "Who sang Please, Please, Please.",
+                                   "Did Ann Lee split up with Tom Reyes?", "Who painted The Depicted Sea?"])
 def test_a_thing_is_no_doer_and_a_title_is_no_courtesy(asked: str) -> None:
     assert rephrase(asked).rstrip("?") == asked.rstrip("?")  # (a question typed without its mark gets one)
