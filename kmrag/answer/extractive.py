@@ -1214,10 +1214,10 @@ def _death_year(text: str) -> float | None:
 def _title_name(cand: str, at: int, text: str, titles: Sequence[str]) -> str:
     """The longest start of a context unit's title (whole words, one more at least, no comma added) that ``text``
     holds where ``cand`` starts: the recogniser cut "Bishop's Stortford" (title "Bishop's Stortford F.C.") at the
-    possessive; else ``cand``."""
+    possessive, "Hungarian Rhapsody No. 2" at the abbreviation's stop; else ``cand``."""
     best = cand
-    if not re.match(r"['’]s\s", text[at + len(cand): at + len(cand) + 3]):
-        return cand  # only a name cut at a possessive: "New York" is no start of "New York Yankees"
+    if not re.match(r"['’]s\s|\.\s?\d", text[at + len(cand): at + len(cand) + 3]):
+        return cand  # only a name cut at a possessive or at "No. 2": "New York" is no start of "New York Yankees"
     for title in titles:
         words = title.split()
         for k in range(len(words), len(cand.split()), -1):

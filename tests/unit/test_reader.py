@@ -234,6 +234,9 @@ def test_a_name_is_taken_from_a_title_only_where_the_recogniser_cut_it_at_a_poss
     text = "Tom Reyes works for New York Trust in New York. He manages Bishop's Hadley."
     assert _title_name("New York", text.index("New York"), text, ["New York Yankees", "New York Trust"]) == "New York"
     assert _title_name("Bishop", text.index("Bishop"), text, ["Bishop's Hadley F.C."]) == "Bishop's Hadley"
+    text = "The cartoon gives a parody of Wexshire Rhapsody No. 2 by Ann Lee."
+    assert _title_name("Wexshire Rhapsody No", text.index("Wexshire"), text, ["Wexshire Rhapsody No. 2"]) == \
+        "Wexshire Rhapsody No. 2"
 
 
 def test_born_to_names_the_parents_not_the_birthplace(x: SpacyExtractor) -> None:
