@@ -18,11 +18,10 @@ from typing import Any
 from kmrag.answer.kinds import name_part
 from kmrag.answer.spans import Span
 from kmrag.answer.support import terms
-from kmrag.retrieval.analysis import QuestionAnalysis, SubQuestion
+from kmrag.retrieval.analysis import BIRTH, DEATH, QuestionAnalysis, SubQuestion
 from kmrag.retrieval.multihop import VALUE_OF
 
 MAX_HOPS = 3
-LIFE_EVENT = re.compile(r"\b(?:born|birth|birthplace|died|dies|die|death|buried|burial)\b", re.I)
 MISLABELLED = frozenset({"ORG", "WORK", "PLACE"})  # kinds of name a hop also reads as any name
 # reads the answer of one question from spans in order: (answer, span, how) or None
 Read = Callable[[str, str, Sequence[str], Sequence[Span]], "tuple[str, Span, dict[str, Any]] | None"]
@@ -95,7 +94,8 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
     if got is None:
         return None
     answer, span, how = got
-    if (analysis.answer_type in VALUE_OF or LIFE_EVENT.search(current)) and not how.get("relation_stated"):
+    if (analysis.answer_type in VALUE_OF or BIRTH.search(current) or DEATH.search(current)) and \
+            not how.get("relation_stated"):
         return None  # a date or number, or a place of birth or death, read from a span that does not state the
     # relation asked about ("In the age of absolutism in Europe, Louis XIV's France ..." holds no place of death)
     hops.append({"question": current, "answer": answer, "unit_id": span.unit_id, "quote": span.quote,

@@ -46,7 +46,7 @@ from kmrag.nlp.asked_nouns import PERSON_NOUNS
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
 from kmrag.nlp.places import available as places_available
-from kmrag.retrieval.analysis import CLAUSE_ASKED, HOW_MANY_TIME, QuestionAnalysis, offered
+from kmrag.retrieval.analysis import BIRTH, CLAUSE_ASKED, DEATH, HOW_MANY_TIME, QuestionAnalysis, offered
 from kmrag.retrieval.multihop import MONTHS, VALUE_OF
 
 LABELS = {
@@ -118,7 +118,6 @@ democrat democrats democratic conservative liberal socialist communist labour to
 # the places a question may ask for that a text names after a smaller one ("in Kent, Washington, United States")
 LARGER_PLACES = frozenset({"state", "county", "province", "region", "country", "nation"})
 SMALLER_PLACE = re.compile(r"\b(county|city|town|village|district|borough|parish|municipality)\b", re.I)
-DEATH = re.compile(r"\b(die|died|death|dead|pass(ed)? away|killed)\b", re.I)
 
 
 def _date_parts(text: str, at: int, question: str) -> list[tuple[str, int]]:
@@ -131,7 +130,6 @@ def _date_parts(text: str, at: int, question: str) -> list[tuple[str, int]]:
     return [(p.strip(" ()–—-"), at + text.find(p)) for p in ordered]
 
 
-BIRTH = re.compile(r"\b(born|birth|birthday|birthplace)\b", re.I)
 # "(2 February 1910 – 10 February 2000)", "(August 13, 1895, New York City – March 6, 1958, Santa Monica)"
 LIFESPAN_SPAN = re.compile(r"\(\s*(?:born\s+)?[^()]*\b(?:1\d{3}|20\d{2})\b(?:,[^()\-–—]{1,40})?\s*[-–—]\s*[^()]*"
                            r"\b(?:1\d{3}|20\d{2})\b[^()]*\)")

@@ -52,6 +52,9 @@ ANSWER_BY_NOUN: list[tuple[set[str], str]] = [
 ]
 
 
+# a question (or a span) about a death or a birth
+DEATH = re.compile(r"\b(die|died|death|dead|pass(ed)? away|killed)\b", re.I)
+BIRTH = re.compile(r"\b(born|birth|birthday|birthplace)\b", re.I)
 # nouns of an event ("the death of X", "the founding of Y"): a phrase of one says when, it names no thing a hop
 # could resolve to
 EVENT_NOUNS = frozenset({"death", "birth", "founding", "foundation", "beginning", "start", "end", "fall", "collapse",
