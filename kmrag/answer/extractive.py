@@ -748,6 +748,10 @@ class ExtractiveGenerator:
         if pattern is not None and answer_type not in {"DATE", "NUMBER"}:
             cands += [(m.group(0).strip(), m.start()) for m in pattern.finditer(span.display)]
         cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels]
+        # a people's adjective the recogniser knows is no place ("to European royalty") nor person ("by South
+        # Korean boy group"), whatever a pattern below finds there
+        norp = {at for _, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"} \
+            if answer_type in {"PLACE", "PERSON"} else set()
         if answer_type == "NUMBER" and (timed := HOW_MANY_TIME.search(question)):  # "how many days": "seven days",
             unit = timed.group(1)  # a DATE to spaCy; a number of another unit ("3500 km") counts no days
             cands = [(t, at) for t, at in cands if _counted_in(_with_next_word(span.display, t, at), unit)]
@@ -785,8 +789,7 @@ class ExtractiveGenerator:
                                  rf"(?:a|an|the|one)\s+(?:[\w-]+\s+){{0,3}}?(?i:{re.escape(noun)}s?)\b", span.display):
                 if m.group(1).lower() not in STOP and not any(m.start(1) == a for _, a in cands):
                     cands.append((m.group(1), m.start(1)))  # "Which library ...?": "LangGraph is a superb library"
-        if answer_type == "PLACE":  # (not a people's adjective the recogniser knows: "to European royalty")
-            norp = {at for _, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"}
+        if answer_type == "PLACE":
             cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands) and m.start(1) not in norp]
             for life in LIFESPAN_SPAN.finditer(span.display):  # "(born 6 October 1900, Bangalore – died 1975, Mzuzu)":
@@ -794,9 +797,8 @@ class ExtractiveGenerator:
                     at = life.start() + m.start(1)  # recogniser calls it
                     if not any(at == a for _, a in cands):
                         cands.append((m.group(1), at))
-        if answer_type == "PERSON":  # "directed by Christy Cabanne": the small NER model misses many names (not
-            norp = {at for _, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"}  # "by South
-            cands += [(m.group(1), m.start(1)) for m in NAME_AFTER_BY.finditer(span.display)  # Korean boy group")
+        if answer_type == "PERSON":  # "directed by Christy Cabanne": the small NER model misses many names
+            cands += [(m.group(1), m.start(1)) for m in NAME_AFTER_BY.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands) and m.start(1) not in norp]
             # "King George V": the regnal number is part of the name
             cands = [(c + r.group(0), at) if (r := _REGNAL.match(span.display, at + len(c))) else (c, at)

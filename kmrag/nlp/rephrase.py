@@ -666,7 +666,7 @@ def _introduced(q: str) -> str | None:
     university; in what year was that university founded?" -> "In what year was the university at which X was a
     professor founded?"; "X has a wife. When is her birthday?" -> "When is the birthday of X's wife?"."""
     m = _STATED_THEN_ASKED.match(q)
-    if m is None or re.match(r"(?i)\s*(?:who|whom|what|which|when|where|how)\b", m.group("stmt")) or \
+    if m is None or re.match(r"(?i)\s*(?:who|whom|when|where)\b", m.group("stmt")) or \
             re.search(r"(?i)\b(?:what|which|how)\b", m.group("stmt")):
         return None  # (a relative "who" / "where" may describe in a statement: "The trainer who bred X was ...")
     stmt, ask = m.group("stmt").strip(), m.group("q")

@@ -347,8 +347,9 @@ class MultiHopRetriever:
         titled = self._titled_entities(tenant, cands)
         cands = [e for e in cands if titled[e.id]]
         typed = {e.id for e in cands if wanted is None or coarse_type(e.type) in wanted}
-        texts = [read[u].content for u in inner if u in read]
-        tied = kin.stated(sub.question, [read[u] for u in inner if u in read])  # read once: a tie with direction
+        inner_units = [read[u] for u in inner if u in read]
+        texts = [u.content for u in inner_units]
+        tied = kin.stated(sub.question, inner_units)  # read once: a tie with direction
         answer = _kin_match(tied, cands) or self._kin_titled(tenant, tied) or \
             _nearest_to_relation(cands, typed, texts, sub.relation)
         if answer is None:
