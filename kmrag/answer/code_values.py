@@ -9,7 +9,7 @@ how many it chose among."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kmrag.answer.spans import line_of
@@ -53,14 +53,15 @@ def _line_of(span: Any, name: str, value: str) -> Any:
     return span
 
 
-def read_assigned(question: str, spans: Sequence[Any], scores: Sequence[float] = ()
-                  ) -> tuple[list[Any], str, dict[str, Any]] | None:
+def read_assigned(question: str, spans: Sequence[Any], scores: Sequence[float] = (),
+                  headings: Mapping[str, str] | None = None) -> tuple[list[Any], str, dict[str, Any]] | None:
     """(the span that sets it, its value, basis) for the first identifier the question names that one of the
     ``spans`` (best first; each with ``display`` and ``unit_id``) sets to a literal; None when none does. The
     span naming most of the question's other identifiers goes first ("what top_k does self_rag use": the
-    ``def self_rag(..., top_k: int = 5)``), then a default before a value set, when the question asks one, then
-    the span of the document the question is most about: whose best span scores highest (``scores``, parallel
-    to ``spans``). A word of the question that a span defines counts as an identifier it names ("the default
+    ``def self_rag(..., top_k: int = 5)``), then the span under the headings that say most of the question's
+    words (``headings``: unit id -> its title and section path; "the retry example" is the document "Multi-Hop
+    RAG Retry Example"), then a default before a value set, when the question asks one, then the span of the
+    document the question is most about: whose best span scores highest (``scores``, parallel to ``spans``). A word of the question that a span defines counts as an identifier it names ("the default
     top_k of retrieve": ``def retrieve(query, index, top_k: int = 5)``)."""
     about: dict[str, float] = {}
     for span, score in zip(spans, list(scores) or [0.0] * len(spans), strict=True):
@@ -76,7 +77,11 @@ def read_assigned(question: str, spans: Sequence[Any], scores: Sequence[float] =
         named = {id(span): sum(1 for n in asked_identifiers(span.display) if key(n) in others) +
                  sum(1 for d in _DEFINED.findall(span.display) if d.lower() in asked_words - {name.lower()})
                  for span, _, _ in found}
-        order = sorted(range(len(found)), key=lambda i: (-named[id(found[i][0])], -(wants_default and found[i][2]),
+        under = {id(span): len((asked_words - STOP) & {w.lower() for w in re.findall(r"[A-Za-z_]\w{3,}",
+                                                                      (headings or {}).get(span.unit_id, ""))})
+                 for span, _, _ in found}
+        order = sorted(range(len(found)), key=lambda i: (-named[id(found[i][0])], -under[id(found[i][0])],
+                                                         -(wants_default and found[i][2]),
                                                          -about.get(found[i][0].source_id, 0.0), i))
         span, value, _ = found[order[0]]
         values = sorted({v for _, v, _ in found})

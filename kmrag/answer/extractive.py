@@ -448,7 +448,9 @@ class ExtractiveGenerator:
             basis = {"kind": "band", "rule": rule,
                      "entities": [{"unit_id": s.unit_id, "quote": s.quote} for s in chain]}
         elif analysis.answer_type != "YES_NO" and \
-                (assigned := read_assigned(question, [x.span for x in scored], [x.score for x in scored])) is not None:
+                (assigned := read_assigned(question, [x.span for x in scored], [x.score for x in scored],
+                                            {u.id: " ".join([u.title, *u.section_path]) for u in context.units})) \
+                is not None:
             chain, direct, basis = assigned  # "what top_k does the example start with": args["top_k"] = 4
         elif analysis.answer_type == "YES_NO" and (ordered := self._ordered(question, analysis, spans, scored, ents)):
             chain, direct, basis = ordered  # "Was X born before Y?": the choice "Which was born first, X or Y?"

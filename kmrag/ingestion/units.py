@@ -175,6 +175,12 @@ def _pieces(block: Block, source_text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+def _title_cased(text: str) -> bool:
+    """A title written as one ("Multi-Hop RAG Retry Example"), not a sentence-cased heading ("Why this matters")."""
+    words = re.findall(r"[^\W\d_][\w'-]*", text)
+    return len(words) >= 2 and all(w[0].isupper() for w in words if len(w) > 3)
+
+
 def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, tenant: str) -> ParsedUnits:
     units: list[KnowledgeUnit] = []
     parents: list[str | None] = []
@@ -219,16 +225,19 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
     while i < len(blocks):
         b = blocks[i]
         if b.kind == "heading":
-            while section_stack and section_stack[-1][0] >= b.level:
-                section_stack.pop()
             m = _SECTION_NUM.match(b.text)
+            # an unnumbered heading that opens the document is its title ("Multi-Hop RAG Retry Example" atop
+            # "1. Setup", "2. Retry"): it heads every section's path, whatever level the parser gave the others
+            level = 0 if not units and not m and _title_cased(b.text) else b.level
+            while section_stack and section_stack[-1][0] >= level:
+                section_stack.pop()
             uid = add(b.text, UnitType.SECTION, b.text, b, b.start, b.end,
                       {"level": b.level, **({"number": m.group(1)} if m else {}), **({"yaml": b.meta} if b.meta else {})})
             if uid:
                 if m:
                     numbers.setdefault(m.group(1).lower(), uid)
                 titles.setdefault(b.text.strip().lower(), uid)
-                section_stack.append((b.level, uid, b.text))
+                section_stack.append((level, uid, b.text))
             i += 1
             continue
         title = section_stack[-1][2] if section_stack else doc_title

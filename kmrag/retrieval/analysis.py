@@ -566,9 +566,15 @@ def _trim(text: str) -> str:
 
 def _strip_verbs(chunk: Any) -> str:
     toks = list(chunk)
-    while toks and toks[0].pos_ in {"AUX", "VERB", "PRON", "SCONJ", "ADV"}:
+    while toks and toks[0].pos_ in {"AUX", "VERB", "PRON", "SCONJ", "ADV"} and not _hyphened(toks, 0):
         toks = toks[1:]
-    return " ".join(t.text for t in toks)
+    # "multi-hop RAG" stays one word: the parser's "multi" is no adverb to strip, nor "-" a word of its own
+    return "".join(t.text + ("" if _hyphened(toks, i) else " ") for i, t in enumerate(toks)).strip()
+
+
+def _hyphened(toks: list[Any], i: int) -> bool:
+    """Whether token ``i`` is written against the next with a hyphen between ("multi" "-" "hop")."""
+    return i + 1 < len(toks) and not toks[i].whitespace_ and "-" in {toks[i].text, toks[i + 1].text}
 
 
 CONNECTORS = {"of", "the", "de", "la", "le", "von", "van", "der", "du", "del", "da", "in", "on", "for", "&",

@@ -97,3 +97,21 @@ def test_a_span_saying_the_question_s_relation_of_another_name_answers_another_q
     # the answer is the other name itself (the span is about it): not judged
     assert _read_off("Who runs the airline of Air India?", "It is the airline of Lufthansa.", ["Air India"],
                      "Lufthansa").on_topic
+
+
+def test_the_headings_a_cited_unit_sits_under_name_the_question_s_entities_too() -> None:
+    """"in the multi-hop RAG retry example": a line of code under "6. Query Refinement Function" of the document
+    titled "Multi-Hop RAG Retry Example" is about it, though neither its words nor its title say so."""
+    q = "What is the default min_score in the multi-hop RAG retry example?"
+    analysis = QuestionAnalysis(question=q, kind="factoid", answer_type="NUMBER", mentions=["RAG retry example", "RAG"])
+    code = unit("u_" + "7" * 16, 'var minScore = TryGetDouble(args, "min_score", 0.45);', title="6. Query Refinement",
+                type_="code")
+
+    def on_topic(path: list[str]) -> bool:
+        ctx = Context.of(T, [code.model_copy(update={"section_path": path})])
+        text = f'var minScore = TryGetDouble(args, "min_score", 0.45); [{code.id}]'
+        v = validate(text, ctx, lambda ids: set(), direct="0.45", basis={"kind": "assigned"})
+        return OfflineGrader().grade_answer(q, analysis, v, ctx).on_topic
+
+    assert on_topic(["Multi-Hop RAG Retry Example", "6. Query Refinement"])
+    assert not on_topic(["Corrective Loop Example", "6. Query Refinement"])

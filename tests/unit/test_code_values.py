@@ -79,3 +79,15 @@ def test_the_keys_of_an_identifier_named_in_words() -> None:
     assert "theattempts" not in keys and described_keys("the", {"the"}) == []
     assert "minrequiredchunks" in described_keys("minimum required chunks")
     assert "ab" not in described_keys("a x y z b")  # farther apart than the window
+
+
+def test_the_document_the_question_names_by_its_title_goes_before_another_s_code() -> None:
+    """"the retry example" is the document titled "Multi-Hop RAG Retry Example": its value, not that of a document
+    scored higher under "Working example"; with no headings given, the better-scored document's."""
+    spans = [_span("u_b", "b.py", "def corrective_rag(query, index, top_k: int = 5):"),
+             _span("u_a", "a.cs", 'args["top_k"] = 4;')]
+    headings = {"u_a": "6. Query Refinement Function Multi-Hop RAG Retry Example", "u_b": "Working example"}
+    assert read_assigned("What top_k does the retry example use?", spans, [2.0, 1.0], headings)[1] == "4"
+    assert read_assigned("What top_k does the retry example use?", spans, [2.0, 1.0])[1] == "5"
+    headings["u_b"] = "Corrective RAG Example"
+    assert read_assigned("What top_k does the corrective RAG example use?", spans, [1.0, 2.0], headings)[1] == "5"

@@ -82,6 +82,23 @@ def test_plain_text_headings_by_shape():
     assert [(b.kind, b.level) for b in blocks] == [("heading", 1), ("paragraph", 0), ("heading", 2), ("paragraph", 0)]
 
 
+def _paths(text: str) -> list[tuple[str, list[str]]]:
+    doc = SourceDocument(source_id="a.txt", uri="a.txt", kind="text", title="a", text=text, version="v1")
+    return [(u.content[:12], u.section_path) for u in build_units(doc, parse_text(text), text, "t").units]
+
+
+def test_a_title_cased_heading_that_opens_a_document_heads_every_section_s_path():
+    """"Multi-Hop RAG Retry Example" atop a text whose numbered headings the parser puts at the same level: it is
+    the document's title, so a question naming it names every section; a sentence-cased or numbered first heading
+    is a section like the others."""
+    body = "\n\nSome words here.\n\n1. Setup\n\nInstall it first.\n\n2. Retry\n\nRetry the query.\n"
+    titled = _paths("Multi-Hop RAG Retry Example" + body)
+    assert titled[-1] == ("Retry the qu", ["Multi-Hop RAG Retry Example", "2. Retry"])
+    assert titled[1] == ("Some words h", ["Multi-Hop RAG Retry Example"])
+    assert _paths("Why this matters" + body)[-1][1] == ["2. Retry"]
+    assert _paths("1. Overview Of Things" + body)[-1][1] == ["2. Retry"]
+
+
 def test_markdown_fenced_code_and_setext():
     blocks = parse_markdown("Title\n=====\n\n```\nx = 1\n\ny = 2\n```\n")
     assert [b.kind for b in blocks] == ["heading", "code"]

@@ -387,3 +387,11 @@ def test_a_title_in_apposition_is_no_clause_to_resolve(analyser: QuestionAnalyse
     sub = analyser.analyse(question).sub_question
     assert sub is None or not sub.phrase.lower().startswith(("the album thriller", "the film titanic",
                                                               "the company apple"))
+
+
+def test_a_hyphened_word_stays_one_in_the_question_s_mentions(analyser: QuestionAnalyser) -> None:
+    """The parser may tag "multi" of "multi-hop" an adverb: stripped, it left the mention "- hop RAG retry
+    example", which no document's words hold."""
+    mentions = analyser.analyse("What is the default min_score in the multi-hop RAG retry example?").mentions
+    assert not any(m.startswith("-") or " - " in m for m in mentions) and "RAG retry example" in mentions
+    assert "Franco-Prussian War" in analyser.analyse("Who directed the Franco-Prussian War film?").mentions
