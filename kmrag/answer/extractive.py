@@ -107,6 +107,7 @@ SAME_PLACE = re.compile(r"\bsame\s+(?:nationality|country|citizenship|place|birt
                         r"\bfrom the same country\b", re.I)
 MEANING_WEIGHT = 0.5  # the cross-encoder's share of a span's relevance (the question's words: the rest)
 MEANING_TOP = 10  # the spans the cross-encoder reads: the best by the question's words (the rest score 0 by meaning)
+POOL_READ = 6  # when the statements chosen hold no value of the kind asked: the best spans read for one
 MAX_READ_QUERIES = 2  # the question and the most resolved of retrieval's rewritten questions
 # "Are A and B both American?", "Were A and B Canadian?": a nationality asked of each, last in the question
 ASKED_NATIONALITY = re.compile(r"^(?:are|were|is|was)\b.*\b(?:and|&)\b.*?\s(?:both\s+)?(?-i:([A-Z][a-z]+(?:an|ian|ese|ish|ch|i|ic)))"
@@ -473,6 +474,11 @@ class ExtractiveGenerator:
             else:
                 self.picked = None
                 direct = self._direct(question, analysis, chain, ents, [x.span for x in scored])
+                if direct is None and analysis.answer_type not in CLAUSE_ASKED:  # none in the statements chosen
+                    # by their words: the best spans by meaning that hold a value of the kind asked
+                    more = [x.span for x in scored[:POOL_READ] if x.span not in chain]
+                    if (direct := self._direct(question, analysis, more, ents, [x.span for x in scored])) is not None:
+                        chain = [*chain, next(s for s in more if (s.unit_id, s.start) == self.picked_at)]
                 basis = self.picked  # how many values of the kind the span offered, how far from the question's words
                 if (options := offered(question)) and not (direct and _one_of(direct, options)):
                     # "Which facility was founded in Missouri, A or B?": one of the options, or no answer
@@ -733,6 +739,7 @@ class ExtractiveGenerator:
             # unit says the most of what the question says of it
             words = terms(question).words - terms(" ".join([got[0], *others])).words
             got = (best_described(words, got[0], others, pool, kind=asking(self.nlp, question)[1]), got[1], got[2])
+        self.picked_at = (got[1].unit_id, got[1].start)
         p = getattr(self, "_meanings", {}).get((got[1].unit_id, got[1].start))
         self.picked = {**{k: v for k, v in got[2].items() if k not in {"others", "typed_others"}},
                        "meaning": None if p is None else round(p, 4)}
@@ -787,10 +794,15 @@ class ExtractiveGenerator:
                     at = m.start() + m.group(0).index(words[lead])  # "The Old Wexshire Canal": the name, not "The"
                     if not any(at == a for _, a in cands):
                         cands.append((" ".join(words[lead:]), at))
-            for m in re.finditer(rf"(?<![\w-])([A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){{0,3}})\s+(?:is|was|are|were)\s+"
+            for m in re.finditer(rf"(?<![\w-])([A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){{0,3}}(?:\s+(?i:{re.escape(noun)}))?)"
+                                 rf"\s+(?:is|was|are|were)\s+"
                                  rf"(?:a|an|the|one)\s+(?:[\w-]+\s+){{0,3}}?(?i:{re.escape(noun)}s?)\b", span.display):
-                if m.group(1).lower() not in STOP and not any(m.start(1) == a for _, a in cands):
-                    cands.append((m.group(1), m.start(1)))  # "Which library ...?": "LangGraph is a superb library"
+                name, at = m.group(1), m.start(1)
+                if (first := name.split()[0]).lower() in STOP and len(name.split()) > 1:  # "The Westminster system"
+                    name, at = name[len(first):].lstrip(), at + len(name) - len(name[len(first):].lstrip())
+                if name.lower() not in STOP and not any(at == a for _, a in cands):
+                    cands.append((name, at))  # "Which library ...?": "LangGraph is a superb library";
+                    # "which system": "The Westminster system is a parliamentary system", its name with its noun
         if answer_type == "PLACE":
             cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands) and m.start(1) not in norp]
@@ -942,7 +954,8 @@ class ExtractiveGenerator:
                                key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
             far = min(abs(best[1] - a) for a in anchors) + HEADED_SLACK
             if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF and not headed_by(best[0], noun) \
-                    and (headed := [c for c in near if headed_by(c[0], noun) and min(abs(c[1] - a) for a in anchors) <= far]):
+                    and (headed := [c for c in near if headed_by(c[0], noun) and (
+                        min(abs(c[1] - a) for a in anchors) <= far or _defined_as(c[0], noun, span.display))]):
                 best = headed[0]  # "in what county": "Hawaii County", not the town beside it (but not a name
                 near = [best, *(c for c in near if c != best)]  # further off: "attended X, then worked at Y University")
             others = list(dict.fromkeys(c for c, _ in near[1:] if c.lower() != best[0].lower()))
@@ -1234,6 +1247,13 @@ def _title_name(cand: str, at: int, text: str, titles: Sequence[str]) -> str:
 HEADED_SLACK = 20  # characters further from the question's words a name ending in the noun asked may stand
 # nouns that say nothing of the name asked for ("which one", "what kind of ...")
 VAGUE_NOUNS = frozenset({"one", "thing", "name", "kind", "type", "sort", "person", "people", "man", "woman", "entity"})
+
+
+def _defined_as(name: str, noun: str, text: str) -> bool:
+    """Whether ``text`` says ``name`` is a ``noun`` ("The Westminster system is a parliamentary system"): the
+    span's own answer to "which system", however far from the question's words."""
+    return bool(re.search(rf"(?<![\w-]){re.escape(name)}\s+(?:is|was|are|were)\s+(?:a|an|the|one)\s+"
+                          rf"(?:[\w-]+\s+){{0,3}}?{re.escape(noun)}s?\b", text, re.I))
 
 
 def headed_by(name: str, noun: str) -> bool:
