@@ -474,11 +474,8 @@ class ExtractiveGenerator:
             else:
                 self.picked = None
                 direct = self._direct(question, analysis, chain, ents, [x.span for x in scored])
-                if direct is None and analysis.answer_type not in CLAUSE_ASKED:  # none in the statements chosen
-                    # by their words: the best spans by meaning that hold a value of the kind asked
-                    more = [x.span for x in scored[:POOL_READ] if x.span not in chain]
-                    if (direct := self._direct(question, analysis, more, ents, [x.span for x in scored])) is not None:
-                        chain = [*chain, next(s for s in more if (s.unit_id, s.start) == self.picked_at)]
+                if direct is None and analysis.answer_type not in CLAUSE_ASKED:
+                    chain, direct = self._read_further(question, analysis, chain, scored, ents)
                 basis = self.picked  # how many values of the kind the span offered, how far from the question's words
                 if (options := offered(question)) and not (direct and _one_of(direct, options)):
                     # "Which facility was founded in Missouri, A or B?": one of the options, or no answer
@@ -723,6 +720,19 @@ class ExtractiveGenerator:
 
     # -- direct answers --------------------------------------------------------------------------
 
+    def _read_further(self, question: str, analysis: QuestionAnalysis, chain: list[Span], scored: list[_Scored],
+                      ents: dict[tuple[str, int], list[Any]]) -> tuple[list[Span], str | None]:
+        """No value of the kind asked in the statements chosen by their words: the best spans by relevance are
+        read for one, and the span holding it joins the statements. A name read so must be one of the noun the
+        question asks for ("which system": not "Westminster Parliament"), or there is no answer."""
+        more = [x.span for x in scored[:POOL_READ] if x.span not in chain]
+        direct = self._direct(question, analysis, more, ents, [x.span for x in scored])
+        noun = asking(self.nlp, question)[1] if analysis.answer_type == "ENTITY" else None
+        if direct is None or (noun and noun not in VAGUE_NOUNS and not headed_by(direct, noun)):
+            self.picked = None
+            return chain, None
+        return [*chain, next(s for s in more if (s.unit_id, s.start) == self.picked_at)], direct
+
     def _direct(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
                 ents: dict[tuple[str, int], list[Any]], pool: Sequence[Span] = ()) -> str | None:
         if analysis.answer_type in CLAUSE_ASKED:
@@ -794,15 +804,10 @@ class ExtractiveGenerator:
                     at = m.start() + m.group(0).index(words[lead])  # "The Old Wexshire Canal": the name, not "The"
                     if not any(at == a for _, a in cands):
                         cands.append((" ".join(words[lead:]), at))
-            for m in re.finditer(rf"(?<![\w-])([A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){{0,3}}(?:\s+(?i:{re.escape(noun)}))?)"
-                                 rf"\s+(?:is|was|are|were)\s+"
+            for m in re.finditer(rf"(?<![\w-])([A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){{0,3}})\s+(?:is|was|are|were)\s+"
                                  rf"(?:a|an|the|one)\s+(?:[\w-]+\s+){{0,3}}?(?i:{re.escape(noun)}s?)\b", span.display):
-                name, at = m.group(1), m.start(1)
-                if (first := name.split()[0]).lower() in STOP and len(name.split()) > 1:  # "The Westminster system"
-                    name, at = name[len(first):].lstrip(), at + len(name) - len(name[len(first):].lstrip())
-                if name.lower() not in STOP and not any(at == a for _, a in cands):
-                    cands.append((name, at))  # "Which library ...?": "LangGraph is a superb library";
-                    # "which system": "The Westminster system is a parliamentary system", its name with its noun
+                if m.group(1).lower() not in STOP and not any(m.start(1) == a for _, a in cands):
+                    cands.append((m.group(1), m.start(1)))  # "Which library ...?": "LangGraph is a superb library"
         if answer_type == "PLACE":
             cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands) and m.start(1) not in norp]
@@ -954,8 +959,7 @@ class ExtractiveGenerator:
                                key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
             far = min(abs(best[1] - a) for a in anchors) + HEADED_SLACK
             if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF and not headed_by(best[0], noun) \
-                    and (headed := [c for c in near if headed_by(c[0], noun) and (
-                        min(abs(c[1] - a) for a in anchors) <= far or _defined_as(c[0], noun, span.display))]):
+                    and (headed := [c for c in near if headed_by(c[0], noun) and min(abs(c[1] - a) for a in anchors) <= far]):
                 best = headed[0]  # "in what county": "Hawaii County", not the town beside it (but not a name
                 near = [best, *(c for c in near if c != best)]  # further off: "attended X, then worked at Y University")
             others = list(dict.fromkeys(c for c, _ in near[1:] if c.lower() != best[0].lower()))
@@ -1247,13 +1251,6 @@ def _title_name(cand: str, at: int, text: str, titles: Sequence[str]) -> str:
 HEADED_SLACK = 20  # characters further from the question's words a name ending in the noun asked may stand
 # nouns that say nothing of the name asked for ("which one", "what kind of ...")
 VAGUE_NOUNS = frozenset({"one", "thing", "name", "kind", "type", "sort", "person", "people", "man", "woman", "entity"})
-
-
-def _defined_as(name: str, noun: str, text: str) -> bool:
-    """Whether ``text`` says ``name`` is a ``noun`` ("The Westminster system is a parliamentary system"): the
-    span's own answer to "which system", however far from the question's words."""
-    return bool(re.search(rf"(?<![\w-]){re.escape(name)}\s+(?:is|was|are|were)\s+(?:a|an|the|one)\s+"
-                          rf"(?:[\w-]+\s+){{0,3}}?{re.escape(noun)}s?\b", text, re.I))
 
 
 def headed_by(name: str, noun: str) -> bool:

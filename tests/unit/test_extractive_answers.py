@@ -889,3 +889,25 @@ def test_which_n_is_answered_by_a_name_said_to_be_an_n(x: SpacyExtractor) -> Non
 def test_how_many_euros_still_reads_a_row_in_eur(x: SpacyExtractor) -> None:
     direct, _, _ = answer(x, "How many euros would I get for a 2,000 km flight?", [(TABLE, "table", "Bands", "")])
     assert direct == "400 EUR"
+
+
+def test_a_value_the_statements_chosen_by_their_words_lack_is_read_from_the_next_best_spans(x: SpacyExtractor) -> None:
+    """The span sharing most of the question's words (one statement chosen here) holds no person; the next best
+    does, and its span is cited with the answer. A name read so must be one of the noun asked ("which system"),
+    or there is no answer."""
+    def one_statement(question: str, units: list[tuple[str, str]]) -> tuple[str | None, str]:
+        ctx = Context.of(T, [unit("u_" + f"{i:016x}", content, title=title) for i, (content, title) in enumerate(units)])
+        draft = ExtractiveGenerator(x.nlp, max_statements=1).generate(question, QuestionAnalyser(x).analyse(question),
+                                                                       ctx)
+        return draft.direct, draft.text
+
+    direct, text = one_statement("Season 2 of Gravity Lane began with the episode directed by whom?", [
+        ("Season two of Gravity Lane began with the episode Harbour Nights, the first episode of the second season.",
+         "Gravity Lane (season 2)"),
+        ("It was directed by Wes Archer and written by Ryan Ridley.", "Harbour Nights")])
+    assert direct == "Wes Archer" and "directed by Wes Archer" in text and "Harbour Nights, the first" in text
+    direct, text = one_statement("Which system of parliament was modelled on the Crown of Aldoria and is used in Belmark?", [
+        ("The system of parliament used in Belmark was modelled on the Crown of Aldoria.", "Belmark"),
+        ("Belmark's legislative practices derive from the precedents set by the Aldorian Assembly.", "Belmark")])
+    assert direct is None and "Aldorian Assembly" not in text  # "Aldorian Assembly" is no system
+

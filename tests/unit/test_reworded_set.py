@@ -218,11 +218,12 @@ def test_the_fourth_to_seventh_tuning_sets_hold_tune_half_questions_only(name: s
     assert {split_of(r.dataset, r.qid) for r in rows} == {"tune"}
 
 
-@pytest.mark.parametrize(("name", "forms", "most"), [("blind2.jsonl", 25, 8), ("blind3.jsonl", 30, 6)])
+@pytest.mark.parametrize(("name", "forms", "most"), [("blind2.jsonl", 25, 8), ("blind3.jsonl", 30, 6),
+                                                     ("blind4.jsonl", 45, 3)])
 def test_the_later_blind_sets_are_test_half_questions_reworded(questions: dict[str, dict[str, str]], name: str,
                                                                forms: int, most: int) -> None:
-    """blind2.jsonl, blind3.jsonl: written on 2026-12-05 by writers who saw only the three dev files, from their
-    test half, to measure the wording rules blind (README)."""
+    """blind2.jsonl, blind3.jsonl, blind4.jsonl: written on 2026-12-05 by writers who saw only the three dev files,
+    from their test half, to measure the wording rules blind (README)."""
     from kmrag.eval.calibrate import split_of
 
     rows = load_reworded(REPO / "tests" / "data" / "reworded" / name)
