@@ -808,6 +808,9 @@ class ExtractiveGenerator:
                                  rf"(?:a|an|the|one)\s+(?:[\w-]+\s+){{0,3}}?(?i:{re.escape(noun)}s?)\b", span.display):
                 if m.group(1).lower() not in STOP and not any(m.start(1) == a for _, a in cands):
                     cands.append((m.group(1), m.start(1)))  # "Which library ...?": "LangGraph is a superb library"
+            for m in _introduced(noun).finditer(span.display):  # "Which magazine": "the magazine India Today"
+                if not any(at == m.start(1) for _, at in cands):
+                    cands.append((m.group(1), m.start(1)))
         if answer_type == "PLACE":
             cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands) and m.start(1) not in norp]
@@ -959,7 +962,9 @@ class ExtractiveGenerator:
                                key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
             far = min(abs(best[1] - a) for a in anchors) + HEADED_SLACK
             if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF and not headed_by(best[0], noun) \
-                    and (headed := [c for c in near if headed_by(c[0], noun) and min(abs(c[1] - a) for a in anchors) <= far]):
+                    and not introduced_by(best[1], span.display, noun) \
+                    and (headed := [c for c in near if (headed_by(c[0], noun) or introduced_by(c[1], span.display, noun))
+                                    and min(abs(c[1] - a) for a in anchors) <= far]):
                 best = headed[0]  # "in what county": "Hawaii County", not the town beside it (but not a name
                 near = [best, *(c for c in near if c != best)]  # further off: "attended X, then worked at Y University")
             others = list(dict.fromkeys(c for c, _ in near[1:] if c.lower() != best[0].lower()))
@@ -1251,6 +1256,17 @@ def _title_name(cand: str, at: int, text: str, titles: Sequence[str]) -> str:
 HEADED_SLACK = 20  # characters further from the question's words a name ending in the noun asked may stand
 # nouns that say nothing of the name asked for ("which one", "what kind of ...")
 VAGUE_NOUNS = frozenset({"one", "thing", "name", "kind", "type", "sort", "person", "people", "man", "woman", "entity"})
+
+
+def _introduced(noun: str) -> re.Pattern[str]:
+    """A name the noun asked introduces: "the magazine India Today", "the American band Molly Hatchet"."""
+    return re.compile(rf"\b(?i:the|a|an)\s+(?:[\w-]+\s+){{0,2}}?(?i:{re.escape(noun)})\s+"
+                      rf"((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|la|du)?\s*[A-Z][\w'’.&-]*){{0,4}})")
+
+
+def introduced_by(at: int, text: str, noun: str) -> bool:
+    """Whether ``text`` introduces the name at ``at`` with the noun asked ("the magazine India Today")."""
+    return any(m.start(1) == at for m in _introduced(noun).finditer(text))
 
 
 def headed_by(name: str, noun: str) -> bool:

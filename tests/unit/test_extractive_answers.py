@@ -911,3 +911,14 @@ def test_a_value_the_statements_chosen_by_their_words_lack_is_read_from_the_next
         ("Belmark's legislative practices derive from the precedents set by the Aldorian Assembly.", "Belmark")])
     assert direct is None and "Aldorian Assembly" not in text  # "Aldorian Assembly" is no system
 
+
+
+def test_a_name_the_noun_asked_introduces_is_one_of_it(x: SpacyExtractor) -> None:
+    """"Which magazine ...?": "the magazine Kerala Today", a name the recogniser reads as a place and a date, not
+    the university the span also names."""
+    direct, _, _ = answer(x, "Which magazine ranked the vocalist Arun Pillai among its 30 Rising Stars?", [
+        ("Arun Pillai is an Indian vocalist.", "paragraph", "Arun Pillai", ""),
+        ("The magazine Kerala Today featured him among 30 Rising Stars Under 30; he studied at Columbia University.",
+         "paragraph", "Arun Pillai", ""),
+    ])
+    assert direct == "Kerala Today"
