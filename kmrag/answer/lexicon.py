@@ -30,7 +30,7 @@ GROUPS = [
     "design plan",
     "marry wed spouse husband_or_wife",
     "die perish pass_away death",
-    "bear birth born native",
+    "bear birth born native birthplace",
     "join enter",
     "leave quit depart exit",
     "buy purchase acquire",

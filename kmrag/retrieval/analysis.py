@@ -197,9 +197,9 @@ class QuestionAnalyser:
                 cls = noun_class(tok.head.lemma_)
                 if cls:
                     return cls
-        if _subject_noun_class(doc) == "PLACE" and re.search(r"\b(?:who|whom|whose)\b", text):
-            return "ENTITY"  # "What is the birthplace of the artist who ...?": the "who" of a clause inside asks for
-            # no person (a place, read as any name: typed PLACE, "Italian" was read for Hoboken)
+        if _subject_noun_class(doc) == "PLACE":
+            return "PLACE"  # "What is the place of death of X?", "What is the birthplace of the artist who ...?" (the
+            # "who" of a clause inside asks for no person)
         if re.search(r"\b(who|whom|whose)\b", text):
             return "PERSON"
         if re.search(r"\bwhere\b", text):  # "What is the name of the city where X was born?"
@@ -345,7 +345,12 @@ def _reduced_relative(body: str, anchor: str, skip: str) -> list[tuple[tuple[str
                   rf"has|had))?\s+(?P<verb>(?!(?:and|or|but|is|was|are|were)\b)[a-z]+)"
                   rf"(?P<prep>\s+(?:in|on|at|for|from|with|by|of|to))?\b", body)
     stranded = m is not None and m.group("prep") is not None and re.match(r"\s*(?:[?,.]|$)", body[m.end():]) is not None
-    if m and noun_class(m.group(1)) and (m.group("aux") in {"is", "was", "are", "were"} or stranded):
+    # "What is the date of death of the man X married", "When did the man X married die": the question has a verb
+    # of its own, so the one after the name is the clause's
+    own_verb = m is not None and m.group("prep") is None and m.group("verb").endswith("ed") and (
+        re.match(r"(?i)(?:what|which|who)\s+(?:is|was|are|were)\b", body) and not body[m.end():].strip()
+        or re.match(r"(?i)(?:when|where|how)\s+(?:did|does|do)\b", body) and re.fullmatch(r"\s+[a-z]+", body[m.end():]))
+    if m and noun_class(m.group(1)) and (m.group("aux") in {"is", "was", "are", "were"} or stranded or own_verb):
         # (not "the album Thriller recorded": a title in apposition and the question's own verb)
         return [((m.group(0), m.group(1)), m.group("aux") in {"is", "was", "are", "were"})]
     return []

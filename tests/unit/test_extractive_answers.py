@@ -922,3 +922,10 @@ def test_a_name_the_noun_asked_introduces_is_one_of_it(x: SpacyExtractor) -> Non
          "paragraph", "Arun Pillai", ""),
     ])
     assert direct == "Kerala Today"
+
+
+def test_a_birthplace_is_asked_where_a_span_says_born() -> None:
+    from kmrag.answer.extractive import akin
+
+    assert akin("born", frozenset({"birthplace"})) and akin("birth", frozenset({"birthplace"}))
+    assert not akin("died", frozenset({"birthplace"}))

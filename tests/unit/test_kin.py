@@ -193,3 +193,14 @@ def test_a_long_run_of_capitals_is_read_in_bounded_time() -> None:
 ])
 def test_a_tie_stated_with_the_kin_noun_first(question: str, text: str, answer: str) -> None:
     assert _ask(question, text) == answer
+
+
+@pytest.mark.parametrize("question", ["Who did Jeanne Blum marry?", "Who is the man Jeanne Blum married?",
+                                      "Who was the person that Jeanne Blum wed?"])
+def test_a_nickname_quoted_inside_a_name_leaves_the_name_whole(question: str) -> None:
+    """"Jeanne Adèle “Janot” Blum": the tie is Jeanne Adèle Blum's (the name was cut at the quote), and "the man
+    X married" asks for X's husband."""
+    text = ("Jeanne Adèle “Janot” Blum (11 December 1899 – 3 July 1982) was the third wife of Léon Blum, the French "
+            "socialist politician.")
+    assert _ask(question, text, "Jeanne Blum") == "Léon Blum"
+    assert kin.asked("Who is the woman Léon Blum married?") == kin.Asked("spouse", "f", "Léon Blum", "spouse")

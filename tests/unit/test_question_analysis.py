@@ -375,9 +375,10 @@ def test_why_and_how_ask_for_a_clause(analyser: QuestionAnalyser, question: str,
 def test_elder_compares_and_a_place_noun_asked_is_a_place(analyser: QuestionAnalyser) -> None:
     a = analyser.analyse("Who is the elder, Fritz Lang or F. W. Murnau?")
     assert a.kind == "comparison" and len(a.compared) == 2
-    # the "who" of a clause inside asks for no person (the place is read as any name: typed as a place, the reader
-    # took a nationality for Hoboken on a dev question)
-    assert analyser.analyse("What is the birthplace of the singer who performed Autobahn?").answer_type == "ENTITY"
+    # the "who" of a clause inside asks for no person; a place (a people's adjective is no place candidate since,
+    # so "Italian" is no longer read for Hoboken)
+    assert analyser.analyse("What is the birthplace of the singer who performed Autobahn?").answer_type == "PLACE"
+    assert analyser.analyse("What is the place of death of Sir Crispin Agnew's father?").answer_type == "PLACE"
 
 
 @pytest.mark.parametrize("question", ["When was the album Thriller recorded?", "Where was the film Titanic filmed?",
@@ -395,3 +396,11 @@ def test_a_hyphened_word_stays_one_in_the_question_s_mentions(analyser: Question
     mentions = analyser.analyse("What is the default min_score in the multi-hop RAG retry example?").mentions
     assert not any(m.startswith("-") or " - " in m for m in mentions) and "RAG retry example" in mentions
     assert "Franco-Prussian War" in analyser.analyse("Who directed the Franco-Prussian War film?").mentions
+
+
+@pytest.mark.parametrize("question", ["What is the date of death of the man Jeanne Blum married?",
+                                      "When did the man Jeanne Blum married die?"])
+def test_a_clause_without_that_is_resolved_first_when_the_question_has_a_verb_of_its_own(
+        analyser: QuestionAnalyser, question: str) -> None:
+    sub = analyser.analyse(question).sub_question
+    assert sub is not None and sub.phrase == "the man Jeanne Blum married" and sub.resolves_to == "PERSON"
