@@ -465,6 +465,7 @@ def _words(q: str) -> str:
         q = q[:1].upper() + q[1:]
     for pattern, repl in _SAME_WORDS:
         q = pattern.sub(repl, q)
+    q = _BY_THE_OLDER.sub(_by_the_older, q)
     q = _kinship(q)
     m = _OPTIONS.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
@@ -959,6 +960,18 @@ def _by_one_who(q: str) -> str:
         return f"{wh} was {doer} {verb}?"
     lemma = _nlp()(f"They {verb}.")[1].lemma_
     return f"{wh} did {doer} {lemma}?"
+
+
+# "Which film was directed by the older person, A or B?" -> "Which film has the director born first, A or B?"
+_BY_THE_OLDER = re.compile(r"\b(?:is|was|were|are)\s+([a-z]+)\s+by\s+the\s+(older|elder|younger)\s+"
+                           r"(?:person|man|woman|one|individual|people|of\s+the\s+two)\b", re.I)
+
+
+def _by_the_older(m: re.Match[str]) -> str:
+    agent = _agent(m.group(1))
+    if agent is None:
+        return m.group(0)
+    return f"has the {agent} born {'later' if m.group(2).lower() == 'younger' else 'first'}"
 
 
 def _agent(verb: str) -> str | None:

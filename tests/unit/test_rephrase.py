@@ -28,6 +28,11 @@ pytestmark = pytest.mark.unit
     # family words and "helmed" said the way the analysis reads them; a title keeps its own words
     ("Where was Carsten Spohr's dad born?", "Where was Carsten Spohr's father born?"),
     ("Who helmed Metropolis?", "Who directed Metropolis?"),
+    # "directed by the older person": the film whose director was born first (a verb with no doer: as asked)
+    ("Which film was directed by the older person: Metropolis or Nosferatu?",
+     "Which film has the director born first: Metropolis or Nosferatu?"),
+    ("Which song was sung by the younger one, Yesterday or Help?", "Which song has the singer born later, Yesterday or Help?"),
+    ("Which city was visited by the older man, Munich or Augsburg?", "Which city was visited by the older man, Munich or Augsburg?"),
     ("Do you know if Fritz Lang and F. W. Murnau were citizens of the same country?",
      "Were Fritz Lang and F. W. Murnau from the same country?"),
     ("Who directed Mom and Dad Save the World?", "Who directed Mom and Dad Save the World?"),
