@@ -961,10 +961,12 @@ class ExtractiveGenerator:
                                 and not (answer_type in {"PLACE", "NATIONALITY"} and _holds_a_name(c[0], mentions))),
                                key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
             far = min(abs(best[1] - a) for a in anchors) + HEADED_SLACK
-            if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF and not headed_by(best[0], noun) \
-                    and not introduced_by(best[1], span.display, noun) \
-                    and (headed := [c for c in near if (headed_by(c[0], noun) or introduced_by(c[1], span.display, noun))
-                                    and min(abs(c[1] - a) for a in anchors) <= far]):
+            if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF and not (
+                    headed_by(best[0], noun) or introduced_by(best[1], span.display, noun)
+                    or defined_as(best, span.display, noun)) \
+                    and (headed := [c for c in near if defined_as(c, span.display, noun) or (
+                        (headed_by(c[0], noun) or introduced_by(c[1], span.display, noun))
+                        and min(abs(c[1] - a) for a in anchors) <= far)]):
                 best = headed[0]  # "in what county": "Hawaii County", not the town beside it (but not a name
                 near = [best, *(c for c in near if c != best)]  # further off: "attended X, then worked at Y University")
             others = list(dict.fromkeys(c for c, _ in near[1:] if c.lower() != best[0].lower()))
@@ -1259,9 +1261,18 @@ VAGUE_NOUNS = frozenset({"one", "thing", "name", "kind", "type", "sort", "person
 
 
 def _introduced(noun: str) -> re.Pattern[str]:
-    """A name the noun asked introduces: "the magazine India Today", "the American band Molly Hatchet"."""
-    return re.compile(rf"\b(?i:the|a|an)\s+(?:[\w-]+\s+){{0,2}}?(?i:{re.escape(noun)})\s+"
+    """A name the noun asked introduces: "the magazine India Today", "the American band Molly Hatchet", "its State
+    Capital Jaipur"."""
+    return re.compile(rf"\b(?i:the|a|an|its|his|her|their)\s+(?:[\w-]+\s+){{0,2}}?(?i:{re.escape(noun)})\s+"
                       rf"((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|la|du)?\s*[A-Z][\w'’.&-]*){{0,4}})")
+
+
+def defined_as(cand: tuple[str, int], text: str, noun: str) -> bool:
+    """Whether ``text`` says the candidate is one of the noun asked, right after it: "Jaipur ( ) is the capital
+    and the largest city of ...", "LangGraph is a superb library" -- the span's own answer to "which capital",
+    however far from the question's other words."""
+    return re.compile(rf"\s*(?:\([^()]{{0,60}}\)\s*)?,?\s*(?:is|was|are|were)\s+(?:the|a|an|one)\s+(?:[\w-]+\s+){{0,3}}?"
+                      rf"(?i:{re.escape(noun)})s?\b").match(text, cand[1] + len(cand[0])) is not None
 
 
 def introduced_by(at: int, text: str, noun: str) -> bool:

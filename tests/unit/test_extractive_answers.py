@@ -929,3 +929,17 @@ def test_a_birthplace_is_asked_where_a_span_says_born() -> None:
 
     assert akin("born", frozenset({"birthplace"})) and akin("birth", frozenset({"birthplace"}))
     assert not akin("died", frozenset({"birthplace"}))
+
+
+def test_a_name_the_span_says_is_one_of_the_noun_asked_is_the_answer(x: SpacyExtractor) -> None:
+    """"Which state capital ...?": "Velora ( ) is the capital and the largest city of ...", not the region named
+    nearer the question's words."""
+    direct, _, _ = answer(x, "Mundar is a town 140 km from which state capital of Dunmere?", [
+        ("Velora ( ) is the capital and the largest city of the Indian state of Dunmere in Western Arland.",
+         "paragraph", "Velora", ""),
+    ])
+    assert direct == "Velora"
+    from kmrag.answer.extractive import introduced_by
+
+    text = "It is 140 km far from its State Capital Velora."
+    assert introduced_by(text.index("Velora"), text, "capital") and not introduced_by(0, text, "capital")
