@@ -466,6 +466,9 @@ def _words(q: str) -> str:
     for pattern, repl in _SAME_WORDS:
         q = pattern.sub(repl, q)
     q = _BY_THE_OLDER.sub(_by_the_older, q)
+    q = _WOULD_BE.sub(lambda m: f"{m.group(1)} is {m.group(2)}?", q)
+    q = _ON_THE_SIDE.sub(lambda m: f"{m.group(2)[:1].upper()}{m.group(2)[1:]}{_SIDE_OF[m.group(1).lower()]} "
+                         f"{m.group(3)}", q)
     q = _kinship(q)
     m = _OPTIONS.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
@@ -965,6 +968,14 @@ def _by_one_who(q: str) -> str:
 # "Which film was directed by the older person, A or B?" -> "Which film has the director born first, A or B?"
 _BY_THE_OLDER = re.compile(r"\b(?:is|was|were|are)\s+([a-z]+)\s+by\s+the\s+(older|elder|younger)\s+"
                            r"(?:person|man|woman|one|individual|people|of\s+the\s+two)\b", re.I)
+
+
+# "Who would the maternal grandfather of X be?" -> "Who is the maternal grandfather of X?"
+_WOULD_BE = re.compile(r"^((?i:who|what|where|which|when))\s+would\s+(.+?)\s+be\s*\?\s*$", re.S)
+# "On his mother's side, who was the grandfather of X?" -> "Who was the maternal grandfather of X?"
+_ON_THE_SIDE = re.compile(r"^\s*on\s+(?:his|her|their|the)\s+(mother|father)['’]s\s+side\s*,?\s+(.*?\bthe\s+)"
+                          r"(grandmother|grandfather|grandparents?)\b", re.I)
+_SIDE_OF = {"mother": "maternal", "father": "paternal"}
 
 
 def _by_the_older(m: re.Match[str]) -> str:

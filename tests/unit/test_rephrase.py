@@ -33,6 +33,10 @@ pytestmark = pytest.mark.unit
      "Which film has the director born first: Metropolis or Nosferatu?"),
     ("Which song was sung by the younger one, Yesterday or Help?", "Which song has the singer born later, Yesterday or Help?"),
     ("Which city was visited by the older man, Munich or Augsburg?", "Which city was visited by the older man, Munich or Augsburg?"),
+    # "Who would X be?" is "Who is X?"; "on his mother's side" says which grandparent
+    ("Who would the founder of Lufthansa be?", "Who is the founder of Lufthansa?"),
+    ("On her father's side, who was the grandmother of Clara Voss?", "Who was the mother of the father of Clara Voss?"),
+    ("On his mother's side, who is the grandfather of Jan Novak?", "Who is the father of the mother of Jan Novak?"),
     ("Do you know if Fritz Lang and F. W. Murnau were citizens of the same country?",
      "Were Fritz Lang and F. W. Murnau from the same country?"),
     ("Who directed Mom and Dad Save the World?", "Who directed Mom and Dad Save the World?"),
