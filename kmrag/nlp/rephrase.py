@@ -1052,8 +1052,8 @@ def _as_wh(wh: str, rest: str) -> str | None:
 def _invert(clause: str) -> str | None:
     doc = _nlp()(clause)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None:
-        return None
+    if root is None or _inside_name(doc, root):
+        return None  # "Nelson Pereira dos Santos were ...": "dos" parsed as the verb; the caller's first auxiliary
     subj = [t for t in root.children if t.dep_ in {"nsubj", "nsubjpass", "expl"}]
     if not subj:
         return None
@@ -1072,6 +1072,12 @@ def _invert(clause: str) -> str | None:
     words[root.i] = root.lemma_ + root.whitespace_
     body = "".join(words).strip()
     return f"{_DO[root.tag_].capitalize()} {_lower_first(doc, body)}"
+
+
+def _inside_name(doc: Any, tok: Any) -> bool:
+    """A lower-case word between two capitalised ones: a particle of a name ("Pereira dos Santos"), no verb."""
+    return tok.text.islower() and 0 < tok.i < len(doc) - 1 and doc[tok.i - 1].text[:1].isupper() \
+        and doc[tok.i + 1].text[:1].isupper()
 
 
 def _lower_first(doc: Any, body: str) -> str:
