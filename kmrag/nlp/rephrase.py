@@ -655,7 +655,8 @@ _ALSO_CONTAINS = re.compile(r"^\s*(?:does|did)\s+the\s+(country|nation|state|cit
 
 # "X was a professor at a university; in what year was that university founded?": a statement that introduces a
 # thing ("a university"), then a question about it ("that university", "the band", or a pronoun)
-_STATED_THEN_ASKED = re.compile(r"^\s*(?P<stmt>[^;?]{8,200}?)\s*(?:[;.]|\s[-\u2013\u2014])\s+(?P<q>(?-i:[A-Za-z])[^;.]*\?)\s*$",
+_STATED_THEN_ASKED = re.compile(r"^\s*(?P<stmt>[^;?]{8,200}?)\s*(?:;|(?<!\b[A-Z])\.|\s[-\u2013\u2014])\s+"
+                                r"(?P<q>(?-i:[A-Za-z])[^;.]*\?)\s*$",
                                 re.S)
 _WHICH_ONE = re.compile(r"^\s*(?:which|what)(?:\s+one|\s+(?:is|was)\s+it)?\s*\?\s*$", re.I)
 _SHE = frozenset("wife mother daughter sister actress queen princess grandmother aunt niece woman girl".split())

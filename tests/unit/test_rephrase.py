@@ -36,6 +36,9 @@ pytestmark = pytest.mark.unit
     # a particle inside a name is no verb to invert ("dos" parsed as "do")
     ("Do you know if Nelson Pereira dos Santos and Carl Dreyer were both directors?",
      "Were Nelson Pereira dos Santos and Carl Dreyer both directors?"),
+    # an initial's stop ends no statement: the dash does
+    ("Carsten J. Spohr heads an airline - in what year was that airline founded?",
+     "In what year was the airline that Carsten J. Spohr heads founded?"),
     # "Who would X be?" is "Who is X?"; "on his mother's side" says which grandparent
     ("Who would the founder of Lufthansa be?", "Who is the founder of Lufthansa?"),
     ("On her father's side, who was the grandmother of Clara Voss?", "Who was the mother of the father of Clara Voss?"),
