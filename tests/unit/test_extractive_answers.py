@@ -943,3 +943,15 @@ def test_a_name_the_span_says_is_one_of_the_noun_asked_is_the_answer(x: SpacyExt
 
     text = "It is 140 km far from its State Capital Velora."
     assert introduced_by(text.index("Velora"), text, "capital") and not introduced_by(0, text, "capital")
+
+
+def test_a_title_in_quotes_is_a_work_the_recogniser_need_not_know(x: SpacyExtractor) -> None:
+    """""A Rickle in Time" is the first episode in the second season": the quoted title, not the title of
+    another episode the recogniser does know."""
+    direct, _, _ = answer(x, "Which episode opened the second season of Gravity Lane?", [
+        ('"A Rickle in Time" is the first episode in the second season of the sitcom "Gravity Lane".', "paragraph",
+         "A Rickle in Time", ""),
+        ('"Rixty Minutes" is the eighth episode of the first season of "Gravity Lane".', "paragraph", "Rixty Minutes",
+         ""),
+    ])
+    assert direct == "A Rickle in Time"
