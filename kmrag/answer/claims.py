@@ -28,8 +28,9 @@ def claims(question: str, names: Sequence[str], mentions: Sequence[str] = ()) ->
     if m is None or not names or _COLLECTIVE.search(q):
         return None
     aux, rest = m.group(1).lower(), m.group(2)
-    names = [max((x for x in mentions if n in x and re.search(rf"(?<!\w){re.escape(x)}(?!\w)", rest)), key=len,
-                 default=n) for n in names]
+    names = [max((x for x in mentions if n in x and (at := _span_of(x, rest)) is not None
+                  and not any(_overlaps(at, _span_of(o, rest)) for o in names if o != n)), key=len, default=n)
+             for n in names]  # (not "Santos and Fabián Bielinsky", which runs into another name)
     where = _coordination(rest, names)
     if where is None:
         return None
@@ -49,6 +50,15 @@ def claims(question: str, names: Sequence[str], mentions: Sequence[str] = ()) ->
                 return None
             out.append(f"{subject} {aux} {verb} {name}{rest[hi:]}.")
     return out
+
+
+def _span_of(name: str, text: str) -> tuple[int, int] | None:
+    m = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text)
+    return (m.start(), m.end()) if m else None
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int] | None) -> bool:
+    return b is not None and a[0] < b[1] and b[0] < a[1]
 
 
 def _coordination(text: str, names: Sequence[str]) -> tuple[int, int, list[str]] | None:

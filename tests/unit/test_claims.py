@@ -47,3 +47,12 @@ def test_a_name_the_analysis_clipped_is_written_as_the_question_has_it() -> None
     assert claims("Are Edmund Varga and Bille August both film directors?", ["Edmund Varga", "Bille"],
                   ["Are Edmund Varga", "Bille", "Edmund Varga", "Bille August"]) == \
         ["Edmund Varga is film directors.", "Bille August is film directors."]
+
+
+def test_a_mention_that_runs_into_another_name_is_not_the_name() -> None:
+    """"Santos and Fabián Bielinsky", a mention the parser ran across the coordination, is not how the question
+    writes Fabián Bielinsky."""
+    q = "Were Nelson Pereira dos Santos and Fabián Bielinsky both directors?"
+    mentions = ["Nelson Pereira", "Santos", "Fabián Bielinsky", "Santos and Fabián Bielinsky", "Nelson Pereira dos Santos"]
+    assert claims(q, ["Nelson Pereira dos Santos", "Fabián Bielinsky"], mentions) == [
+        "Nelson Pereira dos Santos was directors.", "Fabián Bielinsky was directors."]
