@@ -30,6 +30,9 @@ SHARED = re.compile(r"\b(?:both|in\s+common|share[sd]?|same)\b", re.I)
 _NAME_AFFIXES = frozenset("dr mr mrs ms sir dame lord lady jr sr ii iii iv prof".split())
 NAME_PART = re.compile(r"\b(first|given|last|family)\s+name\b|\b(surname)\b", re.I)
 _PRONOUNS = frozenset("it he she they this these its".split())
+# kinds that no description is headed by: "what kind of place" is asked of a mall, a museum, a park
+BROAD_KINDS = frozenset("place thing entity organisation organization institution establishment structure building "
+                        "site facility venue business".split())
 _DROP = frozenset({"det", "poss", "predet", "case"})
 
 
@@ -63,16 +66,19 @@ def kind_candidates(nlp: Any, question: str, mentions: Sequence[str], text: str,
     """(phrase, offset) of the descriptions in ``text`` that answer ``question`` (see the module)."""
     doc = nlp(text)
     m = KIND_OF.search(question)
-    if m:
+    if m and _singular(m.group(1).lower()) not in BROAD_KINDS:
         head = _singular(m.group(1).lower())
         return [c for chunk in doc.noun_chunks if _singular(chunk.root.lemma_.lower()) == head
                 and (c := _phrase(chunk)) and len(c[0].split()) > 1]
     d = DEFINE.match(question)
     if PROFESSION.search(question):
         return _professions(doc, mentions, title)
-    if not d:
+    if m:  # "What kind of place is Opry Mills?": a mall; what the thing is said to be, whatever its noun
+        about = [x for x in mentions if x and x in question[m.end():]]
+    elif d:
+        about = [x for x in mentions if x and d.group(1).startswith(x)]
+    else:
         return []
-    about = [x for x in mentions if x and d.group(1).startswith(x)]
     out = []
     for tok in doc:
         if tok.lemma_ != "be" or tok.dep_ not in {"ROOT", "relcl", "conj"}:

@@ -955,3 +955,11 @@ def test_a_title_in_quotes_is_a_work_the_recogniser_need_not_know(x: SpacyExtrac
          ""),
     ])
     assert direct == "A Rickle in Time"
+
+
+def test_a_broad_kind_asked_is_answered_by_what_the_thing_is_said_to_be(x: SpacyExtractor) -> None:
+    """"What kind of place is X?": no description is headed by "place"; X's is "a super-regional shopping mall"."""
+    units = [("Harbor Mills is a super-regional shopping mall in Lakeside, Ohio, owned by Simon Property Group.",
+              "paragraph", "Harbor Mills", "")]
+    assert answer(x, "What kind of place is Harbor Mills in Lakeside, Ohio?", units)[0] == "super-regional shopping mall"
+    assert answer(x, "What kind of mall is Harbor Mills?", units)[0] == "super-regional shopping mall"
