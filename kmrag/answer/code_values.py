@@ -45,6 +45,10 @@ def assignments(identifier: str, text: str) -> list[tuple[str, int, bool]]:
     return sorted(set(out), key=lambda x: x[1])
 
 
+# words that ask for a value rather than say which document: "the default top_k value used in the X example"
+_ASKING = frozenset("default defaults value values used uses using setting settings parameter parameters".split())
+
+
 def _line_of(span: Any, name: str, value: str) -> Any:
     """The line of a code span that sets ``name`` to ``value`` (a statement is one line; the span is a block)."""
     for line in span.quote.split("\n"):
@@ -77,7 +81,7 @@ def read_assigned(question: str, spans: Sequence[Any], scores: Sequence[float] =
         named = {id(span): sum(1 for n in asked_identifiers(span.display) if key(n) in others) +
                  sum(1 for d in _DEFINED.findall(span.display) if d.lower() in asked_words - {name.lower()})
                  for span, _, _ in found}
-        under = {id(span): len((asked_words - STOP) & {w.lower() for w in re.findall(r"[A-Za-z_]\w{3,}",
+        under = {id(span): len((asked_words - STOP - _ASKING) & {w.lower() for w in re.findall(r"[A-Za-z_]\w{3,}",
                                                                       (headings or {}).get(span.unit_id, ""))})
                  for span, _, _ in found}
         order = sorted(range(len(found)), key=lambda i: (-named[id(found[i][0])], -under[id(found[i][0])],

@@ -728,11 +728,18 @@ class ExtractiveGenerator:
         question asks for ("which system": not "Westminster Parliament"), or there is no answer."""
         more = [x.span for x in scored[:POOL_READ] if x.span not in chain]
         direct = self._direct(question, analysis, more, ents, [x.span for x in scored])
+        if direct is None:
+            return chain, None
+        span = next(s for s in more if (s.unit_id, s.start) == self.picked_at)
         noun = asking(self.nlp, question)[1] if analysis.answer_type == "ENTITY" else None
-        if direct is None or (noun and noun not in VAGUE_NOUNS and not headed_by(direct, noun)):
+        # the span must say the question's relation or name what it asks about ("The sailing club was founded by
+        # John Baker" answers no "Who directed Foo Bar?"), and a name must be one of the noun asked
+        said = (self.picked or {}).get("relation_stated") or any(
+            m.lower() in f"{span.title} {span.display}".lower() for m in analysis.mentions if len(m) > 2)
+        if not said or (noun and noun not in VAGUE_NOUNS and not headed_by(direct, noun)):
             self.picked = None
             return chain, None
-        return [*chain, next(s for s in more if (s.unit_id, s.start) == self.picked_at)], direct
+        return [*chain, span], direct
 
     def _direct(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
                 ents: dict[tuple[str, int], list[Any]], pool: Sequence[Span] = ()) -> str | None:
@@ -813,8 +820,12 @@ class ExtractiveGenerator:
                 if m.group(1).lower() not in STOP and not any(m.start(1) == a for _, a in cands):
                     cands.append((m.group(1), m.start(1)))  # "Which library ...?": "LangGraph is a superb library"
             for m in _introduced(noun).finditer(span.display):  # "Which magazine": "the magazine India Today"
-                if not any(at == m.start(1) for _, at in cands):
-                    cands.append((m.group(1), m.start(1)))
+                # (not "the company CEO Tim Cook": a person or body the recogniser knows starts inside it)
+                inside = any(m.start(1) < at < m.end(1) for _, lab, at in ents.get((span.unit_id, span.start), [])
+                             if lab in {"PERSON", "ORG"})
+                name = re.sub(r"(?<=[a-z]{3})\.$", "", m.group(1))  # "India Today." ends a sentence
+                if not inside and not any(at == m.start(1) for _, at in cands):
+                    cands.append((name, m.start(1)))
         if answer_type == "PLACE":
             cands += [(m.group(1), m.start(1)) for m in PLACE_AFTER.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands) and m.start(1) not in norp]
@@ -966,11 +977,9 @@ class ExtractiveGenerator:
                                key=lambda c: (min(abs(c[1] - a) for a in anchors), c[1]))
             far = min(abs(best[1] - a) for a in anchors) + HEADED_SLACK
             if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF and not (
-                    headed_by(best[0], noun) or introduced_by(best[1], span.display, noun)
-                    or defined_as(best, span.display, noun)) \
-                    and (headed := [c for c in near if defined_as(c, span.display, noun) or (
-                        (headed_by(c[0], noun) or introduced_by(c[1], span.display, noun))
-                        and min(abs(c[1] - a) for a in anchors) <= far)]):
+                    headed_by(best[0], noun) or introduced_by(best[1], span.display, noun)) \
+                    and (headed := [c for c in near if (headed_by(c[0], noun) or introduced_by(c[1], span.display, noun))
+                                    and min(abs(c[1] - a) for a in anchors) <= far]):
                 best = headed[0]  # "in what county": "Hawaii County", not the town beside it (but not a name
                 near = [best, *(c for c in near if c != best)]  # further off: "attended X, then worked at Y University")
             others = list(dict.fromkeys(c for c, _ in near[1:] if c.lower() != best[0].lower()))
@@ -1269,14 +1278,6 @@ def _introduced(noun: str) -> re.Pattern[str]:
     Capital Jaipur"."""
     return re.compile(rf"\b(?i:the|a|an|its|his|her|their)\s+(?:[\w-]+\s+){{0,2}}?(?i:{re.escape(noun)})\s+"
                       rf"((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|la|du)?\s*[A-Z][\w'’.&-]*){{0,4}})")
-
-
-def defined_as(cand: tuple[str, int], text: str, noun: str) -> bool:
-    """Whether ``text`` says the candidate is one of the noun asked, right after it: "Jaipur ( ) is the capital
-    and the largest city of ...", "LangGraph is a superb library" -- the span's own answer to "which capital",
-    however far from the question's other words."""
-    return re.compile(rf"\s*(?:\([^()]{{0,60}}\)\s*)?,?\s*(?:is|was|are|were)\s+(?:the|a|an|one)\s+(?:[\w-]+\s+){{0,3}}?"
-                      rf"(?i:{re.escape(noun)})s?\b").match(text, cand[1] + len(cand[0])) is not None
 
 
 def introduced_by(at: int, text: str, noun: str) -> bool:

@@ -89,8 +89,10 @@ class OfflineGrader:
         # the cited units as wholes: a chain's bridge is described in its own unit ("Bon Jovi is an American rock
         # band from Sayreville, New Jersey") while the sentence cited is the one holding the answer
         evidence |= terms(" ".join(context.unit(u).content for u in cited if u in context.spans)).words
-        # and the headings a unit sits under: "the multi-hop RAG retry example" is the document's title
-        evidence |= terms(" ".join(t for u in cited if u in context.spans for t in context.unit(u).section_path)).words
+        # and, for code, which never says in words what it is about, the headings it sits under: "the multi-hop RAG
+        # retry example" is the title of the document a line of code was cited from
+        evidence |= terms(" ".join(t for u in cited if u in context.spans and context.unit(u).type == "code"
+                                   for t in context.unit(u).section_path)).words
         named = [m for m in analysis.mentions if len(m) > 2 and terms(m).words]
         present = [m for m in named if len(terms(m).words & evidence) * 2 >= len(terms(m).words)]
         on_topic = not named or len(present) * 2 >= len(named)

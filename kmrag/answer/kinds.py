@@ -66,14 +66,17 @@ def kind_candidates(nlp: Any, question: str, mentions: Sequence[str], text: str,
     """(phrase, offset) of the descriptions in ``text`` that answer ``question`` (see the module)."""
     doc = nlp(text)
     m = KIND_OF.search(question)
-    if m and _singular(m.group(1).lower()) not in BROAD_KINDS:
+    broad = m is not None and _singular(m.group(1).lower()) in BROAD_KINDS and \
+        re.match(r"\s+(?:is|was|are|were)\b", question[m.end():]) is not None  # "what kind of place is X"
+    if m and not broad:
         head = _singular(m.group(1).lower())
         return [c for chunk in doc.noun_chunks if _singular(chunk.root.lemma_.lower()) == head
                 and (c := _phrase(chunk)) and len(c[0].split()) > 1]
     d = DEFINE.match(question)
     if PROFESSION.search(question):
         return _professions(doc, mentions, title)
-    if m:  # "What kind of place is Opry Mills?": a mall; what the thing is said to be, whatever its noun
+    if m:  # "What kind of place is Opry Mills?": a mall; what the thing is said to be, whatever its noun (not
+        # "What kind of building did X design?": another question)
         about = [x for x in mentions if x and x in question[m.end():]]
     elif d:
         about = [x for x in mentions if x and d.group(1).startswith(x)]

@@ -226,9 +226,11 @@ def build_units(doc: SourceDocument, blocks: Sequence[Block], source_text: str, 
         b = blocks[i]
         if b.kind == "heading":
             m = _SECTION_NUM.match(b.text)
-            # an unnumbered heading that opens the document is its title ("Multi-Hop RAG Retry Example" atop
-            # "1. Setup", "2. Retry"): it heads every section's path, whatever level the parser gave the others
-            level = 0 if not units and not m and _title_cased(b.text) else b.level
+            # an unnumbered, title-cased first line of a plain text is its title ("Multi-Hop RAG Retry Example" atop
+            # "1. Setup", "2. Retry"): it heads every section's path, whatever level the parser gave the others (a
+            # markdown or HTML document says its levels itself)
+            level = 0 if (not units and not m and doc.kind == "text" and not source_text[:b.start].strip()
+                          and _title_cased(b.text)) else b.level
             while section_stack and section_stack[-1][0] >= level:
                 section_stack.pop()
             uid = add(b.text, UnitType.SECTION, b.text, b, b.start, b.end,

@@ -63,6 +63,7 @@ _ASK_MARRIED = re.compile(r"^\s*(?:(?:who|whom)\s+(?:did|does|do)\s+(.+?)\s+(?:m
 # "Who is the man X married?", "Who was the woman that X wed?"
 _ASK_MARRIED_ONE = re.compile(r"^\s*(?:who|whom)\s+(?:is|was)\s+the\s+(man|woman|person|one)\s+(?:(?:that|whom|who)\s+)?"
                               r"(.+?)\s+(?:married|wed)\s*\??\s*$", re.I)
+_NOT = re.compile(r"\b(?:never|not|n't|nearly|almost|wanted\s+to|refused\s+to)\b", re.I)
 # "Who is X the daughter of?": the converse tie
 _ASK_HELD = re.compile(rf"^\s*(?:who|whom)\s+(?:is|was|are|were)\s+(.+?)\s+(?:the|a|an)\s+({_KIN})\s+of\s*\??\s*$", re.I)
 _ASK_POSS = re.compile(rf"^\s*(?:who|whom)\s+(?:is|was|are|were)\s+(.+?)\s*['’]s?\s+({_KIN})\s*\??\s*$", re.I)
@@ -117,7 +118,8 @@ def asked(question: str) -> Asked | None:
         tie, gender = KIN[word]
     elif (m := _ASK_MARRIED.match(question)) is not None:
         tie, gender, of, word = "spouse", None, next(g for g in m.groups() if g), "spouse"
-    elif (m := _ASK_MARRIED_ONE.match(question)) is not None:  # "Who is the man X married?": X's husband
+    elif (m := _ASK_MARRIED_ONE.match(question)) is not None and not _NOT.search(m.group(2)):  # "Who is the man X
+        # married?": X's husband (not "the person X never married")
         tie, gender, of, word = "spouse", {"man": "m", "woman": "f"}.get(m.group(1).lower()), m.group(2), "spouse"
     elif (m := _ASK_HELD.match(question)) is not None:  # X is the daughter of whom: X's parent
         tie = word = CONVERSE[KIN[m.group(2).lower()][0]]
@@ -285,7 +287,7 @@ def _sentences(text: str) -> list[str]:
 
 
 # a nickname quoted inside a name: "Jeanne Adèle “Janot” Blum", "Thomas 'Tom' Reed"
-_NICKNAME = re.compile(r"(\b[A-Z][\w.'’-]*)\s+[“\"‘']\s*[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)?\s*[”\"’']\s+(?=[A-Z])")
+_NICKNAME = re.compile(r"(\b[A-Z][\w.'’-]*)\s+[“\"‘']\s*([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)?)\s*[”\"’']\s+(?=[A-Z])")
 
 
 def ties(text: str, title: str = "") -> list[Tie]:
@@ -295,7 +297,7 @@ def ties(text: str, title: str = "") -> list[Tie]:
     for sentence in _sentences(text):
         if len(sentence) > MAX_SENTENCE:
             continue
-        sentence = _NICKNAME.sub(r"\1 ", sentence)  # "Jeanne Adèle “Janot” Blum": Jeanne Adèle Blum
+        sentence = _NICKNAME.sub(r"\1 \2 ", sentence)  # "Nat "King" Cole": Nat King Cole, one name
         subject = _subject(sentence, title)
         out += _kin_of(sentence, title, subject)
         out += _possessed(sentence, title, subject)

@@ -972,7 +972,7 @@ _BY_THE_OLDER = re.compile(r"\b(?:is|was|were|are)\s+([a-z]+)\s+by\s+the\s+(olde
 
 
 # "Who would the maternal grandfather of X be?" -> "Who is the maternal grandfather of X?"
-_WOULD_BE = re.compile(r"^((?i:who|what|where|which|when))\s+would\s+(.+?)\s+be\s*\?\s*$", re.S)
+_WOULD_BE = re.compile(r"^((?i:who|what|where|which|when))\s+would\s+((?i:the|a|an)\s.+?|(?-i:[A-Z]).+?)\s+be\s*\?\s*$", re.S)
 # "On his mother's side, who was the grandfather of X?" -> "Who was the maternal grandfather of X?"
 _ON_THE_SIDE = re.compile(r"^\s*on\s+(?:his|her|their|the)\s+(mother|father)['’]s\s+side\s*,?\s+(.*?\bthe\s+)"
                           r"(grandmother|grandfather|grandparents?)\b", re.I)
@@ -1075,9 +1075,13 @@ def _invert(clause: str) -> str | None:
     return f"{_DO[root.tag_].capitalize()} {_lower_first(doc, body)}"
 
 
+_NAME_PARTICLES = frozenset("de da do dos das du del della di van von der den ter zu la le bin ibn al el y".split())
+
+
 def _inside_name(doc: Any, tok: Any) -> bool:
-    """A lower-case word between two capitalised ones: a particle of a name ("Pereira dos Santos"), no verb."""
-    return tok.text.islower() and 0 < tok.i < len(doc) - 1 and doc[tok.i - 1].text[:1].isupper() \
+    """A name's particle between two capitalised words ("Pereira dos Santos"), parsed as a verb; not a verb
+    between two names ("Spielberg directed Jaws")."""
+    return tok.lower_ in _NAME_PARTICLES and 0 < tok.i < len(doc) - 1 and doc[tok.i - 1].text[:1].isupper() \
         and doc[tok.i + 1].text[:1].isupper()
 
 

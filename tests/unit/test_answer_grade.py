@@ -115,3 +115,15 @@ def test_the_headings_a_cited_unit_sits_under_name_the_question_s_entities_too()
 
     assert on_topic(["Multi-Hop RAG Retry Example", "6. Query Refinement"])
     assert not on_topic(["Corrective Loop Example", "6. Query Refinement"])
+
+
+def test_the_headings_of_a_paragraph_say_nothing_of_what_it_is_about() -> None:
+    """Only code is cited by its headings: a paragraph about PostgreSQL under "Neo4j Versus PostgreSQL" answers
+    no question about Neo4j."""
+    q = "How many nodes does Neo4j store per page?"
+    analysis = QuestionAnalysis(question=q, kind="factoid", answer_type="NUMBER", mentions=["Neo4j"])
+    para = unit("u_" + "8" * 16, "PostgreSQL stores 8 rows per page.", title="PostgreSQL Storage")
+    ctx = Context.of(T, [para.model_copy(update={"section_path": ["Neo4j Versus PostgreSQL", "PostgreSQL Storage"]})])
+    v = validate(f"PostgreSQL stores 8 rows per page. [{para.id}]", ctx, lambda ids: set(), direct="8",
+                 basis={"kind": "span"})
+    assert not OfflineGrader().grade_answer(q, analysis, v, ctx).on_topic

@@ -89,5 +89,8 @@ def test_the_document_the_question_names_by_its_title_goes_before_another_s_code
     headings = {"u_a": "6. Query Refinement Function Multi-Hop RAG Retry Example", "u_b": "Working example"}
     assert read_assigned("What top_k does the retry example use?", spans, [2.0, 1.0], headings)[1] == "4"
     assert read_assigned("What top_k does the retry example use?", spans, [2.0, 1.0])[1] == "5"
+    # words that ask for a value say no document: "default", "value", "used"
+    assert read_assigned("What is the default top_k value used in the corrective example?", spans, [1.0, 2.0],
+                         {"u_b": "Corrective RAG Example", "u_a": "Default Values Used Example"})[1] == "5"
     headings["u_b"] = "Corrective RAG Example"
     assert read_assigned("What top_k does the corrective RAG example use?", spans, [1.0, 2.0], headings)[1] == "5"

@@ -204,3 +204,9 @@ def test_a_nickname_quoted_inside_a_name_leaves_the_name_whole(question: str) ->
             "socialist politician.")
     assert _ask(question, text, "Jeanne Blum") == "Léon Blum"
     assert kin.asked("Who is the woman Léon Blum married?") == kin.Asked("spouse", "f", "Léon Blum", "spouse")
+
+
+def test_a_nickname_is_kept_as_part_of_the_name_and_a_negated_marriage_asks_no_tie() -> None:
+    assert _ask("Who is the father of Natalie Cole?", 'Natalie Cole was the daughter of Nat "King" Cole.') == \
+        "Nat King Cole"
+    assert kin.asked("Who is the person Jane Austen never married?") is None

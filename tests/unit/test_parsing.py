@@ -96,6 +96,10 @@ def test_a_title_cased_heading_that_opens_a_document_heads_every_section_s_path(
     assert titled[-1] == ("Retry the qu", ["Multi-Hop RAG Retry Example", "2. Retry"])
     assert titled[1] == ("Some words h", ["Multi-Hop RAG Retry Example"])
     assert _paths("Why this matters" + body)[-1][1] == ["2. Retry"]
+    # a markdown document says its levels itself: sibling sections stay siblings
+    md = "# Introduction To Widgets\n\nWords.\n\n# Installation Guide\n\nInstall it.\n"
+    doc = SourceDocument(source_id="a.md", uri="a.md", kind="markdown", title="a", text=md, version="v1")
+    assert build_units(doc, parse_markdown(md), md, "t").units[-1].section_path == ["Installation Guide"]
     assert _paths("1. Overview Of Things" + body)[-1][1] == ["2. Retry"]
 
 

@@ -39,6 +39,8 @@ pytestmark = pytest.mark.unit
     # an initial's stop ends no statement: the dash does
     ("Carsten J. Spohr heads an airline - in what year was that airline founded?",
      "In what year was the airline that Carsten J. Spohr heads founded?"),
+    ("Do you know if Spielberg directed Jaws?", "Did Spielberg direct Jaws?"),  # a verb between names is a verb
+    ("Who would you be?", "Who would you be?"),
     # "Who would X be?" is "Who is X?"; "on his mother's side" says which grandparent
     ("Who would the founder of Lufthansa be?", "Who is the founder of Lufthansa?"),
     ("On her father's side, who was the grandmother of Clara Voss?", "Who was the mother of the father of Clara Voss?"),
