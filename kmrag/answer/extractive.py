@@ -105,7 +105,8 @@ COUNTRY_ASKED = re.compile(r"\b(?:nationality|country|citizenship|nation)\b", re
 SAME_PLACE = re.compile(r"\bsame\s+(?:nationality|country|citizenship|place|birthplace|hometown|place\s+of\s+birth)\b|"
                         r"\bboth\s+from\s+the\s+same\b|"
                         r"\bfrom the same country\b", re.I)
-_QUOTED_TITLE = re.compile(r"[\"“]((?-i:[A-Z0-9])[^\"“”\n]{1,80}?)[,.]?[\"”]")
+_OPENING_TITLE = re.compile(r"\s*[\"“]((?-i:[A-Z0-9])[^\"“”\n]{1,80}?)[,.]?[\"”]\s*(?:\([^()]{0,80}\)\s*)?"
+                            r"(?:is|was|are|were)\b")
 MEANING_WEIGHT = 0.5  # the cross-encoder's share of a span's relevance (the question's words: the rest)
 MEANING_TOP = 10  # the spans the cross-encoder reads: the best by the question's words (the rest score 0 by meaning)
 POOL_READ = 6  # when the statements chosen hold no value of the kind asked: the best spans read for one
@@ -787,9 +788,9 @@ class ExtractiveGenerator:
         if answer_type == "ENTITY":  # "the Baudot code": the phrase a name heads for
             headed = {at: text for text, lab, at in ents.get((span.unit_id, span.start), []) if lab == HEADED}
             cands = [(headed.get(at, c) if headed.get(at, "").startswith(c) else c, at) for c, at in cands]
-        if answer_type == "WORK":  # a title is written in quotes: ""A Rickle in Time" is the first episode ..."
-            cands += [(m.group(1), m.start(1)) for m in _QUOTED_TITLE.finditer(span.display)
-                      if not any(at == m.start(1) for _, at in cands)]
+        if answer_type == "WORK" and (m := _OPENING_TITLE.match(span.display)) and \
+                not any(at == m.start(1) for _, at in cands):  # a span that opens with a quoted title is about
+            cands.append((m.group(1), m.start(1)))  # that work: ""A Rickle in Time" is the first episode ..."
         if answer_type in {"ENTITY", "ORG", "WORK"}:  # "silent retrieval failure (corrective RAG)": the bracket
             cands = [_bracketed(c, at, span.display, self.nlp) for c, at in cands]  # is the name
             for m in _NAME_BRACKET.finditer(span.display):  # "… keeps the state (Harbor Session)", one it missed
