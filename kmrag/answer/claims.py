@@ -66,10 +66,9 @@ def _coordination(text: str, names: Sequence[str]) -> tuple[int, int, list[str]]
     written there, in the order of ``names``."""
     spots = []
     for name in names:
-        m = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text)
-        if m is None:
+        if (at := _span_of(name, text)) is None:
             return None
-        spots.append((m.start(), m.end()))
+        spots.append(at)
     order = sorted(spots)
     for (_, a_end), (b_start, _) in zip(order, order[1:], strict=False):
         if not re.fullmatch(r"\s*(?:,\s*)?(?:and|or|as well as|,)\s*|\s*,\s*", text[a_end:b_start], re.I):

@@ -19,6 +19,7 @@ Every statement is a verbatim span followed by its ``[u_…]``; the validator ch
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Sequence
@@ -1274,6 +1275,7 @@ HEADED_SLACK = 20  # characters further from the question's words a name ending 
 VAGUE_NOUNS = frozenset({"one", "thing", "name", "kind", "type", "sort", "person", "people", "man", "woman", "entity"})
 
 
+@functools.lru_cache(maxsize=256)  # read for every span and candidate of a question asking the noun
 def _introduced(noun: str) -> re.Pattern[str]:
     """A name the noun asked introduces: "the magazine India Today", "the American band Molly Hatchet", "its State
     Capital Jaipur"."""

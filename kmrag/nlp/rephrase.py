@@ -15,6 +15,8 @@ import functools
 import re
 from typing import Any
 
+from kmrag.nlp.kin import PARTICLES
+
 # "tell me", "I'd like to know", "can you tell me", "I wonder", "please say" ... before an embedded question
 _ASK = (r"(?:(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell|show)\s+me|"
         r"i(?:'d| would)\s+like\s+to\s+know|i\s+(?:want|need|wish)\s+to\s+know|i\s+wonder|i'm\s+wondering|"
@@ -1075,13 +1077,10 @@ def _invert(clause: str) -> str | None:
     return f"{_DO[root.tag_].capitalize()} {_lower_first(doc, body)}"
 
 
-_NAME_PARTICLES = frozenset("de da do dos das du del della di van von der den ter zu la le bin ibn al el y".split())
-
-
 def _inside_name(doc: Any, tok: Any) -> bool:
     """A name's particle between two capitalised words ("Pereira dos Santos"), parsed as a verb; not a verb
     between two names ("Spielberg directed Jaws")."""
-    return tok.lower_ in _NAME_PARTICLES and 0 < tok.i < len(doc) - 1 and doc[tok.i - 1].text[:1].isupper() \
+    return tok.lower_ in PARTICLES and 0 < tok.i < len(doc) - 1 and doc[tok.i - 1].text[:1].isupper() \
         and doc[tok.i + 1].text[:1].isupper()
 
 
