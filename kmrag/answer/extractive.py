@@ -47,6 +47,7 @@ from kmrag.nlp.asked_nouns import PERSON_NOUNS
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
 from kmrag.nlp.places import available as places_available
+from kmrag.nlp.places import people_of
 from kmrag.retrieval.analysis import BIRTH, CLAUSE_ASKED, DEATH, HOW_MANY_TIME, QuestionAnalysis, offered
 from kmrag.retrieval.multihop import MONTHS, VALUE_OF
 
@@ -116,6 +117,7 @@ MAX_READ_QUERIES = 2  # the question and the most resolved of retrieval's rewrit
 ASKED_NATIONALITY = re.compile(r"^(?:are|were|is|was)\b.*\b(?:and|&)\b.*?\s(?:both\s+)?(?-i:([A-Z][a-z]+(?:an|ian|ese|ish|ch|i|ic)))"
                                r"\s*(?:citizens|nationals)?\s*\??\s*$", re.I)
 # groups spaCy tags NORP that are not a nationality: a "Jewish writer" may be American
+_CAPITALISED = re.compile(r"(?<![\w-])[A-Z][a-z]{3,}(?![\w])")
 NOT_NATIONALITY = frozenset("""jewish christian catholic muslim islamic protestant buddhist hindu sikh orthodox
 anglican lutheran methodist baptist mormon black white hispanic latino latina asian arab republican republicans
 democrat democrats democratic conservative liberal socialist communist labour tory""".split())
@@ -806,8 +808,11 @@ class ExtractiveGenerator:
         if answer_type == "NATIONALITY":  # "an American actress": the adjective, else a country the span names
             own = [(t, at) for t, at in cands if t.lower() not in NOT_NATIONALITY]
             adjectives = [(t, at) for t, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"
-                          and t.lower() not in NOT_NATIONALITY]
-            cands = adjectives or own
+                          and t.lower() not in NOT_NATIONALITY] or [  # one the recogniser missed: "an Armenian- French"
+                (m.group(0), m.start()) for m in _CAPITALISED.finditer(span.display)
+                if m.group(0).lower() not in NOT_NATIONALITY and people_of(m.group(0))]
+            peoples = [(t, at) for t, at in adjectives if country_named(t)]  # not "credited as Serje Avetikian"
+            cands = peoples or adjectives or own
         if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF:  # "which railway": "East Lancashire
             # Railway", a name the recogniser may miss that says it is one
             for m in re.finditer(rf"(?<![\w-])(?:[^\W\d_][\w'’&.-]*\s+){{1,5}}(?i:{re.escape(noun)}s?)\b", span.display):

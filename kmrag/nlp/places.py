@@ -183,6 +183,16 @@ def countries_of(name: str, city: bool = True) -> frozenset[str]:
     return frozenset()
 
 
+def people_of(word: str) -> frozenset[str]:
+    """The country whose people ``word`` names in the data ("Armenian": Armenia), never a city's or a country's own
+    name ("Roman", a town in Romania; "Jordan"): a nationality the recogniser missed ("an Armenian- French actor")."""
+    key = word.strip().lower()
+    table, own = _tables()
+    if key in own and key not in _NOT_COUNTRY_WORDS and key in table and not any(c.lower() == key for c in table[key]):
+        return table[key]
+    return frozenset()
+
+
 def country_of_run(names: Sequence[str], cities: Sequence[bool] | None = None) -> frozenset[str]:
     """The country of a run of place names written together, most specific first ("Moultrie, Georgia, United
     States"): what every name the data holds agrees on, else what the most general one names. ``cities`` says
