@@ -108,7 +108,8 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                 lambda m: f"was {m.group(1)} born"),
                (re.compile(r"\bline\s+of\s+work\b", re.I), lambda m: "profession"),
                # a band that got together: formed (not "got together with" someone, nor "they")
-               (re.compile(r"\bdid\s+(the\s+(?:band|group|duo|trio|quartet)\b.{0,80}?)\s+get\s+together\s*(?=\?)", re.I),
+               (re.compile(r"\bdid\s+(the\s+(?:[^?]{0,40}?\s)?(?:band|group|duo|trio|quartet)\b.{0,80}?)\s+get\s+together\s*(?=\?)",
+                           re.I),
                 lambda m: f"was {m.group(1)} formed"),
                (re.compile(r"\b(band|group|duo|trio|quartet)\s+got\s+together\b(?!\s+with\b)", re.I),
                 lambda m: f"{m.group(1)} formed"),
@@ -148,6 +149,8 @@ _MATCH_POSS = re.compile(r"^(?:does|do|did)\s+(.+?)['’]s\s+(\w+)\s+(?:match|eq
 # (a capitalised noun with its question mark, "Size of ...?"; a lower-case phrase typed as is, "winner of ...")
 _NOUN_ASKED = re.compile(r"^(?:the\s+)?((?-i:[A-Z][a-z]+)(?=\s+of\s+.+\?\s*$)|(?!(?:total\s+)?number\b)(?-i:[a-z]+)"
                          r"(?:\s+(?-i:[a-z]+))?)\s+of\s+(.+?)\s*\??$", re.S)
+_MEASURE_ASKED = re.compile(r"^((?-i:Distance|Length|Height|Altitude|Elevation|Area|Population|Depth|Width|Weight))\s+"
+                            r"((?:in\s+[a-z]+\s+)?(?:from|between)\s+.+?)\s*\?$", re.S)
 _BIRTHDAY = re.compile(r"^when\s+(?:is|was)\s+(?:(?:the\s+)?birthday\s+of\s+(.+?)|(.+?)\s*['’]s\s+birthday)\s*\?$",
                        re.I | re.S)
 # a tag after a question or a statement: ", right?", ", by any chance?", "or not?"
@@ -187,7 +190,8 @@ _TERSE_ASKED = {"date of death": "When did {} die?", "death": "When did {} die?"
 _TERSE = re.compile(r"^(?P<name>(?-i:[A-Z0-9\"“])[^?]*?(?:\s\([^()]{1,40}\))?)(?:'s|’s)?\s+"
                     r"(?P<rest>(?:(?:paternal|maternal)\s+)?[a-z]+(?:\s+[a-z]+){0,5})\s*[?.]?$")
 # "A and B: same country?", "A and B - same nationality" -> "Are A and B from the same country?"
-_TERSE_SAME = re.compile(r"^\s*(.+?)\s+and\s+(.+?)\s*(?::|\s[-\u2013\u2014])\s*(?:the\s+)?same\s+([a-z]+(?:\s+of\s+[a-z]+)?)"
+_TERSE_SAME = re.compile(r"^\s*(.+?)\s+(?:and|vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2014])\s*(?:the\s+)?same\s+"
+                         r"([a-z]+(?:\s+of\s+[a-z]+)?)(?:\s+(?:for|of)\s+(?:the|their|both)\s+(?P<role>[a-z]+?)s?)?"
                          r"(?:\s*,?\s+or\s+(?:not|different|no))?\s*\??\s*$", re.I | re.S)
 # "Same country for A and B?", "Same nationality: A and B" -> "A and B: same country"
 _SAME_FOR = re.compile(r"^\s*(?:the\s+)?same\s+([a-z]+(?:\s+of\s+[a-z]+)?)\s*(?:for|:|\s[-\u2013\u2014])\s*(.+?)\s+and\s+(.+?)"
@@ -290,8 +294,10 @@ def _request(q: str) -> str:
     "Give the date on which X was born." -> "When was X born?"; "whether A or B has ..." -> "Which has ..., A
     or B?"; "A and B: same country?" -> "Are A and B from the same country?"."""
     m = _TERSE_SAME.match(_BARE_SAME.sub(r"\1 and \2: same \3", _SAME_FOR.sub(r"\2 and \3: same \1", q)))
-    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
+    if m and len(m.group(1).split()) <= 12 and len(m.group(2).split()) <= 12:
         a, b, attr = m.group(1).strip(), m.group(2).strip(), m.group(3).lower()
+        if m.group("role"):  # "A vs B: same country for the directors?"
+            a, b = f"the {m.group('role').lower()}s of {a}", b
         if attr in {"country", "nationality", "citizenship", "origin", "country of origin"}:
             return f"Are {a} and {b} from the same {attr}?"
         if attr in {"state", "province", "region", "county", "city", "town", "district"}:
@@ -469,6 +475,7 @@ def _words(q: str) -> str:
         q = pattern.sub(repl, q)
     q = _BY_THE_OLDER.sub(_by_the_older, q)
     q = _WOULD_BE.sub(lambda m: f"{m.group(1)} is {m.group(2)}?", q)
+    q = _FROM_WHICH.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} {m.group(3)} from?", q)
     q = _ON_THE_SIDE.sub(lambda m: f"{m.group(2)[:1].upper()}{m.group(2)[1:]}{_SIDE_OF[m.group(1).lower()]} "
                          f"{m.group(3)}", q)
     q = _kinship(q)
@@ -489,6 +496,8 @@ def _words(q: str) -> str:
             not any(t.pos_ in {"VERB", "AUX"} and t.dep_ == "ROOT" and not _relative_verb(t)
                     and not any(t.idx in r for r in quoted) for t in _nlp()(q)):
         q = f"What is the {m.group(1)[0].lower()}{m.group(1)[1:]} of {m.group(2)}?"
+    q = _MEASURE_ASKED.sub(lambda m: f"What is the {m.group(1).lower()} {m.group(2)}?", q)  # "Distance in miles from A
+    # to B?"
     m = _BIRTHDAY.match(q)
     if m:  # "When is the birthday of X?" / "When is X's birthday?" -> "When was X born?"
         q = f"When was {m.group(1) or m.group(2)} born?"
@@ -678,6 +687,8 @@ def _introduced(q: str) -> str | None:
         return None  # (a relative "who" / "where" may describe in a statement: "The trainer who bred X was ...")
     stmt, ask = m.group("stmt").strip(), m.group("q")
     ref = re.search(r"(?i)\b(?:that|this|the|said)\s+(?:(?-i:[a-z][\w-]*)\s+){0,3}?((?-i:[a-z][\w-]*))(?:['’]s\b)?", ask)
+    if ref and ref.group(1).lower() in _GENERIC and re.match(r"\s+(?:who|whom|that|which)\b", ask[ref.end():]):
+        ref = None  # "the person who performed it": one the question describes, not the thing introduced
     for n in ([ref.group(1)] if ref and ref.group(1).lower() not in _GENERIC else []) + [None]:
         intro = _introducing(stmt, n)
         if intro is not None:
@@ -700,7 +711,8 @@ def _introduced(q: str) -> str | None:
     # a gendered pronoun only: "it" may as well be the statement's subject ("Amazon was founded in a garage. Who
     # founded it?")
     gender = {"she", "her"} if n.lower() in _SHE else {"he", "his", "him"} if n.lower() in _HE else \
-        {"it", "its"} if itself else {"its"} if _person_first(stmt) else set()  # "X appeared in a film; who was its
+        {"it", "its"} if itself else ({"its"} if re.search(r"(?i)\b(?:is|was)\s+it\s+(?:true|so|the\s+case|correct)\b", ask)
+                                      else {"it", "its"}) if _person_first(stmt) else set()  # "X appeared in a film; who was its
     # director?" ("is it true?" asks of no film)
     if len(said) != 1 or said[0].lower() not in gender or said[0].lower() == "him":
         return None
@@ -716,6 +728,10 @@ _DONE_BY = re.compile(r"(?!(?:in|on|at|during|after|before|since|by|for)\s)(?P<x
                       r"(?:someone|somebody|a\s+person|an?\s+(?P<n>[A-Za-z][a-z-]+))", re.I)
 
 
+_THERE_CALLED = re.compile(r"there(?:['’]s|\s+is|\s+was|\s+exists)\s+(?:an?|this|one)\s+(?P<mods>(?:[\w-]+\s+){0,3}?)"
+                           r"(?P<n>(?-i:[a-z][\w-]*))\s+(?:called|named|titled|entitled|known\s+as)\s+(?P<x>.+)", re.I)
+
+
 def _person_first(stmt: str) -> bool:
     """Does the statement open with a person's name (so "it" / "its" after it is the thing it introduced)?"""
     return any(e.label_ == "PERSON" and e.start == 0 for e in _nlp()(stmt).ents)
@@ -726,6 +742,9 @@ def _introducing(stmt: str, noun: str | None) -> tuple[str, str, bool] | None:
     itself): "X was a professor at a university" ->
     "the university at which X was a professor"; "X has a wife" -> "X's wife". ``noun``: the one asked about,
     else the statement's last "a" noun."""
+    there = _THERE_CALLED.fullmatch(stmt.strip())
+    if there and (noun is None or noun.lower() == there.group("n").lower()):  # "There's a song called X": X
+        return f"the {there.group('mods') or ''}{there.group('n')} {there.group('x').strip()}", there.group("n"), True
     by = _DONE_BY.fullmatch(stmt.strip())
     if by and (noun is None or noun.lower() == (by.group("n") or "").lower()):
         x = by.group("x")  # "X was directed by someone": the director of X; "made by a King": the King who made X
@@ -976,6 +995,9 @@ _BY_THE_OLDER = re.compile(r"\b(?:is|was|were|are)\s+([a-z]+)\s+by\s+the\s+(olde
 # "Who would the maternal grandfather of X be?" -> "Who is the maternal grandfather of X?"
 _WOULD_BE = re.compile(r"^((?i:who|what|where|which|when))\s+would\s+((?i:the|a|an)\s.+?|(?-i:[A-Z]).+?)\s+be\s*\?\s*$", re.S)
 # "On his mother's side, who was the grandfather of X?" -> "Who was the maternal grandfather of X?"
+# "From which country does X come?" -> "Which country does X come from?" (the preposition the analysis reads last)
+_FROM_WHICH = re.compile(r"^\s*from\s+(which|what)\s+((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*))?)\s+"
+                         r"((?:does|do|did|is|was|are|were)\s+.+?)\s*\?\s*$", re.I | re.S)
 _ON_THE_SIDE = re.compile(r"^\s*on\s+(?:his|her|their|the)\s+(mother|father)['’]s\s+side\s*,?\s+(.*?\bthe\s+)"
                           r"(grandmother|grandfather|grandparents?)\b", re.I)
 _SIDE_OF = {"mother": "maternal", "father": "paternal"}

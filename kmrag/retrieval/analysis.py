@@ -197,6 +197,8 @@ class QuestionAnalyser:
                 cls = noun_class(tok.head.lemma_)
                 if cls:
                     return cls
+        if named := _named_noun_class(doc):
+            return named  # "What is the name of the child of the president in office when ...?": a person
         if _subject_noun_class(doc) == "PLACE":
             return "PLACE"  # "What is the place of death of X?", "What is the birthplace of the artist who ...?" (the
             # "who" of a clause inside asks for no person)
@@ -362,6 +364,18 @@ def _subject_noun_class(doc: Any) -> str | None:
         return None
     subj = next((t for t in doc[0].head.children if t.dep_ == "nsubj" and t.i > 0), None)
     return noun_class(subj.lemma_) if subj is not None and subj.pos_ == "NOUN" else None
+
+
+def _named_noun_class(doc: Any) -> str | None:
+    """The kind of answer of "What is the name (title) of the N ...?": the kind N names, by the noun lists."""
+    if not len(doc) or doc[0].lower_ != "what" or doc[0].head.lemma_ != "be":
+        return None
+    subj = next((t for t in doc[0].head.children if t.dep_ == "nsubj" and t.i > 0), None)
+    if subj is None or subj.lemma_ not in {"name", "title"}:
+        return None
+    of = next((t for t in subj.children if t.dep_ == "prep" and t.lower_ == "of"), None)
+    noun = next((t for t in of.children if t.dep_ == "pobj" and t.pos_ == "NOUN"), None) if of is not None else None
+    return noun_class(noun.lemma_) if noun is not None else None
 
 
 _QUOTED_OPTIONS = re.compile(r'["“]([^"“”]{1,80}?)[,.]?["”]\s*,?\s+or\s+["“]([^"“”]{1,80}?)[,.]?["”](?!\s*[A-Z])')

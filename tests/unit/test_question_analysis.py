@@ -404,3 +404,14 @@ def test_a_clause_without_that_is_resolved_first_when_the_question_has_a_verb_of
         analyser: QuestionAnalyser, question: str) -> None:
     sub = analyser.analyse(question).sub_question
     assert sub is not None and sub.phrase == "the man Jeanne Blum married" and sub.resolves_to == "PERSON"
+
+
+def test_the_name_of_a_noun_asks_what_the_noun_names() -> None:
+    from kmrag.nlp.extract import SpacyExtractor
+    from kmrag.retrieval.analysis import QuestionAnalyser
+
+    a = QuestionAnalyser(SpacyExtractor())
+    # the "when" of a clause inside asks for no date
+    assert a.analyse("What is the name of the child of the president in office when prohibition occurred?"
+                     ).answer_type == "PERSON"
+    assert a.analyse("What is the name of the city where Tom Vey was born?").answer_type == "PLACE"

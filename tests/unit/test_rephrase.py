@@ -609,3 +609,25 @@ def test_courtesy_doers_statements_that_introduce_and_cleft_choices(asked: str, 
                                    "Did Ann Lee split up with Tom Reyes?", "Who painted The Depicted Sea?"])
 def test_a_thing_is_no_doer_and_a_title_is_no_courtesy(asked: str) -> None:
     assert rephrase(asked).rstrip("?") == asked.rstrip("?")  # (a question typed without its mark gets one)
+
+
+@pytest.mark.parametrize("asked, read", [
+    # forms of a fresh tuning set (tests/data/reworded/tune8.jsonl), with names of our own
+    ("There's a song called Blue Harbour. Where was the person who performed it born?",
+     "Where was the performer of the song Blue Harbour born?"),
+    ("There is a film named Axis. Who directed it?", "Who directed the film Axis?"),
+    ("Tom Vey appeared in a 1950 film; who helmed it?", "Who directed the 1950 film in which Tom Vey appeared?"),
+    ("Marta Quell appeared in a 1950 film; is it true?", "Marta Quell appeared in a 1950 film; is it true?"),
+    ("Amazon was founded in a garage. Who founded it?", "Amazon was founded in a garage. Who founded it?"),
+    ("Dark Harbour vs The Long Night Of The Salt Marsh Singers: same country for the directors?",
+     "Are the directors of Dark Harbour and The Long Night Of The Salt Marsh Singers from the same country?"),
+    ("From which country does the director of Axis (Film) come?",
+     "Which country does the director of Axis (Film) come from?"),
+    ("From what university did Marta Quell graduate?", "What university did Marta Quell graduate from?"),
+    ("What year did the Leeds, Yorkshire rock band that Tom Vey drummed for get together?",
+     "What year was the Leeds, Yorkshire rock band that Tom Vey drummed for formed?"),
+    ("Distance in miles from Leeds to the town where Tom Vey was born?",
+     "What is the distance in miles from Leeds to the town where Tom Vey was born?"),
+])
+def test_forms_of_the_eighth_tuning_set(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
