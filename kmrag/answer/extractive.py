@@ -117,6 +117,7 @@ MAX_READ_QUERIES = 2  # the question and the most resolved of retrieval's rewrit
 ASKED_NATIONALITY = re.compile(r"^(?:are|were|is|was)\b.*\b(?:and|&)\b.*?\s(?:both\s+)?(?-i:([A-Z][a-z]+(?:an|ian|ese|ish|ch|i|ic)))"
                                r"\s*(?:citizens|nationals)?\s*\??\s*$", re.I)
 # groups spaCy tags NORP that are not a nationality: a "Jewish writer" may be American
+SETTLEMENTS = frozenset({"city", "town", "village", "capital", "municipality", "hometown"})
 _CAPITALISED = re.compile(r"(?<![\w-])[A-Z][a-z]{3,}(?![\w])")
 NOT_NATIONALITY = frozenset("""jewish christian catholic muslim islamic protestant buddhist hindu sikh orthodox
 anglican lutheran methodist baptist mormon black white hispanic latino latina asian arab republican republicans
@@ -862,6 +863,10 @@ class ExtractiveGenerator:
         if answer_type == "PLACE" and noun and PLACE_KIND.fullmatch(noun):  # "what city": not "Albany County"
             cands = [(c, at) for c, at in cands if not ((k := PLACE_KIND.fullmatch(c.split()[-1] if c.split() else ""))
                                                         and k.group(0).lower() != noun.lower())]
+        if answer_type == "PLACE" and noun and noun.lower() in SETTLEMENTS:  # "to which city": "London", not "The
+            # East Coast Main Line" the recogniser calls a location
+            labels_at = {at: lab for _, lab, at in ents.get((span.unit_id, span.start), [])}
+            cands = [(c, at) for c, at in cands if labels_at.get(at) not in {"LOC", "FAC"}] or cands
         if answer_type in {"QUANTITY", "NUMBER"}:  # "728,000 ft² (67,000 m²)": the bracket converts the first
             measured = VALUE_OF["QUANTITY"]  # two quantities: "Route 66 (2,448 miles)" converts nothing
             ends = {at + len(c) for c, at in cands if measured.search(c)}

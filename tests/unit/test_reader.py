@@ -283,3 +283,14 @@ def test_a_nationality_is_a_people_s_adjective_not_a_name_the_recogniser_calls_o
     cands = [c for c, _ in gen._candidates("What is the nationality of Serge Avedikian?", "NATIONALITY", spans[0],
                                            gen._entities(spans))]
     assert cands and "Serje Avetikian" not in cands and all("French" in c or "Armenian" in c for c in cands)
+
+
+def test_a_city_asked_is_not_a_railway_the_recogniser_calls_a_location(x: SpacyExtractor) -> None:
+    from kmrag.answer.spans import unit_spans
+    u = unit("u_" + f"{3:016x}", "The East Coast Main Line (ECML) is a 393 mi major railway link between London and "
+             "Edinburgh via Peterborough, York and Newcastle.", title="East Coast Main Line")
+    gen = ExtractiveGenerator(x.nlp)
+    spans = unit_spans(u, 0)
+    cands = [c for c, _ in gen._candidates("Otterington station was on a main line from Edinburgh to which city?",
+                                           "PLACE", spans[0], gen._entities(spans), noun="city")]
+    assert "London" in cands and "The East Coast Main Line" not in cands
