@@ -863,8 +863,8 @@ class ExtractiveGenerator:
         if answer_type == "PLACE" and noun and PLACE_KIND.fullmatch(noun):  # "what city": not "Albany County"
             cands = [(c, at) for c, at in cands if not ((k := PLACE_KIND.fullmatch(c.split()[-1] if c.split() else ""))
                                                         and k.group(0).lower() != noun.lower())]
-        if answer_type == "PLACE" and noun and noun.lower() in SETTLEMENTS:  # "to which city": "London", not "The
-            # East Coast Main Line" the recogniser calls a location
+        if answer_type == "PLACE" and noun and noun.lower().split()[-1] in SETTLEMENTS:  # "to which city": "London",
+            # not "The East Coast Main Line" the recogniser calls a location
             labels_at = {at: lab for _, lab, at in ents.get((span.unit_id, span.start), [])}
             cands = [(c, at) for c, at in cands if labels_at.get(at) not in {"LOC", "FAC"}] or cands
         if answer_type in {"QUANTITY", "NUMBER"}:  # "728,000 ft² (67,000 m²)": the bracket converts the first
