@@ -41,6 +41,7 @@ from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
 from kmrag.answer.ordered import as_choice
 from kmrag.answer.spans import TITLE_QUALIFIER, Span
 from kmrag.answer.support import STOP, number_key, stem, terms
+from kmrag.answer.titled import titled_compared
 from kmrag.answer.validate import named_by
 from kmrag.nlp import kin
 from kmrag.nlp.asked_nouns import PERSON_NOUNS
@@ -428,6 +429,7 @@ class ExtractiveGenerator:
         spans = context.all_spans()
         if not spans:
             return Draft(text="")
+        analysis = titled_compared(question, analysis, [str(getattr(u, "title", "") or "") for u in context.units])
         qwords = self._question_words(question, analysis)
         ents = self._entities(spans)
         by_words = sorted((self._score(s, qwords, analysis, ents) for s in spans),
