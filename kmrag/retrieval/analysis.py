@@ -190,6 +190,8 @@ class QuestionAnalyser:
         if re.search(r"\b(?:what|which) (?:nationalit(?:y|ies)|citizenship)\b|\b(?:nationality|citizenship) of\b", text) or \
                 re.search(r"^(?:which|what) country\b(?=.*\b(?:is|was|are|were|come|comes|came)\b).*\bfrom$", text):
             return "NATIONALITY"  # "Which country is the director of X from?": "American" or "United States"
+        if "where" in asked and _schooled(doc):
+            return "ORG"  # "Where did X graduate from?": a school ("Oberlin College"), not a place
         if "where" in asked:
             return "PLACE"
         for tok in doc:  # "which company", "what city", "whose album"
@@ -431,6 +433,15 @@ def _asking_wh(doc: Any) -> set[str]:
             if not before or before[-1].text in {",", ";", ":"} or (len(before) == 1 and before[0].pos_ == "ADP"):
                 out.add(t.lower_)
     return out
+
+
+_SCHOOLED = frozenset({"graduate", "study", "educate", "attend", "enroll", "enrol", "matriculate"})
+
+
+def _schooled(doc: Any) -> bool:
+    """Does the question's main verb ask where one studied ("Where did X graduate from?", "Where was X educated?")?"""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    return root is not None and root.lemma_.lower() in _SCHOOLED
 
 
 def _asks_phrase(body: str, phrase: str) -> bool:

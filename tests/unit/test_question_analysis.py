@@ -415,3 +415,14 @@ def test_the_name_of_a_noun_asks_what_the_noun_names() -> None:
     assert a.analyse("What is the name of the child of the president in office when prohibition occurred?"
                      ).answer_type == "PERSON"
     assert a.analyse("What is the name of the city where Tom Vey was born?").answer_type == "PLACE"
+
+
+def test_where_one_studied_asks_for_a_school() -> None:
+    from kmrag.nlp.extract import SpacyExtractor
+    from kmrag.retrieval.analysis import QuestionAnalyser
+
+    a = QuestionAnalyser(SpacyExtractor())
+    assert a.analyse("Where did Tom Vey's wife graduate from?").answer_type == "ORG"
+    assert a.analyse("Where was Tom Vey educated?").answer_type == "ORG"
+    assert a.analyse("Where did Tom Vey die?").answer_type == "PLACE"
+    assert a.analyse("Where was the university where Tom Vey studied located?").answer_type == "PLACE"
