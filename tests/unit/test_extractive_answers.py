@@ -246,13 +246,16 @@ def test_a_nationality_no_country_is_known_for_says_yes_only_when_both_spans_nam
 
 
 def test_two_compared_names_read_from_one_span_share_nothing(x: SpacyExtractor) -> None:
-    # "Thick and Thin" split at its "and": both halves find the one film's span, which cannot compare them
+    # "Thick and Thin" split at its "and" (no unit is titled by the whole name): both halves find the one film's
+    # span, which cannot compare them
     units = [("We Stick Together Through Thick and Thin is a 1929 German comedy film.", "paragraph",
-              "We Stick Together Through Thick and Thin", ""),
+              "A German comedy", ""),
              ("Total Badass is a 2010 American documentary film.", "paragraph", "Total Badass", "")]
-    got = answer(x, "Did the movies We Stick Together Through Thick and Thin and Total Badass originate from the same "
-                    "country?", units)[0]
-    assert got is None
+    q = "Did the movies We Stick Together Through Thick and Thin and Total Badass originate from the same country?"
+    assert answer(x, q, units)[0] is None
+    # a unit titled by the whole name: it is one of the names compared, "Total Badass" the other (kmrag.answer.titled)
+    units[0] = (units[0][0], "paragraph", "We Stick Together Through Thick and Thin", "")
+    assert answer(x, q, units)[0] == "no"
 
 
 def test_a_nationality_asked_of_both_is_each_ones_nationality(x: SpacyExtractor) -> None:

@@ -269,7 +269,8 @@ def test_where_a_related_person_is_from_asks_a_nationality(analyser: QuestionAna
     # a place asked of a thing, and a birthplace, stay places
     assert analyser.analyse("Where is the band Dogwood from?").answer_type == "PLACE"
     assert analyser.analyse("Where was the director of Axis (Film) born?").answer_type == "PLACE"
-    assert analyser.analyse("Where did the wife of Hank Reinhardt graduate from?").answer_type == "PLACE"
+    # where one graduated: a school, neither a nationality nor a place
+    assert analyser.analyse("Where did the wife of Hank Reinhardt graduate from?").answer_type == "ORG"
 
 
 def test_a_title_with_its_bracket_keeps_its_small_words(analyser: QuestionAnalyser) -> None:
