@@ -197,6 +197,8 @@ def test_the_blind_and_the_tuning_sets_are_real_questions_reworded(path: Path,
     ("tune6.jsonl", {"2wiki": 40, "hotpotqa": 30}, 30, 6),
     # tune7.jsonl: tune-half questions of all three sets by a seventh writer blind to the rules (README)
     ("tune7.jsonl", {"2wiki": 35, "hotpotqa": 30, "musique": 25}, 80, 2),
+    # tune8.jsonl: every tune-half 2Wiki question a writer could reword, and more HotpotQA ones (README)
+    ("tune8.jsonl", {"2wiki": 42, "hotpotqa": 69, "musique": 39}, 60, 4),
 ])
 def test_the_later_tuning_sets_are_real_questions_reworded(questions: dict[str, dict[str, str]], name: str,
                                                           sets: dict[str, int], forms: int, most: int) -> None:
@@ -210,7 +212,7 @@ def test_the_later_tuning_sets_are_real_questions_reworded(questions: dict[str, 
     assert len(Counter(r.form for r in rows)) >= forms and max(Counter(r.form for r in rows).values()) <= most
 
 
-@pytest.mark.parametrize("name", ["tune4.jsonl", "tune5.jsonl", "tune6.jsonl", "tune7.jsonl"])
+@pytest.mark.parametrize("name", ["tune4.jsonl", "tune5.jsonl", "tune6.jsonl", "tune7.jsonl", "tune8.jsonl"])
 def test_the_fourth_to_seventh_tuning_sets_hold_tune_half_questions_only(name: str) -> None:
     from kmrag.eval.calibrate import split_of
 
@@ -219,10 +221,10 @@ def test_the_fourth_to_seventh_tuning_sets_hold_tune_half_questions_only(name: s
 
 
 @pytest.mark.parametrize(("name", "forms", "most"), [("blind2.jsonl", 25, 8), ("blind3.jsonl", 30, 6),
-                                                     ("blind4.jsonl", 45, 3)])
+                                                     ("blind4.jsonl", 45, 3), ("blind5.jsonl", 50, 3)])
 def test_the_later_blind_sets_are_test_half_questions_reworded(questions: dict[str, dict[str, str]], name: str,
                                                                forms: int, most: int) -> None:
-    """blind2.jsonl, blind3.jsonl, blind4.jsonl: written on 2026-12-05 by writers who saw only the three dev files,
+    """blind2.jsonl to blind5.jsonl: written on 2026-12-05 by writers who saw only the three dev files,
     from their test half, to measure the wording rules blind (README)."""
     from kmrag.eval.calibrate import split_of
 
