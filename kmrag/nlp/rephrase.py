@@ -28,7 +28,8 @@ _ASK = (r"(?:(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(
         r"i(?:'ve|\s+have)\s+been\s+trying\s+to\s+(?:find\s+out|figure\s+out|work\s+out|remember)|"
         r"i(?:'m|\s+am)\s+trying\s+to\s+(?:find\s+out|figure\s+out|work\s+out|remember)|"
         r"(?:someone|somebody|a\s+friend)\s+asked\s+me)")
-_EMBEDDED = re.compile(rf"^\s*{_ASK}\s*,?\s+(whether|if|who|whom|whose|what|when|where|which|why|how)\b\s*(.*)$",
+_EMBEDDED = re.compile(rf"^\s*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?{_ASK}\s*,?\s+"
+                       r"(whether|if|who|whom|whose|what|when|where|which|why|how)\b\s*(.*)$",
                        re.I | re.S)
 _TRUE_THAT = re.compile(r"^\s*(?:is\s+it\s+(?:true|the\s+case|correct)|(?:is|was)\s+it\s+so)\s+that\s+(.*)$",
                         re.I | re.S)
@@ -122,6 +123,13 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"^whereabouts\b", re.I), lambda m: "Where"),
                (re.compile(r"\bthe\s+(person|people|man|woman)\s+behind\s+the\s+camera\s+(?:on|of|for)\b", re.I),
                 lambda m: "the directors of" if m.group(1).lower() == "people" else "the director of"),
+               (re.compile(r"\bwhoever\s+(?:was|is)\s+behind\s+the\s+camera\s+(?:on|of|for)\b", re.I),
+                lambda m: "the director of"),
+               # "who arrived in / came into the world more recently": was born
+               (re.compile(r"\b(?:arrived|came)\s+(?:in|into)\s+the\s+world\b", re.I), lambda m: "was born"),
+               # "from one contry": a slip in an ordinary word
+               (re.compile(r"(?-i:\bcontry\b)"), lambda m: "country"),
+               (re.compile(r"\bfrom\s+one\s+(country|nation)\b", re.I), lambda m: f"from the same {m.group(1).lower()}"),
                # "Which film predates the other, A or B?": the one that came first
                (re.compile(r"\bpredate[sd]?\s+the\s+other(?:\s+one)?\b", re.I), lambda m: "came first"),
                (re.compile(r"\b(?:within|in)\s+(?:a\s+single|one\s+and\s+the\s+same|just\s+one|one)\s+"
@@ -186,11 +194,15 @@ _TERSE_ASKED = {"date of death": "When did {} die?", "death": "When did {} die?"
                 "surname": "What is the surname of {}?", "headquarters": "Where is {} headquartered?",
                 "headquarters state": "In what state is {} headquartered?",
                 "headquarters city": "In what city is {} headquartered?",
-                "headquarters country": "In what country is {} headquartered?"}
+                "headquarters country": "In what country is {} headquartered?",
+                "died when": "When did {} die?", "died where": "Where did {} die?", "born when": "When was {} born?",
+                "born where": "Where was {} born?", "was born when": "When was {} born?",
+                "was born where": "Where was {} born?"}
 _TERSE = re.compile(r"^(?P<name>(?-i:[A-Z0-9\"“])[^?]*?(?:\s\([^()]{1,40}\))?)(?:'s|’s)?\s+"
                     r"(?P<rest>(?:(?:paternal|maternal)\s+)?[a-z]+(?:\s+[a-z]+){0,5})\s*[?.]?$")
 # "A and B: same country?", "A and B - same nationality" -> "Are A and B from the same country?"
-_TERSE_SAME = re.compile(r"^\s*(.+?)\s+(?:and|vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2014])\s*(?:the\s+)?same\s+"
+_TERSE_SAME = re.compile(r"^\s*(?:(?:so|ok|okay|well)\s*,\s*)?(.+?)\s+(?:and|vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2014])"
+                         r"\s*(?:both\s+)?(?:(?:in|from)\s+)?(?:the\s+)?same\s+(?:home\s+|native\s+)?"
                          r"([a-z]+(?:\s+of\s+[a-z]+)?)(?:\s+(?:for|of)\s+(?:the|their|both)\s+(?P<role>[a-z]+?)s?)?"
                          r"(?:\s*,?\s+or\s+(?:not|different|no))?\s*\??\s*$", re.I | re.S)
 # "Same country for A and B?", "Same nationality: A and B" -> "A and B: same country"
@@ -428,7 +440,7 @@ def _terse(q: str) -> str:
             return q
     if rels and rels[-1] in {"paternal", "maternal"} or not (rels or asked):
         return q
-    thing = name
+    thing = re.sub(r"^(The|A|An)(?=\s+(?-i:[a-z]))", lambda m: m.group(1).lower(), name)  # "The director of X"
     for r in rels:
         thing = f"the {r} of {thing}"
     return asked.format(thing) if asked else f"{'What' if rels[-1] in _MAKERS else 'Who'} is {thing}?"
@@ -476,6 +488,16 @@ def _words(q: str) -> str:
     q = _BY_THE_OLDER.sub(_by_the_older, q)
     q = _WOULD_BE.sub(lambda m: f"{m.group(1)} is {m.group(2)}?", q)
     q = _FROM_WHICH.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} {m.group(3)} from?", q)
+    q = _YES_OR_NO_LEAD.sub("", q)
+    q = _COUNTRY_WISE.sub(lambda m: f"Which country {m.group(1).lower()} {m.group(2)} come from?", q)
+    q = _WHAT_NOUN_AFTER.sub(lambda m: f"What is the {m.group(2).lower()} of {_lower_article(m.group(1))}?", q)
+    q = _POSS_SAME.sub(lambda m: f"Do {m.group(1)} and {m.group(3)} have the same {m.group(2).lower()}?", q)
+    q = _IN_THE_KIND_WHERE.sub(lambda m: f"{'Are' if m.group(1).lower() == 'is' else 'Were'} {m.group(2)} and "
+                               f"{m.group(4)} in the same {m.group(3).lower()}?", q)
+    q = _PAIR_IS.sub(_pair_then_asked, q)
+    q = _PAIR_ROLES.sub(lambda m: f"{m.group(3).capitalize()} the {m.group(4).lower()} of {m.group(1)} and {m.group(2)} "
+                        f"{m.group(5)}?", q)
+    q = _PAIR_CHOICE.sub(lambda m: f"{m.group(3)[:1].upper()}{m.group(3)[1:]}, {m.group(1)} or {m.group(2)}?", q)
     q = _ON_THE_SIDE.sub(lambda m: f"{m.group(2)[:1].upper()}{m.group(2)[1:]}{_SIDE_OF[m.group(1).lower()]} "
                          f"{m.group(3)}", q)
     q = _kinship(q)
@@ -732,6 +754,23 @@ _THERE_CALLED = re.compile(r"there(?:['’]s|\s+is|\s+was|\s+exists)\s+(?:an?|th
                            r"(?P<n>(?-i:[a-z][\w-]*))\s+(?:called|named|titled|entitled|known\s+as)\s+(?P<x>.+)", re.I)
 
 
+def _lower_article(text: str) -> str:
+    return re.sub(r"^(The|A|An)(?=\s)", lambda m: m.group(1).lower(), text.strip())
+
+
+def _pair_then_asked(m: re.Match[str]) -> str:
+    """"A and B are villages. Are they in the same country?" -> "Are A and B in the same country?"; "Which of them
+    has the older director?" -> "Which has the older director, A or B?"; the statement as it was otherwise."""
+    a, b, ask = m.group(1).strip(), m.group(2).strip(), m.group(3)
+    which = re.match(r"(?i)(which|who)(?:\s+one)?\s+of\s+(?:them|the\s+two)\s+(.+?)\s*\?$", ask)
+    if which:
+        return f"{which.group(1).capitalize()} {which.group(2)}, {a} or {b}?"
+    they = re.match(r"(?i)(are|were|do|did|have|had)\s+(?:they|both\s+of\s+them)(?:\s+both)?\s+(.+?)\s*\?$", ask)
+    if they:
+        return f"{they.group(1).capitalize()} {a} and {b} {they.group(2)}?"
+    return m.group(0)
+
+
 def _person_first(stmt: str) -> bool:
     """Does the statement open with a person's name (so "it" / "its" after it is the thing it introduced)?"""
     return any(e.label_ == "PERSON" and e.start == 0 for e in _nlp()(stmt).ents)
@@ -874,7 +913,7 @@ def _in_situ(q: str) -> str:
     inverted = _invert(m.group("clause"))
     if inverted is None:
         return q
-    body = inverted[0].lower() + inverted[1:]  # the auxiliary
+    body = _article_lowered(inverted[0].lower() + inverted[1:])  # the auxiliary
     prep = m.group("prep")
     if m.group("det"):
         noun = m.group("noun").lower().split()[-1]  # "which Fayette County, Kentucky airport": an airport
@@ -884,6 +923,11 @@ def _in_situ(q: str) -> str:
             return f"When {body}?"
         return f"{m.group('det').capitalize()} {m.group('noun')} {body}{' ' + prep if prep else ''}?"
     return f"{m.group('wh').capitalize()} {body}{' ' + prep if prep else ''}?"
+
+
+def _article_lowered(body: str) -> str:
+    """"did The director of X die": the article that opened the statement is no title's."""
+    return re.sub(r"^(\w+\s+)(The|A|An)(?=\s+(?-i:[a-z]))", lambda m: m.group(1) + m.group(2).lower(), body)
 
 
 def _asked_inside(clause: str) -> bool:
@@ -995,6 +1039,31 @@ _BY_THE_OLDER = re.compile(r"\b(?:is|was|were|are)\s+([a-z]+)\s+by\s+the\s+(olde
 # "Who would the maternal grandfather of X be?" -> "Who is the maternal grandfather of X?"
 _WOULD_BE = re.compile(r"^((?i:who|what|where|which|when))\s+would\s+((?i:the|a|an)\s.+?|(?-i:[A-Z]).+?)\s+be\s*\?\s*$", re.S)
 # "On his mother's side, who was the grandfather of X?" -> "Who was the maternal grandfather of X?"
+# "Yes or no: A and B are in the same country?": the lead that says what kind of answer is wanted
+_YES_OR_NO_LEAD = re.compile(r"^\s*(?:yes\s+or\s+no|true\s+or\s+false|yes/no)\s*[:,\-\u2013\u2014]\s*", re.I)
+# "Where does X come from, country-wise?" -> "Which country does X come from?"
+_COUNTRY_WISE = re.compile(r"^\s*where\s+(does|do|did)\s+(.+?)\s+(?:come|hail)\s+from\s*,?\s*country[\s-]?wise\s*\?\s*$", re.I)
+# "The director of X — what nationality?" -> "What is the nationality of the director of X?"
+_WHAT_NOUN_AFTER = re.compile(r"^\s*((?:the\s+)?[^?:\u2013\u2014]{3,120}?)\s*(?::|\s[-\u2013\u2014])\s*(?:what|which)\s+"
+                              r"(nationality|citizenship|birthplace|birth\s+date|date\s+of\s+birth|date\s+of\s+death|"
+                              r"place\s+of\s+birth|place\s+of\s+death)\s*\?\s*$", re.I)
+# "Is A's nationality the same as B's?" -> "Do A and B have the same nationality?"
+_POSS_SAME = re.compile(r"^\s*(?:is|was)\s+(.+?)['’]s\s+(nationality|citizenship|country|birthplace|profession|occupation|"
+                        r"job)\s+the\s+same\s+as\s+(.+?)['’]s\s*\?\s*$", re.I)
+# "Is A in the country where B is?" -> "Are A and B in the same country?"
+_IN_THE_KIND_WHERE = re.compile(r"^\s*(is|was)\s+(.+?)\s+(?:located\s+|situated\s+|found\s+)?in\s+the\s+(country|state|"
+                                r"city|county|region|province)\s+(?:where|in\s+which|that)\s+(.+?)\s+(?:is|was)"
+                                r"(?:\s+(?:located|situated|found|in))?\s*\?\s*$", re.I)
+# "A and B are villages. Are they in the same country?" / "... Which of them has ...?": the pair the pronoun is
+_PAIR_IS = re.compile(rf"^\s*({_ALT})\s+and\s+({_ALT})\s+(?:are|were)\s+(?:both\s+)?(?:two\s+)?(?:(?-i:[a-z][\w-]*)\s+){{0,3}}?"
+                      r"(?-i:[a-z][\w-]*)\s*[.;]\s+(.+\?)\s*$", re.S)
+# "A / B: are the two directors from the same country?" -> "Are the directors of A and B from the same country?"
+_PAIR_ROLES = re.compile(r"^\s*(.+?)\s*(?:/|\band\b|&)\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(are|were|do|did)\s+"
+                         r"(?:the|their)\s+(?:two\s+|both\s+)?((?-i:[a-z]+)s)\s+(.+?)\s*\?\s*$", re.I | re.S)
+# "A and B — who was born more recently?" -> "Who was born more recently, A or B?" (a comparison only)
+_PAIR_CHOICE = re.compile(rf"^\s*({_ALT})\s+and\s+({_ALT})\s*(?::|\s[-\u2013\u2014])\s*((?:who|which|whose)\b[^?]*?"
+                          r"\b(?:first|earlier|later|older|younger|elder|more|less|longer|shorter|recently|before|after|"
+                          r"[a-z]+est)\b[^?]*?)\s*\?\s*$", re.S)
 # "From which country does X come?" -> "Which country does X come from?" (the preposition the analysis reads last)
 _FROM_WHICH = re.compile(r"^\s*from\s+(which|what)\s+((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*))?)\s+"
                          r"((?:does|do|did|is|was|are|were)\s+.+?)\s*\?\s*$", re.I | re.S)

@@ -353,7 +353,8 @@ def _reduced_relative(body: str, anchor: str, skip: str) -> list[tuple[tuple[str
     # of its own, so the one after the name is the clause's
     own_verb = m is not None and m.group("prep") is None and m.group("verb").endswith("ed") and (
         re.match(r"(?i)(?:what|which|who)\s+(?:is|was|are|were)\b", body) and not body[m.end():].strip()
-        or re.match(r"(?i)(?:when|where|how)\s+(?:did|does|do)\b", body) and re.fullmatch(r"\s+[a-z]+", body[m.end():]))
+        or re.match(r"(?i)(?:when|where|how|(?:what|which)\s+[a-z]+)\s+(?:did|does|do)\b", body)
+        and re.fullmatch(r"\s+[a-z]+(?:\s+(?:from|in|at|for|to|on|with|of))?[\s?.]*", body[m.end():]))
     if m and noun_class(m.group(1)) and (m.group("aux") in {"is", "was", "are", "were"} or stranded or own_verb):
         # (not "the album Thriller recorded": a title in apposition and the question's own verb)
         return [((m.group(0), m.group(1)), m.group("aux") in {"is", "was", "are", "were"})]
@@ -440,8 +441,9 @@ _SCHOOLED = frozenset({"graduate", "study", "educate", "attend", "enroll", "enro
 
 def _schooled(doc: Any) -> bool:
     """Does the question's main verb ask where one studied ("Where did X graduate from?", "Where was X educated?")?"""
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    return root is not None and root.lemma_.lower() in _SCHOOLED
+    return any(t.lemma_.lower() in _SCHOOLED and (t.dep_ in {"ROOT", "dobj"} or t.pos_ == "VERB" and t.dep_ in {"conj", "xcomp"})
+               for t in doc)  # (the main verb after a clause, "Where did the woman X married graduate from?", which
+    # the parser may read as a noun; not "the man who graduated from Yale", nor "his graduate studies")
 
 
 def _asks_phrase(body: str, phrase: str) -> bool:

@@ -427,3 +427,13 @@ def test_where_one_studied_asks_for_a_school() -> None:
     assert a.analyse("Where was Tom Vey educated?").answer_type == "ORG"
     assert a.analyse("Where did Tom Vey die?").answer_type == "PLACE"
     assert a.analyse("Where was the university where Tom Vey studied located?").answer_type == "PLACE"
+
+
+def test_the_woman_a_name_married_and_where_she_graduated() -> None:
+    from kmrag.nlp.extract import SpacyExtractor
+    from kmrag.retrieval.analysis import QuestionAnalyser
+
+    a = QuestionAnalyser(SpacyExtractor()).analyse("What school did the woman Hank Reinhardt married graduate from?")
+    assert a.kind == "bridge" and a.answer_type == "ORG"
+    assert QuestionAnalyser(SpacyExtractor()).analyse(
+        "Where did Tom Vey die after his graduate studies?").answer_type == "PLACE"

@@ -631,3 +631,34 @@ def test_a_thing_is_no_doer_and_a_title_is_no_courtesy(asked: str) -> None:
 ])
 def test_forms_of_the_eighth_tuning_set(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    # forms of a ninth tuning set (tests/data/reworded/tune9.jsonl), with names of our own
+    ("Dark Harbour and Salt Marsh are two films. Which of them has the director with the earlier birth date?",
+     "Which has the director with the earlier date of birth, Dark Harbour or Salt Marsh?"),
+    ("Leeds and Hull are cities. Are they in the same country?", "Are Leeds and Hull in the same country?"),
+    ("The director of Dark Harbour (Film) — what nationality?",
+     "What is the nationality of the director of Dark Harbour (Film)?"),
+    ("Is Leeds in the country where Hull is?", "Are Leeds and Hull in the same country?"),
+    ("Where does the director of Axis (Film) hail from, country-wise?",
+     "Which country does the director of Axis (Film) come from?"),
+    ("Tom Vey and Ann Ray — who arrived in the world more recently?", "Who was born more recently, Tom Vey or Ann Ray?"),
+    ("Is Tom Vey's nationality the same as Ann Ray's?", "Do Tom Vey and Ann Ray have the same nationality?"),
+    ("So, the directors of Dark Harbour and Salt Marsh — same home country or not?",
+     "Are the directors of Dark Harbour and Salt Marsh from the same country?"),
+    ("Dark Harbour (Film) / Salt Marsh (Film): are the two directors from one contry?",
+     "Are the directors of Dark Harbour (Film) and Salt Marsh (Film) from the same country?"),
+    ("Leeds, Yorkshire and Hull, Yorkshire — both in a single country?",
+     "Are Leeds, Yorkshire and Hull, Yorkshire from the same country?"),
+    ("Yes or no: Leeds and Hull are in the same country?", "Are Leeds and Hull in the same country?"),
+    ("Can you check whether Leeds is in the same country as Hull?", "Are Leeds and Hull in the same country?"),
+    ("Could you look up the birth date of whoever was behind the camera on Dark Harbour?",
+     "What is the date of birth of the director of Dark Harbour?"),
+    ("Dark Harbour (1952 Film) director died when?", "When did the director of Dark Harbour (1952 Film) die?"),
+    ("The director of Dark Harbour (1921 Film) passed away where?", "Where did the director of Dark Harbour (1921 Film) die?"),
+    # not a comparison: a pair, then a question that compares nothing, stays as it is
+    ("Tom Vey and Ann Ray — who directed them?", "Tom Vey and Ann Ray — who directed them?"),
+])
+def test_forms_of_the_ninth_tuning_set(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
