@@ -379,7 +379,8 @@ def _request(q: str) -> str:
         head = re.match(r"^the\s+([\w\s-]+?)\s+of\s+\S", body, re.I)
         if head:  # "Give the birth date of X", "List the members of the band"
             plural = head.group(1).split()[-1].lower().endswith("s") and not head.group(1).lower().endswith("ss")
-            return f"What {'are' if plural else 'is'} {body}{tail}?"
+            who = head.group(1).split()[-1].lower() in _person_nouns()  # "the newly elected Chief Justice of ..."
+            return f"{'Who' if who else 'What'} {'are' if plural else 'is'} {body}{tail}?"
         person = re.match(r"^the\s+(?:[\w-]+\s+){0,3}?([\w-]+)\s+(?:born|who|that|whose)\b", body, re.I)
         if person and person.group(1).lower() in _person_nouns():  # "Identify the player born in 1984 who ..."
             return f"Who is {body}{tail}?"
@@ -489,6 +490,8 @@ def _words(q: str) -> str:
     q = _WOULD_BE.sub(lambda m: f"{m.group(1)} is {m.group(2)}?", q)
     q = _FROM_WHICH.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} {m.group(3)} from?", q)
     q = _YES_OR_NO_LEAD.sub("", q)
+    q = _BOTH_FIRST.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} and {m.group(3)} both {m.group(4)}?", q)
+    q = _OR_THE_ER.sub(lambda m: f"Which {m.group(1).lower()} {m.group(4)}, {m.group(2)} or {m.group(3)}?", q)
     q = _COUNTRY_WISE.sub(lambda m: f"Which country {m.group(1).lower()} {m.group(2)} come from?", q)
     q = _WHAT_NOUN_AFTER.sub(lambda m: f"What is the {m.group(2).lower()} of {_lower_article(m.group(1))}?", q)
     q = _POSS_SAME.sub(lambda m: f"Do {m.group(1)} and {m.group(3)} have the same {m.group(2).lower()}?", q)
@@ -626,7 +629,7 @@ def _front(q: str) -> str:
             (said := _said_of(m.group(2), _topic_name(m.group(1)))):  # (not "For her work on radium, what ...?")
         return said  # "For the film X, where did its director die?"
     m = _TOPIC_ASKED.match(_QUESTION_LABEL.sub(" \u2014 ", q))
-    if m and not _TOPIC.match(q) and len(m.group(1).split()) <= 16 and \
+    if m and not _TOPIC.match(q) and len(m.group(1).split()) <= 16 and not _CLAUSE_TOPIC.search(m.group(1)) and \
             (said := _said_of(m.group(2), _topic_name(m.group(1)))):
         return said  # "A and B — do their directors come from the same country?"
     m = _TOPIC.match(q)
@@ -718,6 +721,11 @@ def _introduced(q: str) -> str | None:
     if intro is None:
         return None
     thing, n, itself = intro
+    if itself and n.lower() in _person_nouns() and re.search(r"(?i)(?<![\w'])(?:it|its)(?![\w'])", ask):
+        # "X was a professor at a university. In what year was it established?": "it" is not the professor
+        last = re.findall(r"(?i)\ban?\s+(?:(?-i:[a-z][\w-]*)\s+){0,3}?((?-i:[a-z][\w-]*))\b", stmt)
+        if last and last[-1].lower() != n.lower() and (other := _introducing(stmt, last[-1])) is not None:
+            thing, n, itself = other
     if _WHICH_ONE.match(ask) and not itself:  # "X was killed at an airport in Y. Which one?"
         return f"What is {thing}?"
     if ref is not None and (ref.group(1) == n or ref.group(1).lower() in _GENERIC):
@@ -733,6 +741,7 @@ def _introduced(q: str) -> str | None:
     # a gendered pronoun only: "it" may as well be the statement's subject ("Amazon was founded in a garage. Who
     # founded it?")
     gender = {"she", "her"} if n.lower() in _SHE else {"he", "his", "him"} if n.lower() in _HE else \
+        {"he", "his", "she", "her"} if n.lower() in _person_nouns() and not itself else \
         {"it", "its"} if itself else ({"its"} if re.search(r"(?i)\b(?:is|was)\s+it\s+(?:true|so|the\s+case|correct)\b", ask)
                                       else {"it", "its"}) if _person_first(stmt) else set()  # "X appeared in a film; who was its
     # director?" ("is it true?" asks of no film)
@@ -747,7 +756,7 @@ def _introduced(q: str) -> str | None:
 
 _DONE_BY = re.compile(r"(?!(?:in|on|at|during|after|before|since|by|for)\s)(?P<x>.+?)\s+"
                       r"(?P<be>was|were|is|are|has\s+been|had\s+been)\s+(?P<v>(?-i:[a-z]+))\s+by\s+"
-                      r"(?:someone|somebody|a\s+person|an?\s+(?P<n>[A-Za-z][a-z-]+))", re.I)
+                      r"(?:someone|somebody|a\s+person|an?\s+(?:(?-i:[A-Z])[\w-]*\s+)?(?P<n>[A-Za-z][a-z-]+))", re.I)
 
 
 _THERE_CALLED = re.compile(r"there(?:['’]s|\s+is|\s+was|\s+exists)\s+(?:an?|this|one)\s+(?P<mods>(?:[\w-]+\s+){0,3}?)"
@@ -1039,6 +1048,14 @@ _BY_THE_OLDER = re.compile(r"\b(?:is|was|were|are)\s+([a-z]+)\s+by\s+the\s+(olde
 # "Who would the maternal grandfather of X be?" -> "Who is the maternal grandfather of X?"
 _WOULD_BE = re.compile(r"^((?i:who|what|where|which|when))\s+would\s+((?i:the|a|an)\s.+?|(?-i:[A-Z]).+?)\s+be\s*\?\s*$", re.S)
 # "On his mother's side, who was the grandfather of X?" -> "Who was the maternal grandfather of X?"
+# "Are both A and B American?" -> "Are A and B both American?" (not "B American" read as one name)
+_BOTH_FIRST = re.compile(r"^\s*(are|were)\s+both\s+(.+?)\s+and\s+(.+?)\s+((?-i:[A-Z][a-z]+(?:an|ian|ese|ish|ch|i)))\s*\?\s*$",
+                         re.I)
+# "Is A or B the older institution?" -> "Which is the older institution, A or B?"
+_OR_THE_ER = re.compile(rf"^\s*((?i:is|was|are|were))\s+({_ALT})\s+or\s+({_ALT})\s+(the\s+(?:[a-z]+er|more\s+[a-z]+|less\s+[a-z]+|"
+                        r"elder|first|last)\b[^?]*?)\s*\?\s*$", re.S)
+# a statement, not a topic: "X was developed by an English inventor — when was he born?"
+_CLAUSE_TOPIC = re.compile(r"\b(?:is|was|are|were|has\s+been|had\s+been)\s+(?:[a-z]+ly\s+)?(?-i:[a-z]+(?:ed|en))\s+by\b", re.I)
 # "Yes or no: A and B are in the same country?": the lead that says what kind of answer is wanted
 _YES_OR_NO_LEAD = re.compile(r"^\s*(?:yes\s+or\s+no|true\s+or\s+false|yes/no)\s*[:,\-\u2013\u2014]\s*", re.I)
 # "Where does X come from, country-wise?" -> "Which country does X come from?"

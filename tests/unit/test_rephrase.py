@@ -662,3 +662,18 @@ def test_forms_of_the_eighth_tuning_set(asked: str, read: str) -> None:
 ])
 def test_forms_of_the_ninth_tuning_set(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    # forms of the ninth tuning set's HotpotQA and MuSiQue rows, with names of our own
+    ("Tom Vey was a professor at a university. In what year was it established?",
+     "In what year was the university at which Tom Vey was a professor established?"),
+    ("Lufthansa is an airline. When was it founded?", "When was Lufthansa founded?"),
+    ("The Leeds steam engine was developed by an English inventor — when was he born?",
+     "When was the developer of the Leeds steam engine born?"),
+    ("Quick check: is it the case that both Tom Vey and Ann Ray are American?", "Are Tom Vey and Ann Ray both American?"),
+    ("Is Tufts University or Duke University the older institution?",
+     "Which is the older institution, Tufts University or Duke University?"),
+])
+def test_forms_of_the_ninth_tuning_set_beyond_2wiki(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
