@@ -490,6 +490,9 @@ def _words(q: str) -> str:
     q = _WOULD_BE.sub(lambda m: f"{m.group(1)} is {m.group(2)}?", q)
     q = _FROM_WHICH.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} {m.group(3)} from?", q)
     q = _YES_OR_NO_LEAD.sub("", q)
+    if (m := _TOPIC_THEN_OWNED_WH.match(q)) and (said := _said_of(
+            f"{m.group(4).capitalize()} {m.group(3).lower()} {m.group(2)}?", _topic_name(m.group(1)))):
+        q = said  # "X — his mother's father was who?" -> "Who was the father of the mother of X?"
     q = _BOTH_FIRST.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} and {m.group(3)} both {m.group(4)}?", q)
     q = _OR_THE_ER.sub(lambda m: f"Which {m.group(1).lower()} {m.group(4)}, {m.group(2)} or {m.group(3)}?", q)
     q = _COUNTRY_WISE.sub(lambda m: f"Which country {m.group(1).lower()} {m.group(2)} come from?", q)
@@ -533,6 +536,8 @@ def _words(q: str) -> str:
         if re.match(r"(?i)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|have|had)\b",
                     body) or _EMBEDDED.match(body):
             q = body + "?"
+        elif re.search(r"[:\u2013\u2014]|\s-\s", body):  # "A and B: same country of origin, yes or no?": the
+            q = body + "?"  # terse form is read as it is (its names are no clause: "We Stick Together ...")
         else:  # "A and B are in the same country, right?" -> "Are A and B in the same country?"
             q = _as_yes_no(_end(body)) or q
     return q
@@ -1056,6 +1061,9 @@ _OR_THE_ER = re.compile(rf"^\s*((?i:is|was|are|were))\s+({_ALT})\s+or\s+({_ALT})
                         r"elder|first|last)\b[^?]*?)\s*\?\s*$", re.S)
 # a statement, not a topic: "X was developed by an English inventor — when was he born?"
 _CLAUSE_TOPIC = re.compile(r"\b(?:is|was|are|were|has\s+been|had\s+been)\s+(?:[a-z]+ly\s+)?(?-i:[a-z]+(?:ed|en))\s+by\b", re.I)
+# "X — his mum's dad was who?": a topic, then what one of its own is, asked at the end
+_TOPIC_THEN_OWNED_WH = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*((?:his|her|its|their)\s+[^?]+?)\s+(was|is|were|are)\s+"
+                                  r"(who|what|where|when)\s*\?\s*$", re.I | re.S)
 # "Yes or no: A and B are in the same country?": the lead that says what kind of answer is wanted
 _YES_OR_NO_LEAD = re.compile(r"^\s*(?:yes\s+or\s+no|true\s+or\s+false|yes/no)\s*[:,\-\u2013\u2014]\s*", re.I)
 # "Where does X come from, country-wise?" -> "Which country does X come from?"

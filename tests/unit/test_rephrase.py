@@ -677,3 +677,14 @@ def test_forms_of_the_ninth_tuning_set(asked: str, read: str) -> None:
 ])
 def test_forms_of_the_ninth_tuning_set_beyond_2wiki(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Dark Harbour (Film) — his mum's dad was who?", "Who was the father of the mother of Dark Harbour (Film)?"),
+    ("Lufthansa: its founder was who?", "Who was the founder of Lufthansa?"),
+    # a trailing "yes or no" after a terse pair: the names are no clause ("We Stick ..." is no "Do we stick ...")
+    ("We Sing Together and Total Badass: same country of origin, yes or no?",
+     "Are We Sing Together and Total Badass from the same country of origin?"),
+])
+def test_a_topic_then_what_is_its_own_and_a_terse_pair_with_its_tag(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
