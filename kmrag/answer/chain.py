@@ -33,7 +33,14 @@ Analyse = Callable[[str], QuestionAnalysis]
 def about(name: str, spans: Sequence[Span]) -> list[Span]:
     """The spans that name ``name`` (every word of it) in their text or their unit's title."""
     words = terms(name).words
-    return [s for s in spans if words and words <= terms(f"{s.title} {s.display}").words]
+    return [s for s in spans if words and words <= terms(f"{s.title} {s.display}").words and not _only_sequel(name, s)]
+
+
+def _only_sequel(name: str, span: Span) -> bool:
+    """Does the span name ``name`` only as part of a sequel's title ("Tomb Raider III" for "Tomb Raider")?"""
+    text = f"{span.title} \n {span.display}"
+    named = list(re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.I))
+    return bool(named) and all(re.match(_SEQUEL, text[m.end():], re.I) for m in named)
 
 
 def owns(name: str, span: Span) -> bool:
@@ -41,14 +48,19 @@ def owns(name: str, span: Span) -> bool:
     of the same thing and "or" it ("Julia (104 – after 39 BC) or Julia Antonia ... was a daughter of ...")?"""
     if titled_by(name, span):
         return True
-    return bool(name) and re.match(rf"\W*(?:the\s+)?(?:[^,;()]{{1,40}}?(?:\s*\([^()]*\))?\s+or\s+)?{re.escape(name)}(?!\w)",
-                                   span.display, re.I) is not None
+    return bool(name) and re.match(rf"\W*(?:the\s+)?(?:[^,;()]{{1,40}}?(?:\s*\([^()]*\))?\s+or\s+)?{re.escape(name)}(?!\w)"
+                                   rf"(?!{_SEQUEL})", span.display, re.I) is not None
 
 
 def titled_by(name: str, span: Span) -> bool:
     """Is the span's unit titled by ``name`` (every word of it)?"""
     words = terms(name).words
-    return bool(words) and words <= terms(span.title).words
+    return bool(words) and words <= terms(span.title).words and not re.search(
+        rf"(?<!\w){re.escape(name)}{_SEQUEL}", span.title, re.I)  # "Tomb Raider III" is another game than "Tomb Raider"
+
+
+# a number after a title names another work of its series ("Tomb Raider III", "Rocky 2", "Alien: Resurrection")
+_SEQUEL = r"(?:\s+(?-i:[IVX]{1,4})\b|\s+\d{1,2}\b|\s*:\s+\w)"
 
 
 def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span], read: Read, rank: Rank,
