@@ -869,7 +869,10 @@ def _said_of(question: str, topic: str) -> str | None:
     """The question with its one pronoun for the topic replaced: "When was its director born?" -> "When was the
     director of <topic> born?"; "In what city does it have a building?" -> "... does <topic> have ...?"."""
     owned, bare = _OWNED.findall(question), _PRONOUN.findall(question)
-    if len(owned) + len(bare) != 1:
+    if len(bare) == 1 and len(owned) == 1 and bare[0].lower() in {"he", "she"} and re.search(
+            rf"(?i)\b{'his' if bare[0].lower() == 'he' else 'her'}\s+{re.escape(owned[0])}\b", question):
+        owned = []  # "where did she get her degree?": the topic is "she", and "her degree" stays hers
+    elif len(owned) + len(bare) != 1:
         return None
     topic = re.sub(r"^(The|A|An)(?=\s+(?-i:[a-z]))", lambda m: m.group(1).lower(), topic)  # "the studio album ..."
     if owned:

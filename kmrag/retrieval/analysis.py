@@ -431,7 +431,7 @@ def _asking_wh(doc: Any) -> set[str]:
     for t in doc:
         if t.lower_ in {"when", "where"}:
             before = [w for w in doc[: t.i] if not w.is_space and w.pos_ not in {"CCONJ", "INTJ"}]  # "And when ..."
-            if not before or before[-1].text in {",", ";", ":"} or (len(before) == 1 and before[0].pos_ == "ADP"):
+            if not before or before[-1].text in {",", ";", ":", "\u2014", "\u2013", "-"} or (len(before) == 1 and before[0].pos_ == "ADP"):
                 out.add(t.lower_)
     return out
 
@@ -441,6 +441,8 @@ _SCHOOLED = frozenset({"graduate", "study", "educate", "attend", "enroll", "enro
 
 def _schooled(doc: Any) -> bool:
     """Does the question's main verb ask where one studied ("Where did X graduate from?", "Where was X educated?")?"""
+    if any(t.lemma_.lower() in {"degree", "diploma", "doctorate", "phd"} and t.dep_ in {"dobj", "pobj"} for t in doc):
+        return True  # "Where did she get her degree?"
     return any(t.lemma_.lower() in _SCHOOLED and (t.dep_ in {"ROOT", "dobj"} or t.pos_ == "VERB" and t.dep_ in {"conj", "xcomp"})
                for t in doc)  # (the main verb after a clause, "Where did the woman X married graduate from?", which
     # the parser may read as a noun; not "the man who graduated from Yale", nor "his graduate studies")

@@ -437,3 +437,12 @@ def test_the_woman_a_name_married_and_where_she_graduated() -> None:
     assert a.kind == "bridge" and a.answer_type == "ORG"
     assert QuestionAnalyser(SpacyExtractor()).analyse(
         "Where did Tom Vey die after his graduate studies?").answer_type == "PLACE"
+
+
+def test_where_one_got_a_degree_asks_for_a_school() -> None:
+    from kmrag.nlp.extract import SpacyExtractor
+    from kmrag.retrieval.analysis import QuestionAnalyser
+
+    a = QuestionAnalyser(SpacyExtractor())
+    assert a.analyse("Where did Tom Vey's wife get her degree?").answer_type == "ORG"
+    assert a.analyse("Where did Tom Vey earn his doctorate?").answer_type == "ORG"

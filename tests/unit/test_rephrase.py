@@ -688,3 +688,7 @@ def test_forms_of_the_ninth_tuning_set_beyond_2wiki(asked: str, read: str) -> No
 ])
 def test_a_topic_then_what_is_its_own_and_a_terse_pair_with_its_tag(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+def test_a_topic_then_she_and_her_own() -> None:
+    assert rephrase("Tom Vey's wife — where did she get her degree?") == "Where did Tom Vey's wife get her degree?"
