@@ -262,35 +262,31 @@ def test_a_people_s_adjective_after_to_is_no_place(x: SpacyExtractor) -> None:
     assert v.direct != "European"
 
 
-def test_a_people_s_adjective_after_by_is_no_person(x: SpacyExtractor) -> None:
+def _candidates(x: SpacyExtractor, question: str, answer_type: str, text: str, title: str,
+                noun: str | None = None) -> list[str]:
+    """The reader's candidates of ``answer_type`` in a one-sentence unit."""
     from kmrag.answer.spans import unit_spans
-    u = unit("u_" + f"{1:016x}", "\"Blue Lantern\" is the first Japanese studio album by South Korean boy group "
-             "Shinee.", title="Blue Lantern")
     gen = ExtractiveGenerator(x.nlp)
-    spans = unit_spans(u, 0)
-    cands = [c for c, _ in gen._candidates("Which member released Blue Lantern?", "PERSON", spans[0],
-                                           gen._entities(spans))]
+    spans = unit_spans(unit("u_" + f"{abs(hash(text)) % 16**16:016x}", text, title=title), 0)
+    return [c for c, _ in gen._candidates(question, answer_type, spans[0], gen._entities(spans), noun=noun)]
+
+
+def test_a_people_s_adjective_after_by_is_no_person(x: SpacyExtractor) -> None:
+    cands = _candidates(x, "Which member released Blue Lantern?", "PERSON", "\"Blue Lantern\" is the first Japanese "
+                        "studio album by South Korean boy group Shinee.", "Blue Lantern")
     assert "South Korean" not in cands
 
 
 def test_a_nationality_is_a_people_s_adjective_not_a_name_the_recogniser_calls_one(x: SpacyExtractor) -> None:
     # spaCy calls "Serje Avetikian" a NORP; the nationality is "Armenian- French" (an upstream text's spacing)
-    from kmrag.answer.spans import unit_spans
-    u = unit("u_" + f"{2:016x}", "Serge Avedikian( born 1 December 1955), sometimes credited as Serje Avetikian, is an "
-             "Armenian- French film and theatre actor, director, writer and producer.", title="Serge Avedikian")
-    gen = ExtractiveGenerator(x.nlp)
-    spans = unit_spans(u, 0)
-    cands = [c for c, _ in gen._candidates("What is the nationality of Serge Avedikian?", "NATIONALITY", spans[0],
-                                           gen._entities(spans))]
+    cands = _candidates(x, "What is the nationality of Serge Avedikian?", "NATIONALITY", "Serge Avedikian( born 1 "
+                        "December 1955), sometimes credited as Serje Avetikian, is an Armenian- French film and theatre "
+                        "actor, director, writer and producer.", "Serge Avedikian")
     assert cands and "Serje Avetikian" not in cands and all("French" in c or "Armenian" in c for c in cands)
 
 
 def test_a_city_asked_is_not_a_railway_the_recogniser_calls_a_location(x: SpacyExtractor) -> None:
-    from kmrag.answer.spans import unit_spans
-    u = unit("u_" + f"{3:016x}", "The East Coast Main Line (ECML) is a 393 mi major railway link between London and "
-             "Edinburgh via Peterborough, York and Newcastle.", title="East Coast Main Line")
-    gen = ExtractiveGenerator(x.nlp)
-    spans = unit_spans(u, 0)
-    cands = [c for c, _ in gen._candidates("Otterington station was on a main line from Edinburgh to which city?",
-                                           "PLACE", spans[0], gen._entities(spans), noun="city")]
+    cands = _candidates(x, "Otterington station was on a main line from Edinburgh to which city?", "PLACE",
+                        "The East Coast Main Line (ECML) is a 393 mi major railway link between London and Edinburgh "
+                        "via Peterborough, York and Newcastle.", "East Coast Main Line", noun="city")
     assert "London" in cands and "The East Coast Main Line" not in cands
