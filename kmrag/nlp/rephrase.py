@@ -821,6 +821,8 @@ def _introducing(stmt: str, noun: str | None) -> tuple[str, str, bool] | None:
         return None
     owner = re.fullmatch(r"(.+?)\s+(?:has|had|have)", before)
     if owner and not m.group("prep") and not rest:
+        if re.match(r"(?:The|A|An)\s+(?-i:[a-z])", owner.group(1)):  # "The film X had a director": the director of
+            return f"the {mods}{n} of {_lower_article(owner.group(1))}", n, False  # the film X
         return f"{owner.group(1)}'s {mods}{n}", n, False
     copula = re.fullmatch(r"(.+?)\s+(?:is|was|are|were)", before)
     if copula and not m.group("prep"):  # "Lufthansa is an airline": the airline is Lufthansa ("it" too)
@@ -1049,8 +1051,9 @@ def _by_one_who(q: str) -> str:
 
 
 # "Which film was directed by the older person, A or B?" -> "Which film has the director born first, A or B?"
-_BY_THE_OLDER = re.compile(r"\b(?:is|was|were|are)\s+([a-z]+)\s+by\s+the\s+(older|elder|younger)\s+"
-                           r"(?:person|man|woman|one|individual|people|of\s+the\s+two)\b", re.I)
+_BY_THE_OLDER = re.compile(r"\b(?:is|was|were|are)\s+([a-z]+)\s+by\s+the\s+(?:(older|elder|younger)\s+"
+                           r"(?:person|man|woman|one|individual|people|of\s+the\s+two)|(?:person|man|woman|one|"
+                           r"individual)\s+(?:who\s+was\s+)?born\s+(first|earlier|later|last))\b", re.I)
 
 
 # "Who would the maternal grandfather of X be?" -> "Who is the maternal grandfather of X?"
@@ -1104,7 +1107,8 @@ def _by_the_older(m: re.Match[str]) -> str:
     agent = _agent(m.group(1))
     if agent is None:
         return m.group(0)
-    return f"has the {agent} born {'later' if m.group(2).lower() == 'younger' else 'first'}"
+    later = (m.group(2) or "").lower() == "younger" or (m.group(3) or "").lower() in {"later", "last"}
+    return f"has the {agent} born {'later' if later else 'first'}"
 
 
 def _agent(verb: str) -> str | None:

@@ -692,3 +692,13 @@ def test_a_topic_then_what_is_its_own_and_a_terse_pair_with_its_tag(asked: str, 
 
 def test_a_topic_then_she_and_her_own() -> None:
     assert rephrase("Tom Vey's wife — where did she get her degree?") == "Where did Tom Vey's wife get her degree?"
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Salt Marsh or Dark Harbour, which one was directed by the person born first?",
+     "Which one has the director born first, Salt Marsh or Dark Harbour?"),
+    ("The film Dark Harbour had a director. On what date did that person come into the world?",
+     "When was the director of the film Dark Harbour born?"),
+])
+def test_a_person_born_first_and_a_described_thing_that_had_one(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
