@@ -490,6 +490,7 @@ def _words(q: str) -> str:
     q = _WOULD_BE.sub(lambda m: f"{m.group(1)} is {m.group(2)}?", q)
     q = _FROM_WHICH.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} {m.group(3)} from?", q)
     q = _YES_OR_NO_LEAD.sub("", q)
+    q = _DONE_WHICH.sub(lambda m: f"{m.group(3).capitalize()} {m.group(4)} was {m.group(2)} by {m.group(1)}?", q)
     if (m := _TOPIC_THEN_OWNED_WH.match(q)) and (said := _said_of(
             f"{m.group(4).capitalize()} {m.group(3).lower()} {m.group(2)}?", _topic_name(m.group(1)))):
         q = said  # "X — his mother's father was who?" -> "Who was the father of the mother of X?"
@@ -1070,6 +1071,10 @@ _CLAUSE_TOPIC = re.compile(r"\b(?:is|was|are|were|has\s+been|had\s+been)\s+(?:[a
 # "X — his mum's dad was who?": a topic, then what one of its own is, asked at the end
 _TOPIC_THEN_OWNED_WH = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*((?:his|her|its|their)\s+[^?]+?)\s+(was|is|were|are)\s+"
                                   r"(who|what|where|when)\s*\?\s*$", re.I | re.S)
+# "Abso Lutely Productions produced which series starring X?" -> "Which series starring X was produced by Abso Lutely
+# Productions?" (a name, a regular verb's past, the thing asked after it)
+_DONE_WHICH = re.compile(r"^\s*(?!(?i:who|whom|whose|what|which|when|where|why|how|is|are|was|were|did|does|do)\b)((?-i:[A-Z])[\w.'&-]*(?:\s+(?-i:[A-Z])[\w.'&-]*){0,5})\s+((?-i:[a-z]{3,}ed))\s+"
+                         r"((?i:which|what))\s+((?-i:[a-zA-Z])[^?]*?)\s*\?\s*$")
 # "Yes or no: A and B are in the same country?": the lead that says what kind of answer is wanted
 _YES_OR_NO_LEAD = re.compile(r"^\s*(?:yes\s+or\s+no|true\s+or\s+false|yes/no)\s*[:,\-\u2013\u2014]\s*", re.I)
 # "Where does X come from, country-wise?" -> "Which country does X come from?"

@@ -702,3 +702,9 @@ def test_a_topic_then_she_and_her_own() -> None:
 ])
 def test_a_person_born_first_and_a_described_thing_that_had_one(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+def test_a_name_did_which_thing() -> None:
+    assert rephrase("Abso Lutely Productions produced which sketch comedy series starring Tom Vey?") == \
+        "Which sketch comedy series starring Tom Vey was produced by Abso Lutely Productions?"
+    assert rephrase("Who produced which series?") == "Who produced which series?"  # a question's own wh-word first
