@@ -125,6 +125,10 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                 lambda m: "the directors of" if m.group(1).lower() == "people" else "the director of"),
                (re.compile(r"\bwhoever\s+(?:was|is)\s+behind\s+the\s+camera\s+(?:on|of|for)\b", re.I),
                 lambda m: "the director of"),
+               (re.compile(r"^(who)\s+(?:was|is)\s+behind\s+the\s+camera\s+(?:on|of|for)\b", re.I),
+                lambda m: f"{m.group(1)} directed"),
+               (re.compile(r"([.;]\s+)(who)\s+(?:was|is)\s+behind\s+the\s+camera\s+(?:on|of|for)\b", re.I),
+                lambda m: f"{m.group(1)}{m.group(2)} directed"),
                # "who arrived in / came into the world more recently": was born
                (re.compile(r"\b(?:arrived|came)\s+(?:in|into)\s+the\s+world\b", re.I), lambda m: "was born"),
                # "from one contry": a slip in an ordinary word
@@ -636,6 +640,7 @@ def _front(q: str) -> str:
         return said  # "For the film X, where did its director die?"
     m = _TOPIC_ASKED.match(_QUESTION_LABEL.sub(" \u2014 ", q))
     if m and not _TOPIC.match(q) and len(m.group(1).split()) <= 16 and not _CLAUSE_TOPIC.search(m.group(1)) and \
+            not re.search(r"\s(?:or|/)\s", m.group(1)) and \
             (said := _said_of(m.group(2), _topic_name(m.group(1)))):
         return said  # "A and B — do their directors come from the same country?"
     m = _TOPIC.match(q)

@@ -708,3 +708,14 @@ def test_a_name_did_which_thing() -> None:
     assert rephrase("Abso Lutely Productions produced which sketch comedy series starring Tom Vey?") == \
         "Which sketch comedy series starring Tom Vey was produced by Abso Lutely Productions?"
     assert rephrase("Who produced which series?") == "Who produced which series?"  # a question's own wh-word first
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Tom Vey appeared in a 1950 film. Who was behind the camera on it?",
+     "Who directed the 1950 film in which Tom Vey appeared?"),
+    ("Who was behind the camera on Axis?", "Who directed Axis?"),
+    ("Valentino's or Discovery Zone: which one got its start in Missouri?",
+     "Which one got its start in Missouri, Valentino's or Discovery Zone?"),
+])
+def test_behind_the_camera_and_a_choice_whose_question_says_its(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
