@@ -109,7 +109,8 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                 lambda m: f"was {m.group(1)} born"),
                (re.compile(r"\bline\s+of\s+work\b", re.I), lambda m: "profession"),
                # a band that got together: formed (not "got together with" someone, nor "they")
-               (re.compile(r"\bdid\s+(the\s+(?:[^?]{0,40}?\s)?(?:band|group|duo|trio|quartet)\b.{0,80}?)\s+get\s+together\s*(?=\?)",
+               (re.compile(r"\bdid\s+(the\s+(?:[^?]{0,40}?\s)?(?:band|group|duo|trio|quartet|performer|ensemble|orchestra|choir)\b"
+                           r".{0,80}?)\s+get\s+together\s*(?=\?)",
                            re.I),
                 lambda m: f"was {m.group(1)} formed"),
                (re.compile(r"\b(band|group|duo|trio|quartet)\s+got\s+together\b(?!\s+with\b)", re.I),

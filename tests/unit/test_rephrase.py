@@ -719,3 +719,9 @@ def test_a_name_did_which_thing() -> None:
 ])
 def test_behind_the_camera_and_a_choice_whose_question_says_its(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+def test_a_group_that_performed_and_got_together() -> None:
+    assert rephrase("Dark Harbour was performed by a group; what year did that group get together?") == \
+        "What year was the performer of Dark Harbour formed?"
+    assert rephrase("When did Tom Vey and Ann Ray get together?") == "When did Tom Vey and Ann Ray get together?"
