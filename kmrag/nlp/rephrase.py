@@ -124,6 +124,11 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"^whereabouts\b", re.I), lambda m: "Where"),
                (re.compile(r"\bthe\s+(person|people|man|woman)\s+behind\s+the\s+camera\s+(?:on|of|for)\b", re.I),
                 lambda m: "the directors of" if m.group(1).lower() == "people" else "the director of"),
+               (re.compile(r"(?-i:\bfilm-?makers?\s+(?:of|behind)\b)"),
+                lambda m: "directors of" if "makers" in m.group(0) else "director of"),
+               (re.compile(r"^\s*(?:hey|hi|hello)\s*,\s*(?=(?-i:the\s))", re.I), lambda m: ""),
+               (re.compile(r"\.\s+(?:do|does|did|are|is|were|was)\s+(?:they|it|he|she|both)\s*\?\s*$", re.I),
+                lambda m: "?"),  # "... have one country of origin. Do they?"
                (re.compile(r"\bwhoever\s+(?:was|is)\s+behind\s+the\s+camera\s+(?:on|of|for)\b", re.I),
                 lambda m: "the director of"),
                (re.compile(r"^(who)\s+(?:was|is)\s+behind\s+the\s+camera\s+(?:on|of|for)\b", re.I),
@@ -135,6 +140,8 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                # "from one contry": a slip in an ordinary word
                (re.compile(r"(?-i:\bcontry\b)"), lambda m: "country"),
                (re.compile(r"\bfrom\s+one\s+(country|nation)\b", re.I), lambda m: f"from the same {m.group(1).lower()}"),
+               (re.compile(r"\b(have|has|share)\s+one\s+(country\s+of\s+origin|country|nationality)\b", re.I),
+                lambda m: f"{m.group(1)} the same {m.group(2).lower()}"),
                # "Which film predates the other, A or B?": the one that came first
                (re.compile(r"\bpredate[sd]?\s+the\s+other(?:\s+one)?\b", re.I), lambda m: "came first"),
                (re.compile(r"\b(?:within|in)\s+(?:a\s+single|one\s+and\s+the\s+same|just\s+one|one)\s+"

@@ -725,3 +725,15 @@ def test_a_group_that_performed_and_got_together() -> None:
     assert rephrase("Dark Harbour was performed by a group; what year did that group get together?") == \
         "What year was the performer of Dark Harbour formed?"
     assert rephrase("When did Tom Vey and Ann Ray get together?") == "When did Tom Vey and Ann Ray get together?"
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("hey, the filmmaker of Dark Harbour (Film) — on what date were they born?",
+     "When were the director of Dark Harbour (Film) born?"),
+    ("I wonder whether Dark Harbour (Film) and Salt Marsh have one country of origin. Do they?",
+     "Do Dark Harbour (Film) and Salt Marsh have the same country of origin?"),
+    ("Did the filmmakers behind Dark Harbour (Film) and Salt Marsh (Film) come from one country?",
+     "Did the directors of Dark Harbour (Film) and Salt Marsh (Film) come from the same country?"),
+])
+def test_filmmakers_a_greeting_before_a_topic_and_a_trailing_do_they(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
