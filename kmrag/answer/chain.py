@@ -38,9 +38,9 @@ def about(name: str, spans: Sequence[Span]) -> list[Span]:
 
 def _only_sequel(name: str, span: Span) -> bool:
     """Does the span name ``name`` only as part of a sequel's title ("Tomb Raider III" for "Tomb Raider")?"""
-    text = f"{span.title} \n {span.display}"
-    named = list(re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.I))
-    return bool(named) and all(re.match(_SEQUEL, text[m.end():], re.I) for m in named)
+    named = [(text, m) for text in (span.title, span.display)
+             for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.I)]
+    return bool(named) and all(re.match(_SEQUEL, text[m.end():], re.I) for text, m in named)
 
 
 def owns(name: str, span: Span) -> bool:
@@ -59,8 +59,9 @@ def titled_by(name: str, span: Span) -> bool:
         rf"(?<!\w){re.escape(name)}{_SEQUEL}", span.title, re.I)  # "Tomb Raider III" is another game than "Tomb Raider"
 
 
-# a number after a title names another work of its series ("Tomb Raider III", "Rocky 2", "Alien: Resurrection")
-_SEQUEL = r"(?:\s+(?-i:[IVX]{1,4})\b|\s+\d{1,2}\b|\s*:\s+\w)"
+# a number after a title names another work of its series ("Tomb Raider III", "Rocky 2"; a subtitle after a colon may
+# be the same work: "Borat: Cultural Learnings ...")
+_SEQUEL = r"(?:[ \t]+(?-i:[IVX]{1,4})\b|[ \t]+\d{1,2}\b(?![.,]\d|\s+(?-i:[A-Z][a-z]+\s+\d)))"
 
 
 def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span], read: Read, rank: Rank,

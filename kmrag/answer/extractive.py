@@ -813,7 +813,9 @@ class ExtractiveGenerator:
             adjectives = [(t, at) for t, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"
                           and t.lower() not in NOT_NATIONALITY] or [  # one the recogniser missed: "an Armenian- French"
                 (m.group(0), m.start()) for m in _CAPITALISED.finditer(span.display)
-                if m.group(0).lower() not in NOT_NATIONALITY and people_of(m.group(0))]
+                if m.group(0).lower() not in NOT_NATIONALITY and people_of(m.group(0)) and not any(
+                    at <= m.start() < at + len(t) for t, lab, at in ents.get((span.unit_id, span.start), [])
+                    if lab in {"PERSON", "GPE", "ORG", "LOC", "FAC", "WORK_OF_ART"})]  # not "Thomas Mann"
             peoples = [(t, at) for t, at in adjectives if country_named(t)]  # not "credited as Serje Avetikian"
             cands = peoples or adjectives or own
         if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF:  # "which railway": "East Lancashire

@@ -15,23 +15,39 @@ from kmrag.nlp.kin import PARTICLES
 
 COMPONENT = "kmrag_name_particles"
 _JOINING = PARTICLES - {"of", "y"}
+# "do" joins a name only where the recogniser took it into the name itself ("Jorge Brum do" + "Canto"): after a
+# name it is far more often the verb ("Can Tom Cruise do Mission Impossible again?")
+_NOT_FIRST = frozenset({"la", "le"})
 _NOT_NAMES = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"})
 
 
 def _grown(doc: Any, start: int, end: int) -> int:
     """The end of the name that starts at ``start`` once its particles and the words after them are taken in."""
     asks_with_do = doc[0].lower_ in {"do", "does", "did"} or any(t.lower_ in {"did", "does"} for t in doc[:start])
+    took_do = end - 1 > start and doc[end - 1].lower_ == "do"  # the recogniser's own "Jorge Brum do"
     while end - 1 > start and doc[end - 1].lower_ in _JOINING and doc[end - 1].text.islower():
         end -= 1  # "Jorge Brum do": the particle is read again below, with what follows it
     while True:
         at = end
         while at < len(doc) and at - end < 2 and doc[at].text.islower() and doc[at].lower_ in _JOINING \
-                and not (doc[at].lower_ == "do" and asks_with_do):  # "Did Mary Jones do Yoga?"
-            at += 1
+                and (at > end or doc[at].lower_ not in _NOT_FIRST) and (doc[at].lower_ != "do" or took_do or
+                                                                        _ends_name(doc, at + 1)) \
+                and not (doc[at].lower_ == "do" and asks_with_do):
+            at += 1  # ("Did Mary Jones do Yoga?"; "Kamala Harris la Vice President": "la" only after "de")
         if at == end or at >= len(doc) or not (doc[at].is_alpha and doc[at].text[:1].isupper()) \
                 or doc[at].ent_type_ in _NOT_NAMES:  # "What did John Smith do Tuesday?"
             return end
         end = at + 1
+
+
+def _ends_name(doc: Any, at: int) -> bool:
+    """Is ``doc[at]`` one capitalised word the recogniser gives no other kind, the last of the name: followed by
+    punctuation, the end, a verb or "and" ("Jorge Brum do Canto was ...", "... by Jorge Brum do Canto.")? Not "do
+    Mission Impossible", "do Microsoft", "do Yoga every day"."""
+    if at >= len(doc) or not (doc[at].is_alpha and doc[at].text[:1].isupper()) or doc[at].ent_type_ not in {"", "PERSON"}:
+        return False
+    nxt = doc[at + 1] if at + 1 < len(doc) else None
+    return nxt is None or nxt.is_punct or nxt.pos_ in {"VERB", "AUX", "CCONJ"}
 
 
 def name_particles(doc: Any) -> Any:

@@ -186,11 +186,19 @@ def countries_of(name: str, city: bool = True) -> frozenset[str]:
 def people_of(word: str) -> frozenset[str]:
     """The country whose people ``word`` names in the data ("Armenian": Armenia), never a city's or a country's own
     name ("Roman", a town in Romania; "Jordan"): a nationality the recogniser missed ("an Armenian- French actor")."""
-    key = word.strip().lower()
-    table, own = _tables()
-    if key in own and key not in _NOT_COUNTRY_WORDS and key in table and not any(c.lower() == key for c in table[key]):
-        return table[key]
-    return frozenset()
+    return _demonyms().get(word.strip().lower(), frozenset())
+
+
+@functools.lru_cache(maxsize=1)
+def _demonyms() -> dict[str, frozenset[str]]:
+    """A people's name -> its countries, from the records' demonyms alone (not "Island", another spelling of
+    Iceland's name, nor "Mann")."""
+    out: dict[str, set[str]] = {}
+    for rec in _records():
+        dem = rec.get("demonym")
+        if isinstance(dem, str) and len(dem) > 3 and dem.lower() not in _NOT_COUNTRY_WORDS:
+            out.setdefault(dem.lower(), set()).add(str(rec["name"]))
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def country_of_run(names: Sequence[str], cities: Sequence[bool] | None = None) -> frozenset[str]:

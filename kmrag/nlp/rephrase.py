@@ -139,7 +139,8 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\b(?:arrived|came)\s+(?:in|into)\s+the\s+world\b", re.I), lambda m: "was born"),
                # "from one contry": a slip in an ordinary word
                (re.compile(r"(?-i:\bcontry\b)"), lambda m: "country"),
-               (re.compile(r"\bfrom\s+one\s+(country|nation)\b", re.I), lambda m: f"from the same {m.group(1).lower()}"),
+               (re.compile(r"\b(come|came|comes|are|were|is|was|be|both|people|directors?|actors?|writers?)\s+from\s+one\s+"
+                           r"(country|nation)\b", re.I), lambda m: f"{m.group(1)} from the same {m.group(2).lower()}"),
                (re.compile(r"\b(have|has|share)\s+one\s+(country\s+of\s+origin|country|nationality)\b", re.I),
                 lambda m: f"{m.group(1)} the same {m.group(2).lower()}"),
                # "Which film predates the other, A or B?": the one that came first
@@ -391,7 +392,8 @@ def _request(q: str) -> str:
         head = re.match(r"^the\s+([\w\s-]+?)\s+of\s+\S", body, re.I)
         if head:  # "Give the birth date of X", "List the members of the band"
             plural = head.group(1).split()[-1].lower().endswith("s") and not head.group(1).lower().endswith("ss")
-            who = head.group(1).split()[-1].lower() in _person_nouns()  # "the newly elected Chief Justice of ..."
+            who = head.group(1).split()[-1].lower() in _person_nouns() and not re.search(r"['’]s\b", body)
+            # ("the newly elected Chief Justice of ..."; not "the director of Inception's birthplace")
             return f"{'Who' if who else 'What'} {'are' if plural else 'is'} {body}{tail}?"
         person = re.match(r"^the\s+(?:[\w-]+\s+){0,3}?([\w-]+)\s+(?:born|who|that|whose)\b", body, re.I)
         if person and person.group(1).lower() in _person_nouns():  # "Identify the player born in 1984 who ..."
@@ -506,7 +508,8 @@ def _words(q: str) -> str:
     if (m := _TOPIC_THEN_OWNED_WH.match(q)) and (said := _said_of(
             f"{m.group(4).capitalize()} {m.group(3).lower()} {m.group(2)}?", _topic_name(m.group(1)))):
         q = said  # "X — his mother's father was who?" -> "Who was the father of the mother of X?"
-    q = _BOTH_FIRST.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} and {m.group(3)} both {m.group(4)}?", q)
+    q = _BOTH_FIRST.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} and {m.group(3)} both {m.group(4)}?"
+                        if _people(m.group(4)) else m.group(0), q)
     q = _OR_THE_ER.sub(lambda m: f"Which {m.group(1).lower()} {m.group(4)}, {m.group(2)} or {m.group(3)}?", q)
     q = _COUNTRY_WISE.sub(lambda m: f"Which country {m.group(1).lower()} {m.group(2)} come from?", q)
     q = _WHAT_NOUN_AFTER.sub(lambda m: f"What is the {m.group(2).lower()} of {_lower_article(m.group(1))}?", q)
@@ -515,7 +518,7 @@ def _words(q: str) -> str:
                                f"{m.group(4)} in the same {m.group(3).lower()}?", q)
     q = _PAIR_IS.sub(_pair_then_asked, q)
     q = _PAIR_ROLES.sub(lambda m: f"{m.group(3).capitalize()} the {m.group(4).lower()} of {m.group(1)} and {m.group(2)} "
-                        f"{m.group(5)}?", q)
+                        f"{m.group(5)}?" if m.group(4).lower()[:-1] in _person_nouns() else m.group(0), q)
     q = _PAIR_CHOICE.sub(lambda m: f"{m.group(3)[:1].upper()}{m.group(3)[1:]}, {m.group(1)} or {m.group(2)}?", q)
     q = _ON_THE_SIDE.sub(lambda m: f"{m.group(2)[:1].upper()}{m.group(2)[1:]}{_SIDE_OF[m.group(1).lower()]} "
                          f"{m.group(3)}", q)
@@ -549,7 +552,8 @@ def _words(q: str) -> str:
         if re.match(r"(?i)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|have|had)\b",
                     body) or _EMBEDDED.match(body):
             q = body + "?"
-        elif re.search(r"[:\u2013\u2014]|\s-\s", body):  # "A and B: same country of origin, yes or no?": the
+        elif re.search(r"[:\u2013\u2014]|\s-\s", body) and re.search(r"(?i)\bsame\b", body) and \
+                not re.search(r"(?i)\b(?:is|are|was|were)\b", body):  # "A and B: same country of origin, yes or no?": the
             q = body + "?"  # terse form is read as it is (its names are no clause: "We Stick Together ...")
         else:  # "A and B are in the same country, right?" -> "Are A and B in the same country?"
             q = _as_yes_no(_end(body)) or q
@@ -744,7 +748,8 @@ def _introduced(q: str) -> str | None:
         # "X was a professor at a university. In what year was it established?": "it" is not the professor
         last = re.findall(r"(?i)\ban?\s+(?:(?-i:[a-z][\w-]*)\s+){0,3}?((?-i:[a-z][\w-]*))\b", stmt)
         if last and last[-1].lower() != n.lower() and (other := _introducing(stmt, last[-1])) is not None:
-            thing, n, itself = other
+            thing, n, _ = other
+            itself = True  # "it" is this thing, the only one the statement introduces that "it" can be
     if _WHICH_ONE.match(ask) and not itself:  # "X was killed at an airport in Y. Which one?"
         return f"What is {thing}?"
     if ref is not None and (ref.group(1) == n or ref.group(1).lower() in _GENERIC):
@@ -760,9 +765,9 @@ def _introduced(q: str) -> str | None:
     # a gendered pronoun only: "it" may as well be the statement's subject ("Amazon was founded in a garage. Who
     # founded it?")
     gender = {"she", "her"} if n.lower() in _SHE else {"he", "his", "him"} if n.lower() in _HE else \
-        {"he", "his", "she", "her"} if n.lower() in _person_nouns() and not itself else \
-        {"it", "its"} if itself else ({"its"} if re.search(r"(?i)\b(?:is|was)\s+it\s+(?:true|so|the\s+case|correct)\b", ask)
-                                      else {"it", "its"}) if _person_first(stmt) else set()  # "X appeared in a film; who was its
+        {"he", "his", "she", "her"} if n.lower() in _person_nouns() and not itself and not _person_first(stmt) else \
+        {"it", "its"} if itself else ({"its", "it"} if re.search(r"(?i)\bit\s*\?\s*$", ask) else {"its"}) \
+        if _person_first(stmt) else set()  # "X appeared in a film; who was its
     # director?" ("is it true?" asks of no film)
     if len(said) != 1 or said[0].lower() not in gender or said[0].lower() == "him":
         return None
@@ -782,6 +787,12 @@ _THERE_CALLED = re.compile(r"there(?:['’]s|\s+is|\s+was|\s+exists)\s+(?:an?|th
                            r"(?P<n>(?-i:[a-z][\w-]*))\s+(?:called|named|titled|entitled|known\s+as)\s+(?P<x>.+)", re.I)
 
 
+def _people(word: str) -> bool:
+    from kmrag.nlp.places import people_of
+
+    return bool(people_of(word))
+
+
 def _lower_article(text: str) -> str:
     return re.sub(r"^(The|A|An)(?=\s)", lambda m: m.group(1).lower(), text.strip())
 
@@ -793,9 +804,9 @@ def _pair_then_asked(m: re.Match[str]) -> str:
     which = re.match(r"(?i)(which|who)(?:\s+one)?\s+of\s+(?:them|the\s+two)\s+(.+?)\s*\?$", ask)
     if which:
         return f"{which.group(1).capitalize()} {which.group(2)}, {a} or {b}?"
-    they = re.match(r"(?i)(are|were|do|did|have|had)\s+(?:they|both\s+of\s+them)(?:\s+both)?\s+(.+?)\s*\?$", ask)
+    they = re.match(r"(?i)(are|were|do|did|have|had)\s+(?:they|both\s+of\s+them)(\s+both)?\s+(.+?)\s*\?$", ask)
     if they:
-        return f"{they.group(1).capitalize()} {a} and {b} {they.group(2)}?"
+        return f"{they.group(1).capitalize()} {a} and {b}{' both' if they.group(2) else ''} {they.group(3)}?"
     return m.group(0)
 
 
@@ -1087,7 +1098,8 @@ _TOPIC_THEN_OWNED_WH = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*((?:hi
 # "Abso Lutely Productions produced which series starring X?" -> "Which series starring X was produced by Abso Lutely
 # Productions?" (a name, a regular verb's past, the thing asked after it)
 _DONE_WHICH = re.compile(r"^\s*(?!(?i:who|whom|whose|what|which|when|where|why|how|is|are|was|were|did|does|do)\b)((?-i:[A-Z])[\w.'&-]*(?:\s+(?-i:[A-Z])[\w.'&-]*){0,5})\s+((?-i:[a-z]{3,}ed))\s+"
-                         r"((?i:which|what))\s+((?-i:[a-zA-Z])[^?]*?)\s*\?\s*$")
+                         r"((?i:which|what))\s+((?!(?i:year|date|day|month|time|decade|century|in|on|at)\b)"
+                         r"(?-i:[a-zA-Z])[^?]*?)\s*\?\s*$")
 # "Yes or no: A and B are in the same country?": the lead that says what kind of answer is wanted
 _YES_OR_NO_LEAD = re.compile(r"^\s*(?:yes\s+or\s+no|true\s+or\s+false|yes/no)\s*[:,\-\u2013\u2014]\s*", re.I)
 # "Where does X come from, country-wise?" -> "Which country does X come from?"
@@ -1107,7 +1119,7 @@ _IN_THE_KIND_WHERE = re.compile(r"^\s*(is|was)\s+(.+?)\s+(?:located\s+|situated\
 _PAIR_IS = re.compile(rf"^\s*({_ALT})\s+and\s+({_ALT})\s+(?:are|were)\s+(?:both\s+)?(?:two\s+)?(?:(?-i:[a-z][\w-]*)\s+){{0,3}}?"
                       r"(?-i:[a-z][\w-]*)\s*[.;]\s+(.+\?)\s*$", re.S)
 # "A / B: are the two directors from the same country?" -> "Are the directors of A and B from the same country?"
-_PAIR_ROLES = re.compile(r"^\s*(.+?)\s*(?:/|\band\b|&)\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(are|were|do|did)\s+"
+_PAIR_ROLES = re.compile(r"^\s*((?:(?!\s/\s).)+?|[^/]+?)\s*(?:\s/\s|(?<!/.)\band\b(?!.*\s/\s)|&)\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(are|were|do|did)\s+"
                          r"(?:the|their)\s+(?:two\s+|both\s+)?((?-i:[a-z]+)s)\s+(.+?)\s*\?\s*$", re.I | re.S)
 # "A and B — who was born more recently?" -> "Who was born more recently, A or B?" (a comparison only)
 _PAIR_CHOICE = re.compile(rf"^\s*({_ALT})\s+and\s+({_ALT})\s*(?::|\s[-\u2013\u2014])\s*((?:who|which|whose)\b[^?]*?"
@@ -1115,7 +1127,8 @@ _PAIR_CHOICE = re.compile(rf"^\s*({_ALT})\s+and\s+({_ALT})\s*(?::|\s[-\u2013\u20
                           r"[a-z]+est)\b[^?]*?)\s*\?\s*$", re.S)
 # "From which country does X come?" -> "Which country does X come from?" (the preposition the analysis reads last)
 _FROM_WHICH = re.compile(r"^\s*from\s+(which|what)\s+((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*))?)\s+"
-                         r"((?:does|do|did|is|was|are|were)\s+.+?)\s*\?\s*$", re.I | re.S)
+                         r"((?:does|do|did|is|was|are|were)\s+(?:(?!\s(?:in|on|at|during|after|before|since)\s)[^?\d])+?)"
+                         r"\s*\?\s*$", re.I | re.S)
 _ON_THE_SIDE = re.compile(r"^\s*on\s+(?:his|her|their|the)\s+(mother|father)['’]s\s+side\s*,?\s+(.*?\bthe\s+)"
                           r"(grandmother|grandfather|grandparents?)\b", re.I)
 _SIDE_OF = {"mother": "maternal", "father": "paternal"}

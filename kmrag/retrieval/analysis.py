@@ -436,12 +436,13 @@ def _asking_wh(doc: Any) -> set[str]:
     return out
 
 
-_SCHOOLED = frozenset({"graduate", "study", "educate", "attend", "enroll", "enrol", "matriculate"})
+_SCHOOLED = frozenset({"graduate", "study", "educate", "matriculate"})
 
 
 def _schooled(doc: Any) -> bool:
     """Does the question's main verb ask where one studied ("Where did X graduate from?", "Where was X educated?")?"""
-    if any(t.lemma_.lower() in {"degree", "diploma", "doctorate", "phd"} and t.dep_ in {"dobj", "pobj"} for t in doc):
+    if any(t.lemma_.lower() in {"degree", "diploma", "doctorate", "phd"} and t.dep_ in {"dobj", "pobj"}
+           and any(c.dep_ == "poss" for c in t.children) for t in doc):
         return True  # "Where did she get her degree?"
     return any(t.lemma_.lower() in _SCHOOLED and (t.dep_ in {"ROOT", "dobj"} or t.pos_ == "VERB" and t.dep_ in {"conj", "xcomp"})
                for t in doc)  # (the main verb after a clause, "Where did the woman X married graduate from?", which

@@ -28,3 +28,10 @@ def test_the_work_itself_and_a_span_naming_both_stay() -> None:
     assert titled_by("Tomb Raider", game) and owns("Tomb Raider", game) and about("Tomb Raider", [game])
     both = _span("Tomb Raider III followed Tomb Raider and Tomb Raider II.", "Lara Croft")
     assert about("Tomb Raider", [both])
+
+
+def test_a_number_opening_the_text_or_a_subtitle_is_no_sequel() -> None:
+    apollo = _span("17 April 1970 was the day the crew returned.", "Apollo 13")
+    assert about("Apollo 13", [apollo]) and titled_by("Apollo 13", apollo)
+    borat = _span("Borat: Cultural Learnings of America is a 2006 film.", "Borat")
+    assert about("Borat", [borat]) and owns("Borat", borat)

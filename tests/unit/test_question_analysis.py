@@ -446,3 +446,12 @@ def test_where_one_got_a_degree_asks_for_a_school() -> None:
     a = QuestionAnalyser(SpacyExtractor())
     assert a.analyse("Where did Tom Vey's wife get her degree?").answer_type == "ORG"
     assert a.analyse("Where did Tom Vey earn his doctorate?").answer_type == "ORG"
+
+
+def test_attending_an_event_or_degrees_of_heat_ask_a_place() -> None:
+    from kmrag.nlp.extract import SpacyExtractor
+    from kmrag.retrieval.analysis import QuestionAnalyser
+
+    a = QuestionAnalyser(SpacyExtractor())
+    assert a.analyse("Where did the Beatles attend the Grammy Awards?").answer_type == "PLACE"
+    assert a.analyse("Where did the temperature reach 40 degrees?").answer_type == "PLACE"

@@ -737,3 +737,27 @@ def test_a_group_that_performed_and_got_together() -> None:
 ])
 def test_filmmakers_a_greeting_before_a_topic_and_a_trailing_do_they(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    # a reviewer's probes of this round's rules: each stays, or reads as it should
+    ("Were both Eminem and Madonna born in Michigan?", "Were both Eminem and Madonna born in Michigan?"),
+    ("The Beatles formed what year?", "In what year did The Beatles form?"),
+    ("Apple released what in 2007?", "Apple released what in 2007?"),
+    ("Marie Curie met a scientist in Paris. Where was she born?",
+     "Marie Curie met a scientist in Paris. Where was she born?"),
+    ("Steve Jobs founded a company with a friend. When was it founded?",
+     "Steve Jobs founded a company with a friend. When was it founded?"),
+    ("Star Wars: A New Hope was released in 1977, right?", "Was Star Wars: A New Hope released in 1977?"),
+    ("Tell me the director of Inception's birthplace.", "What is the director of Inception's birthplace?"),
+    ("Tom Hanks and Meg Ryan: were the movies they made together hits?",
+     "Were the movies Tom Hanks and Meg Ryan made together hits?"),
+    ("From which university did Barack Obama graduate in 1983?",
+     "From which university did Barack Obama graduate in 1983?"),
+    ("How many refugees arrived from one country last year?", "How many refugees arrived from one country last year?"),
+    ("Tom and Jerry are characters. Are they both cats?", "Are Tom and Jerry both cats?"),
+    ("Pride and Prejudice / Emma: are the two authors from the same country?",
+     "Are the authors of Pride and Prejudice and Emma from the same country?"),
+])
+def test_a_reviewer_s_probes_of_the_ninth_round(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
