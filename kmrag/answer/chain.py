@@ -38,9 +38,9 @@ def about(name: str, spans: Sequence[Span]) -> list[Span]:
 
 def _only_sequel(name: str, span: Span) -> bool:
     """Does the span name ``name`` only as part of a sequel's title ("Tomb Raider III" for "Tomb Raider")?"""
-    named = [(text, m) for text in (span.title, span.display)
+    named = [(pattern, text, m) for pattern, text in ((_SEQUEL, span.title), (_SEQUEL_IN_TEXT, span.display))
              for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.I)]
-    return bool(named) and all(re.match(_SEQUEL, text[m.end():], re.I) for text, m in named)
+    return bool(named) and all(re.match(pattern, text[m.end():], re.I) for pattern, text, m in named)
 
 
 def owns(name: str, span: Span) -> bool:
@@ -62,6 +62,9 @@ def titled_by(name: str, span: Span) -> bool:
 # a number after a title names another work of its series ("Tomb Raider III", "Rocky 2"; a subtitle after a colon may
 # be the same work: "Borat: Cultural Learnings ...")
 _SEQUEL = r"(?:[ \t]+(?-i:[IVX]{1,4})\b|[ \t]+\d{1,2}\b(?![.,]\d|\s+(?-i:[A-Z][a-z]+\s+\d)))"
+# in running text a number after a name is mostly a count or a date ("Plague occurred in Venice 22 times"): there a
+# roman numeral alone marks a sequel
+_SEQUEL_IN_TEXT = r"[ \t]+(?-i:[IVX]{1,4})\b"
 
 
 def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span], read: Read, rank: Rank,

@@ -35,3 +35,9 @@ def test_a_number_opening_the_text_or_a_subtitle_is_no_sequel() -> None:
     assert about("Apollo 13", [apollo]) and titled_by("Apollo 13", apollo)
     borat = _span("Borat: Cultural Learnings of America is a 2006 film.", "Borat")
     assert about("Borat", [borat]) and owns("Borat", borat)
+
+
+def test_a_count_after_a_name_in_the_text_is_no_sequel() -> None:
+    venice = _span("Plague occurred in Venice 22 times between 1361 and 1528.", "Venice")
+    assert about("Venice", [venice]) and owns("Venice", venice)
+    assert about("Venice", [_span("Plague occurred in Venice 22 times between 1361 and 1528.", "Black Death")])
