@@ -455,7 +455,7 @@ def _terse(q: str) -> str:
             return q
     if rels and rels[-1] in {"paternal", "maternal"} or not (rels or asked):
         return q
-    thing = re.sub(r"^(The|A|An)(?=\s+(?-i:[a-z]))", lambda m: m.group(1).lower(), name)  # "The director of X"
+    thing = _lower_article(name)  # "The director of X"
     for r in rels:
         thing = f"the {r} of {thing}"
     return asked.format(thing) if asked else f"{'What' if rels[-1] in _MAKERS else 'Who'} is {thing}?"
@@ -794,7 +794,8 @@ def _people(word: str) -> bool:
 
 
 def _lower_article(text: str) -> str:
-    return re.sub(r"^(The|A|An)(?=\s)", lambda m: m.group(1).lower(), text.strip())
+    """"The director of X" -> "the director of X": an article that opened a sentence, not a title's ("The Who")."""
+    return re.sub(r"^(The|A|An)(?=\s+(?-i:[a-z]))", lambda m: m.group(1).lower(), text.strip())
 
 
 def _pair_then_asked(m: re.Match[str]) -> str:
@@ -901,7 +902,7 @@ def _said_of(question: str, topic: str) -> str | None:
         owned = []  # "where did she get her degree?": the topic is "she", and "her degree" stays hers
     elif len(owned) + len(bare) != 1:
         return None
-    topic = re.sub(r"^(The|A|An)(?=\s+(?-i:[a-z]))", lambda m: m.group(1).lower(), topic)  # "the studio album ..."
+    topic = _lower_article(topic)  # "the studio album ..."
     if owned:
         out = _possessed(question, topic) or _OWNED.sub(lambda m: f"the {m.group(1)} of {topic}", question, count=1)
     else:
@@ -971,7 +972,8 @@ def _in_situ(q: str) -> str:
 
 def _article_lowered(body: str) -> str:
     """"did The director of X die": the article that opened the statement is no title's."""
-    return re.sub(r"^(\w+\s+)(The|A|An)(?=\s+(?-i:[a-z]))", lambda m: m.group(1) + m.group(2).lower(), body)
+    first, _, rest = body.partition(" ")
+    return f"{first} {_lower_article(rest)}" if rest else body
 
 
 def _asked_inside(clause: str) -> bool:
