@@ -14,9 +14,11 @@ modifiers, clausal complements). The words are stems, as ``kmrag.answer.support.
 from __future__ import annotations
 
 import functools
+import re
+from collections.abc import Sequence
 from typing import Any
 
-from kmrag.answer.support import terms
+from kmrag.answer.support import STOP, stem, terms
 
 WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 WH_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
@@ -137,3 +139,44 @@ def _said_to_be(nlp: Any, asked: tuple[str, frozenset[str], frozenset[str]], tex
                 if left and all(w.i == left[0].i + k for k, w in enumerate(left)):
                     out.append((doc[left[0].i: other.i + 1].text, doc[left[0].i].idx))
     return tuple(out)
+
+
+# a question word inside the sentence, after a word and its preposition: "a video game developed by which
+# company", "a finalist for what award", "scheduled for release in what month"
+_PREPOSITIONS = ("by", "for", "from", "in", "of", "on", "at", "to", "with", "as", "into", "under", "until", "since",
+                 "after", "before", "during", "about", "than", "between", "among", "near", "within")
+_IN_SITU = re.compile(r"(?<![\w'-])([A-Za-z][\w'-]*)((?:\s+(?:" + "|".join(_PREPOSITIONS) + r"))+)\s+"
+                      r"(?:which|what|whom)\b(?!\s+(?:the|a|an|his|her|its|their|this|that|these|those|he|she|it|"
+                      r"they|we|i|you)\b)", re.I)  # not "spoken from which the settlement ... derives its name"
+_FRAME_GAP = 24  # characters between a frame and the value it introduces: "finalist for [the 2011 ]Pulitzer Prize"
+
+
+def frame(question: str) -> tuple[str, tuple[str, ...]] | None:
+    """(the word, its prepositions) a question word inside the question follows: "a video game developed by
+    which company" -> ("developed", ("by",)); None for a question that opens with its question word or puts
+    only function words before it ("In which state", "born in what year" has one: "born", ("in",))."""
+    for m in _IN_SITU.finditer(question):
+        word = m.group(1)
+        if m.start() == 0 or word.lower() in STOP or word.lower() in _PREPOSITIONS:
+            continue
+        return word, tuple(m.group(2).lower().split())
+    return None
+
+
+def framed_at(question: str, text: str, mentions: Sequence[str] = ()) -> list[int]:
+    """The offsets in ``text`` just after each place that says the question's frame (see :func:`frame`): the
+    word (by its stem) then its prepositions, at most one word between ("scheduled for release in" says
+    "release in"); a value starting within a few characters after one is what the question asks. A frame
+    whose word is part of one of the question's ``mentions`` is none ("linked Edinburgh to what city")."""
+    got = frame(question)
+    if got is None or any(got[0].lower() in terms(m).words | {w.lower() for w in m.split()} for m in mentions):
+        return []
+    word, preps = got
+    root, joined = re.escape(stem(word.lower())), r"\s+".join(map(re.escape, preps))
+    pattern = re.compile(rf"(?<![\w-]){root}[\w'-]*\s+(?:[\w'-]+\s+)?{joined}\s+", re.I)
+    return [m.end() for m in pattern.finditer(text)]
+
+
+def after_frame(at: int, ends: list[int]) -> bool:
+    """A value at ``at`` introduced by a frame ending at one of ``ends`` (see :func:`framed_at`)."""
+    return any(0 <= at - e <= _FRAME_GAP for e in ends)

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from kmrag.answer import lexicon, tables
-from kmrag.answer.asked import asking, copular_ask, said_to_be
+from kmrag.answer.asked import after_frame, asking, copular_ask, frame, framed_at, said_to_be
 from kmrag.answer.chain import about, best_described, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
 from kmrag.answer.code_values import read_assigned
@@ -112,6 +112,9 @@ _OPENING_TITLE = re.compile(r"\s*[\"“]((?-i:[A-Z0-9])[^\"“”\n]{1,80}?)[,.]
                             r"(?:is|was|are|were)\b")
 MEANING_WEIGHT = 0.5  # the cross-encoder's share of a span's relevance (the question's words: the rest)
 MEANING_TOP = 10  # the spans the cross-encoder reads: the best by the question's words (the rest score 0 by meaning)
+# the kinds of name the small recogniser often labels as another ("developed by Kestrel Forge": a person to it):
+# after the question's frame, a name of any label is read as one of them
+MISNAMED = frozenset({"ORG", "WORK", "ENTITY"})
 POOL_READ = 6  # when the statements chosen hold no value of the kind asked: the best spans read for one
 MAX_READ_QUERIES = 2  # the question and the most resolved of retrieval's rewritten questions
 # "Are A and B both American?", "Were A and B Canadian?": a nationality asked of each, last in the question
@@ -482,6 +485,8 @@ class ExtractiveGenerator:
             else:
                 self.picked = None
                 direct = self._direct(question, analysis, chain, ents, [x.span for x in scored])
+                if direct is not None and (picked := self._picked_span) not in chain:
+                    chain = [*chain, picked]  # read from a span the statements left out (the question's frame)
                 if direct is None and analysis.answer_type not in CLAUSE_ASKED:
                     chain, direct = self._read_further(question, analysis, chain, scored, ents)
                 basis = self.picked  # how many values of the kind the span offered, how far from the question's words
@@ -754,6 +759,10 @@ class ExtractiveGenerator:
             return None  # "Why ...?", "How did ...?": the statements answer; no name or value of them does
         order = list(reversed(chain)) if analysis.kind in {"bridge", "inference"} else chain
         got = self._read(question, analysis.answer_type, analysis.mentions, order, ents)
+        if (got is None or not got[2].get("framed")) and frame(question) and \
+                (framed := self._read(question, analysis.answer_type, analysis.mentions,
+                                      [s for s in pool[:POOL_READ] if s not in chain], ents, framed_only=True)):
+            got = framed  # the question's frame stated in a span the statements left out: that span joins them
         if got is None:
             return None
         if analysis.answer_type in {"PERSON", "ENTITY"} and (part := name_part(question, got[0])):  # "first name of X"
@@ -765,6 +774,7 @@ class ExtractiveGenerator:
             words = terms(question).words - terms(" ".join([got[0], *others])).words
             got = (best_described(words, got[0], others, pool, kind=asking(self.nlp, question)[1]), got[1], got[2])
         self.picked_at = (got[1].unit_id, got[1].start)
+        self._picked_span = got[1]
         p = getattr(self, "_meanings", {}).get((got[1].unit_id, got[1].start))
         self.picked = {**{k: v for k, v in got[2].items() if k not in {"others", "typed_others"}},
                        "meaning": None if p is None else round(p, 4)}
@@ -920,13 +930,16 @@ class ExtractiveGenerator:
         return None
 
     def _read(self, question: str, answer_type: str, mentions: Sequence[str], order: Sequence[Span],
-              ents: dict[tuple[str, int], list[Any]], given: str = ""
+              ents: dict[tuple[str, int], list[Any]], given: str = "", framed_only: bool = False
               ) -> tuple[str, Span, dict[str, Any]] | None:
         """The answer to ``question`` from the first span of ``order`` holding a value of the type asked (none
         that ``given``, the question a hop belongs to, itself names): the
         value nearest the question's relational words (its words other than its entities'), else nearest
         any of its words. A date or a number is first sought in the spans that state the question's relation
         ("died", a lifespan for a death): values are everywhere. (answer, span, how it was picked)."""
+        if framed_only and (frame(question) is None or asks_kind(question, mentions) or
+                            (answer_type in {"PERSON", "ENTITY"} and kin.asked(question) is not None)):
+            return None  # only a value stated right after the question's frame
         if answer_type in {"PERSON", "ENTITY"} and kin.asked(question) is not None:
             # "Who is the mother of X?": a span that says who X's mother is, read with its direction; never the
             # name nearest the word "son" in a span that states no such tie
@@ -954,7 +967,8 @@ class ExtractiveGenerator:
                 (shared := self._shared_kind(question, mentions, ranked)):
             return shared
         titles = list(dict.fromkeys(TITLE_QUALIFIER.sub("", s.title) for s in order if s.title))
-        for span in ranked:
+
+        def candidates(span: Span) -> list[tuple[str, int]]:
             cands = self._kinds(question, mentions, span) if kind else self._candidates(question, answer_type, span, ents, noun)
             cands = [(c, at) for c, at in cands if not (given and named_by(c, given))]
             if answer_type not in VALUE_OF:  # "Bishop" of "Bishop's Stortford": the name a unit's title gives
@@ -963,6 +977,17 @@ class ExtractiveGenerator:
                 cands = [(c, at) for c, at in cands if not _holds_a_name(c, mentions)]
             if answer_type == "PLACE" and (other := _other_half(span.display, question)):
                 cands = [(c, at) for c, at in cands if not other[0] <= at < other[1]]  # not where he was born
+            return cands
+
+        if not kind and (framed := _framed(question, ranked, candidates, mentions) or (
+                _framed(question, ranked, lambda s: [c for c in self._candidates(question, "ENTITY", s, ents, noun)
+                                                     if not (given and named_by(c[0], given))], mentions)
+                if answer_type in MISNAMED else None)):
+            return framed  # "a video game developed by which company": "... developed by Crystal Dynamics"
+        if framed_only:
+            return None
+        for span in ranked:
+            cands = candidates(span)
             if not cands:
                 continue
             words = [(m.start(), stem(m.group(0))) for m in re.finditer(r"[\w'-]+", span.display)
@@ -1254,6 +1279,20 @@ class ExtractiveGenerator:
         return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
                         "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
                                      for v, n, s in values]}
+
+
+def _framed(question: str, spans: Sequence[Span], candidates: Any, mentions: Sequence[str] = ()
+            ) -> tuple[str, Span, dict[str, Any]] | None:
+    """The value a span states right after the question's frame ("a video game developed by which company":
+    "... video game developed by Crystal Dynamics", kmrag.answer.asked.frame), from the first span of ``spans``
+    that states one; ``candidates``: a span's values of the kind asked."""
+    for span in spans:
+        ends = framed_at(question, span.display, mentions)
+        got = sorted((c for c in candidates(span) if after_frame(c[1], ends)), key=lambda c: c[1]) if ends else []
+        if got:
+            return got[0][0], span, {"kind": "span", "candidates": len({c.lower() for c, _ in got}), "distance": 0,
+                                     "relation_stated": True, "framed": True}
+    return None
 
 
 def _death_year(text: str) -> float | None:

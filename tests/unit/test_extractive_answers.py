@@ -990,3 +990,55 @@ def test_a_broad_kind_asked_of_another_verb_is_no_description_of_the_one_named(x
     assert answer(x, "What kind of building did Frank Lloyd Wright design in Oak Park?", [
         ("Frank Lloyd Wright was an American architect.", "paragraph", "Frank Lloyd Wright", "")])[0] != \
         "American architect"
+
+
+@pytest.mark.parametrize(("question", "framed"), [
+    ("Mira Holt voices the lead in a video game developed by which company?", ("developed", ("by",))),
+    ("This expansion of the essay was a finalist for what award?", ("finalist", ("for",))),
+    ("The Lantern is a song from the album scheduled for release in what month?", ("release", ("in",))),
+    ("The singer was a member of which band?", ("member", ("of",))),
+    ("In which state was Ada Brennan born?", None),  # the question opens with its question word
+    ("What company developed the game?", None),
+    ("He was born in what year?", ("born", ("in",))),
+    ("The bridge is near the town and in which county?", None),  # only function words before it
+])
+def test_a_question_word_inside_the_question_has_the_frame_it_follows(
+        question: str, framed: tuple[str, tuple[str, ...]] | None) -> None:
+    from kmrag.answer.asked import frame
+    assert frame(question) == framed
+
+
+def test_the_frame_is_found_by_its_word_s_stem_with_at_most_one_word_between() -> None:
+    from kmrag.answer.asked import after_frame, framed_at
+    q = "The Lantern is a song from the album scheduled for release in what month?"
+    text = "Harbourlight is the second album by Mara Quell, scheduled for release in October 2019."
+    ends = framed_at(q, text)
+    assert [text[e:e + 12] for e in ends] == ["October 2019"]
+    assert after_frame(text.index("October"), ends) and not after_frame(text.index("Mara"), ends)
+    assert len(framed_at(q, "Its releases in October sold out.")) == 1  # by the stem: "releases in"
+    assert framed_at(q, "It was released on 3 March 2019 in Oslo.") == []  # two words between: no frame
+    assert framed_at(q, "In October it was released.") == []  # the preposition must follow the word
+
+
+def test_a_value_stated_right_after_the_question_s_frame_is_read_from_the_unit_that_states_it(
+        x: SpacyExtractor) -> None:
+    direct, quotes, _ = answer(x, "The Lantern is a song from the album scheduled for release in what month?", [
+        ("The Lantern is a song by Mara Quell. It was released on 3 March 2019 as the lead single from her album "
+         "Harbourlight.", "paragraph", "The Lantern (song)", ""),
+        ("The band Pale Orchard offered subscribers a new song every month on a scheduled basis.", "paragraph",
+         "Pale Orchard", ""),
+        ("Harbourlight is the second album by Mara Quell, scheduled for release in October 2019 through Fenwick "
+         "Records.", "paragraph", "Harbourlight", ""),
+    ])
+    assert direct == "October 2019"
+    assert any("scheduled for release in October 2019" in q for q in quotes)  # the frame's span is cited
+
+
+def test_a_name_after_the_frame_is_taken_over_the_name_nearest_the_question_s_words(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "Lena Ostrow voices the heroine in a video game developed by which company?", [
+        ("Lena Ostrow is a French actress. She voices the heroine of Ashen Crown, a game published by Varro Games.",
+         "paragraph", "Lena Ostrow", ""),
+        ("Ashen Crown is an action video game developed by Kestrel Forge and published by Varro Games.",
+         "paragraph", "Ashen Crown", ""),
+    ])
+    assert direct == "Kestrel Forge"
