@@ -237,11 +237,14 @@ def test_the_later_blind_sets_are_test_half_questions_reworded(questions: dict[s
     assert len(Counter(r.form for r in rows)) >= forms and max(Counter(r.form for r in rows).values()) <= most
 
 
-def test_the_ninth_tuning_set_rewords_every_tune_half_2wiki_question_twice(questions: dict[str, dict[str, str]]) -> None:
-    """tune9.jsonl: two forms of each tune-half 2Wiki question, and HotpotQA and MuSiQue ones once (README)."""
+@pytest.mark.parametrize(("name", "forms"), [("tune9.jsonl", 70), ("tune10.jsonl", 120)])
+def test_the_ninth_and_tenth_tuning_sets_reword_every_tune_half_2wiki_question_twice(
+        questions: dict[str, dict[str, str]], name: str, forms: int) -> None:
+    """tune9.jsonl, tune10.jsonl: two forms of each tune-half 2Wiki question, and HotpotQA and MuSiQue ones
+    once (README)."""
     from kmrag.eval.calibrate import split_of
 
-    rows = load_reworded(REPO / "tests" / "data" / "reworded" / "tune9.jsonl")
+    rows = load_reworded(REPO / "tests" / "data" / "reworded" / name)
     assert Counter(r.dataset for r in rows) == {"2wiki": 84, "hotpotqa": 30, "musique": 20}
     twice = Counter(r.qid for r in rows if r.dataset == "2wiki")
     assert set(twice.values()) == {2} and len(twice) == 42
@@ -249,4 +252,4 @@ def test_the_ninth_tuning_set_rewords_every_tune_half_2wiki_question_twice(quest
     assert not [(r.dataset, r.qid) for r in rows if questions[r.dataset].get(r.qid) != r.original]
     assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
     assert {split_of(r.dataset, r.qid) for r in rows} == {"tune"}
-    assert len(Counter(r.form for r in rows)) >= 70 and max(Counter(r.form for r in rows).values()) <= 4
+    assert len(Counter(r.form for r in rows)) >= forms and max(Counter(r.form for r in rows).values()) <= 4
