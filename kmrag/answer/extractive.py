@@ -102,12 +102,24 @@ QUALIFIER = re.compile(r"^(?:about|around|approximately|nearly|almost|over|more 
 _RANGE_SPLIT = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*")
 # "whose director", "the father of": the compared value belongs to another person than the entities named
 RELATED_PERSON = re.compile(r"\b(?:director|father|mother|founder|composer|author|writer|producer|husband|wife|"
-                            r"spouse|son|daughter|parent|child|creator|performer|singer|editor|owner)s?\b", re.I)
+                            r"spouse|son|daughter|parent|child|creator|performer|singer|editor|owner)s?\b|"
+                            r"\b(?:directed|written|composed|founded|produced|created|performed|edited|owned)\s+by\b",
+                            re.I)  # "which one was directed by the person born more recently": the director
+_DOER = {"directed": "director", "written": "writer", "composed": "composer", "founded": "founder",
+         "produced": "producer", "created": "creator", "performed": "performer", "edited": "editor", "owned": "owner"}
+
+
+def related_person(m: re.Match[str]) -> str:
+    """The relation a :data:`RELATED_PERSON` match names, as a noun: "directors" and "directed by": "director"."""
+    word = m.group(0).split()[0].lower()
+    return _DOER.get(word, word.rstrip("s"))
 BORN_ASKED = re.compile(r"\b(?:born|birth|birthplace|native)\b", re.I)  # "born in the same country": the birthplace
 COUNTRY_ASKED = re.compile(r"\b(?:nationality|country|citizenship|nation)\b", re.I)
-SAME_PLACE = re.compile(r"\bsame\s+(?:nationality|country|citizenship|place|birthplace|hometown|place\s+of\s+birth)\b|"
+SAME_PLACE = re.compile(r"\bsame[\s-]+(?:nationality|country|citizenship|place|birthplace|hometown|place\s+of\s+birth)\b|"
                         r"\bboth\s+from\s+the\s+same\b|"
-                        r"\bfrom the same country\b", re.I)
+                        r"\bfrom the same country\b|"
+                        r"\b(?:nationality|country|citizenship|birthplace|hometown)\b[^?]{0,80}?\bthe\s+same\s+as\b",
+                        re.I)  # "Is the country of origin of A the same as that of B?"
 _OPENING_TITLE = re.compile(r"\s*[\"“]((?-i:[A-Z0-9])[^\"“”\n]{1,80}?)[,.]?[\"”]\s*(?:\([^()]{0,80}\)\s*)?"
                             r"(?:is|was|are|were)\b")
 MEANING_WEIGHT = 0.5  # the cross-encoder's share of a span's relevance (the question's words: the rest)
@@ -1191,12 +1203,12 @@ class ExtractiveGenerator:
         """A comparison of a related person's dates (birth or death), read hop by hop for each entity."""
         m = RELATED_PERSON.search(question)
         if m is not None and analysis.answer_type == "YES_NO":
-            return self._same_related(question, analysis, spans, ents, m.group(0).rstrip("s").lower())
+            return self._same_related(question, analysis, spans, ents, related_person(m))
         asked = without_names(question, analysis.compared)  # "Just Before I Go": no "before" of the question
         pick = min if EARLIER.search(asked) else max if LATER.search(asked) else None
         if m is None or pick is None:
             return [], None, None
-        relation = m.group(0).rstrip("s").lower()
+        relation = related_person(m)
         died = bool(DEATH.search(asked))
 
         def attribute(person: str) -> str:

@@ -264,8 +264,10 @@ _ROLE_SAME_COUNTRY = re.compile(r"^(?:is|was)\s+the\s+([a-z]+)\s+(?:of|behind)\s
 _WORK_AS = re.compile(r"^(did|do|does)\s+(?:both\s+)?(.+?)\s+and\s+(.+?)\s+(?:both\s+)?(?:work|serve|act)\s+as\s+(?:an?\s+)?"
                       r"([a-z]+s)\s*\?$", re.I | re.S)
 # "Compare (the directors of) A and B and tell me which film's director was born first" -> "Which ..., A or B?"
-_COMPARE = re.compile(r"^\s*(?:please\s+)?compare\s+(?:the\s+[\w ]{1,30}?\s+of\s+)?(.+?)\s+and\s+(.+?)\s*,?\s+and\s+"
-                      r"(?:tell\s+me|say|decide|determine|find\s+out|work\s+out)\s+(which\b.+?)\s*[.?!]?\s*$", re.I | re.S)
+# ("Compare the directors of A and B: which film's director was born first?" too)
+_COMPARE = re.compile(r"^\s*(?:please\s+)?compare\s+(?:the\s+[\w ]{1,30}?\s+of\s+)?(.+?)\s+and\s+(.+?)(?:\s*[:;\u2014\u2013]\s*|"
+                      r"\s*,?\s+and\s+(?:tell\s+me|say|decide|determine|find\s+out|work\s+out)\s+)(which\b.+?)\s*[.?!]?\s*$",
+                      re.I | re.S)
 # "X was directed by a person born on what date?" -> "When was the director of X born?"
 _IN_SITU = re.compile(rf"^(.+?)\s+(?:was|were)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:who\s+(?:was|were)\s+)?(born|died|who\s+died)"
                       r"\s+(?:on|in|at)\s+(?:what|which)\s+(date|day|year|place|city|town|country)\s*\??$", re.I | re.S)
@@ -498,6 +500,9 @@ def _words(q: str) -> str:
     if lead:
         q = q[lead.end():]
         q = q[:1].upper() + q[1:]
+    if (m := _COMPARE.match(q)) and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
+        q = f"{m.group(3)[0].upper()}{_end(m.group(3))[1:]}, {m.group(1)} or {m.group(2)}?"  # before a pair's colon
+        # ("A and B: which ...?") is read with "Compare the directors of" as part of A
     for pattern, repl in _SAME_WORDS:
         q = pattern.sub(repl, q)
     q = _BY_THE_OLDER.sub(_by_the_older, q)

@@ -136,9 +136,14 @@ class QuestionAnalyser:
         words = [t.lower_ for t in doc if not t.is_punct]
         first = words[0] if words else ""
         answer_type = self._answer_type(doc, words)
-        compared = self._compared(question, mentions, asks_yes_no=first in AUX_START)
+        no_wh = not any(t.tag_ in {"WDT", "WP", "WP$", "WRB"} for t in doc)
+        # "A and B: were both directed by people from the same country?", "A and B — same-country directors?":
+        # a yes / no question after its set-up, or one without a verb that asks whether they are the same
+        yes_no = first in AUX_START or (no_wh and (_lead_after_setup(question) in AUX_START or
+                                                   bool(SAME_WORD.search(question))))
+        compared = self._compared(question, mentions, asks_yes_no=yes_no)
         mentions = list(dict.fromkeys([*mentions, *compared]))
-        if first in AUX_START and not any(t.tag_ in {"WDT", "WP", "WP$", "WRB"} for t in doc):
+        if yes_no and no_wh:
             kind: Kind = "comparison" if (compared or BOTH_SAME.search(question)) and len(mentions) >= 2 else "yes_no"
             answer_type = "YES_NO"
         elif compared and COMPARATIVE.search(question):
@@ -222,10 +227,16 @@ class QuestionAnalyser:
             return options
         if not asks_yes_no and COMPARATIVE.search(question) and (pair := grouped(question, mentions)):
             return pair
-        m2 = re.search(r"\b(or|and)\b" if asks_yes_no else r"\bor\b", question)
-        if not m2:
-            return []
-        left, right = question[: m2.start()], question[m2.end():]
+        for m2 in (re.search(r"\b(or|and)\b" if asks_yes_no else r"\b(or)\b", question),
+                   re.search(r"(?<=\bsame\b)[^?]*?\b(as)\b", question) if asks_yes_no else None):
+            # "Is A in the same country as B, or are they ...?": the names on both sides of "as" when "or" has none
+            if m2 and (pair := QuestionAnalyser._either_side(question, mentions, m2)):
+                return pair
+        return []
+
+    @staticmethod
+    def _either_side(question: str, mentions: list[str], m2: re.Match[str]) -> list[str]:
+        left, right = question[: m2.start(1)], question[m2.end(1):]
         # the name that ends nearest the conjunction on its left, the one that starts nearest on its right; the
         # longer of two that end (start) there: "Proloy (Film)", not the "Film" inside it; the names without a
         # leading auxiliary or common noun ("Are Edmund Varga", "film East Side Story")
@@ -408,6 +419,18 @@ _GROUPED = (r"(?:^(?:of|between|among|amongst)?\s*|[,:;]\s*|\bout\s+of\s+|\b(?:w
             r"\s+(?:of|between|among)\s+)(?:the\s+)?{a}\s+(?:and|vs\.?|versus|or)\s+"
             r"(?:the\s+)?{b}\s*(?:[,:;?.]|$)",
             r"\b(?:comparing|compare)\s+(?:the\s+)?{a}\s+(?:with|to|and|against)\s+(?:the\s+)?{b}(?!\w)")
+
+
+SAME_WORD = re.compile(r"\bsame\b", re.I)
+# the set-up a question opens with before its own clause: "A and B: were both ...?", "A — is it ...?"
+_SETUP = re.compile(r"(?:[:;]|\s[\u2014\u2013-]+)\s*([A-Za-z]+)\b[^:;\u2014\u2013]*$")
+
+
+def _lead_after_setup(question: str) -> str:
+    """The first word of the question's own clause after a set-up ("A and B: were both ...?": "were"); ""
+    when it has none."""
+    m = _SETUP.search(question.strip())
+    return m.group(1).lower() if m else ""
 
 
 def grouped(question: str, mentions: Sequence[str]) -> list[str]:

@@ -1042,3 +1042,25 @@ def test_a_name_after_the_frame_is_taken_over_the_name_nearest_the_question_s_wo
          "paragraph", "Ashen Crown", ""),
     ])
     assert direct == "Kestrel Forge"
+
+
+FILMS_BY = [
+    ("Harbour Lights is a 1933 German comedy film directed by Hans Weller.", "paragraph", "Harbour Lights", ""),
+    ("Hans Weller (12 May 1890 - 3 June 1950) was a German film director.", "paragraph", "Hans Weller", ""),
+    ("Grey Orchard is a Telugu drama film directed by P. S. Ramana Rao.", "paragraph", "Grey Orchard", ""),
+    ("P. S. Ramana Rao (born 1921) was an Indian film director and producer.", "paragraph", "P. S. Ramana Rao", ""),
+]
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Of Harbour Lights and Grey Orchard, which one was directed by the person born more recently?",
+     "Grey Orchard"),  # "directed by": its director, as "the director born later" says it
+    ("Harbour Lights and Grey Orchard: were both directed by people from the same country?", "no"),
+    ("Quick one: Harbour Lights and Grey Orchard — same-country directors?", "no"),
+    ("Is the country of the director of Harbour Lights the same as that of the director of Grey Orchard?", "no"),
+])
+def test_a_related_person_asked_by_a_verb_or_a_same_question_in_other_shapes_is_read_hop_by_hop(
+        x: SpacyExtractor, question: str, expected: str) -> None:
+    direct, quotes, _ = answer(x, question, FILMS_BY)
+    assert direct == expected
+    assert len(quotes) == 4  # each film's span naming its director, and each director's own span

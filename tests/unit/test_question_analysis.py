@@ -455,3 +455,32 @@ def test_attending_an_event_or_degrees_of_heat_ask_a_place() -> None:
     a = QuestionAnalyser(SpacyExtractor())
     assert a.analyse("Where did the Beatles attend the Grammy Awards?").answer_type == "PLACE"
     assert a.analyse("Where did the temperature reach 40 degrees?").answer_type == "PLACE"
+
+
+@pytest.mark.parametrize(("question", "compared"), [
+    # a yes / no clause after its set-up
+    ("Harbour Lights (Film) and Grey Orchard (Film): were both directed by people from the same country?",
+     ["Harbour Lights (Film)", "Grey Orchard (Film)"]),
+    # a fragment without a verb that asks whether they are the same
+    ("Quick one: Harbour Lights and Long Grey Orchard Of Summer — same-country directors?",
+     ["Harbour Lights", "Long Grey Orchard Of Summer"]),
+    # "the same as": the names on both sides of "as"
+    ("Is the country of origin of Harbour Lights (Film) the same as that of Grey Orchard?",
+     ["Harbour Lights (Film)", "Grey Orchard"]),
+    ("Is Marlow Grammar School in the same country as Fenwick Academy, or are they in different countries?",
+     ["Marlow Grammar School", "Fenwick Academy"]),
+])
+def test_a_same_question_in_other_shapes_compares_its_two_names(analyser: QuestionAnalyser, question: str,
+                                                                 compared: list[str]) -> None:
+    a = analyser.analyse(question)
+    assert (a.kind, a.answer_type, a.compared) == ("comparison", "YES_NO", compared)
+
+
+@pytest.mark.parametrize("question", [
+    "Harbour Lights and Grey Orchard: which came out first?",  # a question word: no yes / no question
+    "Marlow Grammar School: is it in England?",  # one name: a yes / no question, nothing compared
+])
+def test_a_set_up_before_a_question_word_or_one_name_compares_nothing_by_itself(analyser: QuestionAnalyser,
+                                                                               question: str) -> None:
+    a = analyser.analyse(question)
+    assert a.kind != "comparison" or a.answer_type != "YES_NO"

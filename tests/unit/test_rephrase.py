@@ -611,6 +611,15 @@ def test_a_thing_is_no_doer_and_a_title_is_no_courtesy(asked: str) -> None:
     assert rephrase(asked).rstrip("?") == asked.rstrip("?")  # (a question typed without its mark gets one)
 
 
+@pytest.mark.parametrize("asked", [
+    "Compare the directors of Dark Harbour and The Long Night: which film's director was born first?",
+    "Compare the directors of Dark Harbour and The Long Night and tell me which film's director was born first",
+])
+def test_a_comparison_asked_after_compare_offers_the_two_names_however_it_is_joined(asked: str) -> None:
+    # (tune10) the colon once read "Compare the directors of Dark Harbour" as the first name
+    assert rephrase(asked) == "Which film's director was born first, Dark Harbour or The Long Night?"
+
+
 # the fourteenth round's wordings, read from tests/data/reworded/tune8.jsonl and tune9.jsonl, with names of our own;
 # a question that matches a rule's shape but means something else stays as it was
 FOURTEENTH_ROUND = [
