@@ -773,7 +773,7 @@ class ExtractiveGenerator:
         got = self._read(question, analysis.answer_type, analysis.mentions, order, ents)
         if (got is None or not got[2].get("framed")) and frame(question) and \
                 (framed := self._read(question, analysis.answer_type, analysis.mentions,
-                                      [s for s in pool[:POOL_READ] if s not in chain], ents, framed_only=True)):
+                                      _led_to(question, chain, pool[:POOL_READ]), ents, framed_only=True)):
             got = framed  # the question's frame stated in a span the statements left out: that span joins them
         if got is None:
             return None
@@ -1291,6 +1291,13 @@ class ExtractiveGenerator:
         return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
                         "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
                                      for v, n, s in values]}
+
+
+def _led_to(question: str, chain: Sequence[Span], pool: Sequence[Span]) -> list[Span]:
+    """The spans of ``pool`` not in ``chain`` whose unit the question or a span of ``chain`` names by its title
+    (the album a song's span names): a bridge's next unit, not any unit that says "born in" of someone else."""
+    said = terms(" ".join([question, *(s.display for s in chain)])).words
+    return [s for s in pool if s not in chain and (t := terms(TITLE_QUALIFIER.sub("", s.title)).words) and t <= said]
 
 
 def _framed(question: str, spans: Sequence[Span], candidates: Any, mentions: Sequence[str] = ()

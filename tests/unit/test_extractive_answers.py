@@ -1064,3 +1064,17 @@ def test_a_related_person_asked_by_a_verb_or_a_same_question_in_other_shapes_is_
     direct, quotes, _ = answer(x, question, FILMS_BY)
     assert direct == expected
     assert len(quotes) == 4  # each film's span naming its director, and each director's own span
+
+
+def test_only_a_unit_the_question_or_the_statements_name_is_searched_for_the_frame_beyond_them() -> None:
+    from kmrag.answer.extractive import _led_to
+
+    def span(text: str, title: str, i: int) -> Span:
+        return Span(f"u_{i:016x}", "s", 0, len(text), text, "sentence", text, i, title=title)
+    chain = [span("It was the lead single from her album Harbourlight.", "The Lantern (song)", 0)]
+    named = span("Harbourlight is scheduled for release in October 2019.", "Harbourlight (album)", 1)
+    other = span("Grey Meadow is scheduled for release in May 2020.", "Grey Meadow", 2)
+    asked = span("The Lantern was re-released in 2021.", "The Lantern", 3)  # named by the question itself
+    got = _led_to("The Lantern is a song from the album scheduled for release in what month?", chain,
+                  [chain[0], named, other, asked])
+    assert got == [named, asked]  # not the chain's own span, not a unit nothing names
