@@ -109,8 +109,22 @@ for i, group in enumerate(GROUPS):
             _BY_WORD.setdefault(part, set()).add(i)
 
 
+# the irregular forms of the group verbs, to their lemma: "won" is "win" ("Who was the winner ...?" is answered
+# where "X won ..." is said); words that are forms of two verbs ("found", "left", "lay") are left out
+IRREGULAR = {"won": "win", "wrote": "write", "written": "write", "led": "lead", "built": "build", "made": "make",
+             "began": "begin", "begun": "begin", "sold": "sell", "bought": "buy", "held": "hold", "ran": "run",
+             "took": "take", "taken": "take", "gave": "give", "given": "give", "flew": "fly", "flown": "fly",
+             "bore": "bear", "borne": "bear", "fought": "fight", "taught": "teach", "sang": "sing", "sung": "sing",
+             "drew": "draw", "drawn": "draw", "chose": "choose", "chosen": "choose", "became": "become",
+             "came": "come", "met": "meet", "sat": "sit", "stood": "stand", "grew": "grow", "grown": "grow",
+             "brought": "bring", "put": "put", "set": "set", "struck": "strike", "spoke": "speak",
+             "spoken": "speak", "dwelt": "dwell", "wed": "wed", "shot": "shoot", "rose": "rise", "risen": "rise",
+             "fell": "fall", "fallen": "fall", "sent": "send", "spent": "spend", "went": "go", "gone": "go"}
+
+
 def groups(word: str) -> set[int]:
-    return _BY_WORD.get(word.lower(), set())
+    w = word.lower()
+    return _BY_WORD.get(w) or _BY_WORD.get(IRREGULAR.get(w, ""), set())
 
 
 def members(word: str) -> set[str]:

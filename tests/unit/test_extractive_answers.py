@@ -1078,3 +1078,14 @@ def test_only_a_unit_the_question_or_the_statements_name_is_searched_for_the_fra
     got = _led_to("The Lantern is a song from the album scheduled for release in what month?", chain,
                   [chain[0], named, other, asked])
     assert got == [named, asked]  # not the chain's own span, not a unit nothing names
+
+
+def test_a_relation_asked_by_its_noun_is_read_where_an_irregular_form_of_its_verb_says_it(x: SpacyExtractor) -> None:
+    from kmrag.answer.extractive import akin
+    assert akin("won", frozenset({"winner"})) and akin("wrote", frozenset({"author"}))
+    assert not akin("found", frozenset({"find"}))  # "found" is a form of two verbs: no lemma is guessed
+    direct, _, _ = answer(x, "Who was the winner of the 2010 Harbour Cup final?", [
+        ("The 2010 Harbour Cup final was played in Leeds. The referee was Tom Vey, and Ada Brennan won the final "
+         "in two sets.", "paragraph", "2010 Harbour Cup", ""),
+    ])
+    assert direct == "Ada Brennan"
