@@ -148,6 +148,7 @@ _PREPOSITIONS = ("by", "for", "from", "in", "of", "on", "at", "to", "with", "as"
 _IN_SITU = re.compile(r"(?<![\w'-])([A-Za-z][\w'-]*)((?:\s+(?:" + "|".join(_PREPOSITIONS) + r"))+)\s+"
                       r"(?:which|what|whom)\b(?!\s+(?:the|a|an|his|her|its|their|this|that|these|those|he|she|it|"
                       r"they|we|i|you)\b)", re.I)  # not "spoken from which the settlement ... derives its name"
+_LIFE = re.compile(r"born|died|dead|buried", re.I)
 _FRAME_GAP = 24  # characters between a frame and the value it introduces: "finalist for [the 2011 ]Pulitzer Prize"
 
 
@@ -157,8 +158,8 @@ def frame(question: str) -> tuple[str, tuple[str, ...]] | None:
     only function words before it ("In which state", "born in what year" has one: "born", ("in",))."""
     for m in _IN_SITU.finditer(question):
         word = m.group(1)
-        if m.start() == 0 or word.lower() in STOP or word.lower() in _PREPOSITIONS:
-            continue
+        if m.start() == 0 or word.lower() in STOP or word.lower() in _PREPOSITIONS or _LIFE.fullmatch(word):
+            continue  # (a birth or a death is said by a lifespan too, of anyone: "born in" frames nothing)
         return word, tuple(m.group(2).lower().split())
     return None
 

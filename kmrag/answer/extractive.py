@@ -103,8 +103,11 @@ _RANGE_SPLIT = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*")
 # "whose director", "the father of": the compared value belongs to another person than the entities named
 RELATED_PERSON = re.compile(r"\b(?:director|father|mother|founder|composer|author|writer|producer|husband|wife|"
                             r"spouse|son|daughter|parent|child|creator|performer|singer|editor|owner)s?\b|"
-                            r"\b(?:directed|written|composed|founded|produced|created|performed|edited|owned)\s+by\b",
-                            re.I)  # "which one was directed by the person born more recently": the director
+                            r"\b(?:directed|written|composed|founded|produced|created|performed|edited|owned)\s+by\s+"
+                            r"(?:the\s+|a\s+|an\s+)?(?:person|people|man|men|woman|women|one|someone|somebody|"
+                            r"individual|filmmaker|filmmakers)\b",
+                            re.I)  # "which one was directed by the person born more recently": the director (not
+# "a film directed by P. S. Rao": a name says nothing of a related person's dates)
 _DOER = {"directed": "director", "written": "writer", "composed": "composer", "founded": "founder",
          "produced": "producer", "created": "creator", "performed": "performer", "edited": "editor", "owned": "owner"}
 
@@ -124,9 +127,6 @@ _OPENING_TITLE = re.compile(r"\s*[\"“]((?-i:[A-Z0-9])[^\"“”\n]{1,80}?)[,.]
                             r"(?:is|was|are|were)\b")
 MEANING_WEIGHT = 0.5  # the cross-encoder's share of a span's relevance (the question's words: the rest)
 MEANING_TOP = 10  # the spans the cross-encoder reads: the best by the question's words (the rest score 0 by meaning)
-# the kinds of name the small recogniser often labels as another ("developed by Kestrel Forge": a person to it):
-# after the question's frame, a name of any label is read as one of them
-MISNAMED = frozenset({"ORG", "WORK", "ENTITY"})
 POOL_READ = 6  # when the statements chosen hold no value of the kind asked: the best spans read for one
 MAX_READ_QUERIES = 2  # the question and the most resolved of retrieval's rewritten questions
 # "Are A and B both American?", "Were A and B Canadian?": a nationality asked of each, last in the question
@@ -991,10 +991,7 @@ class ExtractiveGenerator:
                 cands = [(c, at) for c, at in cands if not other[0] <= at < other[1]]  # not where he was born
             return cands
 
-        if not kind and (framed := _framed(question, ranked, candidates, mentions) or (
-                _framed(question, ranked, lambda s: [c for c in self._candidates(question, "ENTITY", s, ents, noun)
-                                                     if not (given and named_by(c[0], given))], mentions)
-                if answer_type in MISNAMED else None)):
+        if not kind and (framed := _framed(question, ranked, candidates, mentions)):
             return framed  # "a video game developed by which company": "... developed by Crystal Dynamics"
         if framed_only:
             return None

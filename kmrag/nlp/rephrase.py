@@ -351,7 +351,7 @@ def _request(q: str) -> str:
         return f"Are {m.group(2)} and {m.group(3)} both {m.group(4).lower()}?"  # what they were is what they are
     m = _COMPARE.match(q)
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
-        return f"{m.group(3)[0].upper()}{_end(m.group(3))[1:]}, {m.group(1)} or {m.group(2)}?"
+        return _compared(q, m)
     m = _TRUE_THAT.match(q)
     if m:
         return _as_yes_no(_end(m.group(1))) or q
@@ -501,8 +501,8 @@ def _words(q: str) -> str:
         q = q[lead.end():]
         q = q[:1].upper() + q[1:]
     if (m := _COMPARE.match(q)) and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
-        q = f"{m.group(3)[0].upper()}{_end(m.group(3))[1:]}, {m.group(1)} or {m.group(2)}?"  # before a pair's colon
-        # ("A and B: which ...?") is read with "Compare the directors of" as part of A
+        q = _compared(q, m)  # before a pair's colon ("A and B: which ...?") is read with "Compare the directors
+        # of" as part of A
     for pattern, repl in _SAME_WORDS:
         q = pattern.sub(repl, q)
     q = _BY_THE_OLDER.sub(_by_the_older, q)
@@ -608,6 +608,19 @@ _THE_ER_OF = re.compile(rf"^\s*(who|which(?:\s+\w+)?)\s+(is|was)\s+the\s+({_ER})
 _TOPIC_FIRST = re.compile(r"^\s*(?:you\s+know|do\s+you\s+know|remember|know|ever\s+heard\s+of|consider|take|"
                           r"think\s+(?:of|about)|look\s+at|picture|imagine)\s+"
                           r"([^?.]{2,80}?)\s*[?.]\s+(.+\?)\s*$", re.I | re.S)
+
+
+def _compared(q: str, m: re.Match[str]) -> str:
+    """"Compare A and B: which ...?" -> "Which ..., A or B?"; "Compare the directors of A and B: which was born
+    first?" -> "Whose director was born first, A or B?" (the relation kept when the clause does not say it)."""
+    which = _end(m.group(3))
+    rel = re.match(r"\s*(?:please\s+)?compare\s+the\s+([a-z]{4,30}?)s?\s+of\s", q, re.I)
+    if rel and rel.group(1).lower()[:5] not in which.lower() and (
+            rest := re.match(r"which\s+(?:one\s+|of\s+them\s+)?((?:was|were|is|are|had|has|did)\b.*)$", which, re.I)):
+        return f"Whose {rel.group(1).lower()} {rest.group(1)}, {m.group(1)} or {m.group(2)}?"
+    if rel and rel.group(1).lower()[:5] not in which.lower():
+        return q  # the relation would be lost: read as asked
+    return f"{which[0].upper()}{which[1:]}, {m.group(1)} or {m.group(2)}?"
 
 
 def _front(q: str) -> str:

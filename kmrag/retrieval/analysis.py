@@ -139,8 +139,9 @@ class QuestionAnalyser:
         no_wh = not any(t.tag_ in {"WDT", "WP", "WP$", "WRB"} for t in doc)
         # "A and B: were both directed by people from the same country?", "A and B — same-country directors?":
         # a yes / no question after its set-up, or one without a verb that asks whether they are the same
-        yes_no = first in AUX_START or (no_wh and (_lead_after_setup(question) in AUX_START or
-                                                   bool(SAME_WORD.search(question))))
+        asked = question.rstrip().endswith("?") and not (doc and doc[0].tag_ == "VB")  # not "Name a film ..."
+        yes_no = first in AUX_START or (no_wh and asked and (_lead_after_setup(question) in AUX_START or
+                                                             bool(SAME_WORD.search(question))))
         compared = self._compared(question, mentions, asks_yes_no=yes_no)
         mentions = list(dict.fromkeys([*mentions, *compared]))
         if yes_no and no_wh:
@@ -246,6 +247,12 @@ class QuestionAnalyser:
         if not (la and rb):
             return []
         a, b = la[-1], rb[0]
+        if m2.group(1) == "as":  # "Is A, a pupil of C, of the same nationality as B?": the subject, not C; and B
+            # opens what follows "as" ("that of B", "the director of B"), not "the film directed by B"
+            a = sorted((x for x in named if x in left), key=lambda x: (left.find(x), -len(x)))[0]
+            if not re.match(rf"\s*(?:(?:that|those|the\s+one)\s+of\s+)?(?:the\s+[a-z]+\s+of\s+)?(?:the\s+)?"
+                            rf"{re.escape(b)}", right):
+                return []
         # a place named with its region, as titles are ("Khoshkabad, Isfahan and Dastjerd, Ardestan")
         before = re.search(rf"({'|'.join(re.escape(x) for x in named)}),\s*{re.escape(a)}\s*,?\s*$", left)
         after = re.match(rf"\s*{re.escape(b)},\s*({'|'.join(re.escape(x) for x in named)})\b", right)
@@ -430,7 +437,12 @@ def _lead_after_setup(question: str) -> str:
     """The first word of the question's own clause after a set-up ("A and B: were both ...?": "were"); ""
     when it has none."""
     m = _SETUP.search(question.strip())
-    return m.group(1).lower() if m else ""
+    if m is None:
+        return ""
+    clause = re.findall(r"[A-Za-z][\w'-]*", question.strip()[m.start(1):])
+    if len(clause) > 1 and all(w[0].isupper() for w in clause):
+        return ""  # "the film Grey Orchard: Is It Over?": a title's second half, not a question of its own
+    return m.group(1).lower()
 
 
 def grouped(question: str, mentions: Sequence[str]) -> list[str]:

@@ -999,7 +999,7 @@ def test_a_broad_kind_asked_of_another_verb_is_no_description_of_the_one_named(x
     ("The singer was a member of which band?", ("member", ("of",))),
     ("In which state was Ada Brennan born?", None),  # the question opens with its question word
     ("What company developed the game?", None),
-    ("He was born in what year?", ("born", ("in",))),
+    ("He was born in what year?", None),  # a birth is said by a lifespan too: "born in" frames nothing
     ("The bridge is near the town and in which county?", None),  # only function words before it
 ])
 def test_a_question_word_inside_the_question_has_the_frame_it_follows(
@@ -1038,10 +1038,19 @@ def test_a_name_after_the_frame_is_taken_over_the_name_nearest_the_question_s_wo
     direct, _, _ = answer(x, "Lena Ostrow voices the heroine in a video game developed by which company?", [
         ("Lena Ostrow is a French actress. She voices the heroine of Ashen Crown, a game published by Varro Games.",
          "paragraph", "Lena Ostrow", ""),
-        ("Ashen Crown is an action video game developed by Kestrel Forge and published by Varro Games.",
+        ("Ashen Crown is an action video game developed by Kestrel Interactive and published by Varro Games.",
          "paragraph", "Ashen Crown", ""),
     ])
-    assert direct == "Kestrel Forge"
+    assert direct == "Kestrel Interactive"
+
+
+def test_a_name_of_another_kind_after_the_frame_is_not_taken_for_the_kind_asked(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "Lena Ostrow voices the heroine in a video game developed by which company?", [
+        ("Lena Ostrow is an actress. She voices the heroine of Ashen Crown.", "paragraph", "Lena Ostrow", ""),
+        ("Ashen Crown is a video game developed by lead designer Tomas Vrel at Kestrel Studios Ltd.", "paragraph",
+         "Ashen Crown", ""),
+    ])
+    assert direct != "Tomas Vrel"  # a person right after "developed by" is no company
 
 
 FILMS_BY = [
@@ -1089,3 +1098,34 @@ def test_a_relation_asked_by_its_noun_is_read_where_an_irregular_form_of_its_ver
          "in two sets.", "paragraph", "2010 Harbour Cup", ""),
     ])
     assert direct == "Ada Brennan"
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # a name after "directed by" says nothing of a related person: the films' own years are compared
+    ("Which was released first, Harbour Lights or Grey Orchard, a film directed by P. S. Ramana Rao?", "Grey Orchard"),
+    ("Of Harbour Lights and Grey Orchard, which was released earlier? Both were directed by well-known men.",
+     "Grey Orchard"),
+    # the relation "Compare the directors of" names is kept: the directors' births, not the films' years
+    ("Compare the directors of Harbour Lights and Grey Orchard: which was born first?", "Harbour Lights"),
+])
+def test_a_related_person_is_compared_only_when_the_question_asks_of_one(x: SpacyExtractor, question: str,
+                                                                        expected: str) -> None:
+    films = [("Harbour Lights is a 1953 German comedy film directed by Hans Weller.", "paragraph", "Harbour Lights", ""),
+             FILMS_BY[1],
+             ("Grey Orchard is a 1940 Telugu drama film directed by P. S. Ramana Rao.", "paragraph", "Grey Orchard", ""),
+             FILMS_BY[3]]
+    direct, _, _ = answer(x, rephrase(question), films)  # as asked: rephrased first
+    assert direct == expected
+
+
+def test_a_birth_asked_in_place_is_read_from_the_person_s_own_lifespan_not_from_another_s_born_in(
+        x: SpacyExtractor) -> None:
+    from kmrag.answer.asked import frame
+    assert frame("Tomas Vrel was born in what year?") is None  # a lifespan says a birth too: no frame
+    direct, _, _ = answer(x, "The director of Grey Orchard was born in what year?", [
+        ("Grey Orchard is a 1960 drama film directed by Hans Weller.", "paragraph", "Grey Orchard", ""),
+        ("Hans Weller (12 May 1920 - 3 June 1990) was a Norwegian film director who worked with Lise Marrow.",
+         "paragraph", "Hans Weller", ""),
+        ("Lise Marrow was born in 1931 in Oslo.", "paragraph", "Lise Marrow", ""),
+    ])
+    assert direct != "1931"

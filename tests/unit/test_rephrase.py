@@ -620,6 +620,11 @@ def test_a_comparison_asked_after_compare_offers_the_two_names_however_it_is_joi
     assert rephrase(asked) == "Which film's director was born first, Dark Harbour or The Long Night?"
 
 
+def test_compare_the_relation_of_a_and_b_keeps_the_relation_the_clause_leaves_out() -> None:
+    assert rephrase("Compare the directors of Dark Harbour and The Long Night: which was born first?") == \
+        "Whose director was born first, Dark Harbour or The Long Night?"
+
+
 # the fourteenth round's wordings, read from tests/data/reworded/tune8.jsonl and tune9.jsonl, with names of our own;
 # a question that matches a rule's shape but means something else stays as it was
 FOURTEENTH_ROUND = [
