@@ -975,7 +975,7 @@ def _eval_calibrate(args: argparse.Namespace, out_root: Any) -> int:
         stores.init_schema()
         result = run_calibration(stores, datasets, out_root, limit=args.limit, data_root=args.data_root,
                                  progress=not args.json and sys.stderr.isatty(), write=args.write,
-                                 extend_with=_extend_with(args))
+                                 extend_with=_extend_with(args), tenant=getattr(args, "tenant", None))
     _emit(args, result, render)
     return 0
 

@@ -849,10 +849,12 @@ class ExtractiveGenerator:
                     at = m.start() + m.group(0).index(words[lead])  # "The Old Wexshire Canal": the name, not "The"
                     if not any(at == a for _, a in cands):
                         cands.append((" ".join(words[lead:]), at))
-            for m in re.finditer(rf"(?<![\w-])([A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){{0,3}})\s+(?:is|was|are|were)\s+"
+            for m in re.finditer(rf"(?<![\w-])([A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){{0,3}})(?:\s*,[^,.;()]{{1,80}},)?"
+                                 rf"\s+(?:is|was|are|were)\s+"
                                  rf"(?:a|an|the|one)\s+(?:[\w-]+\s+){{0,3}}?(?i:{re.escape(noun)}s?)\b", span.display):
                 if m.group(1).lower() not in STOP and not any(m.start(1) == a for _, a in cands):
-                    cands.append((m.group(1), m.start(1)))  # "Which library ...?": "LangGraph is a superb library"
+                    cands.append((m.group(1), m.start(1)))  # "Which library ...?": "LangGraph is a superb library",
+                    # "KXII, virtual channel 12, is a CBS-affiliated television station" (an aside between)
             for m in _introduced(noun).finditer(span.display):  # "Which magazine": "the magazine India Today"
                 # (not "the company CEO Tim Cook": a person or body the recogniser knows starts inside it)
                 inside = any(m.start(1) < at < m.end(1) for _, lab, at in ents.get((span.unit_id, span.start), [])
@@ -1028,8 +1030,9 @@ class ExtractiveGenerator:
             far = min(abs(best[1] - a) for a in anchors) + HEADED_SLACK
             if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF and not (
                     headed_by(best[0], noun) or introduced_by(best[1], span.display, noun)) \
-                    and (headed := [c for c in near if (headed_by(c[0], noun) or introduced_by(c[1], span.display, noun))
-                                    and min(abs(c[1] - a) for a in anchors) <= far]):
+                    and (headed := [c for c in near if ((headed_by(c[0], noun) or introduced_by(c[1], span.display, noun))
+                                                        and min(abs(c[1] - a) for a in anchors) <= far)
+                                    or _said_with(noun, span.display, c[1], anchors)]):
                 best = headed[0]  # "in what county": "Hawaii County", not the town beside it (but not a name
                 near = [best, *(c for c in near if c != best)]  # further off: "attended X, then worked at Y University")
             others = list(dict.fromkeys(c for c, _ in near[1:] if c.lower() != best[0].lower()))
@@ -1355,6 +1358,24 @@ def _introduced(noun: str) -> re.Pattern[str]:
 def introduced_by(at: int, text: str, noun: str) -> bool:
     """Whether ``text`` introduces the name at ``at`` with the noun asked ("the magazine India Today")."""
     return any(m.start(1) == at for m in _introduced(noun).finditer(text))
+
+
+def _said_with(noun: str, text: str, at: int, anchors: Sequence[int]) -> bool:
+    """The name at ``at`` is said to be a ``noun`` that the clause goes on to describe with the question's words
+    (at ``anchors``): "Orkel, an aside, is a small library for building agent workflows" for "Which library is
+    used to build agent workflows?"; not "Lyon is a city he never liked" for "Which city was he born in?"."""
+    m = _said_a(noun).match(text, at)
+    if m is None:
+        return False
+    end = next((i for i in range(m.end(), len(text)) if text[i] in ".;"), len(text))
+    return any(m.end() <= a < end for a in anchors)
+
+
+@functools.lru_cache(maxsize=256)
+def _said_a(noun: str) -> re.Pattern[str]:
+    """A name said to be a ``noun`` from where it starts: "X, an aside, is a small library"."""
+    return re.compile(rf"[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){{0,3}}(?:\s*,[^,.;()]{{1,80}},)?\s+(?:is|was|are|were)\s+"
+                      rf"(?:a|an|the|one)\s+(?:[\w-]+\s+){{0,3}}?(?i:{re.escape(noun)}s?)\b")
 
 
 def headed_by(name: str, noun: str) -> bool:

@@ -66,8 +66,9 @@ def _row(dataset: str, qid: str, question: str, answers: list[str], ans: Any) ->
 
 
 def collect(stores: Stores, dataset: str, limit: int | None = None, data_root: str | None = None,
-            progress: bool = False) -> list[CalibrationRow]:
-    """Answer a dev set's questions (or the demo set's, ``dataset="demo"``) with the threshold off."""
+            progress: bool = False, tenant: str | None = None) -> list[CalibrationRow]:
+    """Answer a dev set's questions (or the demo set's, ``dataset="demo"``) with the threshold off, in
+    ``tenant`` (default: the tenant ``kmrag eval`` uses for the set, so one ingest serves both)."""
     from kmrag.answer.answerer import Answerer
     from kmrag.ingestion.pipeline import ingest
     from kmrag.nlp.embed import get_embedder
@@ -78,14 +79,14 @@ def collect(stores: Stores, dataset: str, limit: int | None = None, data_root: s
     if dataset == "demo":
         from kmrag.demo import corpus_path
 
-        tenant = tenant_for("calibrate-demo", get_embedder(settings).name)
+        tenant = tenant or tenant_for("calibrate-demo", get_embedder(settings).name)
         ingest(stores, [corpus_path()], tenant, progress=progress)
         items = [(f"demo-{i}", q["question"], q["answers"]) for i, q in enumerate(demo_questions())]
     else:
         from kmrag.eval.runner import load_set
 
         path, _fmt, loaded, _problems, _passages = load_set(dataset, data_root)
-        tenant = tenant_for(path.stem, get_embedder(settings).name)
+        tenant = tenant or tenant_for(dataset if not Path(dataset).exists() else path.stem, get_embedder(settings).name)
         ingest(stores, [path], tenant, progress=progress)
         items = [(q.id, q.question, q.answers) for q in loaded]
     items = items[:limit] if limit else items
@@ -357,7 +358,7 @@ def load_rows(path: Path) -> list[CalibrationRow]:
 def run_calibration(stores: Stores | None, datasets: Sequence[str], out_root: Path, limit: int | None = None,
                     data_root: str | None = None, progress: bool = False, write: bool = False,
                     rows_from: Path | None = None, threshold: float = 0.5,
-                    extend_with: str | None = None) -> dict[str, Any]:
+                    extend_with: str | None = None, tenant: str | None = None) -> dict[str, Any]:
     """Collect every set's rows (saved under ``out_root``; or read them from ``rows_from``), fit, report;
     ``write``: make the fit the default; ``extend_with``: a feature whose weight alone is fitted, the default
     calibration's others held (:func:`extend`)."""
@@ -365,7 +366,9 @@ def run_calibration(stores: Stores | None, datasets: Sequence[str], out_root: Pa
         rows = load_rows(rows_from)
     else:
         assert stores is not None
-        rows = [r for ds in datasets for r in collect(stores, ds, limit, data_root, progress)]
+        if tenant is not None and len(datasets) != 1:
+            raise BadInput("calibrate: --tenant names the tenant of one set; give one --dataset with it")
+        rows = [r for ds in datasets for r in collect(stores, ds, limit, data_root, progress, tenant)]
         threshold = stores.settings.min_confidence
     out = out_root / f"calibrate-{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}"
     out.mkdir(parents=True, exist_ok=True)

@@ -75,3 +75,11 @@ def test_a_value_read_off_another_entity_s_unit_is_not_found_whatever_the_thresh
     assert any("Lufthansa" in e.text for e in ans.evidence) and "not about what the question asks" in ans.confidence_why
     ans = _answerer(demo, 0.0).answer(tenant, "When was Lufthansa founded?")  # its own unit: answered
     assert ans.direct == "1953" and ans.confidence >= 0.5
+
+
+def test_calibrate_answers_in_the_tenant_it_is_given(stores: Stores, tenant: str) -> None:
+    from kmrag.eval.calibrate import collect
+
+    rows = collect(stores, "demo", limit=1, tenant=tenant)  # not its own "eval-calibrate-demo" tenant
+    assert len(rows) == 1 and rows[0].dataset == "demo"
+    assert stores.units.counts(tenant)["units"] > 0

@@ -4,6 +4,7 @@ questions (by a hash of their id) and reported on the other; its reasons in word
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -223,3 +224,11 @@ def test_hops_owned_is_the_weakest_hop_when_the_last_hop_is_read_from_the_bridge
     assert C._hops_owned({"kind": "path", "hops": hops, "owned": True}) == 0.0
     assert C._hops_owned({"kind": "chain", "hops": [{"meaning": None}], "owned": True}) == 0.5  # not read by one
     assert C._hops_owned({"kind": "span"}) == 0.0
+
+
+def test_calibrate_takes_a_tenant_for_one_set_only(tmp_path: Path) -> None:
+    from kmrag.errors import BadInput
+    from kmrag.eval.calibrate import run_calibration
+
+    with pytest.raises(BadInput, match="one --dataset"):
+        run_calibration(object(), ["2wiki", "musique"], tmp_path, tenant="p1-2wiki")  # type: ignore[arg-type]

@@ -1129,3 +1129,11 @@ def test_a_birth_asked_in_place_is_read_from_the_person_s_own_lifespan_not_from_
         ("Lise Marrow was born in 1931 in Oslo.", "paragraph", "Lise Marrow", ""),
     ])
     assert direct != "1931"
+
+
+def test_a_name_said_to_be_the_noun_asked_is_the_answer_even_with_an_aside_between(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "Which library is used to build the agent workflow?", [
+        ("Agent workflows are built with graphs of steps. Orkel, an open-source project of the Vanta group, is a "
+         "small library for building agent workflows as graphs.", "paragraph", "Agents", ""),
+    ])
+    assert direct == "Orkel"  # said to be "a small library", not the group named nearer the question's words
