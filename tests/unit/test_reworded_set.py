@@ -253,3 +253,19 @@ def test_the_ninth_and_tenth_tuning_sets_reword_every_tune_half_2wiki_question_t
     assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
     assert {split_of(r.dataset, r.qid) for r in rows} == {"tune"}
     assert len(Counter(r.form for r in rows)) >= forms and max(Counter(r.form for r in rows).values()) <= 4
+
+
+def test_the_eleventh_tuning_set_rewords_every_tune_half_2wiki_question_three_times(
+        questions: dict[str, dict[str, str]]) -> None:
+    """tune11.jsonl: three forms of each tune-half 2Wiki question (README)."""
+    from kmrag.eval.calibrate import split_of
+
+    rows = load_reworded(REPO / "tests" / "data" / "reworded" / "tune11.jsonl")
+    assert Counter(r.dataset for r in rows) == {"2wiki": 126}
+    thrice = Counter(r.qid for r in rows)
+    assert set(thrice.values()) == {3} and len(thrice) == 42
+    assert not [k for k, n in Counter((r.qid, r.reworded) for r in rows).items() if n > 1]
+    assert not [r.qid for r in rows if questions[r.dataset].get(r.qid) != r.original]
+    assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
+    assert {split_of(r.dataset, r.qid) for r in rows} == {"tune"}
+    assert len(Counter(r.form for r in rows)) >= 90 and max(Counter(r.form for r in rows).values()) <= 3
