@@ -505,6 +505,7 @@ def _words(q: str) -> str:
         # of" as part of A
     for pattern, repl in _SAME_WORDS:
         q = pattern.sub(repl, q)
+    q = _KIN_ON_THE_SIDE.sub(lambda m: f"{_SIDE_OF[m.group(2).lower()]} {m.group(1)}", q)
     q = _BY_THE_OLDER.sub(_by_the_older, q)
     q = _WOULD_BE.sub(lambda m: f"{m.group(1)} is {m.group(2)}?", q)
     q = _FROM_WHICH.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} {m.group(3)} from?", q)
@@ -1152,6 +1153,9 @@ _FROM_WHICH = re.compile(r"^\s*from\s+(which|what)\s+((?-i:[a-z][\w-]*)(?:\s+(?-
 _ON_THE_SIDE = re.compile(r"^\s*on\s+(?:his|her|their|the)\s+(mother|father)['’]s\s+side\s*,?\s+(.*?\bthe\s+)"
                           r"(grandmother|grandfather|grandparents?)\b", re.I)
 _SIDE_OF = {"mother": "maternal", "father": "paternal"}
+# "X's grandfather on his mother's side" -> "X's maternal grandfather"
+_KIN_ON_THE_SIDE = re.compile(r"\b((?:grand|great-grand)?(?:father|mother|parent|son|daughter|uncle|aunt|cousin)s?)"
+                              r"\s+on\s+(?:his|her|their|the)\s+(mother|father)['’]s\s+side\b", re.I)
 
 
 def _by_the_older(m: re.Match[str]) -> str:

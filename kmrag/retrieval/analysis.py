@@ -229,7 +229,8 @@ class QuestionAnalyser:
         if not asks_yes_no and COMPARATIVE.search(question) and (pair := grouped(question, mentions)):
             return pair
         for m2 in (re.search(r"\b(or|and)\b" if asks_yes_no else r"\b(or)\b", question),
-                   re.search(r"(?<=\bsame\b)[^?]*?\b(as)\b", question) if asks_yes_no else None):
+                   re.search(r"(?<=\bsame\b)[^?]*?\b(as)\b", question) if asks_yes_no else None,
+                   re.search(r"\w(;)\s", question) if asks_yes_no else None):  # "A, Region; B, Region — are ...?"
             # "Is A in the same country as B, or are they ...?": the names on both sides of "as" when "or" has none
             if m2 and (pair := QuestionAnalyser._either_side(question, mentions, m2)):
                 return pair
@@ -256,7 +257,7 @@ class QuestionAnalyser:
         # a place named with its region, as titles are ("Khoshkabad, Isfahan and Dastjerd, Ardestan")
         before = re.search(rf"({'|'.join(re.escape(x) for x in named)}),\s*{re.escape(a)}\s*,?\s*$", left)
         after = re.match(rf"\s*{re.escape(b)},\s*({'|'.join(re.escape(x) for x in named)})\b", right)
-        if m2.group(0) == "and" and before and after:
+        if m2.group(1) in {"and", ";"} and before and after:
             a, b = f"{before.group(1)}, {a}", f"{b}, {after.group(1)}"
         return [a, b]
 

@@ -469,6 +469,9 @@ def test_attending_an_event_or_degrees_of_heat_ask_a_place() -> None:
      ["Harbour Lights (Film)", "Grey Orchard"]),
     ("Is Marlow Grammar School in the same country as Fenwick Academy, or are they in different countries?",
      ["Marlow Grammar School", "Fenwick Academy"]),
+    # two places named with their regions, set apart by a semicolon
+    ("Kelby, Norland; Ostrava Vale, Dunmore — are these two places in the same country?",
+     ["Kelby, Norland", "Ostrava Vale, Dunmore"]),
 ])
 def test_a_same_question_in_other_shapes_compares_its_two_names(analyser: QuestionAnalyser, question: str,
                                                                  compared: list[str]) -> None:

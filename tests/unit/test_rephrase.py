@@ -3,6 +3,8 @@ Questions of our own (the seeds' and the demo's subjects), not of any dataset.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kmrag.nlp.rephrase import rephrase
@@ -618,6 +620,14 @@ def test_a_thing_is_no_doer_and_a_title_is_no_courtesy(asked: str) -> None:
 def test_a_comparison_asked_after_compare_offers_the_two_names_however_it_is_joined(asked: str) -> None:
     # (tune10) the colon once read "Compare the directors of Dark Harbour" as the first name
     assert rephrase(asked) == "Which film's director was born first, Dark Harbour or The Long Night?"
+
+
+@pytest.mark.parametrize("asked", [
+    "Tom Vey's grandfather on his mother's side — who is he?",
+    "Who was Tom Vey's grandfather on his mother's side?",
+])
+def test_a_relative_on_one_parent_s_side_is_that_parent_s_relative(asked: str) -> None:
+    assert re.sub(r"^Who (?:is|was) ", "", rephrase(asked)) == "the father of the mother of Tom Vey?"
 
 
 def test_compare_the_relation_of_a_and_b_keeps_the_relation_the_clause_leaves_out() -> None:
