@@ -506,6 +506,7 @@ def _words(q: str) -> str:
     for pattern, repl in _SAME_WORDS:
         q = pattern.sub(repl, q)
     q = _KIN_ON_THE_SIDE.sub(lambda m: f"{_SIDE_OF[m.group(2).lower()]} {m.group(1)}", q)
+    q = _RESPONSIBLE.sub(lambda m: f"{m.group(1)} {'who' if m.group(2).lower() in _person_nouns() else 'that'} was {m.group(3)} ", q)
     q = _BY_THE_OLDER.sub(_by_the_older, q)
     q = _WOULD_BE.sub(lambda m: f"{m.group(1)} is {m.group(2)}?", q)
     q = _FROM_WHICH.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} {m.group(3)} from?", q)
@@ -1153,6 +1154,11 @@ _FROM_WHICH = re.compile(r"^\s*from\s+(which|what)\s+((?-i:[a-z][\w-]*)(?:\s+(?-
 _ON_THE_SIDE = re.compile(r"^\s*on\s+(?:his|her|their|the)\s+(mother|father)['’]s\s+side\s*,?\s+(.*?\bthe\s+)"
                           r"(grandmother|grandfather|grandparents?)\b", re.I)
 _SIDE_OF = {"mother": "maternal", "father": "paternal"}
+# "the King responsible for X" -> "the King who was responsible for X": a describing clause the analysis reads
+_NOT_NOUN = r"(?!(?:who|that|which|was|is|were|are|be|been|being|not|solely|mainly|directly|most|chiefly)\b)"
+_RESPONSIBLE = re.compile(rf"\b(the\s+(?:{_NOT_NOUN}[A-Za-z][\w-]*\s+){{0,2}}?({_NOT_NOUN}[A-Za-z][\w-]*))\s+"
+                          r"(responsible\s+for|in\s+charge\s+of)\s+"
+                          r"(?=(?:the\s+)?[A-Z0-9\"“])")
 # "X's grandfather on his mother's side" -> "X's maternal grandfather"
 _KIN_ON_THE_SIDE = re.compile(r"\b((?:grand|great-grand)?(?:father|mother|parent|son|daughter|uncle|aunt|cousin)s?)"
                               r"\s+on\s+(?:his|her|their|the)\s+(mother|father)['’]s\s+side\b", re.I)

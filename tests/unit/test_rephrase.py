@@ -630,6 +630,19 @@ def test_a_relative_on_one_parent_s_side_is_that_parent_s_relative(asked: str) -
     assert re.sub(r"^Who (?:is|was) ", "", rephrase(asked)) == "the father of the mother of Tom Vey?"
 
 
+def test_the_one_responsible_for_a_thing_is_described_by_a_clause_the_analysis_resolves() -> None:
+    from kmrag.nlp.extract import SpacyExtractor
+    from kmrag.retrieval.analysis import QuestionAnalyser
+
+    asked = rephrase("What year was the King responsible for the 1931 Harbour Honours born?")
+    assert asked == "What year was the King who was responsible for the 1931 Harbour Honours born?"
+    sub = QuestionAnalyser(SpacyExtractor()).analyse(asked).sub_question
+    assert sub is not None and sub.anchor == "1931 Harbour Honours"
+    # said again, or with an adverb, it is left as it is
+    assert rephrase(asked) == asked
+    assert "solely responsible" in rephrase("Who was the man solely responsible for the Harbour Honours?")
+
+
 def test_compare_the_relation_of_a_and_b_keeps_the_relation_the_clause_leaves_out() -> None:
     assert rephrase("Compare the directors of Dark Harbour and The Long Night: which was born first?") == \
         "Whose director was born first, Dark Harbour or The Long Night?"
