@@ -118,7 +118,7 @@ def related_person(m: re.Match[str]) -> str:
     return _DOER.get(word, word.rstrip("s"))
 BORN_ASKED = re.compile(r"\b(?:born|birth|birthplace|native)\b", re.I)  # "born in the same country": the birthplace
 COUNTRY_ASKED = re.compile(r"\b(?:nationality|country|citizenship|nation)\b", re.I)
-SAME_PLACE = re.compile(r"\bsame[\s-]+(?:nationality|country|citizenship|place|birthplace|hometown|place\s+of\s+birth)\b|"
+SAME_PLACE = re.compile(r"\bsame[\s-]+(?:home\s+|native\s+)?(?:nationality|country|citizenship|place|birthplace|hometown|place\s+of\s+birth)\b|"
                         r"\bboth\s+from\s+the\s+same\b|"
                         r"\bfrom the same country\b|"
                         r"\b(?:nationality|country|citizenship|birthplace|hometown)\b[^?]{0,80}?\bthe\s+same\s+as\b",

@@ -19,7 +19,8 @@ from kmrag.nlp.kin import PARTICLES
 
 # "tell me", "I'd like to know", "can you tell me", "I wonder", "please say" ... before an embedded question
 _ASK = (r"(?:(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell|show)\s+me|"
-        r"i(?:'d| would)\s+like\s+to\s+know|i\s+(?:want|need|wish)\s+to\s+know|i\s+wonder|i'm\s+wondering|"
+        r"i(?:'d| would)\s+like\s+to\s+(?:know|find\s+out|learn)|i\s+(?:want|need|wish)\s+to\s+(?:know|find\s+out|learn)|"
+        r"i\s+wonder|i'm\s+wondering|"
         r"i\s+am\s+wondering|i'm\s+curious|i\s+am\s+curious|do\s+you\s+know|let\s+me\s+know|find\s+out|say|check|"
         r"help\s+me\s+(?:find\s+out|find|figure\s+out|work\s+out)|(?:any|got\s+any)\s+idea|"
         r"(?:please\s+)?(?:remind\s+me|let\s+me\s+know)|i\s+was\s+wondering|i\s+(?:forget|forgot|can't\s+remember)|"
@@ -68,7 +69,8 @@ _WHICH_OF = re.compile(rf"^\s*(which|who)(?:\s+one)?\s+of\s+(?:the\s+(?:two\s*,?
                        r"((?:is|was|are|were|has|had|did|does|do|came|died|lived|got|won|made)\b.*)$", re.I | re.S)
 # "A and B: are they in the same country?" / "A and B - are both of them operas?" -> "Are A and B ...?"
 _TOPIC = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(is|are|was|were|do|does|did|have|has|had)\s+"
-                    r"(they\s+both|both\s+of\s+them|they|it|he|she|these|those)\b\s*(.*)$", re.I | re.S)
+                    r"(they\s+both|both\s+of\s+them|they|it|he|she|(?:these|those|the)\s+two(?:\s+(?-i:[a-z][\w-]*s)\b)?|"
+                    r"these|those)\b\s*(.*)$", re.I | re.S)  # ("are these two movies from ...": the pair)
 # "A and B — do their directors come from the same country?": a topic, then a question with one pronoun for it
 _TOPIC_ASKED = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*((?:is|are|was|were|do|does|did|have|has|had|who|"
                           r"whom|whose|what|which|when|where|how|in|on|at|from)\b.+\?)\s*$", re.I | re.S)
@@ -602,6 +604,12 @@ _CLEFT = re.compile(r"^\s*(who|whom|what|when|where|which\s+\w+|what\s+\w+)\s+(?
 _THERE_IS = re.compile(r"^\s*is\s+there\s+an?\s+(country|state|city|town|county|region|province|nation)\s+"
                        r"(?:where|in\s+which|that)\s+(?:both\s+)?(.+?)\s+(are|were)\s+(?:both\s+)?(\w+)\s*\??\s*$",
                        re.I | re.S)
+# "Was A or B born more recently?"; "Is A younger than B, or is it the other way around?" (see _or_choice)
+_OR_CHOICE = re.compile(rf"^\s*(is|was|are|were)\s+({_ALT})\s+or\s+({_ALT})\s+((?-i:[a-z])[^?]*?)\s*\?\s*$", re.I | re.S)
+_COMPARED_BY = re.compile(r"\b(?:more|less|most|least)\s+\w+|\b(?:first|earlier|earliest|later|latest|last|older|oldest|"
+                          r"younger|youngest|longer|shorter|taller|bigger|larger|smaller|newer)\b", re.I)
+_OR_REVERSED = re.compile(rf"^\s*(is|was|are|were)\s+({_ALT})\s+((?:more|less)\s+\w+|\w+er)\s+than\s+({_ALT})\s*,?\s+"
+                          r"or\s+(?:(?:is|was)\s+it\s+)?(?:the\s+other\s+way\s+a?round|vice\s+versa)\s*\?\s*$", re.I | re.S)
 # "Who is the younger of A and B?" -> "Who is younger, A or B?"
 _ER = r"(?:young|old|eld|tall|short|larg|bigg|small|long|earli|lat|new|high|low|great|heavi|wealthi|rich|wid|fast|slow)er"
 _THE_ER_OF = re.compile(rf"^\s*(who|which(?:\s+\w+)?)\s+(is|was)\s+the\s+({_ER})\s+of\s+(?:the\s+two\s*,?\s+)?"
@@ -625,10 +633,25 @@ def _compared(q: str, m: re.Match[str]) -> str:
     return f"{which[0].upper()}{which[1:]}, {m.group(1)} or {m.group(2)}?"
 
 
+def _or_choice(q: str) -> str | None:
+    """"Was A or B born more recently?" -> "Which was born more recently, A or B?"; "Is A younger than B, or is it
+    the other way around?" -> "Which is younger, A or B?": a choice asked as a yes / no question (only with a
+    comparative: "Was A or B at the meeting?" is left as asked)."""
+    m = _OR_CHOICE.match(q)
+    if m and _COMPARED_BY.search(m.group(4)) and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
+        return f"Which {m.group(1).lower()} {m.group(4)}, {m.group(2).strip()} or {m.group(3).strip()}?"
+    m = _OR_REVERSED.match(q)
+    if m and len(m.group(2).split()) <= 8 and len(m.group(4).split()) <= 8:
+        return f"Which {m.group(1).lower()} {m.group(3)}, {m.group(2).strip()} or {m.group(4).strip()}?"
+    return None
+
+
 def _front(q: str) -> str:
     """"Between A and B, who lived longer?" / "A or B: which ...?" / "Which of A and B lived longer?" -> "Who
     lived longer, A or B?"; "A and B: are they both operas?" -> "Are A and B both operas?"; "Was it A or B that
     ...?" -> "Which ..., A or B?"."""
+    if chosen := _or_choice(q):
+        return chosen
     m = _CLEFT_CHOICE.match(q)
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and \
             not re.match(r"(?:the|a|an|he|she|they|it|we|i|you|his|her|their|its|this|that)\b", m.group(4), re.I):
@@ -652,6 +675,9 @@ def _front(q: str) -> str:
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
         return f"{m.group(1).capitalize()} {_end(m.group(4))}, {m.group(2).strip()} or {m.group(3).strip()}?"
     m = _VERSUS.match(q)
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and \
+            re.match(r"(?i)(?:is|are|was|were|do|does|did|have|has|had)\b", m.group(3)):  # "A vs. B — do the
+        return _front(f"{m.group(1).strip()} and {m.group(2).strip()} \u2014 {m.group(3)}")  # directors share ...?"
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and m.group(1).strip().lower() != \
             m.group(2).strip().rstrip(".").lower() and re.match(r"[a-z]", m.group(3)) and not re.match(
             r"(?i)(?:who|whom|whose|what|which|when|where|how|is|are|was|were|do|does|did)\b", m.group(1)) and \

@@ -196,8 +196,8 @@ class QuestionAnalyser:
         if re.search(r"\b(?:what|which) (?:nationalit(?:y|ies)|citizenship)\b|\b(?:nationality|citizenship) of\b", text) or \
                 re.search(r"^(?:which|what) country\b(?=.*\b(?:is|was|are|were|come|comes|came)\b).*\bfrom$", text):
             return "NATIONALITY"  # "Which country is the director of X from?": "American" or "United States"
-        if "where" in asked and _schooled(doc):
-            return "ORG"  # "Where did X graduate from?": a school ("Oberlin College"), not a place
+        if ("where" in asked or re.match(r"(?:from\s+)?(?:which|what)\s+(?:place|location)\b", text)) and _schooled(doc):
+            return "ORG"  # "Where did X graduate from?", "From which place did X graduate?": a school, not a place
         if "where" in asked:
             return "PLACE"
         for tok in doc:  # "which company", "what city", "whose album"
@@ -480,6 +480,8 @@ def _schooled(doc: Any) -> bool:
     if any(t.lemma_.lower() in {"degree", "diploma", "doctorate", "phd"} and t.dep_ in {"dobj", "pobj"}
            and any(c.dep_ == "poss" for c in t.children) for t in doc):
         return True  # "Where did she get her degree?"
+    if re.search(r"\b(?:graduate|study|matriculate)(?:\s+from)?\s*\??\s*$", doc.text, re.I):
+        return True  # "Where did X's wife graduate?": the verb ending the question (the parser may take it for a noun)
     return any(t.lemma_.lower() in _SCHOOLED and (t.dep_ in {"ROOT", "dobj"} or t.pos_ == "VERB" and t.dep_ in {"conj", "xcomp"})
                for t in doc)  # (the main verb after a clause, "Where did the woman X married graduate from?", which
     # the parser may read as a noun; not "the man who graduated from Yale", nor "his graduate studies")

@@ -1137,3 +1137,15 @@ def test_a_name_said_to_be_the_noun_asked_is_the_answer_even_with_an_aside_betwe
          "small library for building agent workflows as graphs.", "paragraph", "Agents", ""),
     ])
     assert direct == "Orkel"  # said to be "a small library", not the group named nearer the question's words
+
+
+@pytest.mark.parametrize("question", [
+    "Do Pale Orchard and Grey Lanterns share the same home country?",
+    "Pale Orchard and Grey Lanterns share the same home country, right?",
+])
+def test_the_same_home_country_is_the_same_country(x: SpacyExtractor, question: str) -> None:
+    direct, _, _ = answer(x, rephrase(question), [
+        ("Pale Orchard is an English rock band formed in Leeds, England.", "paragraph", "Pale Orchard", ""),
+        ("Grey Lanterns is a rock band formed in York, England.", "paragraph", "Grey Lanterns", ""),
+    ])
+    assert direct == "yes"

@@ -495,3 +495,11 @@ def test_the_names_compared_by_the_same_as_are_the_subject_and_the_name_that_ope
 def test_a_title_after_a_colon_or_a_request_with_same_is_no_yes_no_question(analyser: QuestionAnalyser,
                                                                             question: str) -> None:
     assert analyser.analyse(question).answer_type != "YES_NO"
+
+
+@pytest.mark.parametrize("question", [
+    "Which place did the wife of Tom Vey graduate from?",  # "which place" with a school's verb
+    "Where did Tom Vey's wife graduate?",  # the verb ending the question, which the parser may take for a noun
+])
+def test_where_one_graduated_asked_in_other_words_asks_for_a_school(analyser: QuestionAnalyser, question: str) -> None:
+    assert analyser.analyse(question).answer_type == "ORG"

@@ -752,3 +752,25 @@ FOURTEENTH_ROUND_PROBES = [
 @pytest.mark.parametrize("asked, read", FOURTEENTH_ROUND + FOURTEENTH_ROUND_PROBES)
 def test_the_fourteenth_round_s_forms(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+# the fifteenth round's wordings, read from tests/data/reworded/tune10.jsonl and tune11.jsonl, with names of our own;
+# a question that only looks like a rule's shape stays as it was
+FIFTEENTH_ROUND = [
+    ("Dark Harbour and Grey Orchard — are these two movies from the same country?",
+     "Are Dark Harbour and Grey Orchard from the same country?"),  # "these two movies" is the pair
+    ("Marlow School and Fenwick Academy: are these two in the same country?",
+     "Are Marlow School and Fenwick Academy in the same country?"),
+    ("I'd like to find out where Tom Vey's wife graduated.", "Where did Tom Vey's wife graduate?"),
+    ("Was Ada Brennan or Tom Vey born more recently?", "Which was born more recently, Ada Brennan or Tom Vey?"),
+    ("Is Ada Brennan younger than Tom Vey, or is it the other way around?", "Which is younger, Ada Brennan or Tom Vey?"),
+    ("Was Ada Brennan or Tom Vey at the meeting?", "Was Ada Brennan or Tom Vey at the meeting?"),  # no comparative
+    ("Is Ada Brennan younger than Tom Vey?", "Is Ada Brennan younger than Tom Vey?"),  # a yes / no question
+    ("Dark Harbour vs. Grey Orchard — do the directors share a home country?",
+     "Do the directors of Dark Harbour and Grey Orchard have the same country?"),
+]
+
+
+@pytest.mark.parametrize("asked, read", FIFTEENTH_ROUND)
+def test_the_fifteenth_round_s_forms(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
