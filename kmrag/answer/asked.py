@@ -152,6 +152,7 @@ _LIFE = re.compile(r"born|died|dead|buried", re.I)
 _FRAME_GAP = 24  # characters between a frame and the value it introduces: "finalist for [the 2011 ]Pulitzer Prize"
 
 
+@functools.lru_cache(maxsize=1024)  # asked per span of a question: read once
 def frame(question: str) -> tuple[str, tuple[str, ...]] | None:
     """(the word, its prepositions) a question word inside the question follows: "a video game developed by
     which company" -> ("developed", ("by",)); None for a question that opens with its question word or puts
@@ -172,10 +173,13 @@ def framed_at(question: str, text: str, mentions: Sequence[str] = ()) -> list[in
     got = frame(question)
     if got is None or any(got[0].lower() in terms(m).words | {w.lower() for w in m.split()} for m in mentions):
         return []
-    word, preps = got
+    return [m.end() for m in _frame_pattern(*got).finditer(text)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _frame_pattern(word: str, preps: tuple[str, ...]) -> re.Pattern[str]:
     root, joined = re.escape(stem(word.lower())), r"\s+".join(map(re.escape, preps))
-    pattern = re.compile(rf"(?<![\w-]){root}[\w'-]*\s+(?:[\w'-]+\s+)?{joined}\s+", re.I)
-    return [m.end() for m in pattern.finditer(text)]
+    return re.compile(rf"(?<![\w-]){root}[\w'-]*\s+(?:[\w'-]+\s+)?{joined}\s+", re.I)
 
 
 def after_frame(at: int, ends: list[int]) -> bool:

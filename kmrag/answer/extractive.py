@@ -49,6 +49,7 @@ from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
 from kmrag.nlp.places import available as places_available
 from kmrag.nlp.places import people_of
+from kmrag.nlp.rephrase import agent_of
 from kmrag.retrieval.analysis import BIRTH, CLAUSE_ASKED, DEATH, HOW_MANY_TIME, QuestionAnalysis, offered
 from kmrag.retrieval.multihop import MONTHS, VALUE_OF
 
@@ -108,14 +109,13 @@ RELATED_PERSON = re.compile(r"\b(?:director|father|mother|founder|composer|autho
                             r"individual|filmmaker|filmmakers)\b",
                             re.I)  # "which one was directed by the person born more recently": the director (not
 # "a film directed by P. S. Rao": a name says nothing of a related person's dates)
-_DOER = {"directed": "director", "written": "writer", "composed": "composer", "founded": "founder",
-         "produced": "producer", "created": "creator", "performed": "performer", "edited": "editor", "owned": "owner"}
 
 
 def related_person(m: re.Match[str]) -> str:
     """The relation a :data:`RELATED_PERSON` match names, as a noun: "directors" and "directed by": "director"."""
     word = m.group(0).split()[0].lower()
-    return _DOER.get(word, word.rstrip("s"))
+    return (agent_of(word) or word) if re.search(r"\sby\s", m.group(0)) else word.rstrip("s")
+
 BORN_ASKED = re.compile(r"\b(?:born|birth|birthplace|native)\b", re.I)  # "born in the same country": the birthplace
 COUNTRY_ASKED = re.compile(r"\b(?:nationality|country|citizenship|nation)\b", re.I)
 SAME_PLACE = re.compile(r"\bsame[\s-]+(?:home\s+|native\s+)?(?:nationality|country|citizenship|place|birthplace|hometown|place\s+of\s+birth)\b|"
@@ -849,9 +849,7 @@ class ExtractiveGenerator:
                     at = m.start() + m.group(0).index(words[lead])  # "The Old Wexshire Canal": the name, not "The"
                     if not any(at == a for _, a in cands):
                         cands.append((" ".join(words[lead:]), at))
-            for m in re.finditer(rf"(?<![\w-])([A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){{0,3}})(?:\s*,[^,.;()]{{1,80}},)?"
-                                 rf"\s+(?:is|was|are|were)\s+"
-                                 rf"(?:a|an|the|one)\s+(?:[\w-]+\s+){{0,3}}?(?i:{re.escape(noun)}s?)\b", span.display):
+            for m in _said_a(noun).finditer(span.display):
                 if m.group(1).lower() not in STOP and not any(m.start(1) == a for _, a in cands):
                     cands.append((m.group(1), m.start(1)))  # "Which library ...?": "LangGraph is a superb library",
                     # "KXII, virtual channel 12, is a CBS-affiliated television station" (an aside between)
@@ -1373,9 +1371,9 @@ def _said_with(noun: str, text: str, at: int, anchors: Sequence[int]) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def _said_a(noun: str) -> re.Pattern[str]:
-    """A name said to be a ``noun`` from where it starts: "X, an aside, is a small library"."""
-    return re.compile(rf"[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){{0,3}}(?:\s*,[^,.;()]{{1,80}},)?\s+(?:is|was|are|were)\s+"
-                      rf"(?:a|an|the|one)\s+(?:[\w-]+\s+){{0,3}}?(?i:{re.escape(noun)}s?)\b")
+    """A name (group 1) said to be a ``noun``: "LangGraph is a superb library", "X, an aside, is a small library"."""
+    return re.compile(rf"(?<![\w-])([A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){{0,3}})(?:\s*,[^,.;()]{{1,80}},)?\s+"
+                      rf"(?:is|was|are|were)\s+(?:a|an|the|one)\s+(?:[\w-]+\s+){{0,3}}?(?i:{re.escape(noun)}s?)\b")
 
 
 def headed_by(name: str, noun: str) -> bool:

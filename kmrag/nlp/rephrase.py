@@ -351,9 +351,6 @@ def _request(q: str) -> str:
     m = _WORK_AS.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
         return f"Are {m.group(2)} and {m.group(3)} both {m.group(4).lower()}?"  # what they were is what they are
-    m = _COMPARE.match(q)
-    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
-        return _compared(q, m)
     m = _TRUE_THAT.match(q)
     if m:
         return _as_yes_no(_end(m.group(1))) or q
@@ -874,7 +871,7 @@ def _introducing(stmt: str, noun: str | None) -> tuple[str, str, bool] | None:
     if by and (noun is None or noun.lower() == (by.group("n") or "").lower()):
         x = by.group("x")  # "X was directed by someone": the director of X; "made by a King": the King who made X
         x = x[0].lower() + x[1:] if re.match(r"(?:The|A|An)\s", x) else x
-        if agent := _agent(by.group("v")):
+        if agent := agent_of(by.group("v")):
             return f"the {agent} of {x}", by.group("n") or "person", False
         if by.group("n") and by.group("v").endswith(("ed", "de", "ote", "ung", "ang", "ilt", "ew")) and \
                 by.group("be").lower() in {"was", "were"}:
@@ -1061,24 +1058,24 @@ def _share(q: str) -> str:
 def _doers(q: str) -> str:
     """"the person who directed X" / "whoever wrote X" -> "the director of X" / "the writer of X"."""
     def sub(m: re.Match[str]) -> str:
-        agent = _agent(m.group(3))
+        agent = agent_of(m.group(3))
         if agent is None or (m.group("noun") and m.group("noun") not in _ANY_DOER):
             return m.group(0)  # "the film that produced X" is no doer; "the king who built X" is more than one
         return ("The" if m.start() == 0 else "the") + f" {agent}{'s' if m.group('many') else ''} of "
     out = _DOER.sub(sub, q)
     m = _BY_SOMEONE.match(out)
-    if m and _agent(m.group(3)):
+    if m and agent_of(m.group(3)):
         many = "s" if m.group(4).lower() in {"people", "persons", "men", "women", "individuals"} else ""
-        return f"{m.group(1).capitalize()} the {_agent(m.group(3))}{many} of {m.group(2)} {m.group(5)}"
+        return f"{m.group(1).capitalize()} the {agent_of(m.group(3))}{many} of {m.group(2)} {m.group(5)}"
     m = _BY_WHOM_OF.match(out)
-    if m and _agent(m.group(2)):
-        return f"What {m.group(4).lower()} is the {_agent(m.group(2))} of {m.group(1)}?"
+    if m and agent_of(m.group(2)):
+        return f"What {m.group(4).lower()} is the {agent_of(m.group(2))} of {m.group(1)}?"
     m = _IN_SITU.match(out)
-    if m and _agent(m.group(2)):
+    if m and agent_of(m.group(2)):
         wh = "Where" if m.group(5).lower() in {"place", "city", "town", "country"} else "When"
         verb = "was the {} of {} born" if m.group(4).lower() == "born" else "did the {} of {} die"
         thing = m.group(1)[0].lower() + m.group(1)[1:] if m.group(1).startswith("The ") else m.group(1)
-        return f"{wh} {verb.format(_agent(m.group(2)), thing)}?"
+        return f"{wh} {verb.format(agent_of(m.group(2)), thing)}?"
     return _by_one_who(out)
 
 
@@ -1100,7 +1097,7 @@ def _by_one_who(q: str) -> str:
         return q
     x = m.group("x")
     x = x[0].lower() + x[1:] if re.match(r"(?:The|A|An)\s", x) else x
-    agent, n = _agent(m.group("v")), m.group("n")
+    agent, n = agent_of(m.group("v")), m.group("n")
     if n and n.lower() not in {"person", "man", "woman"}:  # "a group formed in ...": the group by which X was performed
         doer = f"the {n} by {'whom' if n.lower() in _person_nouns() else 'which'} {x} was {m.group('v')}"
     elif agent:
@@ -1191,14 +1188,14 @@ _KIN_ON_THE_SIDE = re.compile(r"\b((?:grand|great-grand)?(?:father|mother|parent
 
 
 def _by_the_older(m: re.Match[str]) -> str:
-    agent = _agent(m.group(1))
+    agent = agent_of(m.group(1))
     if agent is None:
         return m.group(0)
     later = (m.group(2) or "").lower() == "younger" or (m.group(3) or "").lower() in {"later", "last"}
     return f"has the {agent} born {'later' if later else 'first'}"
 
 
-def _agent(verb: str) -> str | None:
+def agent_of(verb: str) -> str | None:
     """The doer of a verb in its past form: "directed" -> "director", "wrote" -> "writer"."""
     word = verb.lower()
     stem = re.sub(r"(?:ed|d)$", "", word)
