@@ -305,6 +305,9 @@ _ENUMERATOR = re.compile(r"(?:^|(?<=[\s:;,]))\((?:\d{1,2}|[a-z])\)(?=\s)|(?:^|(?
 _BETWEEN_DATES = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*$|,\s*[A-Z][^()\d–—-]{0,60}?\s[–—-]\s*$")
 
 
+_BETWEEN_BEFORE = re.compile(r"\b[Bb]etween\s+(?:((?:the\s+)?[\w,]+(?:\s+[\w,]+){0,3}?)\s+and\s+)?$")
+
+
 def _range_end(cands: list[tuple[str, int]], text: str, question: str) -> list[tuple[str, int]]:
     """Two dates written as a range ("February 2, 1910 - February 10, 2000"): a question about a death keeps
     the last, any other the first."""
@@ -880,6 +883,10 @@ class ExtractiveGenerator:
             cands = _range_end(sorted((p for c, at in cands for p in _date_parts(c, at, question)), key=lambda c: c[1]),
                                span.display, question)
             cands = [(c, at) for c, at in cands if re.search(r"\d", c) or not RELATIVE_DATE.search(c)]
+            # "between the 8th and 16th centuries": the two ends alone are no time
+            cands = [(span.display[b.start():at] + c, b.start()) if (
+                b := _BETWEEN_BEFORE.search(span.display[:at])) and (" and " in c or b.group(1)) else (c, at)
+                for c, at in cands]
             if YEAR_ASKED.search(question):  # "in what year": the year alone
                 cands = [(y.group(0), at + y.start()) for c, at in cands if (y := YEAR.search(c))]
             elif MONTH_ASKED.search(question):  # "in what month": a date that names one ("November 2017")

@@ -42,7 +42,7 @@ _IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s
                          r"i'm\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|help\s+me\s+find)\s+(?:me\s+|us\s+)?(.*)$",
                          re.I | re.S)
 # a year asked for ("in which year", "the year in which", "X was founded in what year?")
-_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+(?:in\s+which|when|that)\b|\bthe\s+year\b", re.I)
+_YEAR = re.compile(r"\b(?:publication|release|founding|completion|construction|opening)\s+year\b|\b(?:what|which)\s+year\b|\byear\s+(?:in\s+which|when|that)\b|\bthe\s+year\b", re.I)
 # "On what date did X die?" (not "On which day of the week ...", "In what time zone ...")
 _WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?P<noun>date|day|year|place|location)\s+"
                       r"((?:did|does|do|was|were|is|are|will|has|had|have)\b.*)$", re.I | re.S)
@@ -81,6 +81,46 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\bpasses\s+away\b", re.I), lambda m: "dies"),
                (re.compile(r"\b(what|who|where|when|how)'s\b", re.I), lambda m: f"{m.group(1)} is"),
                (re.compile(r"\b(birth|death)\s+date\b", re.I), lambda m: f"date of {m.group(1).lower()}"),
+               (re.compile(r"(?-i:\bbirth-?date\b)"), lambda m: "date of birth"),
+               # "published under what title": published as what
+               (re.compile(r"\b(published|released|issued|reissued|marketed|sold|known|distributed)\s+under\s+"
+                           r"(?:what|which)\s+(?:other\s+)?(?:title|name)\b", re.I), lambda m: f"{m.group(1)} as what"),
+               # "A, B: do their directors ...?", "A, B — same nationality?": the pair
+               # (not "Bayfield, Wisconsin and Drmeni", "X in Nashville, Tennessee — what is it?": a pair's words follow)
+               (re.compile(r"^\s*((?-i:[A-Z])(?:(?!\sand\s)[^,:;?]){0,60}?),\s+((?-i:[A-Z])(?:(?!\sand\s)[^,:;?]){0,60}?)"
+                           r"(?=\s*(?::|\s[-\u2013\u2014])[^?]*\b(?:same|their|both|they|them|these|those|either)\b)", re.I),
+                lambda m: f"{m.group(1)} and {m.group(2)}"),
+               # "A vs B director born first": a search box's comparison, its ask after the second name
+               (re.compile(r"^\s*((?-i:[A-Z])[^:;?]{0,60}?)\s+(?:vs\.?|versus)\s+((?-i:[A-Z])(?:[^\s:;?]*)(?:\s+(?-i:[A-Z(])"
+                           r"[^\s:;?]*|\s+(?:of|de|la|von|van|the|and|in|a|on))*)\s+(?=(?-i:[a-z]))(?!(?:and|or|vs)\b)"
+                           r"([^?:;\u2013\u2014]*?\b(?:first|earlier|earliest|later|latest|last|older|oldest|younger|"
+                           r"youngest|elder|eldest|more|less|same|longer|shorter|bigger|larger|smaller|higher|lower|"
+                           r"taller|newer|recent(?:ly)?)\b[^?:;\u2013\u2014]*?)\s*\??\s*$"),
+                lambda m: f"{m.group(1)} vs. {m.group(2)}: {m.group(3)}?" if m.group(1).strip().lower() != m.group(
+                    2).strip().lower() else m.group(0)),
+               # "Publication year of X?": the year X was published
+               (re.compile(r"^\s*(?:the\s+)?(publication|release|founding|completion|construction|opening)\s+(year|date)\s+"
+                           r"of\s+(.+?)\s*\??\s*$", re.I),
+                lambda m: ("In what year was " if m.group(2).lower() == "year" else "When was ") + _lower_article(m.group(3))
+                + " " + {"publication": "published", "release": "released", "founding": "founded",
+                         "completion": "completed", "construction": "constructed", "opening": "opened"}[m.group(1).lower()]
+                + "?"),
+               # "In what year was the university founded where X taught?": the relative clause by its noun
+               (re.compile(r"^((?:in\s+)?(?:what|which)\s+(?:year|date|day|month|decade|century)\s+|when\s+|where\s+)"
+                           r"(was|were|is|are)\s+(the\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+((?-i:[a-z]+ed|built|made|written|"
+                           r"born|begun|shot|held|won|sung|drawn|set\s+up))\s+((?:where|in\s+which|at\s+which|that|which|"
+                           r"who|whom|whose)\s+[^?]+?)\s*\?\s*$", re.I),
+                lambda m: f"{m.group(1)}{m.group(2)} {m.group(3)} {m.group(5)} {m.group(4)}?"),
+               # "the woman married to X": X's wife ("the person married to X": the spouse)
+               (re.compile(r"\bthe\s+(woman|lady|man|gentleman|person)\s+(?:who\s+(?:was|is|got)\s+)?married\s+to\s+"
+                           r"(?=(?-i:[A-Z]))", re.I),
+                lambda m: "the " + {"woman": "wife", "lady": "wife", "man": "husband", "gentleman": "husband"}.get(
+                    m.group(1).lower(), "spouse") + " of "),
+               # "The director of X: which country is that person from?": "that person" is the topic
+               (re.compile(r"^(\s*the\s+(?-i:[a-z]+)\s+of\s+[^:?\u2013\u2014]+?(?::|\s[-\u2013\u2014])\s*(?:who|whom|what|which|"
+                           r"when|where|how)\b[^?:]*?)\b(?:that|this)\s+(person|individual|man|guy|woman|lady)\b(?!['’])",
+                           re.I),
+                lambda m: m.group(1) + ("she" if m.group(2).lower() in {"woman", "lady"} else "he")),
                (re.compile(r"\b(?:citizens|nationals)\s+of\s+the\s+same\s+(country|nation)\b", re.I),
                 lambda m: "from the same country"),
                # family words and a film's "helmed", in lower case only (a title may be "Mom and Dad")
@@ -179,7 +219,8 @@ _BIRTHDAY = re.compile(r"^when\s+(?:is|was)\s+(?:(?:the\s+)?birthday\s+of\s+(.+?
 # a tag after a question or a statement: ", right?", ", by any chance?", "or not?"
 _TAG = re.compile(r"\s*(?:,\s*(?:right|correct|by\s+any\s+chance|is\s+that\s+right|true|yes\s+or\s+no|"
                   r"(?:is|are|was|were|do|does|did)n't\s+(?:it|they|he|she)|(?:would|do|can|could|will)\s+you|"
-                  r"do\s+you\s+think|don't\s+you\s+think)|\s+or\s+not)\s*\?\s*$", re.I)
+                  r"do\s+you\s+think|don't\s+you\s+think|(?:do\s+)?you\s+know|any\s+idea|if\s+you\s+know)|\s+or\s+not)"
+                  r"\s*\?\s*$", re.I)
 # options after the question: "Which ...? (a) X (b) Y" / "... ? A) X B) Y"
 _OPTIONS = re.compile(r"^(.*?)\s*\?\s*\(?\s*(?:a|1)\s*[).]\s*(.+?)\s*[,;]?\s+\(?\s*(?:b|2)\s*[).]\s*(.+?)\s*\.?\s*$",
                       re.I | re.S)
@@ -680,6 +721,9 @@ def _front(q: str) -> str:
             r"(?i)(?:who|whom|whose|what|which|when|where|how|is|are|was|were|do|does|did)\b", m.group(1)) and \
             not _PRONOUN.search(m.group(3)):  # not "Kramer vs. Kramer: who directed it?"
         ask = _end(m.group(3))
+        role = re.match(r"(?:the\s+|their\s+)?((?-i:[a-z]+))\s+((?-i:born|died|[a-z]+ed)\b.*)$", ask)
+        if role and role.group(1).lower() in _person_nouns():  # "director born first": whose director was
+            ask = f"whose {role.group(1)} was {role.group(2)}"
         if not re.match(r"(?i)(?:who|whom|whose|what|which|when|where|how)\b", ask):
             ask = f"which {ask}"  # "film with the earlier-born director" -> "which film with ..."
         return f"{ask[0].upper()}{ask[1:]}, {m.group(1).strip()} or {m.group(2).strip()}?"
@@ -760,12 +804,35 @@ _ALSO_CONTAINS = re.compile(r"^\s*(?:does|did)\s+the\s+(country|nation|state|cit
 _STATED_THEN_ASKED = re.compile(r"^\s*(?P<stmt>[^;?]{8,200}?)\s*(?:;|(?<!\b[A-Z])\.|\s[-\u2013\u2014])\s+"
                                 r"(?P<q>(?-i:[A-Za-z])[^;.]*\?)\s*$",
                                 re.S)
-_WHICH_ONE = re.compile(r"^\s*(?:which|what)(?:\s+one|\s+(?:is|was)\s+it)?\s*\?\s*$", re.I)
+_WHICH_ONE = re.compile(r"^\s*(?:which|what)(?:\s+(?P<n>(?-i:[a-z][\w-]*)))??(?:\s+one|\s+(?:is|was)\s+(?:it|that))?\s*\?\s*$",
+                        re.I)
 _SHE = frozenset("wife mother daughter sister actress queen princess grandmother aunt niece woman girl".split())
 _HE = frozenset("husband father son brother actor king prince grandfather uncle nephew man boy".split())
 _PREPS = "at|in|for|from|of|on|by|with|to|into|under"
+_PLACES = frozenset("city town village country state county region place area district province island".split())
 # words that stand for any thing introduced before ("replaced an Argentine footballer. When was that man born?")
 _GENERIC = frozenset("man woman person one guy lady fellow individual thing place".split())
+
+
+_REF = re.compile(r"(?i)\b(?:that|this|the|said)\s+(?:(?-i:[a-z][\w-]*)\s+){0,3}?((?-i:[a-z][\w-]*))(?:['’]s\b)?")
+
+
+def _referred(stmt: str, ask: str) -> tuple[re.Match[str] | None, tuple[str, str, bool] | None]:
+    """The phrase of ``ask`` that refers to a thing ``stmt`` introduced, and that thing (see _introducing): the
+    first "the / that N" when the statement introduces its noun, else a "that N" after a preposition or verb that
+    does ("the political party that holds the majority in that body": "that body"), else the first such phrase and
+    the statement's last thing."""
+    refs = [r for r in _REF.finditer(ask) if not (r.group(1).lower() in _GENERIC and re.match(
+        r"\s+(?:who|whom|that|which)\b", ask[r.end():]))]  # "the person who performed it": one the question describes
+    pointed = [r for r in refs if re.match(r"(?i)(?:that|this|said)\s", r.group(0)) and (r.start() == 0 or re.search(
+        rf"(?i)\b(?:{_PREPS}|is|was|are|were|did|does|do)\s+$", ask[:r.start()]))]  # "in that body", not "the
+    # party that holds": a relative "that" after its noun
+    first = _REF.search(ask)
+    head = [first] if first is not None and any(r.span() == first.span() for r in refs) else []
+    for ref in head + [r for r in pointed if not head or r.span() != head[0].span()]:  # the first, then one that
+        if ref.group(1).lower() not in _GENERIC and (intro := _introducing(stmt, ref.group(1))) is not None:  # points
+            return ref, intro  # back
+    return (head[0] if head else None), _introducing(stmt, None)
 
 
 def _introduced(q: str) -> str | None:
@@ -777,13 +844,7 @@ def _introduced(q: str) -> str | None:
             re.search(r"(?i)\b(?:what|which|how)\b", m.group("stmt")):
         return None  # (a relative "who" / "where" may describe in a statement: "The trainer who bred X was ...")
     stmt, ask = m.group("stmt").strip(), m.group("q")
-    ref = re.search(r"(?i)\b(?:that|this|the|said)\s+(?:(?-i:[a-z][\w-]*)\s+){0,3}?((?-i:[a-z][\w-]*))(?:['’]s\b)?", ask)
-    if ref and ref.group(1).lower() in _GENERIC and re.match(r"\s+(?:who|whom|that|which)\b", ask[ref.end():]):
-        ref = None  # "the person who performed it": one the question describes, not the thing introduced
-    for n in ([ref.group(1)] if ref and ref.group(1).lower() not in _GENERIC else []) + [None]:
-        intro = _introducing(stmt, n)
-        if intro is not None:
-            break
+    ref, intro = _referred(stmt, ask)
     if intro is None:
         return None
     thing, n, itself = intro
@@ -793,7 +854,8 @@ def _introduced(q: str) -> str | None:
         if last and last[-1].lower() != n.lower() and (other := _introducing(stmt, last[-1])) is not None:
             thing, n, _ = other
             itself = True  # "it" is this thing, the only one the statement introduces that "it" can be
-    if _WHICH_ONE.match(ask) and not itself:  # "X was killed at an airport in Y. Which one?"
+    which = _WHICH_ONE.match(ask)  # "X was killed at an airport in Y. Which one?" / "Which airport was it?"
+    if which and not itself and which.group("n") in {None, "one", n.lower(), n.lower() + "s"}:
         return f"What is {thing}?"
     if ref is not None and (ref.group(1) == n or ref.group(1).lower() in _GENERIC):
         if ref.group(0).endswith(("'s", "’s")):  # "one of that college's locations": the locations of the college
@@ -803,6 +865,11 @@ def _introduced(q: str) -> str | None:
             out = f"{ask[:ref.start()]}the {after.group(1)} of {thing}{ask[ref.end() + after.end():]}"
         else:
             out = f"{ask[:ref.start()]}{thing}{ask[ref.end():]}"
+        return out[:1].upper() + out[1:]
+    there = re.search(r"(?i)(?<![\w'])there(?![\w'])", ask)
+    if there and n.lower() in _PLACES and not itself and not re.search(r"(?i)\b(?:is|are|was|were)\s+there\b", ask):
+        prep = re.search(rf"\b(?:{_PREPS}|near)\s+$", ask[:there.start()])  # "depart from there": from the city
+        out = f"{ask[:there.start()]}{'' if prep else 'in '}{thing}{ask[there.end():]}"  # "What was built there?"
         return out[:1].upper() + out[1:]
     said = re.findall(r"(?i)(?<![\w'])(?:it|its|he|his|him|she|her|they|their)(?![\w'])", ask)
     # a gendered pronoun only: "it" may as well be the statement's subject ("Amazon was founded in a garage. Who
@@ -886,7 +953,11 @@ def _introducing(stmt: str, noun: str | None) -> tuple[str, str, bool] | None:
     m = found[-1]
     before = (" " + stmt)[:m.start()].strip()
     n, mods, rest = m.group("n"), m.group("mods"), m.group("rest").rstrip()
-    if not before:
+    if not before:  # "A political body passed a bill ...": the thing that did it (not "A film directed by X")
+        did = re.match(r"\s+((?-i:[a-z]+ed|wrote|led|built|sang|won|made|held|began|founded|gave|took|ran|won))\s+"
+                       r"(?:an?|the|some|his|her|its|their|(?-i:[A-Z]))", rest)
+        if did and did.group(1).lower() not in {"called", "named", "titled", "entitled", "located", "situated", "based"}:
+            return f"the {mods}{n} that{rest}", n, False
         return None
     owner = re.fullmatch(r"(.+?)\s+(?:has|had|have)", before)
     if owner and not m.group("prep") and not rest:

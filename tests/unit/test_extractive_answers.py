@@ -1149,3 +1149,14 @@ def test_the_same_home_country_is_the_same_country(x: SpacyExtractor, question: 
         ("Grey Lanterns is a rock band formed in York, England.", "paragraph", "Grey Lanterns", ""),
     ])
     assert direct == "yes"
+
+
+@pytest.mark.parametrize("said, expected", [
+    ("Old Velmish was spoken between the 9th and 14th centuries in the marshes east of Tarrow.",
+     "between the 9th and 14th centuries"),
+    ("Old Velmish was spoken from the 9th century in the marshes east of Tarrow.", "the 9th century"),
+])
+def test_a_time_said_as_between_two_ends_keeps_its_between(x: SpacyExtractor, said: str, expected: str) -> None:
+    """"When was it spoken?": "the 9th and 14th centuries" alone is no time; "between" makes it a range."""
+    direct, _, _ = answer(x, "When was Old Velmish spoken?", [(said, "paragraph", "Old Velmish", "")])
+    assert direct == expected

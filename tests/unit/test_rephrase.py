@@ -563,7 +563,7 @@ def test_probes_that_are_no_query_stay_as_typed(asked: str) -> None:
     ("Hi, which of Paper Moon and Grey Harbour was made by the director born later? thanks",
      "Which was made by the director born later, Paper Moon or Grey Harbour?"),
     ("When was the college founded at which Ann Lee taught? (year please)",
-     "In what year was the college founded at which Ann Lee taught?"),
+     "In what year was the college at which Ann Lee taught founded?"),
     ("Where was Tom Reyes born, please.", "Where was Tom Reyes born?"),
     ("I'd like to confirm: did Ann Lee and Tom Reyes both work as directors?", "Are Ann Lee and Tom Reyes both directors?"),
     # the doer named by a person noun; a thing is no doer
@@ -774,3 +774,50 @@ FIFTEENTH_ROUND = [
 @pytest.mark.parametrize("asked, read", FIFTEENTH_ROUND)
 def test_the_fifteenth_round_s_forms(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+# the sixteenth round's wordings, read from a tuning set written for it (tune12), with names of our own; a question
+# that only looks like a rule's shape stays as it was
+SIXTEENTH_ROUND = [
+    ("Dark Harbour vs Grey Orchard director born first",
+     "Whose director was born first, Dark Harbour or Grey Orchard?"),  # a search box's comparison
+    ("Dark Harbour vs. Dark Harbour director born first", "Dark Harbour vs. Dark Harbour director born first"),
+    ("Kramer vs. Kramer director", "Who is the director of Kramer vs. Kramer?"),  # a title, nothing compared
+    ("Dark Harbour (Film), Grey Orchard (Film): do their directors come from the same country?",
+     "Do the directors of Dark Harbour (Film) and Grey Orchard (Film) come from the same country?"),
+    ("Ada Brennan, Tom Vey — same nationality?", "Are Ada Brennan and Tom Vey from the same nationality?"),
+    ("Opry Hall in Leeton, Kansas — what kind of place is it?", "What kind of place is Opry Hall in Leeton, Kansas?"),
+    ("Marlow, Kansas and Fenwick — same country?", "Are Marlow, Kansas and Fenwick from the same country?"),
+    ("What's the birthdate of Grey Orchard's director?", "What is the date of birth of Grey Orchard's director?"),
+    ("Which school did the woman married to Tom Vey graduate from?",
+     "Which school did the wife of Tom Vey graduate from?"),
+    ("The director of Grey Orchard: which country is that person from?",
+     "Which country is the director of Grey Orchard from?"),
+    ("Grey Orchard was founded by someone — when did that person die?", "When did the founder of Grey Orchard die?"),
+    ("The coach who trained Tom Vey died at a hospital in Leeton. Which hospital was it?",
+     "What is the hospital in Leeton at which the coach who trained Tom Vey died?"),
+    ("In what year was the college founded where Ada Brennan taught?",
+     "In what year was the college where Ada Brennan taught founded?"),  # the relative clause by its noun
+    ("Publication year of the novel Grey Orchard?", "In what year was the novel Grey Orchard published?"),
+    ("Ada Brennan died in a town. When was the Old Mill there built?",
+     "When was the Old Mill in the town in which Ada Brennan died built?"),  # "there": the place introduced
+    ("Ada Brennan died in a town. Is there a museum?", "Ada Brennan died in a town. Is there a museum?"),
+    ("Radio KXYZ serves a city — where do buses leave from there?", "Where do buses leave from the city that Radio KXYZ serves?"),
+    ("A city council passed a law banning cars. When did the party that holds the majority in that council win "
+     "power?", "When did the party that holds the majority in the city council that passed a law banning cars win "
+     "power?"),  # "that council" after a preposition points back; "the party that holds" is a relative clause
+    ("A city council passed a law banning cars. Who sang the song about that?",
+     "A city council passed a law banning cars. Who sang the song about that?"),
+    ("Who is the spouse of the man who voiced Ada in Grey Orchard, do you know?",
+     "Who is the spouse of the man who voiced Ada in Grey Orchard?"),  # a trailing tag
+]
+
+
+@pytest.mark.parametrize("asked, read", SIXTEENTH_ROUND)
+def test_the_sixteenth_round_s_forms(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+def test_published_under_what_title_asks_what_it_was_published_as() -> None:
+    assert rephrase("Ada Brennan's novel Grey Orchard was also published under what title?") == \
+        "What was Ada Brennan's novel Grey Orchard also published as?"

@@ -237,15 +237,17 @@ def test_the_later_blind_sets_are_test_half_questions_reworded(questions: dict[s
     assert len(Counter(r.form for r in rows)) >= forms and max(Counter(r.form for r in rows).values()) <= most
 
 
-@pytest.mark.parametrize(("name", "forms"), [("tune9.jsonl", 70), ("tune10.jsonl", 120)])
+@pytest.mark.parametrize(("name", "forms"), [("tune9.jsonl", 70), ("tune10.jsonl", 120), ("tune12.jsonl", 70)])
 def test_the_ninth_and_tenth_tuning_sets_reword_every_tune_half_2wiki_question_twice(
         questions: dict[str, dict[str, str]], name: str, forms: int) -> None:
-    """tune9.jsonl, tune10.jsonl: two forms of each tune-half 2Wiki question, and HotpotQA and MuSiQue ones
-    once (README)."""
+    """tune9.jsonl, tune10.jsonl, tune12.jsonl: two forms of each tune-half 2Wiki question, and HotpotQA and
+    MuSiQue ones once (README)."""
     from kmrag.eval.calibrate import split_of
 
     rows = load_reworded(REPO / "tests" / "data" / "reworded" / name)
-    assert Counter(r.dataset for r in rows) == {"2wiki": 84, "hotpotqa": 30, "musique": 20}
+    assert Counter(r.dataset for r in rows) == ({"2wiki": 84, "hotpotqa": 50, "musique": 40} if name == "tune12.jsonl"
+                                                else {"2wiki": 84, "hotpotqa": 30, "musique": 20})
+    assert not [k for k, n in Counter((r.dataset, r.qid) for r in rows if r.dataset != "2wiki").items() if n > 1]
     twice = Counter(r.qid for r in rows if r.dataset == "2wiki")
     assert set(twice.values()) == {2} and len(twice) == 42
     assert not [k for k, n in Counter((r.dataset, r.qid, r.reworded) for r in rows).items() if n > 1]
@@ -269,3 +271,4 @@ def test_the_eleventh_tuning_set_rewords_every_tune_half_2wiki_question_three_ti
     assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
     assert {split_of(r.dataset, r.qid) for r in rows} == {"tune"}
     assert len(Counter(r.form for r in rows)) >= 90 and max(Counter(r.form for r in rows).values()) <= 3
+
