@@ -194,7 +194,9 @@ _LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,5}\s
                    r"when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|could|tell|give|name|list|find)\b)",
                    re.I)
 # "So are A and B ...?", "Okay, who ...?": a word that only opens the question
-_OPENER = re.compile(r"^\s*(?:so|and|well|ok|okay|now|right|alright|anyway|(?:hi|hello|hey|hiya)(?:\s+there)?)\s*[,!]?\s+(?=(?:who|whom|whose|what|which|when|"
+_OPENER = re.compile(r"^\s*(?:so|and|well|ok|okay|now|right|alright|anyway|(?:hi|hello|hey|hiya)(?:\s+there)?|"
+                     r"(?:i'?m|i\s+am)\s+not\s+(?:sure|certain)(?:\s+about\s+(?:this|that)(?:\s+one)?)?\s*,\s*but|"
+                     r"not\s+sure\s*,\s*but|(?:i\s+think|i\s+believe)\s*,?\s*but)\s*[,!]?\s+(?=(?:who|whom|whose|what|which|when|"
                      r"where|why|how|is|are|was|were|do|does|did|has|have|had|can|could)\b)", re.I)
 # a lead that says why or how one asks ("Settle a bet for me:", "For a history assignment:", "I forget -")
 _ASIDE = re.compile(r"\b(?:bet|argument|assignment|homework|essay|class|quiz|question|forget|forgot|wondering|curious|"
@@ -340,7 +342,8 @@ def rephrase(question: str) -> str:
 
 
 _ASKS = re.compile(r"^(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|"
-                   r"could|will|would)\b|(?:,|:|\s[-\u2013\u2014])\s*(?:who|what|which)\b", re.I)
+                   r"could|will|would)\b|(?:,|:|\s[-\u2013\u2014])\s*(?:who|what|which)\b|"
+                   r"\s(?:(?:in|on|at|of|from|for|by|to|with)\s+)?(?:(?:what|which)\s+\w+|who|whom|when|where)\s*$", re.I)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -653,6 +656,11 @@ _ER = r"(?:young|old|eld|tall|short|larg|bigg|small|long|earli|lat|new|high|low|
 _THE_ER_OF = re.compile(rf"^\s*(who|which(?:\s+\w+)?)\s+(is|was)\s+the\s+({_ER})\s+of\s+(?:the\s+two\s*,?\s+)?"
                         rf"({_ALT})\s+and\s+({_ALT})\s*\?\s*$", re.I | re.S)
 # "You know the film X? When was its director born?" -> "When was the director of the film X born?"
+# "Think about the films A and B. Which one's director was born first?", "A, B. Which came out first?": a pair
+# set up, then a choice between them
+_KINDS = r"(?:films?|movies?|people|persons|men|women|places|villages|towns|books|novels|songs|albums|bands|players|works)"
+_PAIR_DOT = re.compile(rf"^\s*(?:(?:think\s+(?:of|about)|consider|take|look\s+at)\s+)?(?:(?:the\s+)?(?:two\s+)?{_KINDS}\s*[:,]?\s+)?"
+                       rf"({_ALT})(?:\s+and\s+|,\s+)({_ALT})\s*[.:;]\s+((?:which|who|whose)\b[^?]*\?)\s*$", re.I | re.S)
 _TOPIC_FIRST = re.compile(r"^\s*(?:you\s+know|do\s+you\s+know|remember|know|ever\s+heard\s+of|consider|take|"
                           r"think\s+(?:of|about)|look\s+at|picture|imagine)\s+"
                           r"([^?.]{2,80}?)\s*[?.]\s+(.+\?)\s*$", re.I | re.S)
@@ -704,6 +712,17 @@ def _front(q: str) -> str:
     m = _THE_ER_OF.match(q)
     if m and len(m.group(4).split()) <= 8 and len(m.group(5).split()) <= 8:
         return f"{m.group(1).capitalize()} {m.group(2)} {m.group(3)}, {m.group(4)} or {m.group(5)}?"
+    m = _HAVE_WHO.match(q)
+    if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8 and m.group(4).lower()[:-1] in _person_nouns():
+        verb = m.group(5)
+        aux = "Are" if re.match(r"(?i)are\b", verb) else "Were" if re.match(r"(?i)were\b", verb) else m.group(1).capitalize()
+        verb = re.sub(r"(?i)^(?:are|were)\s+", "", verb) if aux in {"Are", "Were"} else re.sub(r"(?i)^came\b", "come", verb)
+        return f"{aux} the {m.group(4)} of {m.group(2)} and {m.group(3)} {verb.strip()}?"
+    m = _PAIR_DOT.match(q)
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and (
+            _COMPARED_BY.search(m.group(3)) or re.search(r"(?i)\bsame\b", m.group(3))):
+        ask = re.sub(r"(?i)^(which|who)\s+of\s+(?:them|the\s+two|these(?:\s+two)?|those(?:\s+two)?)\b", r"\1", m.group(3))
+        return f"{_end(ask)}, {m.group(1).strip()} or {m.group(2).strip()}?"  # "A, B. Which one's director ...?"
     m = _TOPIC_FIRST.match(q)
     if m and (said := _said_of(m.group(2), m.group(1).strip())):
         return said
@@ -790,6 +809,9 @@ _DECLARATIVE = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|
 _COMPARE_LEAD = re.compile(r"^\s*(?:if\s+(?:you|we|one)\s+compare|when\s+(?:you|we)\s+compare|comparing|compare)\s+"
                            r"(.+?)\s+(?:with|to|and|against)\s+(.+?)\s*,\s*(are|were|do|did)\s+(?:they|the\s+two|"
                            r"both|they\s+both)\s+(.+?\?)\s*$", re.I | re.S)
+# "Do A and B have directors who come from the same country?" -> "Do the directors of A and B come from ...?"
+_HAVE_WHO = re.compile(r"^\s*(do|did)\s+(.+?)\s+and\s+(.+?)\s+(?:both\s+)?have\s+((?-i:[a-z]+s))\s+(?:who|that)\s+"
+                       r"((?:come|came|hail|were|are)\b[^?]*\bsame\b[^?]*)\?\s*$", re.I | re.S)
 # "Are A and B two films whose directors come from the same country?" -> "Do the directors of A and B come ...?"
 _WHOSE_BOTH = re.compile(r"^\s*(?:are|were)\s+(.+?\s+and\s+.+?)\s+(?:two|both)\s+(?-i:[a-z]+)\s+whose\s+"
                          r"(?-i:([a-z]+s))\s+(.+?\?)\s*$", re.I | re.S)
@@ -814,6 +836,8 @@ _PLACES = frozenset("city town village country state county region place area di
 _GENERIC = frozenset("man woman person one guy lady fellow individual thing place".split())
 
 
+_MARRIED_TO = re.compile(r"(.+?)\s+(?:was|is|got|has\s+been|had\s+been)\s+married\s+to\s+(?:someone|somebody|a\s+person)",
+                         re.I | re.S)
 _REF = re.compile(r"(?i)\b(?:that|this|the|said)\s+(?:(?-i:[a-z][\w-]*)\s+){0,3}?((?-i:[a-z][\w-]*))(?:['’]s\b)?")
 
 
@@ -844,6 +868,13 @@ def _introduced(q: str) -> str | None:
             re.search(r"(?i)\b(?:what|which|how)\b", m.group("stmt")):
         return None  # (a relative "who" / "where" may describe in a statement: "The trainer who bred X was ...")
     stmt, ask = m.group("stmt").strip(), m.group("q")
+    wed = _MARRIED_TO.fullmatch(stmt)
+    said = re.findall(r"(?i)(?<![\w'])(?:she|he)(?![\w'])", ask)
+    if wed and len(said) == 1 and not re.search(r"(?i)(?<![\w'])(?:her|his|him|they|their)(?![\w'])", ask):
+        # "X was married to someone — what school did she graduate from?": X's wife
+        out = re.sub(rf"(?<![\w']){said[0]}(?![\w'])", f"{_lower_article(wed.group(1))}'s "
+                     f"{'wife' if said[0].lower() == 'she' else 'husband'}", ask)
+        return out[:1].upper() + out[1:]
     ref, intro = _referred(stmt, ask)
     if intro is None:
         return None

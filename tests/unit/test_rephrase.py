@@ -810,6 +810,18 @@ SIXTEENTH_ROUND = [
      "A city council passed a law banning cars. Who sang the song about that?"),
     ("Who is the spouse of the man who voiced Ada in Grey Orchard, do you know?",
      "Who is the spouse of the man who voiced Ada in Grey Orchard?"),  # a trailing tag
+    ("Dark Harbour, Grey Orchard. Which one's director was born first?",
+     "Which one's director was born first, Dark Harbour or Grey Orchard?"),  # a pair set up, then the choice
+    ("Think about the films Dark Harbour and Grey Orchard. Which of them came out first?",
+     "Which came out first, Dark Harbour or Grey Orchard?"),
+    ("Ada Brennan and Tom Vey. Who directed Grey Orchard?", "Ada Brennan and Tom Vey. Who directed Grey Orchard?"),
+    ("I'm not sure about this one, but which of Dark Harbour and Grey Orchard came out first?",
+     "Which came out first, Dark Harbour or Grey Orchard?"),  # a hedge before the question
+    ("Do Dark Harbour and Grey Orchard have directors who come from the same country?",
+     "Do the directors of Dark Harbour and Grey Orchard come from the same country?"),
+    ("Tom Vey was married to someone — what school did she graduate from?",
+     "What school did Tom Vey's wife graduate from?"),
+    ("the person who founded Grey Orchard Films died on what date", "When did the founder of Grey Orchard Films die?"),
 ]
 
 
