@@ -32,7 +32,8 @@ AUX_START = {"is", "are", "was", "were", "do", "does", "did", "has", "have", "ha
 COMPARATIVE = re.compile(
     r"\b(first|earlier|earliest|later|latest|last|older|oldest|elder|eldest|younger|youngest|longer|longest|shorter|"
     r"shortest|larger|largest|bigger|biggest|smaller|smallest|higher|highest|lower|lowest|more|most|"
-    r"less|fewer|newer|newest|taller|tallest|closer|farther|further|before|after)\b", re.I)
+    r"less|fewer|newer|newest|taller|tallest|closer|farther|further|before|after|(?-i:greater|greatest|wider|widest|"
+    r"heavier|heaviest|deeper|deepest))\b", re.I)  # ("Greater London" is a name)
 # "how many days": a count of a unit of time (a number, not money; read as a count of that unit)
 HOW_MANY_TIME = re.compile(r"\bhow\s+many\s+(seconds|minutes|hours|days|weeks|months|years|decades|centuries)\b", re.I)
 BOTH_SAME = re.compile(r"\b(both|same|either|neither)\b", re.I)

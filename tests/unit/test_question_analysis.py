@@ -503,3 +503,9 @@ def test_a_title_after_a_colon_or_a_request_with_same_is_no_yes_no_question(anal
 ])
 def test_where_one_graduated_asked_in_other_words_asks_for_a_school(analyser: QuestionAnalyser, question: str) -> None:
     assert analyser.analyse(question).answer_type == "ORG"
+
+
+def test_a_greater_number_compares_and_a_name_s_greater_does_not(analyser: QuestionAnalyser) -> None:
+    a = analyser.analyse("Who has belonged to a greater number of bands, Ada Brennan or Tom Vey?")
+    assert a.kind == "comparison" and a.compared == ["Ada Brennan", "Tom Vey"]
+    assert analyser.analyse("Which borough of Greater London is Ada Brennan from, Kent or Essex?").kind != "comparison"
