@@ -712,6 +712,13 @@ def _front(q: str) -> str:
     m = _THE_ER_OF.match(q)
     if m and len(m.group(4).split()) <= 8 and len(m.group(5).split()) <= 8:
         return f"{m.group(1).capitalize()} {m.group(2)} {m.group(3)}, {m.group(4)} or {m.group(5)}?"
+    m = _FRONTED_PP.match(q)
+    if m and not re.search(r"(?i)\b(?:it|its|he|his|she|her|they|their|there|then)\b", m.group(2)) and \
+            not re.search(r"(?i)\bside\b|\bor\b", m.group(1)):  # ("on his mother's side": a kinship, read as one;
+        # "In Munich or Augsburg, which ...": a choice)
+        # "In 1900, what was the population of X?": the time or place said where the question would say it
+        pp = m.group(1)[0].lower() + m.group(1)[1:]
+        return f"{m.group(2)[0].upper()}{m.group(2)[1:]} {pp}?"
     m = _HAVE_WHO.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8 and m.group(4).lower()[:-1] in _person_nouns():
         verb = m.group(5)
@@ -809,6 +816,8 @@ _DECLARATIVE = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|
 _COMPARE_LEAD = re.compile(r"^\s*(?:if\s+(?:you|we|one)\s+compare|when\s+(?:you|we)\s+compare|comparing|compare)\s+"
                            r"(.+?)\s+(?:with|to|and|against)\s+(.+?)\s*,\s*(are|were|do|did)\s+(?:they|the\s+two|"
                            r"both|they\s+both)\s+(.+?\?)\s*$", re.I | re.S)
+_FRONTED_PP = re.compile(r"^\s*((?:in|on|during|at|since|as\s+of|throughout|within)\s+[^,?]{2,100}?),\s+"
+                         r"((?:who|whom|what|which|when|where|how)\b[^?]*?)\s*\?\s*$", re.I | re.S)
 # "Do A and B have directors who come from the same country?" -> "Do the directors of A and B come from ...?"
 _HAVE_WHO = re.compile(r"^\s*(do|did)\s+(.+?)\s+and\s+(.+?)\s+(?:both\s+)?have\s+((?-i:[a-z]+s))\s+(?:who|that)\s+"
                        r"((?:come|came|hail|were|are)\b[^?]*\bsame\b[^?]*)\?\s*$", re.I | re.S)

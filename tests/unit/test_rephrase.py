@@ -822,6 +822,11 @@ SIXTEENTH_ROUND = [
     ("Tom Vey was married to someone — what school did she graduate from?",
      "What school did Tom Vey's wife graduate from?"),
     ("the person who founded Grey Orchard Films died on what date", "When did the founder of Grey Orchard Films die?"),
+    ("In 1900, what was the population of the town where Ada Brennan was born?",
+     "What was the population of the town where Ada Brennan was born in 1900?"),  # a fronted time or place
+    ("During the war that Tom Vey fought in, who led the navy?", "Who led the navy during the war that Tom Vey fought in?"),
+    ("In the town where Ada Brennan was born, what did she build?",
+     "In the town where Ada Brennan was born, what did she build?"),  # a pronoun: left as asked
 ]
 
 
