@@ -305,6 +305,7 @@ _ENUMERATOR = re.compile(r"(?:^|(?<=[\s:;,]))\((?:\d{1,2}|[a-z])\)(?=\s)|(?:^|(?
 _BETWEEN_DATES = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*$|,\s*[A-Z][^()\d–—-]{0,60}?\s[–—-]\s*$")
 
 
+_PEER = re.compile(r"(?:^|\s)(?:Lord|Lady)\s+$")
 _BETWEEN_BEFORE = re.compile(r"\b[Bb]etween\s+(?:((?:the\s+)?[\w,]+(?:\s+[\w,]+){0,3}?)\s+and\s+)?$")
 
 
@@ -874,6 +875,9 @@ class ExtractiveGenerator:
         if answer_type == "PERSON":  # "directed by Christy Cabanne": the small NER model misses many names
             cands += [(m.group(1), m.start(1)) for m in NAME_AFTER_BY.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands) and m.start(1) not in norp]
+            # "Lord Gort": a peer named by the one word of the title is named with it
+            cands = [(t.group(0).lstrip() + c, at - len(t.group(0).lstrip())) if len(c.split()) == 1 and (
+                t := _PEER.search(span.display[:at])) else (c, at) for c, at in cands]
             # "King George V": the regnal number is part of the name
             cands = [(c + r.group(0), at) if (r := _REGNAL.match(span.display, at + len(c))) else (c, at)
                      for c, at in cands]

@@ -1160,3 +1160,16 @@ def test_a_time_said_as_between_two_ends_keeps_its_between(x: SpacyExtractor, sa
     """"When was it spoken?": "the 9th and 14th centuries" alone is no time; "between" makes it a range."""
     direct, _, _ = answer(x, "When was Old Velmish spoken?", [(said, "paragraph", "Old Velmish", "")])
     assert direct == expected
+
+
+@pytest.mark.parametrize("said, expected", [
+    ("The brigade was attached to the command post of Lord Gort, commander of the British Expeditionary Force.",
+     "Lord Gort"),  # (the recogniser names "Gort" alone here)
+    ("The brigade was attached to the command post of Edwin Varne, commander of the British Expeditionary Force.",
+     "Edwin Varne"),
+])
+def test_a_peer_named_by_one_word_keeps_the_title(x: SpacyExtractor, said: str, expected: str) -> None:
+    """"Lord Gort" is the name; "Gort" alone is not (and "Edwin Varne" takes nothing)."""
+    direct, _, _ = answer(x, "Which senior officer was the brigade attached to the command post of?",
+                          [(said, "paragraph", "The brigade", "")])
+    assert direct == expected
