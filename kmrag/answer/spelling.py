@@ -6,7 +6,9 @@ only to a question word, by a dropped or swapped letter), and only a word in low
 not hold: names the tenant knows (recased before), capitalised words, words in quotes, contractions typed
 without their apostrophe and any real word ("cast" is not "case") are left as typed. A slip is mended when exactly one such word is one
 edit away, a dropped letter first ("contry" is "country"; "wich" is "which" rather than "with"), then two
-letters swapped, one changed, one added. Nothing is mended when two words are as near.
+letters swapped, one changed, one added. Nothing is mended when two words are as near. The model's vocabulary
+holds typos it read ("frist", "flim"): such a word is mended only when WordNet is installed, lists no such word
+(nor its stem), and two swapped letters make it one of the few words questions ask and compare by.
 """
 
 from __future__ import annotations
@@ -92,7 +94,11 @@ def mend(word: str, known: Any = None) -> str | None:
     words of the language (the spaCy model's English vocabulary when not given)."""
     known = english_words() if known is None else known
     low = word.lower()
-    if len(low) < MIN_LEN or low in _targets() or low in known or low in _CONTRACTIONS or not known:
+    if len(low) < MIN_LEN or low in _targets() or low in _CONTRACTIONS or not known:
+        return None
+    if low in known:  # a word the model has read, typos among them ("frist", "flim"): mended only to the one
+        return _swapped(low)  # question word two swapped letters make it, when WordNet lists no such word
+    if _listed(low, stems=False):  # a word WordNet lists the model had not read ("genera" is no slip of "general")
         return None
     targets = _SHORT_TARGETS if len(low) == MIN_LEN else _targets()
     by: dict[int, set[str]] = {}
@@ -104,6 +110,24 @@ def mend(word: str, known: Any = None) -> str | None:
             return next(iter(by[how]))
         return None  # two words as near: which was meant is not plain
     return None
+
+
+def _listed(low: str, stems: bool = True) -> bool | None:
+    from kmrag.nlp.wordnet import listed
+
+    return listed(low, stems)
+
+
+def _swapped(low: str) -> str | None:
+    if len(low) < 4 or _listed(low) is not False:  # ("form" is a word; without WordNet nothing is known of it)
+        return None
+    near = {t for t in _SWAP_TARGETS if len(t) == len(low) and _edit(low, t) == 1}
+    return next(iter(near)) if len(near) == 1 else None
+
+
+# the words a swap is mended to: what a question asks and compares by
+_SWAP_TARGETS = frozenset("""first film films movie born died older younger earlier later director directors
+birth death country married released which where when what whose""".split())
 
 
 def mend_slips(question: str, known: Any = None) -> str:

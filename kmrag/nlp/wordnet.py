@@ -73,3 +73,29 @@ def first_sense_shared(a: str, b: str, pos: str, top: int = SENSES) -> bool:
     sa, sb = senses(a, pos, top), senses(b, pos, top)
     return bool(sa and sb) and (sa[0] in sb or sb[0] in sa)
 
+
+
+_ENDINGS = ("ies", "es", "s", "ied", "ed", "d", "ing", "er", "est", "ly")
+
+
+def listed(word: str, stems: bool = True) -> bool | None:
+    """Is ``word`` a lemma or an irregular form WordNet lists in any part of speech, or (``stems``) is its stem
+    without a common ending ("films", "directed")? None when WordNet is not installed. (Function words are not
+    listed: WordNet has only nouns, verbs, adjectives and adverbs.)"""
+    if directory() is None:
+        return None
+    low = word.lower()
+    stems_of = {low} | ({low[:-len(e)] + r for e in _ENDINGS if low.endswith(e) and len(low) > len(e) + 2
+                         for r in ("", "e", "y")} if stems else set())
+    return any(s in _index(pos) or s in _exceptions(pos) for pos in POS for s in stems_of)
+
+
+@functools.lru_cache(maxsize=8)
+def _exceptions(pos: str) -> frozenset[str]:
+    """The irregular forms WordNet lists for ``pos`` ("genera" of "genus", "went" of "go"): <pos>.exc."""
+    where = directory()
+    path = where / f"{pos}.exc" if where is not None else None
+    if path is None or not path.is_file():
+        return frozenset()
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return frozenset(line.split()[0] for line in f if line.strip())

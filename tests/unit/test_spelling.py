@@ -49,3 +49,23 @@ def test_a_known_word_is_never_mended(known: object, x: SpacyExtractor) -> None:
     assert mend("cast", known) is None and mend("contry", known) == "country" and mend("contry", {"contry"}) is None
     x.nlp("The contry road.")  # the pipeline's string store now holds the slip; the vocabulary read stays fixed
     assert mend("contry") == "country"
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("Which movie has the director who was born frist, Dark Harbour or Grey Orchard?",
+     "Which movie has the director who was born first, Dark Harbour or Grey Orchard?"),
+    ("which flim came out first?", "which film came out first?"),
+    ("which form of government did it have?", "which form of government did it have?"),  # "form" is a word
+    ("who won the fist fight?", "who won the fist fight?"),
+    ("are Lygodium and Maxillaria both genera of orchids?", "are Lygodium and Maxillaria both genera of orchids?"),
+])
+def test_two_letters_swapped_in_a_question_word_the_model_has_read_are_mended(typed: str, meant: str) -> None:
+    """"frist" and "flim" are in the spaCy model's vocabulary (typos it read); WordNet lists neither, and each is
+    one swap from a word questions ask by. Words WordNet lists ("form", "fist", and "genera", an irregular
+    plural the model had not read, once mended to "general") stay."""
+    from kmrag.nlp import wordnet
+
+    if not wordnet.available():
+        pytest.skip("WordNet's files are not installed (apt-get install wordnet-base)")
+    assert mend_slips(typed) == meant
+
