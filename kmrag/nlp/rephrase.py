@@ -82,6 +82,20 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\b(what|who|where|when|how)'s\b", re.I), lambda m: f"{m.group(1)} is"),
                (re.compile(r"\b(birth|death)\s+date\b", re.I), lambda m: f"date of {m.group(1).lower()}"),
                (re.compile(r"(?-i:\bbirth-?date\b)"), lambda m: "date of birth"),
+               (re.compile(r"(?-i:\bhubby\b)"), lambda m: "husband"),
+               (re.compile(r"(?-i:\bwifey\b)"), lambda m: "wife"),
+               # "[A] vs [B]": names in square brackets are the names
+               (re.compile(r"\[([^\[\]?]{1,80})\]"), lambda m: m.group(1)),
+               # a name's abbreviations: "dir. of X — b. when?", "X dir. — d. where?"
+               (re.compile(r"(?-i:\bdir\.(?=\s|$))"), lambda m: "director"),
+               (re.compile(r"(?-i:(?<![\w.])([bd])\.\s+(when|where|in|on)\b)"),
+                lambda m: ("born " if m.group(1) == "b" else "died ") + m.group(2)),
+               # "X... its director died when?": the trailing dots set the topic apart
+               (re.compile(r"^([^.?]{2,80}?)(?:\.\.\.|\u2026)\s+(?=(?-i:[a-z]))"), lambda m: f"{m.group(1)} \u2014 "),
+               # "I read that A and B were both directors, is that so?": whether it is so
+               (re.compile(r"^\s*i\s+(?:read|heard|saw|was\s+told)\s+(?:somewhere\s+)?that\s+(.+?)\s*[,;]?\s*(?:is\s+that\s+"
+                           r"(?:so|true|right|correct)|(?:is\s+)?that\s+(?:true|right|correct))\s*\?\s*$", re.I),
+                lambda m: f"Is it true that {m.group(1)}?"),
                # "published under what title": published as what
                (re.compile(r"\b(published|released|issued|reissued|marketed|sold|known|distributed)\s+under\s+"
                            r"(?:what|which)\s+(?:other\s+)?(?:title|name)\b", re.I), lambda m: f"{m.group(1)} as what"),
@@ -190,8 +204,9 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\b(?:within|in)\s+(?:a\s+single|one\s+and\s+the\s+same|just\s+one|one)\s+"
                            r"(country|nation|state|city)\b", re.I), lambda m: f"in the same {m.group(1).lower()}")]
 # a chatty or labelled lead before the question ("hey, quick one:", "Trivia question:", "Yes or no:")
-_LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,5}\s*(?::|\s[-\u2013\u2014])\s*(?=(?:who|whom|whose|what|which|"
-                   r"when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|could|tell|give|name|list|find)\b)",
+_LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,8}\s*(?::|\s[-\u2013\u2014])\s*(?=(?:who|whom|whose|what|which|"
+                   r"when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|could|tell|give|name|list|find|"
+                   r"of|between|among|out\s+of)\b)",
                    re.I)
 # "So are A and B ...?", "Okay, who ...?": a word that only opens the question
 _OPENER = re.compile(r"^\s*(?:so|and|well|ok|okay|now|right|alright|anyway|(?:hi|hello|hey|hiya)(?:\s+there)?|"
@@ -200,7 +215,8 @@ _OPENER = re.compile(r"^\s*(?:so|and|well|ok|okay|now|right|alright|anyway|(?:hi
                      r"where|why|how|is|are|was|were|do|does|did|has|have|had|can|could)\b)", re.I)
 # a lead that says why or how one asks ("Settle a bet for me:", "For a history assignment:", "I forget -")
 _ASIDE = re.compile(r"\b(?:bet|argument|assignment|homework|essay|class|quiz|question|forget|forgot|wondering|curious|"
-                    r"remind|remember|asking|debate|confirm|check|verify|know)\b", re.I)
+                    r"remind|remember|asking|debate|confirm|check|verify|know|trivia|sheet|trip|planning|confused|"
+                    r"project|research|crossword|pub|paper|article)\b", re.I)
 _CHAT = frozenset("""hey hi hello ok okay so yes no quick quiz trivia question q one random simple serious honest
 another next last final bonus fun silly easy hard tricky small short little query search help please""".split())
 # a courtesy at the end ("? thanks", "(year please)", ", please."): no part of what is asked
@@ -284,7 +300,8 @@ _DOER = re.compile(r"\b(?:the\s+(?P<noun>(?!people\b)(?-i:[a-z]+))\s+(?:who|that
                    r"(?P<many>the\s+people\s+(?:who|that)|those\s+who))\s+"
                    r"(?:(?:has|had|have)\s+)?(\w+)\s+(?=(?:(?:the|a|an)\s+(?:(?-i:[a-z]+)\s+)?)?(?-i:[A-Z0-9\"“'‘]))",
                    re.I)  # "whoever performed the song Once I Loved"
-_ANY_DOER = frozenset({"person", "man", "woman", "one", "individual", "artist", "musician", "band"})
+_ANY_DOER = frozenset({"person", "man", "woman", "one", "individual", "artist", "musician", "band", "guy", "lady",
+                       "gentleman", "fellow", "chap"})
 _PAST = {"wrote": "write", "written": "write", "led": "lead", "built": "build", "sang": "sing", "sung": "sing",
          "made": "make", "drew": "draw", "ran": "run", "headed": "head"}
 _SOMEONE = r"(people|persons|someone|somebody|a\s+person|a\s+man|a\s+woman|men|women|individuals)"
@@ -320,7 +337,7 @@ _IN_SITU = re.compile(rf"^(.+?)\s+(?:was|were)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:wh
 _SHARED = ("nationality|citizenship|birthplace|hometown|country|language|religion|profession|occupation|genre|"
            "surname|birthday|director|author|publisher|label|manufacturer|father|mother|parent|alma\\s+mater|"
            "record\\s+label|place\\s+of\\s+birth|place\\s+of\\s+death|country\\s+of\\s+origin")
-_SHARE_WITH = re.compile(rf"^(?:does|do|did)\s+(.+?)\s+share\s+(?:a|an|the|one)\s+(?:common\s+|home\s+|native\s+)?"
+_SHARE_WITH = re.compile(rf"^(?:does|do|did)\s+(.+?)\s+share\s+(?:a|an|the|one|its|his|her|their)\s+(?:common\s+|home\s+|native\s+)?"
                          rf"({_SHARED})\s+with\s+(.+?)\s*\?$", re.I | re.S)
 _SHARE = re.compile(rf"\bshare\s+(?:a|an|the|one)\s+(?:common\s+|home\s+|native\s+)?({_SHARED})\b(?!\s+with\b)", re.I)
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -466,10 +483,27 @@ def _singular_verb(verb: str) -> str:
     return {"have": "has", "are": "is", "were": "was", "do": "does"}.get(verb.lower(), verb.lower())
 
 
+def _born_when(q: str) -> str | None:
+    """"director of X — born when?", "X director — died where?" -> "When was the director of X born?"."""
+    m = _BORN_WHEN.match(q)
+    if m and len(m.group(1).split()) <= 12:
+        who = m.group(1).strip()
+        role = re.match(r"^(.+?)\s+((?-i:[a-z]+))$", who)
+        if role and role.group(2).lower() in _person_nouns() and role.group(1)[:1].isupper():
+            who = f"the {role.group(2)} of {role.group(1)}"  # "X director": the director of X
+        elif who[:1].islower():
+            who = f"the {who}"  # "director of X"
+        wh = m.group(3).capitalize()
+        return f"{wh} was {who} born?" if m.group(2).lower() == "born" else f"{wh} did {who} die?"
+    return None
+
+
 def _terse(q: str) -> str:
     """"Elizabeth Merbury husband death date" -> "When did the husband of Elizabeth Merbury die?"; "Lufthansa
     founder" -> "Who is the founder of Lufthansa?". Only a name followed by words for people and for what is
     asked of them; anything else (a verb, a wh-word, an unknown word) is left as it is."""
+    if (born := _born_when(q)) is not None:
+        return born
     m = _TERSE.match(q)
     if m is None or re.match(r"(?i)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|"
                              r"has|have|had|can|could|tell|give|name|list|find|show|state|mention|specify|identify|"
@@ -586,7 +620,8 @@ def _words(q: str) -> str:
     quoted = [range(x.start(), x.end()) for x in re.finditer(r"[\"“][^\"”]*[\"”]", q)]  # a title's own verbs
     titled = re.fullmatch(r"(?:(?-i:[A-Z0-9][\w'’.-]*)|of|the|and|a|an|in|on|for|de|la|le)(?:\s+(?:(?-i:[A-Z0-9][\w'’.-]*)|of|"
                           r"the|and|a|an|in|on|for|de|la|le))*\s*\??", q)  # "Kings of Leon": a title, as typed
-    if m and not titled and not _ASKS.match(q) and _nlp()(m.group(1).lower())[-1].pos_ == "NOUN" and \
+    if m and not titled and not _ASKS.match(q) and not _BORN_WHEN.match(q) and \
+            _nlp()(m.group(1).lower())[-1].pos_ == "NOUN" and \
             not any(t.pos_ in {"VERB", "AUX"} and t.dep_ == "ROOT" and not _relative_verb(t)
                     and not any(t.idx in r for r in quoted) for t in _nlp()(q)):
         q = f"What is the {m.group(1)[0].lower()}{m.group(1)[1:]} of {m.group(2)}?"
@@ -1099,6 +1134,9 @@ _WH_LAST = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|is|a
                       r"(?:(?P<prep>in|on|at|of|from|for|by|to|with|into)\s+)?"
                       r"(?:(?P<det>which|what|whose)\s+(?P<noun>(?:(?-i:[A-Z])[\w'’.-]*,?\s+){0,4}?\w+)|(?P<wh>who|whom|what|when|where))"
                       r"\s*\?$", re.I | re.S)
+_TOPIC_SPLIT = re.compile(r"^([^:?\u2013\u2014]{2,80}?)\s*(?::|\s[-\u2013\u2014])\s*((?-i:[a-z])[^:?\u2013\u2014]*\?)\s*$")
+# "director of X — born when?", "X director — died where?": the person, then what is asked of them
+_BORN_WHEN = re.compile(r"^\s*(?:the\s+)?(.+?)\s*(?::|\s[-\u2013\u2014])\s*(born|died)\s+(when|where)\s*\??\s*$", re.I)
 _WHEN_NOUNS = {"year", "date", "day", "month", "decade", "century"}
 
 
@@ -1106,6 +1144,10 @@ def _in_situ(q: str) -> str:
     """The wh-word at the end: "The team X played for was in which league?" -> "Which league was the team X
     played for in?"; "Lufthansa was founded in what year?" -> "When was Lufthansa founded?"; "X was born
     where?" -> "Where was X born?"."""
+    topic = _TOPIC_SPLIT.match(q)  # "X — its director died when?": the question after the topic, turned round
+    if topic and (turned := _in_situ(topic.group(2)[:1].upper() + topic.group(2)[1:])) != topic.group(2)[:1].upper() + \
+            topic.group(2)[1:]:
+        return f"{topic.group(1)} \u2014 {turned[:1].lower()}{turned[1:]}"
     m = _WH_LAST.match(q)
     if m is None or _asked_inside(m.group("clause")):
         return q

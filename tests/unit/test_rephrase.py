@@ -827,6 +827,17 @@ SIXTEENTH_ROUND = [
     ("During the war that Tom Vey fought in, who led the navy?", "Who led the navy during the war that Tom Vey fought in?"),
     ("In the town where Ada Brennan was born, what did she build?",
      "In the town where Ada Brennan was born, what did she build?"),  # a pronoun: left as asked
+    ("Working on a movie trivia sheet: of Dark Harbour and Grey Orchard, which came out first?",
+     "Which came out first, Dark Harbour or Grey Orchard?"),  # a lead that says why one asks
+    ("Grey Orchard... its director died when?", "When did the director of Grey Orchard die?"),  # dots set the topic
+    ("dir. of Grey Orchard — b. when?", "When was the director of Grey Orchard born?"),  # abbreviations
+    ("Grey Orchard dir. — d. where?", "Where did the director of Grey Orchard die?"),
+    ("Tell me whether Dark Harbour shares its country of origin with Grey Orchard.",
+     "Do Dark Harbour and Grey Orchard have the same country of origin?"),
+    ("The guy who directed Grey Orchard — when was he born?", "When was the director of Grey Orchard born?"),
+    ("[Dark Harbour] or [Grey Orchard]: which came out first?", "Which came out first, Dark Harbour or Grey Orchard?"),
+    ("Ada Brennan's hubby was born where?", "Where was the husband of Ada Brennan born?"),
+    ("I read that Ada Brennan and Tom Vey were both painters, is that so?", "Were Ada Brennan and Tom Vey both painters?"),
 ]
 
 
