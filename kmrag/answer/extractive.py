@@ -875,12 +875,12 @@ class ExtractiveGenerator:
         if answer_type == "PERSON":  # "directed by Christy Cabanne": the small NER model misses many names
             cands += [(m.group(1), m.start(1)) for m in NAME_AFTER_BY.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands) and m.start(1) not in norp]
-            # "Lord Gort": a peer named by the one word of the title is named with it
-            cands = [(t.group(0).lstrip() + c, at - len(t.group(0).lstrip())) if len(c.split()) == 1 and (
-                t := _PEER.search(span.display[:at])) else (c, at) for c, at in cands]
             # "King George V": the regnal number is part of the name
             cands = [(c + r.group(0), at) if (r := _REGNAL.match(span.display, at + len(c))) else (c, at)
                      for c, at in cands]
+        if answer_type in {"PERSON", "ENTITY"}:  # "Lord Gort": a peer named by the one word of the title is named with it
+            cands = [(t.group(0).lstrip() + c, at - len(t.group(0).lstrip())) if len(c.split()) == 1 and (
+                t := _PEER.search(span.display[:at])) else (c, at) for c, at in cands]
         if answer_type == "DATE":  # "5 December 1905" read by the NER as "December 1905": the day goes with it
             cands = [(day.group(0) + c, at - len(day.group(0))) if (day := _DAY_BEFORE.search(span.display[:at])) else (c, at)
                      for c, at in cands]

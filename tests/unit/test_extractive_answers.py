@@ -1168,8 +1168,10 @@ def test_a_time_said_as_between_two_ends_keeps_its_between(x: SpacyExtractor, sa
     ("The brigade was attached to the command post of Edwin Varne, commander of the British Expeditionary Force.",
      "Edwin Varne"),
 ])
-def test_a_peer_named_by_one_word_keeps_the_title(x: SpacyExtractor, said: str, expected: str) -> None:
-    """"Lord Gort" is the name; "Gort" alone is not (and "Edwin Varne" takes nothing)."""
-    direct, _, _ = answer(x, "Which senior officer was the brigade attached to the command post of?",
-                          [(said, "paragraph", "The brigade", "")])
+@pytest.mark.parametrize("question", ["Which senior officer was the brigade attached to the command post of?",
+                                      "The brigade was attached to the command post of which senior army officer?"])
+def test_a_peer_named_by_one_word_keeps_the_title(x: SpacyExtractor, said: str, expected: str, question: str) -> None:
+    """"Lord Gort" is the name; "Gort" alone is not (and "Edwin Varne" takes nothing), whether the question asks
+    for a person or for a thing its noun names."""
+    direct, _, _ = answer(x, question, [(said, "paragraph", "The brigade", "")])
     assert direct == expected
