@@ -98,8 +98,8 @@ def mend(word: str, known: Any = None) -> str | None:
         return None
     if low in known:  # a word the model has read, typos among them ("frist", "flim"): mended only to the one
         return _swapped(low)  # question word two swapped letters make it, when WordNet lists no such word
-    if _listed(low, stems=False):  # a word WordNet lists the model had not read ("genera" is no slip of "general")
-        return None
+    if _irregular(low):  # an irregular form the model had not read ("genera" is no slip of "general"; a rare
+        return None  # lemma, "brith", may still be one of "birth")
     targets = _SHORT_TARGETS if len(low) == MIN_LEN else _targets()
     by: dict[int, set[str]] = {}
     for t in targets:
@@ -112,10 +112,16 @@ def mend(word: str, known: Any = None) -> str | None:
     return None
 
 
-def _listed(low: str, stems: bool = True) -> bool | None:
+def _listed(low: str) -> bool | None:
     from kmrag.nlp.wordnet import listed
 
-    return listed(low, stems)
+    return listed(low)
+
+
+def _irregular(low: str) -> bool:
+    from kmrag.nlp.wordnet import irregular
+
+    return bool(irregular(low))
 
 
 def _swapped(low: str) -> str | None:

@@ -85,13 +85,15 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"(?-i:\bhubby\b)"), lambda m: "husband"),
                (re.compile(r"(?-i:\bwifey\b)"), lambda m: "wife"),
                # "[A] vs [B]": names in square brackets are the names
-               (re.compile(r"\[([^\[\]?]{1,80})\]"), lambda m: m.group(1)),
+               (re.compile(r"\[([^\[\]?]{1,80})\](\s*(?:vs\.?|versus|and|or|,|&|/)\s*)\[([^\[\]?]{1,80})\]", re.I),
+                lambda m: m.group(1) + m.group(2) + m.group(3)),
                # a name's abbreviations: "dir. of X — b. when?", "X dir. — d. where?"
                (re.compile(r"(?-i:\bdir\.(?=\s|$))"), lambda m: "director"),
-               (re.compile(r"(?-i:(?<![\w.])([bd])\.\s+(when|where|in|on)\b)"),
+               (re.compile(r"(?-i:(?:(?<=^)|(?<=[\u2013\u2014:,-]\s)|(?<=[\u2013\u2014:,-])|(?<=director\s))([bd])\.\s+(when|where|in|on)\b)"),
                 lambda m: ("born " if m.group(1) == "b" else "died ") + m.group(2)),
                # "X... its director died when?": the trailing dots set the topic apart
-               (re.compile(r"^([^.?]{2,80}?)(?:\.\.\.|\u2026)\s+(?=(?-i:[a-z]))"), lambda m: f"{m.group(1)} \u2014 "),
+               (re.compile(r"^(?!(?i:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did)\b)([^.?,]{2,80}?)"
+                           r"(?:\.\.\.|\u2026)\s+(?=(?-i:[a-z]))"), lambda m: f"{m.group(1)} \u2014 "),
                # "I read that A and B were both directors, is that so?": whether it is so
                (re.compile(r"^\s*i\s+(?:read|heard|saw|was\s+told)\s+(?:somewhere\s+)?that\s+(.+?)\s*[,;]?\s*(?:is\s+that\s+"
                            r"(?:so|true|right|correct)|(?:is\s+)?that\s+(?:true|right|correct))\s*\?\s*$", re.I),
@@ -103,7 +105,7 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                # (not "Bayfield, Wisconsin and Drmeni", "X in Nashville, Tennessee — what is it?": a pair's words follow)
                (re.compile(r"^\s*((?-i:[A-Z])(?:(?!\sand\s)[^,:;?]){0,60}?),\s+((?-i:[A-Z])(?:(?!\sand\s)[^,:;?]){0,60}?)"
                            r"(?=\s*(?::|\s[-\u2013\u2014])[^?]*\b(?:same|their|both|they|them|these|those|either)\b)", re.I),
-                lambda m: f"{m.group(1)} and {m.group(2)}"),
+                lambda m: m.group(0) if _locates(m.group(2)) else f"{m.group(1)} and {m.group(2)}"),
                # "A vs B director born first": a search box's comparison, its ask after the second name
                (re.compile(r"^\s*((?-i:[A-Z])[^:;?]{0,60}?)\s+(?:vs\.?|versus)\s+((?-i:[A-Z])(?:[^\s:;?]*)(?:\s+(?-i:[A-Z(])"
                            r"[^\s:;?]*|\s+(?:of|de|la|von|van|the|and|in|a|on))*)\s+(?=(?-i:[a-z]))(?!(?:and|or|vs)\b)"
@@ -111,7 +113,9 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                            r"youngest|elder|eldest|more|less|same|longer|shorter|bigger|larger|smaller|higher|lower|"
                            r"taller|newer|recent(?:ly)?)\b[^?:;\u2013\u2014]*?)\s*\??\s*$"),
                 lambda m: f"{m.group(1)} vs. {m.group(2)}: {m.group(3)}?" if m.group(1).strip().lower() != m.group(
-                    2).strip().lower() else m.group(0)),
+                    2).strip().lower() and not re.match(r"(?i)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|"
+                                                        r"were|do|does|did|has|have|had)\b", m.group(1).strip())
+                and not re.search(r"(?i)\bthan\b|^v\.?\s", m.group(3)) else m.group(0)),
                # "Publication year of X?": the year X was published
                (re.compile(r"^\s*(?:the\s+)?(publication|release|founding|completion|construction|opening)\s+(year|date)\s+"
                            r"of\s+(.+?)\s*\??\s*$", re.I),
@@ -209,14 +213,16 @@ _LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,8}\s
                    r"of|between|among|out\s+of)\b)",
                    re.I)
 # "So are A and B ...?", "Okay, who ...?": a word that only opens the question
+_PRONOUN_ASKED = re.compile(r"(?i)(?<![\w'])(?:it|its|he|his|him|she|her|they|their|them|there)(?![\w'])")
 _OPENER = re.compile(r"^\s*(?:so|and|well|ok|okay|now|right|alright|anyway|(?:hi|hello|hey|hiya)(?:\s+there)?|"
                      r"(?:i'?m|i\s+am)\s+not\s+(?:sure|certain)(?:\s+about\s+(?:this|that)(?:\s+one)?)?\s*,\s*but|"
                      r"not\s+sure\s*,\s*but|(?:i\s+think|i\s+believe)\s*,?\s*but)\s*[,!]?\s+(?=(?:who|whom|whose|what|which|when|"
                      r"where|why|how|is|are|was|were|do|does|did|has|have|had|can|could)\b)", re.I)
 # a lead that says why or how one asks ("Settle a bet for me:", "For a history assignment:", "I forget -")
 _ASIDE = re.compile(r"\b(?:bet|argument|assignment|homework|essay|class|quiz|question|forget|forgot|wondering|curious|"
-                    r"remind|remember|asking|debate|confirm|check|verify|know|trivia|sheet|trip|planning|confused|"
-                    r"project|research|crossword|pub|paper|article)\b", re.I)
+                    r"remind|remember|asking|debate|confirm|check|verify|know)\b", re.I)
+# a lead about the asker's own work or plans: dropped only when the question names its own topic
+_ASIDE_WORK = re.compile(r"\b(?:trivia|sheet|trip|planning|confused|project|research|crossword|paper|article)\b", re.I)
 _CHAT = frozenset("""hey hi hello ok okay so yes no quick quiz trivia question q one random simple serious honest
 another next last final bonus fun silly easy hard tricky small short little query search help please""".split())
 # a courtesy at the end ("? thanks", "(year please)", ", please."): no part of what is asked
@@ -360,7 +366,7 @@ def rephrase(question: str) -> str:
 
 _ASKS = re.compile(r"^(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|"
                    r"could|will|would)\b|(?:,|:|\s[-\u2013\u2014])\s*(?:who|what|which)\b|"
-                   r"\s(?:(?:in|on|at|of|from|for|by|to|with)\s+)?(?:(?:what|which)\s+\w+|who|whom|when|where)\s*$", re.I)
+                   r"\s(?:(?:in|on|at|of|from|for|by|to|with)\s+)?(?-i:(?:what|which)\s+\w+|who|whom|when|where)\s*$", re.I)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -487,11 +493,12 @@ def _born_when(q: str) -> str | None:
     """"director of X — born when?", "X director — died where?" -> "When was the director of X born?"."""
     m = _BORN_WHEN.match(q)
     if m and len(m.group(1).split()) <= 12:
-        who = m.group(1).strip()
+        who = _lower_article(m.group(1))
         role = re.match(r"^(.+?)\s+((?-i:[a-z]+))$", who)
-        if role and role.group(2).lower() in _person_nouns() and role.group(1)[:1].isupper():
+        if role and role.group(2).lower() in _person_nouns() and role.group(1)[:1].isupper() and \
+                not re.search(r"['’]s?$", role.group(1)):  # ("John Lennon's son" is said as it is)
             who = f"the {role.group(2)} of {role.group(1)}"  # "X director": the director of X
-        elif who[:1].islower():
+        elif who[:1].islower() and not who.startswith(("the ", "a ", "an ")):
             who = f"the {who}"  # "director of X"
         wh = m.group(3).capitalize()
         return f"{wh} was {who} born?" if m.group(2).lower() == "born" else f"{wh} did {who} die?"
@@ -571,8 +578,14 @@ def _words(q: str) -> str:
             q += "?"
     lead = _LEAD.match(q)
     first = re.match(r"\W*(\w+)", lead.group(0)) if lead else None
+    plain = lead and len(lead.group(0).split()) <= 6 and (first and first.group(1).lower() in _CHAT or _ASIDE.search(
+        lead.group(0)))
+    own_topic = lead and not _PRONOUN_ASKED.search(q[lead.end():]) and not re.search(
+        r"(?i)\b(?:to|about|on|of|in|for)\s+(?!(?:a|an|the|my|our|this|that|some)\b)\w", lead.group(0))
     if not (lead and first and not re.search(r"\d", lead.group(0)) and (
-            first.group(1).lower() in _CHAT or _ASIDE.search(lead.group(0)))):
+            plain or own_topic and (_ASIDE.search(lead.group(0)) or _ASIDE_WORK.search(lead.group(0))))):
+        # (a longer lead, or one about the asker's work, may name the topic: "for my paper on the civil war - when
+        # did it end?", "planning a trip to rome - which museum ...?")
         lead = _OPENER.match(q)  # "So are A and B ...?": a word that only opens the question
     if lead:
         q = q[lead.end():]
@@ -748,8 +761,8 @@ def _front(q: str) -> str:
     if m and len(m.group(4).split()) <= 8 and len(m.group(5).split()) <= 8:
         return f"{m.group(1).capitalize()} {m.group(2)} {m.group(3)}, {m.group(4)} or {m.group(5)}?"
     m = _FRONTED_PP.match(q)
-    if m and not re.search(r"(?i)\b(?:it|its|he|his|she|her|they|their|there|then)\b", m.group(2)) and \
-            not re.search(r"(?i)\bside\b|\bor\b", m.group(1)):  # ("on his mother's side": a kinship, read as one;
+    if m and not re.search(r"(?i)\b(?:it|its|he|his|she|her|they|their|there|then)\b|\bor\b", m.group(2)) and \
+            not re.search(r"(?i)\bside\b|\bor\b", m.group(1)) and not _DISCOURSE.match(m.group(1)):  # ("on his mother's side": a kinship, read as one;
         # "In Munich or Augsburg, which ...": a choice)
         # "In 1900, what was the population of X?": the time or place said where the question would say it
         pp = m.group(1)[0].lower() + m.group(1)[1:]
@@ -762,7 +775,8 @@ def _front(q: str) -> str:
         return f"{aux} the {m.group(4)} of {m.group(2)} and {m.group(3)} {verb.strip()}?"
     m = _PAIR_DOT.match(q)
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and (
-            _COMPARED_BY.search(m.group(3)) or re.search(r"(?i)\bsame\b", m.group(3))):
+            _COMPARED_BY.search(m.group(3)) or re.search(r"(?i)\bsame\b", m.group(3))) and not _locates(m.group(2)) \
+            and not re.search(r"(?i)\b(?:the\s+(?:first|second|last|other)\s+one|the\s+former|the\s+latter)\b", m.group(3)):
         ask = re.sub(r"(?i)^(which|who)\s+of\s+(?:them|the\s+two|these(?:\s+two)?|those(?:\s+two)?)\b", r"\1", m.group(3))
         return f"{_end(ask)}, {m.group(1).strip()} or {m.group(2).strip()}?"  # "A, B. Which one's director ...?"
     m = _TOPIC_FIRST.match(q)
@@ -851,6 +865,10 @@ _DECLARATIVE = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|
 _COMPARE_LEAD = re.compile(r"^\s*(?:if\s+(?:you|we|one)\s+compare|when\s+(?:you|we)\s+compare|comparing|compare)\s+"
                            r"(.+?)\s+(?:with|to|and|against)\s+(.+?)\s*,\s*(are|were|do|did)\s+(?:they|the\s+two|"
                            r"both|they\s+both)\s+(.+?\?)\s*$", re.I | re.S)
+# "In short, ...", "On second thought, ...": a word on the asking, not on the asked
+_DISCOURSE = re.compile(r"(?i)(?:in|on|at)\s+(?:short|brief|fact|general|particular|sum|total|any\s+case|other\s+words|"
+                        r"second\s+thought|the\s+other\s+hand|the\s+whole|first|last|least|most|all|addition|"
+                        r"summary|conclusion|turn|truth|reality|practice|theory|principle|my\s+\w+|your\s+\w+)\s*$")
 _FRONTED_PP = re.compile(r"^\s*((?:in|on|during|at|since|as\s+of|throughout|within)\s+[^,?]{2,100}?),\s+"
                          r"((?:who|whom|what|which|when|where|how)\b[^?]*?)\s*\?\s*$", re.I | re.S)
 # "Do A and B have directors who come from the same country?" -> "Do the directors of A and B come from ...?"
@@ -880,8 +898,6 @@ _PLACES = frozenset("city town village country state county region place area di
 _GENERIC = frozenset("man woman person one guy lady fellow individual thing place".split())
 
 
-_MARRIED_TO = re.compile(r"(.+?)\s+(?:was|is|got|has\s+been|had\s+been)\s+married\s+to\s+(?:someone|somebody|a\s+person)",
-                         re.I | re.S)
 _REF = re.compile(r"(?i)\b(?:that|this|the|said)\s+(?:(?-i:[a-z][\w-]*)\s+){0,3}?((?-i:[a-z][\w-]*))(?:['’]s\b)?")
 
 
@@ -912,13 +928,6 @@ def _introduced(q: str) -> str | None:
             re.search(r"(?i)\b(?:what|which|how)\b", m.group("stmt")):
         return None  # (a relative "who" / "where" may describe in a statement: "The trainer who bred X was ...")
     stmt, ask = m.group("stmt").strip(), m.group("q")
-    wed = _MARRIED_TO.fullmatch(stmt)
-    said = re.findall(r"(?i)(?<![\w'])(?:she|he)(?![\w'])", ask)
-    if wed and len(said) == 1 and not re.search(r"(?i)(?<![\w'])(?:her|his|him|they|their)(?![\w'])", ask):
-        # "X was married to someone — what school did she graduate from?": X's wife
-        out = re.sub(rf"(?<![\w']){said[0]}(?![\w'])", f"{_lower_article(wed.group(1))}'s "
-                     f"{'wife' if said[0].lower() == 'she' else 'husband'}", ask)
-        return out[:1].upper() + out[1:]
     ref, intro = _referred(stmt, ask)
     if intro is None:
         return None
@@ -931,7 +940,7 @@ def _introduced(q: str) -> str | None:
             itself = True  # "it" is this thing, the only one the statement introduces that "it" can be
     which = _WHICH_ONE.match(ask)  # "X was killed at an airport in Y. Which one?" / "Which airport was it?"
     if which and not itself and which.group("n") in {None, "one", n.lower(), n.lower() + "s"}:
-        return f"What is {thing}?"
+        return f"{'Who' if n.lower() in _person_nouns() else 'What'} is {thing}?"  # "Which explorer was it?": a person
     if ref is not None and (ref.group(1) == n or ref.group(1).lower() in _GENERIC):
         if ref.group(0).endswith(("'s", "’s")):  # "one of that college's locations": the locations of the college
             after = re.match(r"\s+((?-i:[a-z][\w-]*))", ask[ref.end():])
@@ -942,7 +951,12 @@ def _introduced(q: str) -> str | None:
             out = f"{ask[:ref.start()]}{thing}{ask[ref.end():]}"
         return out[:1].upper() + out[1:]
     there = re.search(r"(?i)(?<![\w'])there(?![\w'])", ask)
-    if there and n.lower() in _PLACES and not itself and not re.search(r"(?i)\b(?:is|are|was|were)\s+there\b", ask):
+    before_there = ask[:there.start()].rstrip().split()[-1:] if there else []
+    if there and n.lower() in _PLACES and not itself and before_there and (
+            re.fullmatch(rf"(?i)(?:{_PREPS}|near)", before_there[0]) or before_there[0][:1].isupper() and not
+            _ASKS.match(before_there[0])) and \
+            not re.match(r"\s+(?:be|been|is|are|was|were|used|ever|has|have|had)\b", ask[there.end():]):
+        # ("Has there ever been ...?", "Why did he leave there?": no place named)
         prep = re.search(rf"\b(?:{_PREPS}|near)\s+$", ask[:there.start()])  # "depart from there": from the city
         out = f"{ask[:there.start()]}{'' if prep else 'in '}{thing}{ask[there.end():]}"  # "What was built there?"
         return out[:1].upper() + out[1:]
@@ -970,6 +984,14 @@ _DONE_BY = re.compile(r"(?!(?:in|on|at|during|after|before|since|by|for)\s)(?P<x
 
 _THERE_CALLED = re.compile(r"there(?:['’]s|\s+is|\s+was|\s+exists)\s+(?:an?|this|one)\s+(?P<mods>(?:[\w-]+\s+){0,3}?)"
                            r"(?P<n>(?-i:[a-z][\w-]*))\s+(?:called|named|titled|entitled|known\s+as)\s+(?P<x>.+)", re.I)
+
+
+def _locates(name: str) -> bool:
+    """"Massachusetts" in "Cambridge, Massachusetts": a country or a region of one, naming where the name before
+    it is (not a second name to compare)."""
+    from kmrag.nlp.places import countries_of
+
+    return bool(countries_of(name.strip(), city=False))
 
 
 def _people(word: str) -> bool:
@@ -1136,7 +1158,7 @@ _WH_LAST = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|is|a
                       r"\s*\?$", re.I | re.S)
 _TOPIC_SPLIT = re.compile(r"^([^:?\u2013\u2014]{2,80}?)\s*(?::|\s[-\u2013\u2014])\s*((?-i:[a-z])[^:?\u2013\u2014]*\?)\s*$")
 # "director of X — born when?", "X director — died where?": the person, then what is asked of them
-_BORN_WHEN = re.compile(r"^\s*(?:the\s+)?(.+?)\s*(?::|\s[-\u2013\u2014])\s*(born|died)\s+(when|where)\s*\??\s*$", re.I)
+_BORN_WHEN = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(born|died)\s+(when|where)\s*\??\s*$", re.I)
 _WHEN_NOUNS = {"year", "date", "day", "month", "decade", "century"}
 
 

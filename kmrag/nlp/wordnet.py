@@ -78,15 +78,15 @@ def first_sense_shared(a: str, b: str, pos: str, top: int = SENSES) -> bool:
 _ENDINGS = ("ies", "es", "s", "ied", "ed", "d", "ing", "er", "est", "ly")
 
 
-def listed(word: str, stems: bool = True) -> bool | None:
-    """Is ``word`` a lemma or an irregular form WordNet lists in any part of speech, or (``stems``) is its stem
-    without a common ending ("films", "directed")? None when WordNet is not installed. (Function words are not
-    listed: WordNet has only nouns, verbs, adjectives and adverbs.)"""
+def listed(word: str) -> bool | None:
+    """Is ``word`` a lemma or an irregular form WordNet lists in any part of speech, or is its stem without a common
+    ending ("films", "directed")? None when WordNet is not installed. (Function words are not listed: WordNet has
+    only nouns, verbs, adjectives and adverbs.)"""
     if directory() is None:
         return None
     low = word.lower()
-    stems_of = {low} | ({low[:-len(e)] + r for e in _ENDINGS if low.endswith(e) and len(low) > len(e) + 2
-                         for r in ("", "e", "y")} if stems else set())
+    stems_of = {low} | {low[:-len(e)] + r for e in _ENDINGS if low.endswith(e) and len(low) > len(e) + 2
+                        for r in ("", "e", "y")}
     return any(s in _index(pos) or s in _exceptions(pos) for pos in POS for s in stems_of)
 
 
@@ -99,3 +99,12 @@ def _exceptions(pos: str) -> frozenset[str]:
         return frozenset()
     with open(path, encoding="utf-8", errors="replace") as f:
         return frozenset(line.split()[0] for line in f if line.strip())
+
+
+def irregular(word: str) -> bool | None:
+    """Is ``word`` an irregular form WordNet lists ("genera" of "genus", "went" of "go")? None when WordNet is not
+    installed."""
+    if directory() is None:
+        return None
+    return any(word.lower() in _exceptions(pos) for pos in POS)
+

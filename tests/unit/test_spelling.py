@@ -55,17 +55,33 @@ def test_a_known_word_is_never_mended(known: object, x: SpacyExtractor) -> None:
     ("Which movie has the director who was born frist, Dark Harbour or Grey Orchard?",
      "Which movie has the director who was born first, Dark Harbour or Grey Orchard?"),
     ("which flim came out first?", "which film came out first?"),
-    ("which form of government did it have?", "which form of government did it have?"),  # "form" is a word
-    ("who won the fist fight?", "who won the fist fight?"),
+    ("did the alter ego come first?", "did the alter ego come first?"),  # "alter" is "later" swapped, and a word
     ("are Lygodium and Maxillaria both genera of orchids?", "are Lygodium and Maxillaria both genera of orchids?"),
+    ("what was the date of brith of Tom Vey?", "what was the date of birth of Tom Vey?"),  # a rare lemma, no form
 ])
 def test_two_letters_swapped_in_a_question_word_the_model_has_read_are_mended(typed: str, meant: str) -> None:
     """"frist" and "flim" are in the spaCy model's vocabulary (typos it read); WordNet lists neither, and each is
-    one swap from a word questions ask by. Words WordNet lists ("form", "fist", and "genera", an irregular
-    plural the model had not read, once mended to "general") stay."""
+    one swap from a word questions ask by. Words WordNet lists stay ("alter", one swap from "later"), and so do
+    the irregular forms it lists ("genera" of "genus", which the model had not read, was once mended to "general");
+    a rare lemma is still a slip ("brith" is "birth")."""
     from kmrag.nlp import wordnet
 
     if not wordnet.available():
         pytest.skip("WordNet's files are not installed (apt-get install wordnet-base)")
     assert mend_slips(typed) == meant
+
+
+def test_without_wordnet_a_word_the_model_has_read_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without WordNet's files nothing tells "frist" (a typo the model read) from a word: it is left as typed."""
+    from kmrag.nlp import wordnet
+
+    monkeypatch.setenv("KMRAG_WORDNET_DIR", "off")
+    wordnet.directory.cache_clear()
+    try:
+        assert mend_slips("which film came out frist?") == "which film came out frist?"
+        assert mend_slips("are Jaca Cathedral and Temple Of Proserpina locatd in the same contry?") == \
+            "are Jaca Cathedral and Temple Of Proserpina located in the same country?"
+    finally:
+        monkeypatch.delenv("KMRAG_WORDNET_DIR")
+        wordnet.directory.cache_clear()
 
