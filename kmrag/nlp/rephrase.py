@@ -42,7 +42,7 @@ _IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s
                          r"i'm\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|help\s+me\s+find)\s+(?:me\s+|us\s+)?(.*)$",
                          re.I | re.S)
 # a year asked for ("in which year", "the year in which", "X was founded in what year?")
-_YEAR = re.compile(r"\b(?:publication|release|founding|completion|construction|opening)\s+year\b|\b(?:what|which)\s+year\b|\byear\s+(?:in\s+which|when|that)\b|\bthe\s+year\b", re.I)
+_YEAR = re.compile(r"\b(?:publication|release|founding|completion|construction|opening|birth|death)\s+year\b|\b(?:what|which)\s+year\b|\byear\s+(?:in\s+which|when|that)\b|\bthe\s+year\b", re.I)
 # "On what date did X die?" (not "On which day of the week ...", "In what time zone ...")
 _WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?P<noun>date|day|year|place|location)\s+"
                       r"((?:did|does|do|was|were|is|are|will|has|had|have)\b.*)$", re.I | re.S)
@@ -83,6 +83,9 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\b(birth|death)\s+date\b", re.I), lambda m: f"date of {m.group(1).lower()}"),
                (re.compile(r"(?-i:\bbirth-?date\b)"), lambda m: "date of birth"),
                (re.compile(r"(?-i:\bhubby\b)"), lambda m: "husband"),
+               # "A's native country", "the native country of X": a person's nationality
+               (re.compile(r"(\bthe|['’]s)\s+(?:native|home)\s+country\b(?=\s+(?:of\b|the\s+same\b|as\b|and\b|\?))", re.I),
+                lambda m: f"{m.group(1)} nationality"),
                (re.compile(r"(?-i:\bwifey\b)"), lambda m: "wife"),
                # "[A] vs [B]": names in square brackets are the names
                (re.compile(r"\[([^\[\]?]{1,80})\](\s*(?:vs\.?|versus|and|or|,|&|/)\s*)\[([^\[\]?]{1,80})\]", re.I),
@@ -500,8 +503,10 @@ def _born_when(q: str) -> str | None:
             who = f"the {role.group(2)} of {role.group(1)}"  # "X director": the director of X
         elif who[:1].islower() and not who.startswith(("the ", "a ", "an ")):
             who = f"the {who}"  # "director of X"
-        wh = m.group(3).capitalize()
-        return f"{wh} was {who} born?" if m.group(2).lower() == "born" else f"{wh} did {who} die?"
+        born = (m.group(2) or m.group(4)).lower() in {"born", "birth"}
+        wh = {"when": "When", "where": "Where", "date": "When", "place": "Where", "year": "In what year"}[
+            (m.group(3) or m.group(5)).lower()]
+        return f"{wh} was {who} born?" if born else f"{wh} did {who} die?"
     return None
 
 
@@ -943,7 +948,8 @@ def _introduced(q: str) -> str | None:
         return f"{'Who' if n.lower() in _person_nouns() else 'What'} is {thing}?"  # "Which explorer was it?": a person
     if ref is not None and (ref.group(1) == n or ref.group(1).lower() in _GENERIC):
         if ref.group(0).endswith(("'s", "’s")):  # "one of that college's locations": the locations of the college
-            after = re.match(r"\s+((?-i:[a-z][\w-]*))", ask[ref.end():])
+            after = re.match(r"\s+((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*)){0,2})(?=\s*\?\s*$)", ask[ref.end():]) or \
+                re.match(r"\s+((?-i:[a-z][\w-]*))", ask[ref.end():])  # "that university's founding year?": all of it
             if after is None:
                 return None
             out = f"{ask[:ref.start()]}the {after.group(1)} of {thing}{ask[ref.end() + after.end():]}"
@@ -1158,7 +1164,8 @@ _WH_LAST = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|is|a
                       r"\s*\?$", re.I | re.S)
 _TOPIC_SPLIT = re.compile(r"^([^:?\u2013\u2014]{2,80}?)\s*(?::|\s[-\u2013\u2014])\s*((?-i:[a-z])[^:?\u2013\u2014]*\?)\s*$")
 # "director of X — born when?", "X director — died where?": the person, then what is asked of them
-_BORN_WHEN = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(born|died)\s+(when|where)\s*\??\s*$", re.I)
+_BORN_WHEN = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(?:(born|died)\s+(when|where)|(birth|death)\s*(year|date|place))"
+                        r"\s*\??\s*$", re.I)
 _WHEN_NOUNS = {"year", "date", "day", "month", "decade", "century"}
 
 

@@ -836,6 +836,14 @@ SIXTEENTH_ROUND = [
     ("[Dark Harbour] or [Grey Orchard]: which came out first?", "Which came out first, Dark Harbour or Grey Orchard?"),
     ("Ada Brennan's hubby was born where?", "Where was the husband of Ada Brennan born?"),
     ("I read that Ada Brennan and Tom Vey were both painters, is that so?", "Were Ada Brennan and Tom Vey both painters?"),
+    ("Is Ada Brennan's native country the same as Tom Vey's?", "Do Ada Brennan and Tom Vey have the same nationality?"),
+    ("What's the native country of whoever directed Grey Orchard?",
+     "What is the nationality of the director of Grey Orchard?"),
+    ("He returned to his native country in 1950. Where did he die?",
+     "He returned to his native country in 1950. Where did he die?"),  # a place he went back to, not asked
+    ("The mayor who opened Grey Orchard Hall — birth year?", "In what year was the mayor who opened Grey Orchard Hall born?"),
+    ("Ada Brennan taught at some college — what's that college's founding year?",
+     "What is the founding year of the college at which Ada Brennan taught?"),
 ]
 
 # the review's probes of the round's first version: each was read wrongly, and must stay as asked (or as before)
