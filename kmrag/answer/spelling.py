@@ -125,10 +125,10 @@ def _irregular(low: str) -> bool:
 
 
 def _swapped(low: str) -> str | None:
-    if len(low) < 4 or _listed(low) is not False:  # ("form" is a word; without WordNet nothing is known of it)
-        return None
-    near = {t for t in _SWAP_TARGETS if len(t) == len(low) and _edit(low, t) == 1}
-    return next(iter(near)) if len(near) == 1 else None
+    near = {t for t in _SWAP_TARGETS if len(t) == len(low) and _edit(low, t) == 1} if len(low) >= 4 else set()
+    if len(near) != 1 or _listed(low) is not False:  # ("alter" is a word; without WordNet nothing is known of it;
+        return None  # WordNet is read only for a word one swap from a target, not for every word of every question)
+    return next(iter(near))
 
 
 # the words a swap is mended to: what a question asks and compares by

@@ -898,7 +898,7 @@ _WHICH_ONE = re.compile(r"^\s*(?:which|what)(?:\s+(?P<n>(?-i:[a-z][\w-]*)))??(?:
 _SHE = frozenset("wife mother daughter sister actress queen princess grandmother aunt niece woman girl".split())
 _HE = frozenset("husband father son brother actor king prince grandfather uncle nephew man boy".split())
 _PREPS = "at|in|for|from|of|on|by|with|to|into|under"
-_PLACES = frozenset("city town village country state county region place area district province island".split())
+_PLACES = (_PLACE_KINDS - {"nation"}) | frozenset("city town country place area".split())
 # words that stand for any thing introduced before ("replaced an Argentine footballer. When was that man born?")
 _GENERIC = frozenset("man woman person one guy lady fellow individual thing place".split())
 
