@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from kmrag.nlp.kin import PARTICLES
+from kmrag.nlp.typed import spelled_out
 
 # "tell me", "I'd like to know", "can you tell me", "I wonder", "please say" ... before an embedded question
 _ASK = (r"(?:(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell|show)\s+me|"
@@ -74,9 +75,18 @@ _TOPIC = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(is|are|was|were|do|
 # "A and B — do their directors come from the same country?": a topic, then a question with one pronoun for it
 _TOPIC_ASKED = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*((?:is|are|was|were|do|does|did|have|has|had|who|"
                           r"whom|whose|what|which|when|where|how|in|on|at|from)\b.+\?)\s*$", re.I | re.S)
+# "The founder of X, when did he die?": a noun phrase, a comma, then the question about it (the topic no clause)
+_TOPIC_COMMA_ASKED = re.compile(r"^\s*(?!(?:for|about|in|on|at|by|with|from|to|during|after|before|since|as|like|unlike|"
+                                r"her|his|its|their|my|our|your|this|that|if|when|while|although|though|because)\b)"
+                                r"((?:the\s+|(?-i:[A-Z]))[^,?]{1,80}?)\s*,\s*((?:who|whom|whose|what|which|when|where|how)\b"
+                                r"[^,?]+\?)\s*$", re.I)
+_VERB_WORD = re.compile(r"(?i:\b(?:is|are|was|were|be|been|did|does|do|has|have|had|i|you|we)\b)|\b(?-i:[a-z]+ed)\b")
 # "A vs B: film with the earlier-born director" -> "Which film with the earlier-born director, A or B?"
 _VERSUS = re.compile(r"^\s*(.+?)\s+(?:vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2014])\s*(.+?)\s*$", re.I | re.S)
 # words people use for the same thing the analysis reads in one form
+# a name of a pair typed as a subject: capitalised words, "of"/"de"/"the" between, a place after its comma
+# ("Peak Pobeda, Sakha"), a bracketed tag ("City Police (Film)")
+_PAIR_NAME = r"(?-i:[A-Z])[\w'’.-]*(?:,?\s+(?:(?-i:[A-Z])[\w'’.-]*|of|de|la|von|van|the|\([^()]{1,40}\)))*"
 _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if "ed" in m.group(0).lower() else "die"),
                (re.compile(r"\bpasses\s+away\b", re.I), lambda m: "dies"),
                (re.compile(r"\b(what|who|where|when|how)'s\b", re.I), lambda m: f"{m.group(1)} is"),
@@ -106,8 +116,9 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                            r"(?:what|which)\s+(?:other\s+)?(?:title|name)\b", re.I), lambda m: f"{m.group(1)} as what"),
                # "A, B: do their directors ...?", "A, B — same nationality?": the pair
                # (not "Bayfield, Wisconsin and Drmeni", "X in Nashville, Tennessee — what is it?": a pair's words follow)
-               (re.compile(r"^\s*((?-i:[A-Z])(?:(?!\sand\s)[^,:;?]){0,60}?),\s+((?-i:[A-Z])(?:(?!\sand\s)[^,:;?]){0,60}?)"
-                           r"(?=\s*(?::|\s[-\u2013\u2014])[^?]*\b(?:same|their|both|they|them|these|those|either)\b)", re.I),
+               (re.compile(r"^\s*((?-i:[A-Z])(?:(?!\s(?:and|or)\s)[^,:;?]){0,60}?),\s+((?-i:[A-Z])(?:(?!\sand\s)[^,:;?]){0,60}?)"
+                           r"(?=\s*(?::|\s[-\u2013\u2014])[^?]*\b(?:same|their|both|they|them|these|those|either)\b|\s*(?::|\s[-\u2013\u2014])\s*(?:which\s+(?:one|of\s+them|"
+                           r"film|movie|book|novel|song|album|band|person|place)|whose)\b)", re.I),
                 lambda m: m.group(0) if _locates(m.group(2)) else f"{m.group(1)} and {m.group(2)}"),
                # "A vs B director born first": a search box's comparison, its ask after the second name
                (re.compile(r"^\s*((?-i:[A-Z])[^:;?]{0,60}?)\s+(?:vs\.?|versus)\s+((?-i:[A-Z])(?:[^\s:;?]*)(?:\s+(?-i:[A-Z(])"
@@ -209,7 +220,72 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                # "Which film predates the other, A or B?": the one that came first
                (re.compile(r"\bpredate[sd]?\s+the\s+other(?:\s+one)?\b", re.I), lambda m: "came first"),
                (re.compile(r"\b(?:within|in)\s+(?:a\s+single|one\s+and\s+the\s+same|just\s+one|one)\s+"
-                           r"(country|nation|state|city)\b", re.I), lambda m: f"in the same {m.group(1).lower()}")]
+                           r"(country|nation|state|city)\b", re.I), lambda m: f"in the same {m.group(1).lower()}"),
+               # "made by directors of one nationality", "from same country": the same
+               (re.compile(r"\b(of|from|in|have|has|had|share)\s+same\s+(country|nation|nationality|citizenship)\b", re.I),
+                lambda m: f"{m.group(1)} the same {m.group(2).lower()}"),
+               (re.compile(r"\bof\s+one\s+(nationality|citizenship)\b", re.I), lambda m: f"of the same {m.group(1).lower()}"),
+               (re.compile(r"\bsame\s+nation\b", re.I), lambda m: "same country"),
+               # "in the same country like Y", "the same country where Y lies": as Y
+               (re.compile(r"\bsame\s+(country|nation|nationality|state|city|county|region|province)\s+like\b", re.I),
+                lambda m: f"same {m.group(1).lower()} as"),
+               (re.compile(r"\bthe\s+same\s+(country|nation|state|city|county|region|province)\s+(?:where|in\s+which)\s+"
+                           r"((?-i:[A-Z]).{0,80}?)\s+(?:lies|is\s+located|is\s+situated|is\s+from|comes\s+from|is)\s*"
+                           r"(?=[?.]?\s*$)", re.I), lambda m: f"the same {m.group(1).lower()} as {m.group(2)}"),
+               # "Is A a fellow countryman of B?": from the same country as B
+               (re.compile(r"\b(?:an?\s+)?(?:fellow\s+(?:countryman|countrywoman|citizen|national)|compatriot)\s+of\b",
+                           re.I), lambda m: "from the same country as"),
+               # "A and B, they're both Americans", "A and B are those in the same country": the pair is the subject
+               (re.compile(rf"^\s*({_PAIR_NAME}\s+and\s+{_PAIR_NAME})\s*,?\s+(?:(are|were)\s+(?:they|those|"
+                           r"these)|(?:they|those|these)\s*(?:['’]re|\s+(are|were)))\s+(?=(?:both\s+|all\s+)?(?:in|from|of|"
+                           r"located|situated|based|(?-i:[a-zA-Z]+)))"),
+                lambda m: f"{(m.group(2) or m.group(3) or 'are').capitalize()} {m.group(1)} "),
+               (re.compile(rf"^\s*(?!(?i:are|were|is|was|do|does|did)\s)({_PAIR_NAME}\s+and\s+{_PAIR_NAME})\s+both\s+(?=(?:(?-i:[a-z]+s)\s+|an?\s+"
+                           r"(?-i:[a-z]+)\s+)?(?:located\s+|situated\s+|based\s+)?(?:in|from)\s+the\s+same\b)"),
+                lambda m: f"Are {m.group(1)} both "),  # "A and B both villages in the same country"
+               # "A / B", "A + B": the pair (spaced, so "AC/DC" stays)
+               (re.compile(r"(?<=[\w)])\s+(?:\+|/(?=[^?]*\b(?:both|same)\b))\s+(?=(?-i:[A-Z]))"), lambda m: " and "),
+               # "got born", "got graduated", "more late", "more young": the words for it
+               (re.compile(r"(?-i:\bgot\s+(born|graduated)\b)"), lambda m: (
+                   "was born" if m.group(1) == "born" else m.group(1))),
+               (re.compile(r"(?-i:\bmore\s+(late|young|old|early)\b)"), lambda m: {
+                   "late": "later", "young": "younger", "old": "older", "early": "earlier"}[m.group(1)]),
+               (re.compile(r"\bha(s|ve|d)\s+(less|fewer|more)\s+years\b(?!\s+(?:of|in|at|as)\b)", re.I),
+                lambda m: {"s": "is", "ve": "are", "d": "was"}[m.group(1).lower()] + (
+                    " older" if m.group(2).lower() == "more" else " younger")),
+               # a person who passed on / expired, or passed at the end of a question: died
+               (re.compile(r"\bpass(ed|es)?\s+on\s*(?=[?.]?\s*$)", re.I),
+                lambda m: {"ed": "died", "es": "dies"}.get((m.group(1) or "").lower(), "die")),
+               (re.compile(r"(?i:\b(father|mother|son|daughter|wife|husband|brother|sister|director|he|she|they|"
+                           r"grandfather|grandmother))\s+passed\s*(?=\?\s*$)"), lambda m: f"{m.group(1)} died"),
+               (re.compile(r"\b(did|does|do)\s+(he|she|they|the\s+\w+)\s+expire\b", re.I),
+                lambda m: f"{m.group(1)} {m.group(2)} die"),
+               # "before the other" (after "b4"): first; "the one who founded": the founder
+               (re.compile(r"\bbefore\s+the\s+other(?:\s+one)?\b", re.I), lambda m: "first"),
+               # "both Americans": both American (the nationality asked)
+               (re.compile(r"(?-i:\b(both|all)\s+([A-Z][a-z]+(?:an|ian)))s\b"), lambda m: f"{m.group(1)} {m.group(2)}"),
+               # "are both of them directors": both
+               (re.compile(r"\b(are|were)\s+both\s+of\s+them\b", re.I), lambda m: f"{m.group(1)} they both"),
+               # "Under what other title was X published?": what X was published as
+               (re.compile(r"^\s*under\s+(?:what|which)\s+(?:other\s+|different\s+)?(?:title|name)\s+(was|were|is|are)\s+"
+                           r"(.+?)\s+(?:also\s+)?(published|released|issued|reissued|marketed|sold|known|distributed)\s*\??\s*$",
+                           re.I), lambda m: f"What {m.group(1).lower()} {m.group(2)} also {m.group(3)} as?"),
+               # "what job": the profession
+               (re.compile(r"\b(what|which|same)\s+job\b", re.I), lambda m: f"{m.group(1)} profession"),
+               # "the series with X that Y produced, what's it called?": its name
+               (re.compile(r"^((?i:the)\s+[^?,]{3,200}?)\s*,\s*(?i:what\s+is\s+(?:it|that|this)\s+called)\s*\?\s*$"),
+                lambda m: f"What is the name of {_lower_article(m.group(1))}?"),
+               # "where is X from, like which country": which country X is from
+               (re.compile(r"^\s*where\s+is\s+(.+?)\s+from\s*,?\s+(?:like\s+|i\s+mean\s+)?(?:which|what)\s+"
+                           r"(country|nation|city|state|town)\s*\??\s*$", re.I),
+                lambda m: f"Which {m.group(2).lower()} is {m.group(1)} from?"),
+               # "X, from which city she is?", "X's wife, from where she graduated?": the question put the usual way
+               (re.compile(r",\s*from\s+(which|what)\s+(\w+)\s+(he|she|it|they)\s+(is|was|are|were)\s*\?\s*$", re.I),
+                lambda m: f", {m.group(1).lower()} {m.group(2)} {m.group(4).lower()} {m.group(3).lower()} from?"),
+               (re.compile(r",\s*from\s+where\s+(he|she|it|they)\s+([a-z]+ed)\s*\?\s*$", re.I),
+                lambda m: f", where did {m.group(1).lower()} {_base(m.group(2))} from?"),
+               (re.compile(r",\s*from\s+where\s+(did|does|do)\s+([^?]+?)\s*\?\s*$", re.I),
+                lambda m: f", where {m.group(1).lower()} {m.group(2)} from?")]
 # a chatty or labelled lead before the question ("hey, quick one:", "Trivia question:", "Yes or no:")
 _LEAD = re.compile(r"^\s*(?-i:[A-Za-z][a-z']*)(?:[ ,]+(?-i:[a-z][a-z']*)){0,8}\s*(?::|\s[-\u2013\u2014])\s*(?=(?:who|whom|whose|what|which|"
                    r"when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|could|tell|give|name|list|find|"
@@ -293,8 +369,9 @@ _SAME_FOR = re.compile(r"^\s*(?:the\s+)?same\s+([a-z]+(?:\s+of\s+[a-z]+)?)\s*(?:
                        r"\s*\??\s*$", re.I | re.S)
 # "A and B same nationality": two names, then what they would share, with nothing between
 _NAME = r"(?-i:[A-Z][\w'’.-]*)(?:\s+(?-i:[A-Z][\w'’.-]*|of|de|la|von|van|the))*(?:\s\([^()]{1,40}\))?"
-_BARE_SAME = re.compile(rf"^\s*(?!(?:is|are|was|were|do|does|did|have|has|had|who|what|which)\b)({_NAME})(?:\s+and\s+|\s*/\s*|\s+&\s+)({_NAME})\s+(?:the\s+)?same\s+(country|nationality|citizenship|country\s+of\s+origin)\s*\??\s*$",
-                        re.I)
+_BARE_SAME = re.compile(rf"^\s*(?!(?:is|are|was|were|do|does|did|have|has|had|who|what|which)\b)(?:(?-i:[a-z]+s)\s+)?({_NAME})(?:\s+and\s+|\s*/\s*|\s+&\s+)({_NAME})(?:\s+(?:the\s+|their\s+)?((?-i:directors|writers|composers|producers|founders|creators|authors|"
+                        r"performers|singers)))?\s+(?:the\s+)?same\s+(country|nationality|citizenship|country\s+of\s+origin)\s*"
+                        r"\??\s*$", re.I)
 # a trailing "... : A or B." after a request
 _TRAILING = re.compile(r"^(.*?)\s*[:;]\s*([^:;]+?)\s+or\s+([^:;]+?)\s*[.?]?\s*$", re.S)
 # the doer of a verb, for "the person who directed X" / "whoever wrote X" -> "the director of X"
@@ -357,14 +434,16 @@ MAX_CHARS = 300  # a longer question is read as asked (and no pattern runs long 
 def rephrase(question: str) -> str:
     """The question as the analysis reads it best (see the module's docstring); unchanged when no rule
     applies."""
-    q = " ".join(question.split())
-    if not q or _CJK.search(q) or len(q) > MAX_CHARS:
+    if _CJK.search(question):
+        return question
+    q = " ".join(spelled_out(question).split())
+    if not q or len(q) > MAX_CHARS:
         return question
     out = _rephrase(q)
     if out.startswith("When ") and (_YEAR.search(q) or re.search(r"\([^()]*\byear\b[^()]*please\)", q, re.I)) and \
             not _YEAR.search(out):
         out = f"In what year {out[5:]}"  # a year was asked: the year alone is the answer, not the date
-    return out if out != q else question
+    return out if out != " ".join(question.split()) else question
 
 
 _ASKS = re.compile(r"^(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|"
@@ -381,6 +460,8 @@ def _rephrase(q: str) -> str:
         q = _in_situ(_doers(_share(_front(_request(_terse(_words(q)))))))
         if q == before:
             break
+    if not re.search(r"[?!.][\"”’')\]]*\s*$", q) and re.match(r"(?:Is|Are|Was|Were|Do|Does|Did|Who|What|Which|When|Where|How)\b", q):
+        q = q.rstrip() + "?"  # a question the rules put in order, typed without its mark
     return q
 
 
@@ -392,7 +473,8 @@ def _request(q: str) -> str:
     """"Tell me whether X." -> a yes / no question; "I'd like to know where X died." -> "Where did X die?";
     "Give the date on which X was born." -> "When was X born?"; "whether A or B has ..." -> "Which has ..., A
     or B?"; "A and B: same country?" -> "Are A and B from the same country?"."""
-    m = _TERSE_SAME.match(_BARE_SAME.sub(r"\1 and \2: same \3", _SAME_FOR.sub(r"\2 and \3: same \1", q)))
+    m = _TERSE_SAME.match(_BARE_SAME.sub(lambda b: f"{b.group(1)} and {b.group(2)}: same {b.group(4)}" + (
+        f" for the {b.group(3)}" if b.group(3) else ""), _SAME_FOR.sub(r"\2 and \3: same \1", q)))
     if m and len(m.group(1).split()) <= 12 and len(m.group(2).split()) <= 12:
         a, b, attr = m.group(1).strip(), m.group(2).strip(), m.group(3).lower()
         if m.group("role"):  # "A vs B: same country for the directors?"
@@ -503,9 +585,9 @@ def _born_when(q: str) -> str | None:
             who = f"the {role.group(2)} of {role.group(1)}"  # "X director": the director of X
         elif who[:1].islower() and not who.startswith(("the ", "a ", "an ")):
             who = f"the {who}"  # "director of X"
-        born = (m.group(2) or m.group(4)).lower() in {"born", "birth"}
+        born = (m.group(2) or m.group(4) or m.group(7)).lower() in {"born", "birth"}
         wh = {"when": "When", "where": "Where", "date": "When", "place": "Where", "year": "In what year"}[
-            (m.group(3) or m.group(5)).lower()]
+            (m.group(3) or m.group(5) or m.group(6)).lower()]
         return f"{wh} was {who} born?" if born else f"{wh} did {who} die?"
     return None
 
@@ -658,8 +740,14 @@ def _words(q: str) -> str:
         elif re.search(r"[:\u2013\u2014]|\s-\s", body) and re.search(r"(?i)\bsame\b", body) and \
                 not re.search(r"(?i)\b(?:is|are|was|were)\b", body):  # "A and B: same country of origin, yes or no?": the
             q = body + "?"  # terse form is read as it is (its names are no clause: "We Stick Together ...")
+        elif re.search(r"(?i)(?::|\s[-\u2013\u2014])\s*(?:is|are|was|were|do|does|did|have|has|had)\b", body) or \
+                re.search(r"(?i)\b(?:which|what|whom|who|where|when|how\s+(?:many|much|long|old))\b", body) and not \
+                re.search(r"(?i)\byes\s+or\s+no\b", tag.group(0)):
+            q = body + "?"  # "X had been a Senator from which state, do you know?": the wh-word asks, in place;
+            # "A and B — are they both directors, yes or no?": the question after the topic
         else:  # "A and B are in the same country, right?" -> "Are A and B in the same country?"
-            q = _as_yes_no(_end(body)) or q
+            q = _as_yes_no(_end(body)) or (body + "?" if re.search(r"(?i)\byes\s+or\s+no\b", tag.group(0)) else q)
+            # (never "yes" or "no" as the choice asked)
     return q
 
 
@@ -715,7 +803,8 @@ _KINDS = r"(?:films?|movies?|people|persons|men|women|places|villages|towns|book
 _PAIR_DOT = re.compile(rf"^\s*(?:(?:think\s+(?:of|about)|consider|take|look\s+at)\s+)?(?:(?:the\s+)?(?:two\s+)?{_KINDS}\s*[:,]?\s+)?"
                        rf"({_ALT})(?:\s+and\s+|,\s+)({_ALT})\s*[.:;]\s+((?:which|who|whose)\b[^?]*\?)\s*$", re.I | re.S)
 _TOPIC_FIRST = re.compile(r"^\s*(?:you\s+know|do\s+you\s+know|remember|know|ever\s+heard\s+of|consider|take|"
-                          r"think\s+(?:of|about)|look\s+at|picture|imagine)\s+"
+                          r"think\s+(?:of|about)|look\s+at|picture|imagine|(?:i\s*'?m\s+|i\s+am\s+|been\s+|i\s+was\s+)?"
+                          r"(?:reading|watching|learning|listening)\s+(?:up\s+)?(?:about|on|to)?)\s+"
                           r"([^?.]{2,80}?)\s*[?.]\s+(.+\?)\s*$", re.I | re.S)
 
 
@@ -822,6 +911,10 @@ def _front(q: str) -> str:
             not re.search(r"\s(?:or|/)\s", m.group(1)) and \
             (said := _said_of(m.group(2), _topic_name(m.group(1)))):
         return said  # "A and B — do their directors come from the same country?"
+    m = _TOPIC_COMMA_ASKED.match(q)
+    if m and not _CLAUSE_TOPIC.search(m.group(1)) and not _VERB_WORD.search(re.sub(r"[\"“][^\"”]*[\"”]", "", m.group(1))) and \
+            (said := _said_of(m.group(2), _topic_name(m.group(1)))):
+        return said  # "The founder of X, when did he die?", "X's wife, where did she graduate from?"
     m = _TOPIC.match(q)
     if m and re.search(r"\band\b|,", m.group(1)) and len(m.group(1).split()) <= 16:
         both = " both" if "both" in m.group(3).lower() else ""
@@ -890,7 +983,8 @@ _ALSO_CONTAINS = re.compile(r"^\s*(?:does|did)\s+the\s+(country|nation|state|cit
 
 # "X was a professor at a university; in what year was that university founded?": a statement that introduces a
 # thing ("a university"), then a question about it ("that university", "the band", or a pronoun)
-_STATED_THEN_ASKED = re.compile(r"^\s*(?P<stmt>[^;?]{8,200}?)\s*(?:;|(?<!\b[A-Z])\.|\s[-\u2013\u2014])\s+"
+_STATED_THEN_ASKED = re.compile(r"^\s*(?P<stmt>[^;?]{8,200}?)\s*(?:;|(?<!\b[A-Z])\.|\s[-\u2013\u2014]|"
+                                r",(?=\s+(?:who|whom|what|which|when|where|how)\b))\s+"
                                 r"(?P<q>(?-i:[A-Za-z])[^;.]*\?)\s*$",
                                 re.S)
 _WHICH_ONE = re.compile(r"^\s*(?:which|what)(?:\s+(?P<n>(?-i:[a-z][\w-]*)))??(?:\s+one|\s+(?:is|was)\s+(?:it|that))?\s*\?\s*$",
@@ -1004,6 +1098,11 @@ def _people(word: str) -> bool:
     from kmrag.nlp.places import people_of
 
     return bool(people_of(word))
+
+
+def _base(verb: str) -> str:
+    """A past form's base: "graduated" -> "graduate"."""
+    return str(_nlp()(f"they {verb.lower()}")[1].lemma_)
 
 
 def _lower_article(text: str) -> str:
@@ -1164,7 +1263,8 @@ _WH_LAST = re.compile(r"^(?!(?:who|whom|whose|what|which|when|where|why|how|is|a
                       r"\s*\?$", re.I | re.S)
 _TOPIC_SPLIT = re.compile(r"^([^:?\u2013\u2014]{2,80}?)\s*(?::|\s[-\u2013\u2014])\s*((?-i:[a-z])[^:?\u2013\u2014]*\?)\s*$")
 # "director of X — born when?", "X director — died where?": the person, then what is asked of them
-_BORN_WHEN = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(?:(born|died)\s+(when|where)|(birth|death)\s*(year|date|place))"
+_BORN_WHEN = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(?:(?:his|her|their)\s+)?(?:(born|died)\s+(when|where)|"
+                        r"(birth|death)\s*(year|date|place)|(year|date|place)\s+of\s+(birth|death))"
                         r"\s*\??\s*$", re.I)
 _WHEN_NOUNS = {"year", "date", "day", "month", "decade", "century"}
 

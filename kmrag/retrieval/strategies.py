@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from kmrag.errors import BadInput, ConfigError
 from kmrag.nlp.embed import Embedder
+from kmrag.nlp.typed import as_sentences
 from kmrag.units.store import PgUnitStore, ScoredUnit
 
 MAX_QUESTION_CHARS = 2000
@@ -52,7 +53,8 @@ def check_question(question: Any, max_chars: int | None = MAX_QUESTION_CHARS) ->
     points: ``ask`` and ``Answerer.answer``); None: no limit (a retriever behind an entry point that checked)."""
     if not isinstance(question, str):
         raise BadInput(f"the question must be text, got {type(question).__name__}")
-    q = " ".join(question.replace("\x00", " ").split())  # a NUL is no part of a question (nor storable)
+    q = " ".join(as_sentences(question.replace("\x00", " ")).split())  # a NUL is no part of a question (nor
+    # storable); lines sent one after another are sentences
     if not q:
         raise BadInput("the question is empty")
     if max_chars is not None and len(q) > max_chars:

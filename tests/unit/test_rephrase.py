@@ -883,3 +883,83 @@ def test_the_sixteenth_round_s_forms(asked: str, read: str) -> None:
 def test_published_under_what_title_asks_what_it_was_published_as() -> None:
     assert rephrase("Ada Brennan's novel Grey Orchard was also published under what title?") == \
         "What was Ada Brennan's novel Grey Orchard also published as?"
+
+
+# the seventeenth round: questions typed into a chat box or said to a phone (tune14's shapes), invented names
+SEVENTEENTH_ROUND = [
+    ("Harbour Lights (Film) director dob", "When was the director of Harbour Lights (Film) born?"),
+    ("pob of whoever sang Blue Kestrel?", "What is the place of birth of the singer of Blue Kestrel?"),
+    ("Glass Hours n Iron Bells r they from same country?", "Are Glass Hours and Iron Bells from the same country?"),
+    ("are Ada Brennan n Tom Vale from the same country or nah", "are Ada Brennan and Tom Vale from the same country?"),
+    ("Ada Brennan and Tom Vale, they're both Welsh, yes?", "Are Ada Brennan and Tom Vale both Welsh?"),
+    ("okay so Glass Hours and Iron Bells, Kent are those in the same country",
+     "Are Glass Hours and Iron Bells, Kent in the same country?"),
+    ("Glass Hours and Iron Bells, Kent both villages in the same country yes or no",
+     "Are Glass Hours and Iron Bells, Kent both villages in the same country?"),
+    ("Is Glass Hours in the same country like Iron Bells?", "Are Glass Hours and Iron Bells in the same country?"),
+    ("Tell me whether Glass Hours lies in the same country where Iron Bells lies.",
+     "Does Glass Hours lie in the same country as Iron Bells?"),
+    ("Is the director of Glass Hours a fellow countryman of the director of Iron Bells?",
+     "Are the director of Glass Hours and the director of Iron Bells from the same country?"),
+    ("villages Glass Hours + Iron Bells same country?", "Are Glass Hours and Iron Bells from the same country?"),
+    ("were Glass Hours and Iron Bells made by directors of one nationality",
+     "were Glass Hours and Iron Bells made by directors of the same nationality?"),
+    ("The one who founded Brass Lantern Films, when did he expire?", "When did the founder of Brass Lantern Films die?"),
+    ("Tom Vale's wife, from where she got graduated?", "Where did Tom Vale's wife graduate from?"),
+    ("the guitarist who co-wrote Iron Bells, which band did he come out of",
+     "Which band did the guitarist who co-wrote Iron Bells come out of?"),
+    ("where's the director of Glass Hours from, like which country", "Which country is the director of Glass Hours from?"),
+    ("where did the person who helmed Glass Hours pass on", "where did the director of Glass Hours die?"),
+    ("Whose director was born more late, Glass Hours or Iron Bells? I need the film.",
+     "Whose director was born later, Glass Hours or Iron Bells?"),
+    ("Ada Brennan, Tom Vale. Who has less years?", "Who is younger, Ada Brennan or Tom Vale?"),
+    ("which was founded b4 the other, Orwell College or Vane College",
+     "which was founded first, Orwell College or Vane College?"),
+    ("um what job are Ada Brennan and Tom Vale both best known for",
+     "what profession are Ada Brennan and Tom Vale both best known for?"),
+    ("the sketch show w/ Tom Vale that Brass Lantern produced, what's it called",
+     "What is the name of the sketch show with Tom Vale that Brass Lantern produced?"),
+    ("reading abt Ada Brennan rn. when did her father die", "When did the father of Ada Brennan die?"),
+    ("quick q\nGlass Hours and Iron Bells\nwhich one's director was born first",
+     "which one's director was born first, Glass Hours or Iron Bells?"),
+    ("Glass Hours, Iron Bells - which film had the earlier release",
+     "Which film had the earlier release, Glass Hours or Iron Bells?"),
+    ("Tom Vale had been a Senator from which state, do you know?", "Which state had Tom Vale been a Senator from?"),
+    ("Glass Hours (Film) and Iron Bells directors same nation?",
+     "Are the directors of Glass Hours (Film) and Iron Bells from the same country?"),
+    ("the inventor behind the Kestrel engine — his dob?", "When was the inventor behind the Kestrel engine born?"),
+    ("under what other title was Ada Brennan's novel Grey Orchard published",
+     "What was Ada Brennan's novel Grey Orchard also published as?"),
+    ("Ada Brennan and Tom Vale — are both of them directors or no?", "Are both Ada Brennan and Tom Vale directors?"),
+    ("Grey Orchard is the 2nd novel of which Welsh writer", "Which Welsh writer is Grey Orchard the 2nd novel of?"),
+]
+
+# what the round's rules must leave alone
+SEVENTEENTH_ROUND_KEPT = [
+    ("From where do buses leave the city Kestrel FM serves?", "From where do buses leave the city Kestrel FM serves?"),
+    ("When did Ada Brennan get married?", "When did Ada Brennan get married?"),
+    ("Glass Hours / Iron Bells — whose director came first? Which film is it?",
+     "Whose director came first? Which film is it, Glass Hours or Iron Bells?"),  # the slash pair as before
+    ("Who wrote the song AC/DC recorded first?", "Who wrote the song AC/DC recorded first?"),
+    ("When did the bill passed?", "When did the bill passed?"),  # "passed" of a bill is not a death
+    ("Cambridge, Massachusetts - which university was founded there first?",
+     "Cambridge, Massachusetts - which university was founded there first?"),
+    ("Which film has more years of production, Glass Hours or Iron Bells?",
+     "Which film has more years of production, Glass Hours or Iron Bells?"),
+]
+
+
+@pytest.mark.parametrize("asked, read", SEVENTEENTH_ROUND)
+def test_the_seventeenth_round_s_typed_forms(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", SEVENTEENTH_ROUND_KEPT)
+def test_the_seventeenth_round_leaves_these_alone(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+def test_the_seventeenth_round_s_forms_are_idempotent() -> None:
+    for asked, _ in SEVENTEENTH_ROUND:
+        once = rephrase(asked)
+        assert rephrase(once) == once, asked

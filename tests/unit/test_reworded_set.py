@@ -287,3 +287,18 @@ def test_the_thirteenth_tuning_set_rewords_tune_half_questions(questions: dict[s
     assert {split_of(r.dataset, r.qid) for r in rows} == {"tune"}
     assert len(Counter(r.form for r in rows)) >= 80 and max(Counter(r.form for r in rows).values()) <= 3
 
+
+
+def test_the_fourteenth_tuning_set_rewords_tune_half_questions(questions: dict[str, dict[str, str]]) -> None:
+    """tune14.jsonl: two forms of each tune-half 2Wiki question, 47 HotpotQA and 35 MuSiQue ones once (README)."""
+    from kmrag.eval.calibrate import split_of
+
+    rows = load_reworded(REPO / "tests" / "data" / "reworded" / "tune14.jsonl")
+    assert Counter(r.dataset for r in rows) == {"2wiki": 84, "hotpotqa": 47, "musique": 35}
+    twice = Counter(r.qid for r in rows if r.dataset == "2wiki")
+    assert set(twice.values()) == {2} and len(twice) == 42
+    assert not [k for k, n in Counter((r.dataset, r.qid) for r in rows if r.dataset != "2wiki").items() if n > 1]
+    assert not [(r.dataset, r.qid) for r in rows if questions[r.dataset].get(r.qid) != r.original]
+    assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
+    assert {split_of(r.dataset, r.qid) for r in rows} == {"tune"}
+    assert len(Counter(r.form for r in rows)) == len(rows)
