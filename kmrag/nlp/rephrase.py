@@ -75,11 +75,18 @@ _TOPIC = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*(is|are|was|were|do|
 # "A and B — do their directors come from the same country?": a topic, then a question with one pronoun for it
 _TOPIC_ASKED = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*((?:is|are|was|were|do|does|did|have|has|had|who|"
                           r"whom|whose|what|which|when|where|how|in|on|at|from)\b.+\?)\s*$", re.I | re.S)
-# "The founder of X, when did he die?": a noun phrase, a comma, then the question about it (the topic no clause)
+# "The founder of X, when did he die?": a noun phrase, a comma, then the question about it (the topic no clause);
+# the question about a comma topic asks of it with its one pronoun, and its wh-word asks with a noun or alone
+# ("which band did he ...", "when did he ..."; not "which did he write", "how many does he have": those ask of
+# the topic's members)
 _TOPIC_COMMA_ASKED = re.compile(r"^\s*(?!(?:for|about|in|on|at|by|with|from|to|during|after|before|since|as|like|unlike|"
-                                r"her|his|its|their|my|our|your|this|that|if|when|while|although|though|because)\b)"
-                                r"((?:the\s+|(?-i:[A-Z]))[^,?]{1,80}?)\s*,\s*((?:who|whom|whose|what|which|when|where|how)\b"
-                                r"[^,?]+\?)\s*$", re.I)
+                                r"her|his|its|their|my|our|your|this|that|if|when|while|although|though|because|okay|ok|so|"
+                                r"well|hey|um)\b)((?:the\s+|(?-i:[A-Z]))[^,?]{1,80}?)\s*,\s*((?:who|whom|whose|when|where|why|"
+                                r"(?:what|which)(?!\s+(?:is|was|are|were|do|does|did|has|have|had)\s+(?:he|she|it|they)\b)|"
+                                r"how\s+(?:old|long|tall))"
+                                r"\b[^,?]+\?)\s*$", re.I)
+_ANY_PRONOUN = re.compile(r"(?i)\b(?:he|she|it|they|him|her|them|his|its|their|hers|theirs)\b")
+_ASKING = re.compile(r"(?i)\b(?:who|whom|whose|what|which|when|where|why|how)\b")
 _VERB_WORD = re.compile(r"(?i:\b(?:is|are|was|were|be|been|did|does|do|has|have|had|i|you|we)\b)|\b(?-i:[a-z]+ed)\b")
 # "A vs B: film with the earlier-born director" -> "Which film with the earlier-born director, A or B?"
 _VERSUS = re.compile(r"^\s*(.+?)\s+(?:vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2014])\s*(.+?)\s*$", re.I | re.S)
@@ -225,13 +232,17 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\b(of|from|in|have|has|had|share)\s+same\s+(country|nation|nationality|citizenship)\b", re.I),
                 lambda m: f"{m.group(1)} the same {m.group(2).lower()}"),
                (re.compile(r"\bof\s+one\s+(nationality|citizenship)\b", re.I), lambda m: f"of the same {m.group(1).lower()}"),
-               (re.compile(r"\bsame\s+nation\b", re.I), lambda m: "same country"),
+               (re.compile(r"(?-i:\bsame\s+nation\b)"), lambda m: "same country"),
                # "in the same country like Y", "the same country where Y lies": as Y
                (re.compile(r"\bsame\s+(country|nation|nationality|state|city|county|region|province)\s+like\b", re.I),
                 lambda m: f"same {m.group(1).lower()} as"),
-               (re.compile(r"\bthe\s+same\s+(country|nation|state|city|county|region|province)\s+(?:where|in\s+which)\s+"
-                           r"((?-i:[A-Z]).{0,80}?)\s+(?:lies|is\s+located|is\s+situated|is\s+from|comes\s+from|is)\s*"
-                           r"(?=[?.]?\s*$)", re.I), lambda m: f"the same {m.group(1).lower()} as {m.group(2)}"),
+               (re.compile(r"\b(lies?)\s+in\s+the\s+same\s+(country|nation|state|city|county|region|province)\s+"
+                           r"(?:where|in\s+which)\s+((?-i:[A-Z]).{0,80}?)\s+(?:lies|is\s+located|is\s+situated|is)\s*(?=[?.]?\s*$)",
+                           re.I), lambda m: f"{m.group(1)} in the same {m.group(2).lower()} as {m.group(3)}"),
+               (re.compile(r"^((?i:is|are|was|were)\s+(?:(?!born|buried|died|married)[^?])+?\s+from)\s+the\s+same\s+"
+                           r"(country|nation|state|city|county|region|province)\s+(?:where|that)\s+((?-i:[A-Z]).{0,80}?)\s+"
+                           r"(?:is|was|are|were|comes|came)\s+from\s*(?=[?.]?\s*$)"),
+                lambda m: f"{m.group(1)} the same {m.group(2).lower()} as {m.group(3)}"),
                # "Is A a fellow countryman of B?": from the same country as B
                (re.compile(r"\b(?:an?\s+)?(?:fellow\s+(?:countryman|countrywoman|citizen|national)|compatriot)\s+of\b",
                            re.I), lambda m: "from the same country as"),
@@ -239,39 +250,41 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(rf"^\s*({_PAIR_NAME}\s+and\s+{_PAIR_NAME})\s*,?\s+(?:(are|were)\s+(?:they|those|"
                            r"these)|(?:they|those|these)\s*(?:['’]re|\s+(are|were)))\s+(?=(?:both\s+|all\s+)?(?:in|from|of|"
                            r"located|situated|based|(?-i:[a-zA-Z]+)))"),
-                lambda m: f"{(m.group(2) or m.group(3) or 'are').capitalize()} {m.group(1)} "),
+                lambda m: m.group(0) if _ASKING.search(m.string[m.end():]) else
+                f"{(m.group(2) or m.group(3) or 'are').capitalize()} {m.group(1)} "),
                (re.compile(rf"^\s*(?!(?i:are|were|is|was|do|does|did)\s)({_PAIR_NAME}\s+and\s+{_PAIR_NAME})\s+both\s+(?=(?:(?-i:[a-z]+s)\s+|an?\s+"
                            r"(?-i:[a-z]+)\s+)?(?:located\s+|situated\s+|based\s+)?(?:in|from)\s+the\s+same\b)"),
                 lambda m: f"Are {m.group(1)} both "),  # "A and B both villages in the same country"
                # "A / B", "A + B": the pair (spaced, so "AC/DC" stays)
-               (re.compile(r"(?<=[\w)])\s+(?:\+|/(?=[^?]*\b(?:both|same)\b))\s+(?=(?-i:[A-Z]))"), lambda m: " and "),
+               (re.compile(r"(?<=[\w)])\s+[+/](?=[^?]*\b(?:both|same)\b)\s+(?=(?-i:[A-Z]))"), lambda m: " and "),
                # "got born", "got graduated", "more late", "more young": the words for it
                (re.compile(r"(?-i:\bgot\s+(born|graduated)\b)"), lambda m: (
                    "was born" if m.group(1) == "born" else m.group(1))),
-               (re.compile(r"(?-i:\bmore\s+(late|young|old|early)\b)"), lambda m: {
+               (re.compile(r"(?-i:\bmore\s+(late|young|old|early)\b)(?=\s*(?:[?,.]|$|than\b))"), lambda m: {
                    "late": "later", "young": "younger", "old": "older", "early": "earlier"}[m.group(1)]),
-               (re.compile(r"\bha(s|ve|d)\s+(less|fewer|more)\s+years\b(?!\s+(?:of|in|at|as)\b)", re.I),
+               (re.compile(r"\bha(s|ve|d)\s+(less|fewer|more)\s+years\s*(?=[?,]|$)", re.I),
                 lambda m: {"s": "is", "ve": "are", "d": "was"}[m.group(1).lower()] + (
                     " older" if m.group(2).lower() == "more" else " younger")),
                # a person who passed on / expired, or passed at the end of a question: died
-               (re.compile(r"\bpass(ed|es)?\s+on\s*(?=[?.]?\s*$)", re.I),
-                lambda m: {"ed": "died", "es": "dies"}.get((m.group(1) or "").lower(), "die")),
-               (re.compile(r"(?i:\b(father|mother|son|daughter|wife|husband|brother|sister|director|he|she|they|"
-                           r"grandfather|grandmother))\s+passed\s*(?=\?\s*$)"), lambda m: f"{m.group(1)} died"),
-               (re.compile(r"\b(did|does|do)\s+(he|she|they|the\s+\w+)\s+expire\b", re.I),
-                lambda m: f"{m.group(1)} {m.group(2)} die"),
+               (re.compile(r"^((?i:where|when)\s+did\s+(?:he|she|the\s+(?:[\w-]+\s+){0,2}?(?:person|man|woman|director|"
+                           r"composer|writer|author|singer|actor|actress|producer|founder|father|mother|wife|husband))\b.{0,80}?)"
+                           r"\s+pass\s+on\s*(?=[?.]?\s*$)"), lambda m: f"{m.group(1)} die"),
+               (re.compile(r"(?i:\b(father|mother|son|daughter|wife|husband|brother|sister|director|grandfather|"
+                           r"grandmother))\s+passed\s*(?=\?\s*$)"), lambda m: f"{m.group(1)} died"),
+               (re.compile(r"\b(did|does|do)\s+(he|she)\s+expire\b", re.I), lambda m: f"{m.group(1)} {m.group(2)} die"),
                # "before the other" (after "b4"): first; "the one who founded": the founder
-               (re.compile(r"\bbefore\s+the\s+other(?:\s+one)?\b", re.I), lambda m: "first"),
+               (re.compile(r"\bbefore\s+the\s+other(?:\s+one)?(?=\s*(?:[,?]|$))", re.I), lambda m: "first"),
                # "both Americans": both American (the nationality asked)
-               (re.compile(r"(?-i:\b(both|all)\s+([A-Z][a-z]+(?:an|ian)))s\b"), lambda m: f"{m.group(1)} {m.group(2)}"),
+               (re.compile(r"(?-i:\b(both)\s+([A-Z][a-z]+(?:an|ian)))s\s*(?=[?,.]|$)"), lambda m: f"{m.group(1)} {m.group(2)}"),
                # "are both of them directors": both
                (re.compile(r"\b(are|were)\s+both\s+of\s+them\b", re.I), lambda m: f"{m.group(1)} they both"),
                # "Under what other title was X published?": what X was published as
-               (re.compile(r"^\s*under\s+(?:what|which)\s+(?:other\s+|different\s+)?(?:title|name)\s+(was|were|is|are)\s+"
-                           r"(.+?)\s+(?:also\s+)?(published|released|issued|reissued|marketed|sold|known|distributed)\s*\??\s*$",
-                           re.I), lambda m: f"What {m.group(1).lower()} {m.group(2)} also {m.group(3)} as?"),
+               (re.compile(r"^\s*under\s+(?:what|which)\s+(other\s+|different\s+)?(?:title|name)\s+(was|were|is|are)\s+"
+                           r"(.+?)\s+(also\s+)?(published|released|issued|reissued|marketed|sold|known|distributed)\s*\??\s*$",
+                           re.I), lambda m: f"What {m.group(2).lower()} {m.group(3)} "
+                + ("also " if m.group(1) or m.group(4) else "") + f"{m.group(5)} as?"),
                # "what job": the profession
-               (re.compile(r"\b(what|which|same)\s+job\b", re.I), lambda m: f"{m.group(1)} profession"),
+               (re.compile(r"\b(what|which|same)\s+job\b(?!\s+(?:title|description|market))", re.I), lambda m: f"{m.group(1)} profession"),
                # "the series with X that Y produced, what's it called?": its name
                (re.compile(r"^((?i:the)\s+[^?,]{3,200}?)\s*,\s*(?i:what\s+is\s+(?:it|that|this)\s+called)\s*\?\s*$"),
                 lambda m: f"What is the name of {_lower_article(m.group(1))}?"),
@@ -913,6 +926,7 @@ def _front(q: str) -> str:
         return said  # "A and B — do their directors come from the same country?"
     m = _TOPIC_COMMA_ASKED.match(q)
     if m and not _CLAUSE_TOPIC.search(m.group(1)) and not _VERB_WORD.search(re.sub(r"[\"“][^\"”]*[\"”]", "", m.group(1))) and \
+            _noun_phrase(m.group(1)) and len(_ANY_PRONOUN.findall(m.group(2))) == 1 and \
             (said := _said_of(m.group(2), _topic_name(m.group(1)))):
         return said  # "The founder of X, when did he die?", "X's wife, where did she graduate from?"
     m = _TOPIC.match(q)
@@ -1098,6 +1112,17 @@ def _people(word: str) -> bool:
     from kmrag.nlp.places import people_of
 
     return bool(people_of(word))
+
+
+def _noun_phrase(text: str) -> bool:
+    """Is ``text`` a noun phrase (its head a noun, no clause of its own: "the guitarist who co-wrote X" is, "Lennon
+    wrote Imagine" is not)?"""
+    doc = _nlp()(text)
+    relative = next((t.i for t in doc if t.lower_ in {"who", "that", "which", "whose", "whom"}), len(doc))
+    return not any(t.tag_ in {"VBD", "VBZ", "VBP", "MD"} or t.dep_ in {"nsubj", "nsubjpass"} and t.head.i < relative
+                   for t in doc[:relative])
+    # (a finite verb or a subject before any relative pronoun: a clause, "The Titanic sank in 1912"; not a thing,
+    # "the guitarist who co-wrote X")
 
 
 def _base(verb: str) -> str:

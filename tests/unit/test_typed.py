@@ -19,7 +19,7 @@ SPELLED = [
     ("who directed the first ep of Night Harbour season 2", "who directed the first episode of Night Harbour season 2?"),
     ("Glass Hours n Iron Bells r they from same country?", "Glass Hours and Iron Bells are they from same country?"),
     ("um what job are Ada Brennan and Tom Vale both known for", "what job are Ada Brennan and Tom Vale both known for?"),
-    ("okay so where was Tom Vale born", "where was Tom Vale born?"),
+    ("okay so where was Tom Vale born", "Where was Tom Vale born?"),
     ("reading abt Ada Brennan rn. when did her father die", "reading about Ada Brennan. when did her father die?"),
     ("are Ada Brennan n Tom Vale from the same country or nah", "are Ada Brennan and Tom Vale from the same country, yes or no?"),
     ("Glass Hours, Iron Bells — same country y/n", "Glass Hours, Iron Bells — same country, yes or no?"),
