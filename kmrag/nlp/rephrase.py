@@ -1056,8 +1056,11 @@ def _introduced(q: str) -> str | None:
         return f"{'Who' if n.lower() in _person_nouns() else 'What'} is {thing}?"  # "Which explorer was it?": a person
     if ref is not None and (ref.group(1) == n or ref.group(1).lower() in _GENERIC):
         if ref.group(0).endswith(("'s", "’s")):  # "one of that college's locations": the locations of the college
-            after = re.match(r"\s+((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*)){0,2})(?=\s*\?\s*$)", ask[ref.end():]) or \
-                re.match(r"\s+((?-i:[a-z][\w-]*))", ask[ref.end():])  # "that university's founding year?": all of it
+            do = re.search(r"(?i)\b(?:do|does|did)\b", ask[:ref.start()])  # ("what does that film's title mean?":
+            after = (None if do else re.match(r"\s+((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*)){0,2})(?=\s*\?\s*$)",
+                                              ask[ref.end():])) or \
+                re.match(r"\s+((?-i:[a-z][\w-]*))", ask[ref.end():])  # "mean" is the verb) "that university's
+            # founding year?": all of it
             if after is None:
                 return None
             out = f"{ask[:ref.start()]}the {after.group(1)} of {thing}{ask[ref.end() + after.end():]}"
@@ -1079,12 +1082,20 @@ def _introduced(q: str) -> str | None:
     # founded it?")
     gender = {"she", "her"} if n.lower() in _SHE else {"he", "his", "him"} if n.lower() in _HE else \
         {"he", "his", "she", "her"} if n.lower() in _person_nouns() and not itself and not _person_first(stmt) else \
-        {"it", "its"} if itself else ({"its", "it"} if re.search(r"(?i)\bit\s*\?\s*$", ask) else {"its"}) \
+        {"it", "its"} if itself else ({"its", "it"} if re.search(r"(?i)\bit\s*\?\s*$", ask) or re.search(
+            r"(?i)\b(?:was|is|were|are)\s+it\s+(?-i:[a-z]+(?:ed|en)|built|made|held|set\s+up)\b", ask) else {"its"}) \
         if _person_first(stmt) else set()  # "X appeared in a film; who was its
     # director?" ("is it true?" asks of no film)
     if len(said) != 1 or said[0].lower() not in gender or said[0].lower() == "him":
         return None
     word = said[0]
+    if word.lower() in {"it", "its"} and not itself:  # "it": the one thing (no person) the statement introduces
+        things = [w for w in re.findall(r"(?i)\b(?:an?|some)\s+(?:[\w-]+\s+){0,3}?((?-i:[a-z][\w-]*))\b", stmt)
+                  if w.lower() not in _person_nouns() | _HE | _SHE]
+        if len(things) != 1:
+            return None  # ("X held a professorship at a university; when was it established?": which one?)
+        if things[0].lower() != n.lower() and (other := _introducing(stmt, things[0])) is not None:
+            thing = other[0]
     asked = re.sub(rf"(?<![\w']){word}(?![\w'])", "its", ask) if word.lower() in {"his", "her"} and re.search(
         rf"(?i)(?<![\w']){word}\s+(?-i:[a-z])", ask) else ask
     said_of = _said_of(asked, thing)
@@ -1175,11 +1186,14 @@ def _introducing(stmt: str, noun: str | None) -> tuple[str, str, bool] | None:
     found = list(re.finditer(rf"(?:\s(?P<prep>{_PREPS}))?\s+(?:an?|some)\s+(?P<mods>(?:(?!(?:an?|the|some|{_PREPS})\b)"
                              rf"[\w-]+\s+){{0,4}}?)"
                              rf"(?P<n>{word})\b(?P<rest>(?:\s+(?:{_PREPS}|called|named|known|(?-i:[a-z]{{3,}}(?:ing|ed)))\b[^;?]*)?)$", " " + stmt, re.I))
+    found = [f for f in found if not (" " + stmt)[:f.start()].rstrip().endswith(",")]  # (", a television series
+    # made for Netflix,": an apposition says what the name before it is; it introduces nothing)
     if not found:
         return None
     m = found[-1]
     before = (" " + stmt)[:m.start()].strip()
-    n, mods, rest = m.group("n"), m.group("mods"), m.group("rest").rstrip()
+    n, rest = m.group("n"), m.group("rest").rstrip()
+    mods = re.sub(r"(?i)\b(?:certain|particular|specific)\s+", "", m.group("mods"))  # "a certain series": the series
     if not before:  # "A political body passed a bill ...": the thing that did it (not "A film directed by X")
         did = re.match(r"\s+((?-i:[a-z]+ed|wrote|led|built|sang|won|made|held|began|founded|gave|took|ran|won))\s+"
                        r"(?:an?|the|some|his|her|its|their|(?-i:[A-Z]))", rest)

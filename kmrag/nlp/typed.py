@@ -20,7 +20,7 @@ _SHORT = {"dob": "date of birth", "pob": "place of birth", "dod": "date of death
 _SHORT_WORD = re.compile(r"(?<![\w'’.&/-])(?-i:(" + "|".join(sorted(_SHORT, key=len, reverse=True)) + r"))(?![\w'’&-])")
 # the one-letter forms, only where a name's initial or a title's word cannot stand: "r they", "r A and B ...",
 # "can u", "A n B" between two capitalised names
-_ARE = re.compile(r"(?-i:(?:^|(?<=\s))r\s+(?=(?:they|u|you|we|these|those|both|there|the|he|she|it)\b|^r\s+(?=[A-Z])))")
+_ARE = re.compile(r"(?-i:^r\s+(?=[A-Z])|(?:^|(?<=\s))r\s+(?=(?:they|u|you|we|these|those|both|there|the|he|she|it)\b))")
 _YOU = re.compile(r"(?-i:\b(can|could|do|did|would|will|are|have)\s+u\b(?![\w'’.-]))")
 _AND = re.compile(r"(?-i:(?<=[\w)])\s+n\s+(?=[A-Z]))")
 _UNI = re.compile(r"(?-i:(?<![\w'’.-])uni)(?=\s+\w|\s*\?)")

@@ -932,6 +932,12 @@ SEVENTEENTH_ROUND = [
      "What was Ada Brennan's novel Grey Orchard also published as?"),
     ("Ada Brennan and Tom Vale — are both of them directors or no?", "Are both Ada Brennan and Tom Vale directors?"),
     ("Grey Orchard is the 2nd novel of which Welsh writer", "Which Welsh writer is Grey Orchard the 2nd novel of?"),
+    ("Tom Vale drummed for a rock band from Kent — when was it formed?",
+     "When was the rock band from Kent for which Tom Vale drummed formed?"),  # "it": the one thing introduced
+    ("Ada Brennan became famous for playing a girl in a film; what does that film's title mean?",
+     "What does the title of the film in which Ada Brennan became famous for playing a girl mean?"),
+    ("The Kestrel Cup is awarded after a certain series; who won that series in 1990?",
+     "Who won the series that the Kestrel Cup is awarded after in 1990?"),
 ]
 
 # what the round's rules must leave alone
@@ -973,6 +979,10 @@ SEVENTEENTH_ROUND_REVIEW = [
     ("Lennon wrote Imagine, when did he die?", "Lennon wrote Imagine, when did he die?"),  # a clause, no topic
     ("The Titanic sank in 1912, who built it?", "The Titanic sank in 1912, who built it?"),
     ("Okay so the director of Jaws, when was he born?", "Okay so the director of Jaws, when was he born?"),
+    ("Glass Hours, a film made for Kestrel TV, is the second of three; which film came before it?",
+     "Glass Hours, a film made for Kestrel TV, is the second of three; which film came before it?"),  # apposition
+    ("Tom Vale held a professorship at a university; in what year was it established?",
+     "Tom Vale held a professorship at a university; in what year was it established?"),  # "it": which of two?
     ("Was Mozart born in the same country where Salzburg is?", "Was Mozart born in the same country where Salzburg is?"),
     ("Is Nashville in the same state where Elvis is from?", "Is Nashville in the same state where Elvis is from?"),
     ("Which exams has she passed?", "Which exams has she passed?"),
