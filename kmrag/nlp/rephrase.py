@@ -276,6 +276,15 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"\bbefore\s+the\s+other(?:\s+one)?(?=\s*(?:[,?]|$))", re.I), lambda m: "first"),
                # "both Americans": both American (the nationality asked)
                (re.compile(r"(?-i:\b(both)\s+([A-Z][a-z]+(?:an|ian)))s\s*(?=[?,.]|$)"), lambda m: f"{m.group(1)} {m.group(2)}"),
+               # "... — A's or B's?", "the film A or the film B": the two names
+               (re.compile(r"(?<=[\s:,\u2013\u2014])((?-i:[A-Z])[^?:,]{0,60}?)['’]s\s+or\s+((?-i:[A-Z])[^?:,]{0,60}?)['’]s(?=\s*\??\s*$)"),
+                lambda m: f"{m.group(1)} or {m.group(2)}"),
+               (re.compile(r"(?-i:\bthe\s+(film|movie|book|novel|song|album|series|band|village|town|city)\s+([A-Z][^?:,]{0,60}?)\s+or\s+"
+                           r"the\s+\1\s+([A-Z][^?:,]{0,60}?))(?=\s*[?.]?\s*$)"), lambda m: f"{m.group(2)} or {m.group(3)}"),
+               # "Which of two films has the older director: A, B?": the choice between them
+               (re.compile(r"^\s*((?i:which|who|whose)\b[^:?]+?)\s*:\s*((?-i:[A-Z])[^,:;?]{0,60}?)\s*(?:,|\s+and\s+|\s*&)\s*"
+                           r"((?-i:[A-Z])[^,:;?]{0,60}?)\s*[.?]?\s*$"),
+                lambda m: _listed_choice(m)),
                # "are both of them directors": both
                (re.compile(r"\b(are|were)\s+both\s+of\s+them\b", re.I), lambda m: f"{m.group(1)} they both"),
                # "Under what other title was X published?": what X was published as
@@ -881,6 +890,9 @@ def _front(q: str) -> str:
         verb = re.sub(r"(?i)^(?:are|were)\s+", "", verb) if aux in {"Are", "Were"} else re.sub(r"(?i)^came\b", "come", verb)
         return f"{aux} the {m.group(4)} of {m.group(2)} and {m.group(3)} {verb.strip()}?"
     m = _PAIR_DOT.match(q)
+    if m and (said := re.search(r"\s(?-i:(?:have|has|had|are|is|was|were)\b)", m.group(2))):
+        pair = f"{q[:m.start(2)]}{m.group(2)[:said.start()]}. {q[m.end(2):].lstrip(' .;:')}"  # "A and B have
+        m = _PAIR_DOT.match(pair)  # different directors; which ...": the pair, then the question
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and (
             _COMPARED_BY.search(m.group(3)) or re.search(r"(?i)\bsame\b", m.group(3))) and not _locates(m.group(2)) \
             and not re.search(r"(?i)\b(?:the\s+(?:first|second|last|other)\s+one|the\s+former|the\s+latter)\b", m.group(3)):
@@ -1134,6 +1146,14 @@ def _noun_phrase(text: str) -> bool:
                    for t in doc[:relative])
     # (a finite verb or a subject before any relative pronoun: a clause, "The Titanic sank in 1912"; not a thing,
     # "the guitarist who co-wrote X")
+
+
+def _listed_choice(m: re.Match[str]) -> str:
+    """"Which of two films has the older director: A, B" -> "Which film has the older director, A or B?"."""
+    if not _COMPARED_BY.search(m.group(1)):
+        return m.group(0)  # "Who wrote these: Hamlet and Othello?" asks of both, no choice
+    asked = re.sub(r"(?i)^which\s+of\s+(?:the\s+)?two\s+((?-i:[a-z]+))s\b", r"Which \1", m.group(1))
+    return f"{asked}, {m.group(2)} or {m.group(3)}?"
 
 
 def _base(verb: str) -> str:

@@ -938,6 +938,14 @@ SEVENTEENTH_ROUND = [
      "What does the title of the film in which Ada Brennan became famous for playing a girl mean?"),
     ("The Kestrel Cup is awarded after a certain series; who won that series in 1990?",
      "Who won the series that the Kestrel Cup is awarded after in 1990?"),
+    # comparisons put other ways (invented while probing, no set's wording)
+    ("Whose director came first in birth order — Glass Hours's or Iron Bells's?",
+     "Whose director came first in birth order — Glass Hours or Iron Bells?"),
+    ("I want to know which of two films has the older director: Glass Hours, Iron Bells.",
+     "Which film has the older director, Glass Hours or Iron Bells?"),
+    ("Which came out earlier: the film Glass Hours or the film Iron Bells?", "Which came out earlier: Glass Hours or Iron Bells?"),
+    ("Glass Hours and Iron Bells have different directors; which film's director is older?",
+     "which film's director is older, Glass Hours or Iron Bells?"),
 ]
 
 # what the round's rules must leave alone
@@ -979,6 +987,7 @@ SEVENTEENTH_ROUND_REVIEW = [
     ("Lennon wrote Imagine, when did he die?", "Lennon wrote Imagine, when did he die?"),  # a clause, no topic
     ("The Titanic sank in 1912, who built it?", "The Titanic sank in 1912, who built it?"),
     ("Okay so the director of Jaws, when was he born?", "Okay so the director of Jaws, when was he born?"),
+    ("Who wrote these: Hamlet and Othello?", "Who wrote these: Hamlet and Othello?"),  # both asked of, no choice
     ("Glass Hours, a film made for Kestrel TV, is the second of three; which film came before it?",
      "Glass Hours, a film made for Kestrel TV, is the second of three; which film came before it?"),  # apposition
     ("Tom Vale held a professorship at a university; in what year was it established?",
