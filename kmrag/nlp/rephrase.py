@@ -890,8 +890,8 @@ def _front(q: str) -> str:
         verb = re.sub(r"(?i)^(?:are|were)\s+", "", verb) if aux in {"Are", "Were"} else re.sub(r"(?i)^came\b", "come", verb)
         return f"{aux} the {m.group(4)} of {m.group(2)} and {m.group(3)} {verb.strip()}?"
     m = _PAIR_DOT.match(q)
-    if m and (said := re.search(r"\s(?-i:(?:have|has|had|are|is|was|were)\b)", m.group(2))):
-        pair = f"{q[:m.start(2)]}{m.group(2)[:said.start()]}. {q[m.end(2):].lstrip(' .;:')}"  # "A and B have
+    if m and (verb_at := re.search(r"\s(?-i:(?:have|has|had|are|is|was|were)\b)", m.group(2))):
+        pair = f"{q[:m.start(2)]}{m.group(2)[:verb_at.start()]}. {q[m.end(2):].lstrip(' .;:')}"  # "A and B have
         m = _PAIR_DOT.match(pair)  # different directors; which ...": the pair, then the question
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and (
             _COMPARED_BY.search(m.group(3)) or re.search(r"(?i)\bsame\b", m.group(3))) and not _locates(m.group(2)) \
