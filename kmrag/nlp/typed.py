@@ -16,7 +16,8 @@ import re
 _SHORT = {"dob": "date of birth", "pob": "place of birth", "dod": "date of death", "yr": "year", "yrs": "years",
           "b4": "before", "abt": "about", "ppl": "people", "thru": "through",
           "govt": "government", "grandpa": "grandfather", "grandma": "grandmother", "granddad": "grandfather",
-          "grandad": "grandfather", "granny": "grandmother"}
+          "grandad": "grandfather", "granny": "grandmother", "whats": "what is", "wheres": "where is",
+          "hows": "how is"}
 _SHORT_WORD = re.compile(r"(?<![\w'’.&/-])(?-i:(" + "|".join(sorted(_SHORT, key=len, reverse=True)) + r"))(?![\w'’&-])")
 # the one-letter forms, only where a name's initial or a title's word cannot stand: "r they", "r A and B ...",
 # "can u", "A n B" between two capitalised names

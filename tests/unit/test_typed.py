@@ -19,6 +19,7 @@ SPELLED = [
     ("who directed the first ep of Night Harbour season 2", "who directed the first episode of Night Harbour season 2?"),
     ("Glass Hours n Iron Bells r they from same country?", "Glass Hours and Iron Bells are they from same country?"),
     ("r Glass Hours and Iron Bells both in the same country", "are Glass Hours and Iron Bells both in the same country?"),
+    ("whats the default timeout in the retry example", "what is the default timeout in the retry example?"),
     ("um what job are Ada Brennan and Tom Vale both known for", "what job are Ada Brennan and Tom Vale both known for?"),
     ("okay so where was Tom Vale born", "Where was Tom Vale born?"),
     ("reading abt Ada Brennan rn. when did her father die", "reading about Ada Brennan. when did her father die?"),
