@@ -206,6 +206,8 @@ class QuestionAnalyser:
                 cls = noun_class(tok.head.lemma_)
                 if cls:
                     return cls
+        if (cls := _fronted_wh_noun_class(doc)) is not None:
+            return cls  # "In which city was X born?", "At which airport was X killed?" (the parser's "which" an object)
         if named := _named_noun_class(doc):
             return named  # "What is the name of the child of the president in office when ...?": a person
         if _subject_noun_class(doc) == "PLACE":
@@ -387,6 +389,20 @@ def _subject_noun_class(doc: Any) -> str | None:
         return None
     subj = next((t for t in doc[0].head.children if t.dep_ == "nsubj" and t.i > 0), None)
     return noun_class(subj.lemma_) if subj is not None and subj.pos_ == "NOUN" else None
+
+
+def _fronted_wh_noun_class(doc: Any) -> str | None:
+    """The kind of the noun a question's first "which" / "what" goes with when a preposition leads ("In which city
+    was X born?": a place), read from the words (the parser takes "which" for the preposition's object)."""
+    for tok in doc[:2]:
+        if tok.lower_ not in {"which", "what"} or tok.i == 0 or doc[tok.i - 1].pos_ != "ADP":
+            continue
+        j = tok.i + 1
+        while j < len(doc) and (doc[j].pos_ in {"ADJ", "PROPN", "NUM"} or doc[j].dep_ == "compound" or doc[j].text == ","):
+            j += 1
+        if j < len(doc) and doc[j].pos_ == "NOUN":
+            return noun_class(doc[j].lemma_)
+    return None
 
 
 def _named_noun_class(doc: Any) -> str | None:

@@ -509,3 +509,15 @@ def test_a_greater_number_compares_and_a_name_s_greater_does_not(analyser: Quest
     a = analyser.analyse("Who has belonged to a greater number of bands, Ada Brennan or Tom Vey?")
     assert a.kind == "comparison" and a.compared == ["Ada Brennan", "Tom Vey"]
     assert analyser.analyse("Which borough of Greater London is Ada Brennan from, Kent or Essex?").kind != "comparison"
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("In which city was Tom Vale born?", "PLACE"),
+    ("At which university did Tom Vale teach?", "ORG"),
+    ("At which Kent airport was the trainer who bred Glass Hours killed?", "PLACE"),
+    ("For which team did Tom Vale play?", "ORG"),
+    ("In what year was Tom Vale born?", "DATE"),  # a time keeps its own reading
+])
+def test_a_fronted_preposition_keeps_the_kind_of_which_noun(analyser: QuestionAnalyser, question: str, kind: str) -> None:
+    """The parser takes "which" for the preposition's object ("In which city ..."): the noun's kind still decides."""
+    assert analyser.analyse(question).answer_type == kind
