@@ -302,3 +302,16 @@ def test_the_fourteenth_tuning_set_rewords_tune_half_questions(questions: dict[s
     assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
     assert {split_of(r.dataset, r.qid) for r in rows} == {"tune"}
     assert len(Counter(r.form for r in rows)) == len(rows)
+
+
+def test_the_fifteenth_tuning_set_rewords_every_tune_half_question_once(questions: dict[str, dict[str, str]]) -> None:
+    """tune15.jsonl: every tune-half question of the three sets once (README)."""
+    from kmrag.eval.calibrate import split_of
+
+    rows = load_reworded(REPO / "tests" / "data" / "reworded" / "tune15.jsonl")
+    assert Counter(r.dataset for r in rows) == {"2wiki": 42, "hotpotqa": 95, "musique": 46}
+    assert not [k for k, n in Counter((r.dataset, r.qid) for r in rows).items() if n > 1]
+    assert not [(r.dataset, r.qid) for r in rows if questions[r.dataset].get(r.qid) != r.original]
+    assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
+    assert {split_of(r.dataset, r.qid) for r in rows} == {"tune"}
+    assert len(Counter(r.form for r in rows)) == len(rows)
