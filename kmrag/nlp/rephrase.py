@@ -285,6 +285,18 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"^\s*((?i:which|who|whose)\b[^:?]+?)\s*:\s*((?-i:[A-Z])[^,:;?]{0,60}?)\s*(?:,|\s+and\s+|\s*&)\s*"
                            r"((?-i:[A-Z])[^,:;?]{0,60}?)\s*[.?]?\s*$"),
                 lambda m: _listed_choice(m)),
+               # "Which of the two films, A or B, had ...?": the choice at the end, where it is read
+               (re.compile(r"^\s*(which(?:\s+of\s+(?:the\s+)?(?:two|these|those)\s+((?-i:[a-z]+s))|\s+(?-i:[a-z]+))?|who)\s*,\s*"
+                           r"((?-i:[A-Z\"“])[^,?]{0,80}?)\s+or\s+((?-i:[A-Z\"“])[^,?]{0,80}?)\s*,\s+([^,?]+?)\s*\?\s*$", re.I),
+                lambda m: f"{('Which ' + _singular_noun(m.group(2))) if m.group(2) else m.group(1)[:1].upper() + m.group(1)[1:]} "
+                f"{m.group(5)}, {m.group(3)} or {m.group(4)}?"),
+               # "belong to one nation": the same country; a forename is a first name, asked the usual way
+               (re.compile(r"\bbelong\s+to\s+(?:one|a\s+single|one\s+and\s+the\s+same)\s+(?:country|nation)\b", re.I),
+                lambda m: "belong to the same country"),
+               (re.compile(r"(?-i:\b(?:forename|given\s+name|christian\s+name)\b)"), lambda m: "first name"),
+               (re.compile(r"(?-i:\b(?:surname|family\s+name)\b)"), lambda m: "last name"),
+               (re.compile(r"^\s*what\s+(first|last|middle)\s+name\s+did\s+(.{2,80}?)\s+(?:have|bear|go\s+by|use)\s*\?\s*$", re.I),
+                lambda m: f"What is the {m.group(1).lower()} name of {m.group(2)}?"),
                # "are both of them directors": both
                (re.compile(r"\b(are|were)\s+both\s+of\s+them\b", re.I), lambda m: f"{m.group(1)} they both"),
                # "Under what other title was X published?": what X was published as
@@ -1148,11 +1160,19 @@ def _noun_phrase(text: str) -> bool:
     # "the guitarist who co-wrote X")
 
 
+def _singular_noun(plural: str) -> str:
+    """"universities" -> "university", "films" -> "film", "churches" -> "church"."""
+    if plural.endswith("ies"):
+        return plural[:-3] + "y"
+    return plural[:-2] if plural.endswith(("ches", "shes", "sses", "xes")) else plural[:-1]
+
+
 def _listed_choice(m: re.Match[str]) -> str:
     """"Which of two films has the older director: A, B" -> "Which film has the older director, A or B?"."""
     if not _COMPARED_BY.search(m.group(1)):
         return m.group(0)  # "Who wrote these: Hamlet and Othello?" asks of both, no choice
-    asked = re.sub(r"(?i)^which\s+of\s+(?:the\s+)?two\s+((?-i:[a-z]+))s\b", r"Which \1", m.group(1))
+    asked = re.sub(r"(?i)^which\s+of\s+(?:the\s+)?two\s+((?-i:[a-z]+s))\b", lambda w: f"Which {_singular_noun(w.group(1))}",
+                   m.group(1))
     return f"{asked}, {m.group(2)} or {m.group(3)}?"
 
 

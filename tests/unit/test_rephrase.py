@@ -946,6 +946,11 @@ SEVENTEENTH_ROUND = [
     ("Which came out earlier: the film Glass Hours or the film Iron Bells?", "Which came out earlier: Glass Hours or Iron Bells?"),
     ("Glass Hours and Iron Bells have different directors; which film's director is older?",
      "which film's director is older, Glass Hours or Iron Bells?"),
+    ("Which of the two films, Glass Hours or Iron Bells, had a director with the earlier birth?",
+     "Which film had a director with the earlier birth, Glass Hours or Iron Bells?"),
+    ("Who, Ada Brennan or Tom Vale, was born first?", "Who was born first, Ada Brennan or Tom Vale?"),
+    ("Do Glass Hours and Iron Bells belong to one nation?", "Do Glass Hours and Iron Bells belong to the same country?"),
+    ("What forename did Tom Vale's father have?", "What is the first name of Tom Vale's father?"),
 ]
 
 # what the round's rules must leave alone
