@@ -277,26 +277,31 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                # "both Americans": both American (the nationality asked)
                (re.compile(r"(?-i:\b(both)\s+([A-Z][a-z]+(?:an|ian)))s\s*(?=[?,.]|$)"), lambda m: f"{m.group(1)} {m.group(2)}"),
                # "... — A's or B's?", "the film A or the film B": the two names
-               (re.compile(r"(?<=[\s:,\u2013\u2014])((?-i:[A-Z])[^?:,]{0,60}?)['’]s\s+or\s+((?-i:[A-Z])[^?:,]{0,60}?)['’]s(?=\s*\??\s*$)"),
-                lambda m: f"{m.group(1)} or {m.group(2)}"),
-               (re.compile(r"(?-i:\bthe\s+(film|movie|book|novel|song|album|series|band|village|town|city)\s+([A-Z][^?:,]{0,60}?)\s+or\s+"
+               (re.compile(r"^(?=(?i:whose)\b)(.*?[:,\u2013\u2014]\s*)((?-i:[A-Z])[^?:,]{0,60}?)['’]s\s+or\s+((?-i:[A-Z])[^?:,]{0,60}?)"
+                           r"['’]s(?=\s*\??\s*$)"), lambda m: f"{m.group(1)}{m.group(2)} or {m.group(3)}"),  # (a whose-question
+               # asks of its names' things: "Whose birth came later: A's or B's?"; "Sotheby's or Christie's" are names)
+               (re.compile(r"(?-i:(?<=[:,]\s)the\s+(film|movie|book|novel|song|album|series|band|village|town|city)\s+([A-Z][^?:,]{0,60}?)\s+or\s+"
                            r"the\s+\1\s+([A-Z][^?:,]{0,60}?))(?=\s*[?.]?\s*$)"), lambda m: f"{m.group(2)} or {m.group(3)}"),
                # "Which of two films has the older director: A, B?": the choice between them
-               (re.compile(r"^\s*((?i:which|who|whose)\b[^:?]+?)\s*:\s*((?-i:[A-Z])[^,:;?]{0,60}?)\s*(?:,|\s+and\s+|\s*&)\s*"
-                           r"((?-i:[A-Z])[^,:;?]{0,60}?)\s*[.?]?\s*$"),
+               (re.compile(r"^\s*((?i:which|who|whose)\b[^:?]+?)\s*:\s*((?-i:[A-Z])(?:(?!\s(?:or|and)\s)[^,:;?&]){0,60}?)\s*"
+                           r"(?:,|\s+and\s+)\s*((?-i:[A-Z])(?:(?!\s(?:or|and)\s)[^,:;?&]){0,60}?)\s*[.?]?\s*$"),
                 lambda m: _listed_choice(m)),
                # "Which of the two films, A or B, had ...?": the choice at the end, where it is read
                (re.compile(r"^\s*(which(?:\s+of\s+(?:the\s+)?(?:two|these|those)\s+((?-i:[a-z]+s))|\s+(?-i:[a-z]+))?|who)\s*,\s*"
-                           r"((?-i:[A-Z\"“])[^,?]{0,80}?)\s+or\s+((?-i:[A-Z\"“])[^,?]{0,80}?)\s*,\s+([^,?]+?)\s*\?\s*$", re.I),
+                           r"((?-i:[A-Z\"“])(?:(?!\sor\s)[^,?]){0,80}?)\s+or\s+((?-i:[A-Z\"“])(?:(?!\sor\s)[^,?]){0,80}?)\s*,\s+"
+                           r"((?:(?!\sor\s)[^,?:;])+?)\s*\?\s*$", re.I),
                 lambda m: f"{('Which ' + _singular_noun(m.group(2))) if m.group(2) else m.group(1)[:1].upper() + m.group(1)[1:]} "
                 f"{m.group(5)}, {m.group(3)} or {m.group(4)}?"),
                # "belong to one nation": the same country; a forename is a first name, asked the usual way
-               (re.compile(r"\bbelong\s+to\s+(?:one|a\s+single|one\s+and\s+the\s+same)\s+(?:country|nation)\b", re.I),
+               (re.compile(r"\bbelong\s+to\s+(?:one|a\s+single|one\s+and\s+the\s+same)\s+country\b", re.I),
                 lambda m: "belong to the same country"),
-               (re.compile(r"(?-i:\b(?:forename|given\s+name|christian\s+name)\b)"), lambda m: "first name"),
-               (re.compile(r"(?-i:\b(?:surname|family\s+name)\b)"), lambda m: "last name"),
-               (re.compile(r"^\s*what\s+(first|last|middle)\s+name\s+did\s+(.{2,80}?)\s+(?:have|bear|go\s+by|use)\s*\?\s*$", re.I),
-                lambda m: f"What is the {m.group(1).lower()} name of {m.group(2)}?"),
+               (re.compile(r"\b(the|a|his|her|their|its|what|which)\s+(?:forename|given\s+name|christian\s+name)\b", re.I),
+                lambda m: f"{m.group(1)} first name"),
+               (re.compile(r"\b(the|a|his|her|their|its|what|which)\s+(?:surname|family\s+name)\b", re.I),
+                lambda m: f"{m.group(1)} last name"),
+               (re.compile(r"^\s*what\s+(first|last|middle)\s+name\s+(did|does)\s+(.{2,80}?)\s+(?:have|bear|go\s+by|use)\s*\?\s*$",
+                           re.I),
+                lambda m: f"What {'was' if m.group(2).lower() == 'did' else 'is'} the {m.group(1).lower()} name of {m.group(3)}?"),
                # "are both of them directors": both
                (re.compile(r"\b(are|were)\s+both\s+of\s+them\b", re.I), lambda m: f"{m.group(1)} they both"),
                # "Under what other title was X published?": what X was published as
@@ -902,10 +907,9 @@ def _front(q: str) -> str:
         verb = re.sub(r"(?i)^(?:are|were)\s+", "", verb) if aux in {"Are", "Were"} else re.sub(r"(?i)^came\b", "come", verb)
         return f"{aux} the {m.group(4)} of {m.group(2)} and {m.group(3)} {verb.strip()}?"
     m = _PAIR_DOT.match(q)
-    if m and (verb_at := re.search(r"\s(?-i:(?:have|has|had|are|is|was|were)\b)", m.group(2))):
-        pair = f"{q[:m.start(2)]}{m.group(2)[:verb_at.start()]}. {q[m.end(2):].lstrip(' .;:')}"  # "A and B have
-        m = _PAIR_DOT.match(pair)  # different directors; which ...": the pair, then the question
-    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and (
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and \
+            not re.search(r"\s(?-i:(?:have|has|had|are|is|was|were)\b)", m.group(2)) and (  # ("A and B have different
+        # directors; which ...": a statement, not a pair)
             _COMPARED_BY.search(m.group(3)) or re.search(r"(?i)\bsame\b", m.group(3))) and not _locates(m.group(2)) \
             and not re.search(r"(?i)\b(?:the\s+(?:first|second|last|other)\s+one|the\s+former|the\s+latter)\b", m.group(3)):
         ask = re.sub(r"(?i)^(which|who)\s+of\s+(?:them|the\s+two|these(?:\s+two)?|those(?:\s+two)?)\b", r"\1", m.group(3))
@@ -1081,8 +1085,9 @@ def _introduced(q: str) -> str | None:
     if ref is not None and (ref.group(1) == n or ref.group(1).lower() in _GENERIC):
         if ref.group(0).endswith(("'s", "’s")):  # "one of that college's locations": the locations of the college
             do = re.search(r"(?i)\b(?:do|does|did)\b", ask[:ref.start()])  # ("what does that film's title mean?":
-            after = (None if do else re.match(r"\s+((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*)){0,2})(?=\s*\?\s*$)",
-                                              ask[ref.end():])) or \
+            after = re.match(r"\s+((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*)){0,2}?)(?=\s+(?-i:[a-z]+)\s*\?\s*$)", ask[ref.end():]) \
+                if do else re.match(r"\s+((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*)){0,2})(?=\s*\?\s*$)", ask[ref.end():])
+            after = after or \
                 re.match(r"\s+((?-i:[a-z][\w-]*))", ask[ref.end():])  # "mean" is the verb) "that university's
             # founding year?": all of it
             if after is None:
@@ -1107,7 +1112,8 @@ def _introduced(q: str) -> str | None:
     gender = {"she", "her"} if n.lower() in _SHE else {"he", "his", "him"} if n.lower() in _HE else \
         {"he", "his", "she", "her"} if n.lower() in _person_nouns() and not itself and not _person_first(stmt) else \
         {"it", "its"} if itself else ({"its", "it"} if re.search(r"(?i)\bit\s*\?\s*$", ask) or re.search(
-            r"(?i)\b(?:was|is|were|are)\s+it\s+(?-i:[a-z]+(?:ed|en)|built|made|held|set\s+up)\b", ask) else {"its"}) \
+            r"(?i)\b(?:was|is|were|are)\s+it\s+(?-i:[a-z]+(?:ed|en)|built|made|held|set\s+up)\b(?!\s+(?:to|that)\b)", ask)
+            else {"its"}) \
         if _person_first(stmt) else set()  # "X appeared in a film; who was its
     # director?" ("is it true?" asks of no film)
     if len(said) != 1 or said[0].lower() not in gender or said[0].lower() == "him":
@@ -1161,10 +1167,8 @@ def _noun_phrase(text: str) -> bool:
 
 
 def _singular_noun(plural: str) -> str:
-    """"universities" -> "university", "films" -> "film", "churches" -> "church"."""
-    if plural.endswith("ies"):
-        return plural[:-3] + "y"
-    return plural[:-2] if plural.endswith(("ches", "shes", "sses", "xes")) else plural[:-1]
+    """"universities" -> "university", "movies" -> "movie", "series" -> "series" (the lemmatiser's)."""
+    return str(_nlp()(f"the {plural}")[1].lemma_)
 
 
 def _listed_choice(m: re.Match[str]) -> str:
@@ -1193,6 +1197,9 @@ def _pair_then_asked(m: re.Match[str]) -> str:
     which = re.match(r"(?i)(which|who)(?:\s+one)?\s+of\s+(?:them|the\s+two)\s+(.+?)\s*\?$", ask)
     if which:
         return f"{which.group(1).capitalize()} {which.group(2)}, {a} or {b}?"
+    whose = re.match(r"(?i)((?:which(?:\s+one|\s+(?-i:[a-z]+))?['’]s|whose)\s+.+?)\s*\?$", ask)
+    if whose and _COMPARED_BY.search(ask):  # "A and B are two films. Which one's director was born first?"
+        return f"{whose.group(1)[:1].upper()}{whose.group(1)[1:]}, {a} or {b}?"
     they = re.match(r"(?i)(are|were|do|did|have|had)\s+(?:they|both\s+of\s+them)(\s+both)?\s+(.+?)\s*\?$", ask)
     if they:
         return f"{they.group(1).capitalize()} {a} and {b}{' both' if they.group(2) else ''} {they.group(3)}?"

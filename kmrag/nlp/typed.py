@@ -16,8 +16,7 @@ import re
 _SHORT = {"dob": "date of birth", "pob": "place of birth", "dod": "date of death", "yr": "year", "yrs": "years",
           "b4": "before", "abt": "about", "ppl": "people", "thru": "through",
           "govt": "government", "grandpa": "grandfather", "grandma": "grandmother", "granddad": "grandfather",
-          "grandad": "grandfather", "granny": "grandmother", "whats": "what is", "wheres": "where is",
-          "hows": "how is"}
+          "grandad": "grandfather", "granny": "grandmother"}
 _SHORT_WORD = re.compile(r"(?<![\w'’.&/-])(?-i:(" + "|".join(sorted(_SHORT, key=len, reverse=True)) + r"))(?![\w'’&-])")
 # the one-letter forms, only where a name's initial or a title's word cannot stand: "r they", "r A and B ...",
 # "can u", "A n B" between two capitalised names
@@ -25,6 +24,8 @@ _ARE = re.compile(r"(?-i:^r\s+(?=[A-Z])|(?:^|(?<=\s))r\s+(?=(?:they|u|you|we|the
 _YOU = re.compile(r"(?-i:\b(can|could|do|did|would|will|are|have)\s+u\b(?![\w'’.-]))")
 _AND = re.compile(r"(?-i:(?<=[\w)])\s+n\s+(?=[A-Z]))")
 _UNI = re.compile(r"(?-i:(?<![\w'’.-])uni)(?=\s+\w|\s*\?)")
+# "whats ...", "Whats ..." at the start (typed without the apostrophe; "who sang whats love ..." is a title's)
+_WH_IS = re.compile(r"^(\s*)(what|where|how)s\b(?!['’])", re.I)
 _WITH = re.compile(r"(?<![\w/])(?-i:w/o|w/)(?=\s)")
 # "ep" is an episode only as one of a show's ("the first ep of X season 2"; a band's "ep" is a record)
 _EPISODE = re.compile(r"(?<![\w'’.-])(?-i:ep(s?))(?=\s+(?:of|in)\s)")
@@ -90,6 +91,7 @@ def spelled_out(question: str) -> str:
     q = _WITH.sub(lambda m: "without" if m.group(0) == "w/o" else "with", q)
     q = _YOU.sub(lambda m: f"{m.group(1)} you", _AND.sub(" and ", _ARE.sub("are ", q)))
     q = _UNI.sub("university", _SHORT_WORD.sub(lambda m: _SHORT[m.group(1)], q))
+    q = _WH_IS.sub(lambda m: f"{m.group(1)}{m.group(2)} is", q)
     if _SHOW.search(q):
         q = _EPISODE.sub(lambda m: "episode" + m.group(1), q)
     q = _NOW.sub("", q)

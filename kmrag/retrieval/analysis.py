@@ -400,8 +400,10 @@ def _fronted_wh_noun_class(doc: Any) -> str | None:
         j = tok.i + 1
         while j < len(doc) and (doc[j].pos_ in {"ADJ", "PROPN", "NUM"} or doc[j].dep_ == "compound" or doc[j].text == ","):
             j += 1
-        if j < len(doc) and doc[j].pos_ == "NOUN":
-            return noun_class(doc[j].lemma_)
+        if j < len(doc) and doc[j].pos_ == "NOUN" and not (j + 1 < len(doc) and doc[j + 1].lower_ == "of"):
+            cls = noun_class(doc[j].lemma_)  # ("In which school of painting ...": a school of something, no ORG)
+            return cls if cls in {"PLACE", "ORG", "PERSON", "WORK"} else None  # ("In which capacity / area ...":
+            # no measure)
     return None
 
 

@@ -521,3 +521,9 @@ def test_a_greater_number_compares_and_a_name_s_greater_does_not(analyser: Quest
 def test_a_fronted_preposition_keeps_the_kind_of_which_noun(analyser: QuestionAnalyser, question: str, kind: str) -> None:
     """The parser takes "which" for the preposition's object ("In which city ..."): the noun's kind still decides."""
     assert analyser.analyse(question).answer_type == kind
+
+
+@pytest.mark.parametrize("question", ["In which capacity did Tom Vale serve in the war?",
+                                      "In which school of painting was Tom Vale?"])
+def test_a_fronted_which_noun_that_is_no_thing_s_kind_decides_nothing(analyser: QuestionAnalyser, question: str) -> None:
+    assert analyser.analyse(question).answer_type not in {"NUMBER", "ORG"}

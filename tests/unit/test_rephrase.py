@@ -945,12 +945,14 @@ SEVENTEENTH_ROUND = [
      "Which film has the older director, Glass Hours or Iron Bells?"),
     ("Which came out earlier: the film Glass Hours or the film Iron Bells?", "Which came out earlier: Glass Hours or Iron Bells?"),
     ("Glass Hours and Iron Bells have different directors; which film's director is older?",
-     "which film's director is older, Glass Hours or Iron Bells?"),
+     "Glass Hours and Iron Bells have different directors; which film's director is older?"),  # a statement: as asked
     ("Which of the two films, Glass Hours or Iron Bells, had a director with the earlier birth?",
      "Which film had a director with the earlier birth, Glass Hours or Iron Bells?"),
     ("Who, Ada Brennan or Tom Vale, was born first?", "Who was born first, Ada Brennan or Tom Vale?"),
-    ("Do Glass Hours and Iron Bells belong to one nation?", "Do Glass Hours and Iron Bells belong to the same country?"),
-    ("What forename did Tom Vale's father have?", "What is the first name of Tom Vale's father?"),
+    ("Glass Hours and Iron Bells are two films. Which one's director was born first?",
+     "Which one's director was born first, Glass Hours or Iron Bells?"),
+    ("Do Glass Hours and Iron Bells belong to one country?", "Do Glass Hours and Iron Bells belong to the same country?"),
+    ("What forename did Tom Vale's father have?", "What was the first name of Tom Vale's father?"),
 ]
 
 # what the round's rules must leave alone
@@ -993,6 +995,21 @@ SEVENTEENTH_ROUND_REVIEW = [
     ("The Titanic sank in 1912, who built it?", "The Titanic sank in 1912, who built it?"),
     ("Okay so the director of Jaws, when was he born?", "Okay so the director of Jaws, when was he born?"),
     ("Who wrote these: Hamlet and Othello?", "Who wrote these: Hamlet and Othello?"),  # both asked of, no choice
+    # the second review's probes
+    ("Jaws and Alien were filmed in different towns; which town is older?",
+     "Jaws and Alien were filmed in different towns; which town is older?"),
+    ("Which auction house is older, Sotheby's or Christie's?", "Which auction house is older, Sotheby's or Christie's?"),
+    ("Which of the two films, War or Peace or Love and Death, was released first?",
+     "Which of the two films, War or Peace or Love and Death, was released first?"),
+    ("Which film came out first: Jaws, Alien or Heat?", "Which film came out first: Jaws, Alien or Heat?"),
+    ("Which is older: Paris, Texas and Rome?", "Which is older: Paris, Texas and Rome?"),
+    ("Who sang whats love got to do with it?", "Who sang whats love got to do with it?"),
+    ("Which singer was given name Robyn at birth?", "Which singer was given name Robyn at birth?"),
+    ("Do the Kurds belong to one nation?", "Do the Kurds belong to one nation?"),
+    ("Tom Hanks starred in a film. When did that film's lead actress die?",
+     "When did the lead actress of the film in which Tom Hanks starred die?"),
+    ("Tom Hanks adopted a dog. Is it allowed to keep dogs in Los Angeles?",
+     "Tom Hanks adopted a dog. Is it allowed to keep dogs in Los Angeles?"),
     ("Glass Hours, a film made for Kestrel TV, is the second of three; which film came before it?",
      "Glass Hours, a film made for Kestrel TV, is the second of three; which film came before it?"),  # apposition
     ("Tom Vale held a professorship at a university; in what year was it established?",
