@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from kmrag.nlp.kin import PARTICLES
-from kmrag.nlp.typed import spelled_out
+from kmrag.nlp.typed import ASKING, spelled_out
 
 # "tell me", "I'd like to know", "can you tell me", "I wonder", "please say" ... before an embedded question
 _ASK = (r"(?:(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell|show)\s+me|"
@@ -86,7 +86,6 @@ _TOPIC_COMMA_ASKED = re.compile(r"^\s*(?!(?:for|about|in|on|at|by|with|from|to|d
                                 r"how\s+(?:old|long|tall))"
                                 r"\b[^,?]+\?)\s*$", re.I)
 _ANY_PRONOUN = re.compile(r"(?i)\b(?:he|she|it|they|him|her|them|his|its|their|hers|theirs)\b")
-_ASKING = re.compile(r"(?i)\b(?:who|whom|whose|what|which|when|where|why|how)\b")
 _VERB_WORD = re.compile(r"(?i:\b(?:is|are|was|were|be|been|did|does|do|has|have|had|i|you|we)\b)|\b(?-i:[a-z]+ed)\b")
 # "A vs B: film with the earlier-born director" -> "Which film with the earlier-born director, A or B?"
 _VERSUS = re.compile(r"^\s*(.+?)\s+(?:vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2014])\s*(.+?)\s*$", re.I | re.S)
@@ -250,7 +249,7 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(rf"^\s*({_PAIR_NAME}\s+and\s+{_PAIR_NAME})\s*,?\s+(?:(are|were)\s+(?:they|those|"
                            r"these)|(?:they|those|these)\s*(?:['’]re|\s+(are|were)))\s+(?=(?:both\s+|all\s+)?(?:in|from|of|"
                            r"located|situated|based|(?-i:[a-zA-Z]+)))"),
-                lambda m: m.group(0) if _ASKING.search(m.string[m.end():]) else
+                lambda m: m.group(0) if ASKING.search(m.string[m.end():]) else
                 f"{(m.group(2) or m.group(3) or 'are').capitalize()} {m.group(1)} "),
                (re.compile(rf"^\s*(?!(?i:are|were|is|was|do|does|did)\s)({_PAIR_NAME}\s+and\s+{_PAIR_NAME})\s+both\s+(?=(?:(?-i:[a-z]+s)\s+|an?\s+"
                            r"(?-i:[a-z]+)\s+)?(?:located\s+|situated\s+|based\s+)?(?:in|from)\s+the\s+same\b)"),
@@ -1182,7 +1181,7 @@ def _listed_choice(m: re.Match[str]) -> str:
 
 def _base(verb: str) -> str:
     """A past form's base: "graduated" -> "graduate"."""
-    return str(_nlp()(f"they {verb.lower()}")[1].lemma_)
+    return str(_nlp()(f"They {verb.lower()}.")[1].lemma_)
 
 
 def _lower_article(text: str) -> str:
@@ -1484,8 +1483,7 @@ def _by_one_who(q: str) -> str:
     if m.group("passive") or verb in {"born", "formed", "founded", "established", "created", "buried", "raised",
                                       "educated"}:  # "who was knighted when?": when was he knighted
         return f"{wh} was {doer} {verb}?"
-    lemma = _nlp()(f"They {verb}.")[1].lemma_
-    return f"{wh} did {doer} {lemma}?"
+    return f"{wh} did {doer} {_base(verb)}?"
 
 
 # "Which film was directed by the older person, A or B?" -> "Which film has the director born first, A or B?"

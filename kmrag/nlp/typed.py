@@ -12,6 +12,11 @@ from __future__ import annotations
 
 import re
 
+# the words a question is asked with, and its auxiliaries: the lists the patterns below share
+_WH = "who|whom|whose|what|which|when|where|why|how"
+_AUX = "is|are|was|were|do|does|did|has|have|had|can|could"
+# a wh-word anywhere (the rephraser's too: "A and B, they're both ... by whom?" asks, it confirms nothing)
+ASKING = re.compile(rf"(?i)\b(?:{_WH})\b")
 # lower-case shorthand as a whole word (never inside a name: "R. Kelly", "EP", "Rock N Roll" keep their case)
 _SHORT = {"dob": "date of birth", "pob": "place of birth", "dod": "date of death", "yr": "year", "yrs": "years",
           "b4": "before", "abt": "about", "ppl": "people", "thru": "through",
@@ -31,12 +36,12 @@ _WITH = re.compile(r"(?<![\w/])(?-i:w/o|w/)(?=\s)")
 _EPISODE = re.compile(r"(?<![\w'’.-])(?-i:ep(s?))(?=\s+(?:of|in)\s)")
 _SHOW = re.compile(r"(?i)\b(?:season|series|show|sitcom|episode|aired)\b")
 # a spoken filler, never the question's last word ("the book uh oh" is its title's)
-_FILLER = re.compile(r"(?<![\w'’-])(?-i:u+m+|u+h+|uhm+|erm+|hmm+)(?![\w'’-])\s*,?\s+(?=(?:who|whom|whose|what|which|when|"
-                     r"where|why|how|is|are|was|were|do|does|did|the|a|an|so|like|i)\b|(?-i:[A-Z]))")
+_FILLER = re.compile(rf"(?<![\w'’-])(?-i:u+m+|u+h+|uhm+|erm+|hmm+)(?![\w'’-])\s*,?\s+(?=(?:{_WH}|is|are|was|were|do|does|"
+                     r"did|the|a|an|so|like|i)\b|(?-i:[A-Z]))")
 # a tail that asks for a yes or a no ("... or nah", "... y/n"), typed in lower case (a title may be "Yes or No")
 _YES_NO_TAIL = re.compile(r"\s*(?:[,.\u2013\u2014]|\s-)?\s*(?-i:or\s+(?:nah|no|nope)|(?<=,)\s*yes|(?:yes|y)\s*/\s*(?:no|n)|"
                           r"yes\s+or\s+no|true\s+or\s+false)\s*[?.!]*\s*$")
-_WH_LAST = re.compile(r"(?:^|[.!]\s+)(?:who|whom|whose|what|which|when|where|why|how)\b[^.!?]*$", re.I)
+_WH_LAST = re.compile(rf"(?:^|[.!]\s+)(?:{_WH})\b[^.!?]*$", re.I)
 # what only says why one asks or that the answer is wanted, after the question
 _AFTER = re.compile(r"(?:(?<=[?.!])|\s*,)\s*(?:(?:just\s+)?(?:double[\s-]?checking|checking|to\s+be\s+sure|curious|"
                     r"wondering)|(?:i\s+)?(?:just\s+)?(?:need|want|give\s+me)\s+(?:the|its|a)\s+(?:film|movie|title|name|"
@@ -46,23 +51,19 @@ _BECAUSE_TAIL = re.compile(r"\s*,?\s*(?:because|bc|b/c|cuz|cause|coz)\s+i\s+(?:t
 # "right now" typed short (between the question's parts: "reading abt X rn. when ..."), in lower case
 _NOW = re.compile(r"(?<!\ban)(?<!\ba)(?<!\bthe)\s+(?-i:rn)(?=\s*[.,;!]\s*\S)")
 # a spoken opening ("okay so", "so", "well"), before what can only start a question or name its topic
-_SPOKEN_OPENING = re.compile(r"^\s*(?-i:(?:okay|ok|alright|so|well)(?:\s+so)?)\s*,?\s+(?=(?:who|whom|whose|what|which|when|"
-                             r"where|why|how|is|are|was|were|do|does|did|two|the)\b|(?-i:[A-Z]))")
+_SPOKEN_OPENING = re.compile(rf"^\s*(?-i:(?:okay|ok|alright|so|well)(?:\s+so)?)\s*,?\s+(?=(?:{_WH}|is|are|was|were|do|does|"
+                             r"did|two|the)\b|(?-i:[A-Z]))")
 # "(...)? year pls": the year is what is wanted (the rephraser reads "(year please)")
 _PLEASE_TAIL = re.compile(r"(?<=[?.])\s*(?:(year|date)\s+)?(?:pls|plz|please)\s*[.!]?\s*$", re.I)
 # a spoken question with no stops: a pair, then what is asked of it ("A and B which one had ...")
 _RUN_ON = re.compile(r"(?<=[\w)])\s+(?=(?-i:which\s+(?:one|of\s+(?:them|these|those|the\s+two))|whose|do\s+(?:they|the)|"
                      r"did\s+(?:they|the))\b)")
-_ASKING = re.compile(r"(?i)\b(?:who|whom|whose|what|which|when|where|why|how)\b")
-_LAST_ASKS = re.compile(r"(?:^|[.!]\s+)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|have|"
-                        r"had|can|could)\b[^.!?]*$|(?-i:\b(?:what|which))(?:\s+[^\s.!?]+){1,5}\s*$|"
+_LAST_ASKS = re.compile(rf"(?:^|[.!]\s+)(?:{_WH}|{_AUX})\b[^.!?]*$|(?-i:\b(?:what|which))(?:\s+[^\s.!?]+){{1,5}}\s*$|"
                         r"(?-i:\b(?:who|whom|where|when))\s*$", re.I)
-_FIRST_WORD = re.compile(r"^\s*(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|has|have|had|"
-                         r"can|could|tell|give|name|list|find)\b", re.I)
+_FIRST_WORD = re.compile(rf"^\s*(?:{_WH}|{_AUX}|tell|give|name|list|find)\b", re.I)
 # a first message that only opens ("hey", "quick q", "question"), sent as a sentence of its own
 _OPENING_WORDS = frozenset("hey hi hello yo hiya ok okay so quick q qq question um".split())
-_OPENING_SENTENCE = re.compile(r"^\s*(?:(?:hey|hi|hello|yo|hiya|ok|okay|so|quick|q|qq|question|um)\b[\s,]*)+[.!]\s+(?=\S)",
-                               re.I)
+_OPENING_SENTENCE = re.compile(rf"^\s*(?:(?:{'|'.join(sorted(_OPENING_WORDS))})\b[\s,]*)+[.!]\s+(?=\S)", re.I)
 
 
 def as_sentences(text: str) -> str:
@@ -76,7 +77,7 @@ def as_sentences(text: str) -> str:
     for line, nxt in zip(lines, lines[1:] + [""], strict=True):
         opening = set(re.findall(r"[\w']+", line.lower())) <= _OPENING_WORDS
         said = nxt and line[-1] not in ".?!:;,\u2014-" and (opening or _FIRST_WORD.match(nxt) and not (
-            _FIRST_WORD.match(line) or _ASKING.search(line)))
+            _FIRST_WORD.match(line) or ASKING.search(line)))
         out.append(line + "." if said else line)
     return " ".join(out)
 
@@ -106,7 +107,7 @@ def spelled_out(question: str) -> str:
             q = body + "?"  # "which one is older or nah": the tail only asks to be told (not "Who said yes or no?")
     if not re.search(r"[?!.;:\u2013\u2014]|\s-\s", q) and not _FIRST_WORD.match(q) and (
             run_on := _RUN_ON.search(q)) and re.search(r"(?-i:[A-Z])", q[:run_on.start()]) and \
-            re.search(r"\sand\s|,", q[:run_on.start()]) and not _ASKING.search(q[:run_on.start()]):
+            re.search(r"\sand\s|,", q[:run_on.start()]) and not ASKING.search(q[:run_on.start()]):
         q = f"{q[:run_on.start()]}. {q[run_on.end():]}"  # "A and B which one ..." -> "A and B. which one ..."
     if not re.search(r"[?!.]\s*$", q) and _LAST_ASKS.search(q):
         q = q.rstrip() + "?"  # "reading about X. when did his father die"
