@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 import time
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,7 +172,7 @@ class MultiHopRetriever:
         q = st.question
         first, lex, den = self._lexical_dense(tenant, q, st)
         names = list(dict.fromkeys([*st.analysis.compared, *st.seed_names, *st.analysis.mentions]))
-        each = self._titled_each(tenant, names)
+        each = self._titled_each(tenant, names, [q])
         about = _flatten(each, names, first)
         st.missing_compared = [c for c in st.analysis.compared if not each[c]]
         st.sides = [each[c][0][0] for c in st.analysis.compared if each[c]]
@@ -329,7 +330,7 @@ class MultiHopRetriever:
         if sub.question not in st.queries:
             st.queries.add(sub.question)
             dense_sub = self.dense.retrieve(tenant, sub.question, st.depth).unit_ids
-        own = self._about(tenant, [sub.anchor], dense_sub)
+        own = self._about(tenant, [sub.anchor], dense_sub, [st.current])
         # the sub-question is about its anchor: its answer is read only where the anchor is named (a unit the
         # sub-question's words found that does not name it resolves nothing: "Portugal" is not where a Mexican
         # footballer was born)
@@ -344,11 +345,11 @@ class MultiHopRetriever:
         cands = [e for e in self.graph.get_entities(tenant, ids)
                  if resolution_key(e.name) != anchor_key and anchor_key not in resolution_key(e.name)
                  and resolution_key(e.name) not in PRONOUNS and coarse_type(e.type) not in SKIP_BRIDGE_TYPES]
-        titled = self._titled_entities(tenant, cands)
-        cands = [e for e in cands if titled[e.id]]
-        typed = {e.id for e in cands if wanted is None or coarse_type(e.type) in wanted}
         inner_units = [read[u] for u in inner if u in read]
         texts = [u.content for u in inner_units]
+        titled = self._titled_entities(tenant, cands, texts)
+        cands = [e for e in cands if titled[e.id]]
+        typed = {e.id for e in cands if wanted is None or coarse_type(e.type) in wanted}
         tied = kin.stated(sub.question, inner_units)  # read once: a tie with direction
         answer = _kin_match(tied, cands) or self._kin_titled(tenant, tied) or \
             _nearest_to_relation(cands, typed, texts, sub.relation)
@@ -361,7 +362,7 @@ class MultiHopRetriever:
             st.pending = self.analyser.analyse(outer).sub_question
         got = self.dense.retrieve(tenant, outer, st.depth) if outer not in st.queries else None
         st.queries.add(outer)
-        about = self._about(tenant, [answer.name], got.unit_ids if got is not None else st.fused())
+        about = self._about(tenant, [answer.name], got.unit_ids if got is not None else st.fused(), texts)
         st.add(inner, self.w_bridge * decay)
         st.add(about, self.w_about * decay)  # the answer's own unit counts like a question entity's
         if got is not None:
@@ -461,22 +462,25 @@ class MultiHopRetriever:
 
     # -- graph reads ------------------------------------------------------------------------------
 
-    def _about(self, tenant: str, names: list[str], ranking: list[str]) -> list[str]:
+    def _about(self, tenant: str, names: list[str], ranking: list[str], texts: Sequence[str] = ()) -> list[str]:
         """Units titled by the question's entities (see _flatten for their order)."""
-        return _flatten(self._titled_each(tenant, names), names, ranking)
+        return _flatten(self._titled_each(tenant, names, texts), names, ranking)
 
-    def _titled_each(self, tenant: str, names: list[str]) -> dict[str, list[tuple[str, str]]]:
-        """Per name, the (unit id, source id) of the units titled by it (any of its title forms), in one query."""
+    def _titled_each(self, tenant: str, names: list[str], texts: Sequence[str] = ()) -> dict[str, list[tuple[str, str]]]:
+        """Per name, the (unit id, source id) of the units titled by it (any of its title forms, first the forms
+        ``texts`` qualify it with: "Rochester Hills, Michigan"), in one query."""
         if not names:
             return {}
-        titled = self.units.titled(tenant, [v for n in names for v in _title_forms(n)])
-        return {n: list(dict.fromkeys(hit for v in _title_forms(n) for hit in titled.get(v, []))) for n in names}
+        forms = {n: [*(t.lower() for t in qualified_titles(n, texts)), *_title_forms(n)] for n in names}
+        titled = self.units.titled(tenant, [v for f in forms.values() for v in f])
+        return {n: list(dict.fromkeys(hit for v in forms[n] for hit in titled.get(v, []))) for n in names}
 
-    def _titled_entities(self, tenant: str, entities: list[Any]) -> dict[str, list[tuple[str, str]]]:
+    def _titled_entities(self, tenant: str, entities: list[Any], texts: Sequence[str] = ()
+                         ) -> dict[str, list[tuple[str, str]]]:
         """Per entity id, the units titled by its name or by one of its aliases (an entity resolved to "José Luis
-        García Muñoz" is written about under "José Luis Garci")."""
+        García Muñoz" is written about under "José Luis Garci"), or by its name as ``texts`` qualify it."""
         forms = {e.id: [e.name, *(a for a in e.aliases if len(a.split()) > 1)] for e in entities}  # "Marlowe": no
-        each = self._titled_each(tenant, list(dict.fromkeys(n for f in forms.values() for n in f)))
+        each = self._titled_each(tenant, list(dict.fromkeys(n for f in forms.values() for n in f)), texts)
         return {e.id: list(dict.fromkeys(hit for n in forms[e.id] for hit in each[n])) for e in entities}
 
     def _bridges(self, tenant: str, top: list[str], followed: set[str]) -> list[tuple[str, str, list[str]]]:
@@ -484,7 +488,8 @@ class MultiHopRetriever:
         yet and have units of their own in another source (a bridge leaves the document it was found
         in), in the order of the units that mention them."""
         by_unit = self.graph.unit_entities(tenant, top)
-        source_of = {u.id: u.source_id for u in self.units.get_units(tenant, top)}
+        read = self.units.get_units(tenant, top)
+        source_of = {u.id: u.source_id for u in read}
         order: list[str] = []
         found_in: dict[str, set[str]] = {}
         for uid in top:
@@ -500,7 +505,7 @@ class MultiHopRetriever:
         cands = [entities[e] for e in order if e in entities
                  and coarse_type(entities[e].type) not in SKIP_BRIDGE_TYPES
                  and resolution_key(entities[e].name) not in followed]
-        titled = self._titled_entities(tenant, cands)
+        titled = self._titled_entities(tenant, cands, [u.content for u in read])
         out = []
         seen_units = set(top)
         for e in cands:
@@ -640,6 +645,29 @@ def _flatten(each: dict[str, list[tuple[str, str]]], names: list[str], ranking: 
 def _path_dict(path: Any) -> dict[str, Any]:
     return {"hops": [{"subject": h.subject_name, "predicate": h.type, "object": h.object_name,
                       "unit_ids": h.unit_ids} for h in path.hops]}
+
+
+# the qualifier a passage corpus titles a place or a peer with, as running text writes it after the name: "Hilo,
+# Hawaii", "McLean, Virginia", "Elizabeth Hay, Countess of Erroll" (capitalised words, a linking word between two)
+_QUALIFIER = re.compile(r",[ \t]+((?-i:[A-Z][\w'.&-]*)(?:[ \t]+(?:(?:of|de|del|la|upon|on|the)[ \t]+)?(?-i:[A-Z])[\w'.&-]*){0,3})")
+
+
+def qualified_titles(name: str, texts: Sequence[str]) -> list[str]:
+    """The titles "<name>, <qualifier>" that ``texts`` write ``name`` with ("... an American artist from Rochester
+    Hills, Michigan": "Rochester Hills, Michigan"), each shorter qualifier too ("Hilo, Hawaii, United States" is
+    read up to its second comma; "Countess of Erroll" gives "Countess" and "Countess of Erroll"). Only a title
+    the text writes is tried: a bare "Delta" is no "Delta, Colorado"."""
+    if not name.strip():
+        return []
+    at = re.compile(rf"(?<!\w){re.escape(name.strip())}(?={_QUALIFIER.pattern})", re.I)
+    out: list[str] = []
+    for text in texts:
+        for m in at.finditer(text):
+            words = _QUALIFIER.match(text, m.end()).group(1).split()  # type: ignore[union-attr]
+            for i in (i for i in range(1, len(words) + 1) if words[i - 1][0].isupper()):
+                title = f"{m.group(0)}, {' '.join(words[:i])}"
+                out += [title, title[:-1]] if title.endswith(".") else [title]  # a sentence's stop or "D.C."
+    return list(dict.fromkeys(out))
 
 
 def _title_forms(name: str) -> list[str]:

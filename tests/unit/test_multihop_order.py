@@ -75,3 +75,22 @@ def test_an_agent_nouns_sub_question_is_resolved_by_whoever_does_its_verb() -> N
                                 "composer") is lute
     # a relation that names no doer ("capital") is read by nearness as before
     assert _nearest_to_relation(both, {"e1", "e2"}, ["Ada Lind made Lute its capital."], "capital") is lute
+
+
+@pytest.mark.parametrize(("name", "text", "titles"), [
+    ("Rochester Hills", "an American artist from Rochester Hills, Michigan.",
+     ["Rochester Hills, Michigan.", "Rochester Hills, Michigan"]),
+    ("Hilo", "a house in Hilo, Hawaii, United States", ["Hilo, Hawaii"]),  # up to the second comma
+    ("Elizabeth Hay", "Elizabeth Hay, Countess of Erroll (1801–1856)", ["Elizabeth Hay, Countess",
+                                                                       "Elizabeth Hay, Countess of Erroll"]),
+    ("Washington", "born in Washington, D.C. in 1950", ["Washington, D.C.", "Washington, D.C"]),
+    ("rochester hills", "from Rochester Hills, Michigan", ["Rochester Hills, Michigan"]),  # as the text writes it
+    ("Delta", "Delta Hardware is an album", []),
+    ("Paris", "Paris, and later Rome", []),
+    ("Paris", "Paris, the capital", []),
+    ("Aris", "Paris, Texas", []),
+    ("", "Paris, Texas", []),
+])
+def test_qualified_titles_are_the_ones_the_text_writes(name: str, text: str, titles: list[str]) -> None:
+    from kmrag.retrieval.multihop import qualified_titles
+    assert qualified_titles(name, [text]) == titles
