@@ -20,6 +20,20 @@ from typing import Any
 
 from kmrag.answer.support import STOP, stem, terms
 
+# "what Hawaii county", "which Fayette County, Kentucky airport": the capitalised words between the asking word and
+# the noun asked for describe the answer; they name no thing the question asks about
+ASKED_NAME = re.compile(r"(?:(?<=\b[Ww]hat\s)|(?<=\b[Ww]hich\s))(?:[A-Z][\w'’.&-]*,?\s+)+(?=[a-z])")
+_ASKED_NAME_NOUN = re.compile(ASKED_NAME.pattern + r"[a-z][\w-]*")
+
+
+def described_answer(value: str, question: str) -> bool:
+    """Is ``value`` a thing of the noun a described asked phrase asks for ("Hawaii County" for "in what Hawaii
+    county"): the question holds its words, yet does not name it? A thing of another kind it holds is still
+    named by the question ("Lyric Street Records" is no "Lyric Street Records-affiliated band")."""
+    m = _ASKED_NAME_NOUN.search(question)
+    words = value.split()
+    return m is not None and bool(words) and words[-1].lower().rstrip("s") == m.group(0).split()[-1].lower().rstrip("s")
+
 WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 WH_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
 # the clauses that describe a word rather than ask: "the album [that includes X]", "a company [headquartered

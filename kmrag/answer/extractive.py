@@ -29,7 +29,16 @@ from typing import Any
 import numpy as np
 
 from kmrag.answer import lexicon, tables
-from kmrag.answer.asked import after_frame, asking, copular_ask, frame, framed_at, said_to_be
+from kmrag.answer.asked import (
+    ASKED_NAME,
+    after_frame,
+    asking,
+    copular_ask,
+    described_answer,
+    frame,
+    framed_at,
+    said_to_be,
+)
 from kmrag.answer.chain import about, best_described, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
 from kmrag.answer.code_values import read_assigned
@@ -165,8 +174,9 @@ _MULTIWORD_NAME = re.compile(r"\b[A-Z][\w'’.&-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-
 def _kind_of_name_masked(text: str, question: str) -> str:
     """``text`` without the kind word of a name made from a name the question asks about: "Munich Airport is
     located in Bavaria" says nothing of the main airport of Munich, "University of Delhi" nothing of Delhi's
-    university; a name the question does not name keeps it ("located in Fairfax County" states a county)."""
-    asked = {w.lower() for w in re.findall(r"\b[A-Z][\w'’.&-]*", question)}
+    university; a name the question does not name keeps it ("located in Fairfax County" states a county), and so
+    does one the question's asked phrase names ("in what Hawaii county": "Hawaii County" states it)."""
+    asked = {w.lower() for w in re.findall(r"\b[A-Z][\w'’.&-]*", ASKED_NAME.sub(" ", question))}
 
     def mask(m: re.Match[str]) -> str:
         words = m.group(0).split()
@@ -927,9 +937,10 @@ class ExtractiveGenerator:
         if answer_type in {"NUMBER", "QUANTITY"}:
             marks = {at for m in _ENUMERATOR.finditer(span.display) for at in range(m.start(), m.end())}
             cands = [(c, at) for c, at in cands if at not in marks]
-        # (a value the question names is no answer; "45 miles" for "how many miles" is, its number unnamed)
-        return [(c, at) for c, at in cands if c.lower() not in qlow and not (terms(c).words and terms(c).words <= qwords
-                                                                             and not re.search(r"\d", c))]
+        # (a value the question names is no answer; "45 miles" for "how many miles" is, its number unnamed, and so is
+        # "Hawaii County" for "in what Hawaii county": the asked phrase describes the answer, it names no thing)
+        return [(c, at) for c, at in cands if described_answer(c, question) or c.lower() not in qlow and not (
+            terms(c).words and terms(c).words <= qwords and not re.search(r"\d", c))]
 
     def _kinds(self, question: str, mentions: Sequence[str], span: Span) -> list[tuple[str, int]]:
         """The descriptions in ``span`` answering a "what kind of N" / "What is X?" question (kmrag.answer.kinds)."""
@@ -973,6 +984,8 @@ class ExtractiveGenerator:
         if timed := HOW_MANY_TIME.search(question):  # "how many days is the flight": "days" is what is counted,
             relational -= terms(timed.group(1)).words  # not the relation; a span must say "flight"
         asked, noun = asking(self.nlp, question)
+        if noun and ASKED_NAME.search(question):  # "what Hawaii county": the noun asked is no part of a name given
+            relational |= terms(noun).words & qwords
         asked &= relational
         count = {(s.unit_id, s.start): (stated_count(question, asked, s.display),
                                         stated_count(question, relational, s.display)) for s in order}

@@ -608,7 +608,16 @@ def question_mentions(extractor: SpacyExtractor, doc: Any, thorough: bool = True
     verbs = {t.text for t in doc if t.pos_ in {"VERB", "AUX"} and t.text.islower()}
     found = [x for m in found for x in (_closed(_untail(m, verbs), doc.text),
                                         re.sub(r"\s*\([^)]*$", "", _untail(m, verbs)))]
-    return [m for m in dict.fromkeys(found) if m and (not thorough or any(c.isalnum() for c in m))]
+    return [m for m in dict.fromkeys(found) if m and (not thorough or any(c.isalnum() for c in m))
+            and not _asked_phrase(m, doc.text)]
+
+
+def _asked_phrase(mention: str, question: str) -> bool:
+    """Is ``mention`` the phrase a question asks for, a name describing the noun it asks about ("what Hawaii
+    county", "which Jane Austen novel"): the answer, not a thing it names?"""
+    last = mention.split()[-1] if mention.split() else ""
+    return last.islower() and bool(noun_class(last) or noun_class(last.rstrip("s"))) and re.search(
+        rf"\b(?:what|which)\s+{re.escape(mention)}(?!\w)", question, re.I) is not None
 
 
 def _is_name(text: str) -> bool:

@@ -1175,3 +1175,35 @@ def test_a_peer_named_by_one_word_keeps_the_title(x: SpacyExtractor, said: str, 
     for a person or for a thing its noun names."""
     direct, _, _ = answer(x, question, [(said, "paragraph", "The brigade", "")])
     assert direct == expected
+
+
+def test_a_name_describing_the_asked_noun_is_part_of_the_answer_not_given(x: SpacyExtractor) -> None:
+    # "in what Norfolk county": the answer may hold "Norfolk"; the mill's town leads to the county's sentence
+    question = "The Ardley Mill is in what Norfolk county?"
+    assert "Norfolk county" not in QuestionAnalyser(x).analyse(rephrase(question)).mentions
+    direct, quotes, _ = answer(x, rephrase(question), [
+        ("The Ardley Mill is a watermill in Kelbrook, Norfolk.", "paragraph", "Ardley Mill", ""),
+        ("Kelbrook is a village in Brenham County, Norfolk, near the coast.", "paragraph", "Kelbrook, Norfolk", ""),
+    ])
+    assert direct == "Brenham County"
+    assert "Kelbrook is a village in Brenham County, Norfolk, near the coast." in quotes
+    direct, _, _ = answer(x, "The Ardley Mill is in what Norfolk county?", [
+        ("The Ardley Mill is a watermill in Kelbrook, Norfolk County.", "paragraph", "Ardley Mill", ""),
+    ])
+    assert direct == "Norfolk County"  # the asked phrase describes it; the question does not name it
+    direct, _, _ = answer(x, "What county is Norfolk County in?", [
+        ("Norfolk County is a county in Massachusetts, beside Plymouth County.", "paragraph", "Norfolk County", ""),
+    ])
+    assert direct == "Plymouth County"  # a county the question names is still no answer to it
+
+
+@pytest.mark.parametrize(("value", "question", "described"), [
+    ("Hawaii County", "The W. H. Shipman House is in what Hawaii county?", True),
+    ("Fayette Counties", "It lies in which Fayette counties?", True),
+    ("Lyric Street Records", "If You Ever Get Lonely was covered by what Lyric Street Records-affiliated band?", False),
+    ("Hawaii", "The W. H. Shipman House is in what Hawaii county?", False),
+    ("Hawaii County", "What county is Hawaii County in?", False),  # no name describes the noun asked
+])
+def test_an_answer_the_asked_phrase_describes(value: str, question: str, described: bool) -> None:
+    from kmrag.answer.asked import described_answer
+    assert described_answer(value, question) is described
