@@ -157,7 +157,7 @@ class PathReader:
             low = tok.lower_
             if (tok.is_punct or tok.is_space or tok.like_num or any(c.isdigit() for c in low) or low in STOP
                     or low in QUESTION_WORDS or tok.pos_ in {"PROPN", "ADP", "DET", "AUX", "PART", "PRON"}
-                    or (tok.i > 0 and tok.text[:1].isupper())):
+                    or (tok.i > 0 and tok.text[:1].isupper()) or _before_name(tok)):
                 continue
             owned = any(c.dep_ == "poss" or (c.dep_ == "prep" and c.lower_ == "of") for c in tok.children)
             of_what = tok.dep_ == "pobj" and tok.head.lower_ == "of" and tok.head.head.pos_ == "NOUN"
@@ -267,6 +267,13 @@ class PathReader:
 
 
 _A_DATE = re.compile(rf"\b{MONTHS}\b")
+
+
+def _before_name(tok: Any) -> bool:
+    """A common noun right before a name describes it, it asks no relation: "king" of "the English king Harold
+    Godwinson", "film" of "the film Titanic" (but "king" of "the king of Wessex" is one)."""
+    nxt = tok.nbor() if tok.i + 1 < len(tok.doc) else None
+    return tok.pos_ == "NOUN" and nxt is not None and nxt.pos_ == "PROPN" and nxt.text[:1].isupper()
 
 
 def type_fit(name: str, label: str, expects: str) -> float:

@@ -224,3 +224,14 @@ def test_a_path_answer_to_which_noun_must_be_said_to_be_one() -> None:
     assert paths.of_kind("Old Wexshire Canal", "canal", [])  # a name that ends in the kind is one
     assert paths.of_kind("Munich", "city", []) and paths.of_kind("Greta Vale", "actor", [])  # labels tell these
     assert paths.of_kind("Sencer", None, [])  # nothing asked
+
+
+def test_a_noun_describing_a_name_asks_no_relation(world: World, nlp_parts: Any) -> None:
+    # "the station Harbour Bridge Station": "station" says what it is, not a relation a hop must say; so "province"
+    # ... "located" still leads to Lowland, and a noun before a name never makes a hop's word by itself
+    world.ent("Anna Lind", "PERSON")
+    world.rel("Anna Lind", "queen of", "Lowland", "u_g")
+    world.store.flush()
+    assert _read(world, nlp_parts, "In which city is the Lowland queen Anna Lind buried?", "Anna Lind") == []
+    found = _read(world, nlp_parts, "Which country was the queen of Lowland Anna Lind?", "Anna Lind")
+    assert paths.best(found)[0] is not None and paths.best(found)[0].answer == "Lowland"  # "queen of" asks one
