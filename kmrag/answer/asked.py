@@ -19,20 +19,25 @@ from collections.abc import Sequence
 from typing import Any
 
 from kmrag.answer.support import STOP, stem, terms
+from kmrag.nlp.names import UPPER
 
 # "what Hawaii county", "which Fayette County, Kentucky airport": the capitalised words between the asking word and
 # the noun asked for describe the answer; they name no thing the question asks about
-ASKED_NAME = re.compile(r"(?:(?<=\b[Ww]hat\s)|(?<=\b[Ww]hich\s))(?:[A-Z][\w'’.&-]*,?\s+)+(?=[a-z])")
+ASKED_NAME = re.compile(rf"(?:(?<=\b[Ww]hat\s)|(?<=\b[Ww]hich\s))(?:[{UPPER}][\w'’.&-]*,?\s+)+(?=[a-z])")
 _ASKED_NAME_NOUN = re.compile(ASKED_NAME.pattern + r"[a-z][\w-]*")
 
 
 def described_answer(value: str, question: str) -> bool:
-    """Is ``value`` a thing of the noun a described asked phrase asks for ("Hawaii County" for "in what Hawaii
-    county"): the question holds its words, yet does not name it? A thing of another kind it holds is still
-    named by the question ("Lyric Street Records" is no "Lyric Street Records-affiliated band")."""
+    """Is ``value`` a name of the noun a described asked phrase asks for ("Hawaii County" for "in what Hawaii
+    county"): the question holds its words, yet does not name it? Not the noun alone nor the phrase ("Hawaii
+    county"), not a name the question says elsewhere ("Lake County ... which Illinois county?"), nor a thing of
+    another kind ("Lyric Street Records" is no "Lyric Street Records-affiliated band")."""
     m = _ASKED_NAME_NOUN.search(question)
     words = value.split()
-    return m is not None and bool(words) and words[-1].lower().rstrip("s") == m.group(0).split()[-1].lower().rstrip("s")
+    if m is None or len(words) < 2 or not words[-1][:1].isupper() or \
+            words[-1].lower().rstrip("s") != m.group(0).split()[-1].lower().rstrip("s"):
+        return False
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", _ASKED_NAME_NOUN.sub(" ", question), re.I) is None
 
 WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 WH_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})

@@ -270,10 +270,12 @@ _A_DATE = re.compile(rf"\b{MONTHS}\b")
 
 
 def _before_name(tok: Any) -> bool:
-    """A common noun right before a name describes it, it asks no relation: "king" of "the English king Harold
-    Godwinson", "film" of "the film Titanic" (but "king" of "the king of Wessex" is one)."""
+    """A noun of a kind of thing right before a name describes it, it asks no relation: "king" of "the English
+    king Harold Godwinson", "film" of "the film Titanic" (but "king" of "the king of Wessex" is one, and so is a
+    noun of no kind a relative clause describes: "the nickname Babe Ruth was given", "the role Tom Hanks played")."""
     nxt = tok.nbor() if tok.i + 1 < len(tok.doc) else None
-    return tok.pos_ == "NOUN" and nxt is not None and nxt.pos_ == "PROPN" and nxt.text[:1].isupper()
+    return tok.pos_ == "NOUN" and nxt is not None and nxt.pos_ == "PROPN" and nxt.text[:1].isupper() and \
+        noun_class(tok.lemma_.lower()) is not None
 
 
 def type_fit(name: str, label: str, expects: str) -> float:

@@ -8,6 +8,8 @@ import re
 
 from kmrag.schema.ids import canonical_entity_name
 
+# a capital letter of the Latin scripts, for a character class ("[" + UPPER + "]"): "Ñuble", "Łódź", "Östergötland"
+UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper())
 _ARTICLE = re.compile(r"^(the|a|an)\s+")
 _POSSESSIVE = re.compile(r"(?:'s|’s|')$")
 _PUNCT = re.compile(r"[^\w\s&\-+#]")

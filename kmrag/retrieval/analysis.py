@@ -615,9 +615,10 @@ def question_mentions(extractor: SpacyExtractor, doc: Any, thorough: bool = True
 def _asked_phrase(mention: str, question: str) -> bool:
     """Is ``mention`` the phrase a question asks for, a name describing the noun it asks about ("what Hawaii
     county", "which Jane Austen novel"): the answer, not a thing it names?"""
-    last = mention.split()[-1] if mention.split() else ""
+    phrase = re.sub(r"^(?:what|which)\s+", "", mention, flags=re.I)  # "Which Jane Austen novel" at the start
+    last = phrase.split()[-1] if phrase.split() else ""
     return last.islower() and bool(noun_class(last) or noun_class(last.rstrip("s"))) and re.search(
-        rf"\b(?:what|which)\s+{re.escape(mention)}(?!\w)", question, re.I) is not None
+        rf"\b(?:what|which)\s+{re.escape(phrase)}(?!\w)", question, re.I) is not None
 
 
 def _is_name(text: str) -> bool:

@@ -37,7 +37,7 @@ from kmrag.graph.base import GraphStore
 from kmrag.nlp import kin
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
-from kmrag.nlp.names import coarse_type, resolution_key, without_honorific
+from kmrag.nlp.names import UPPER, coarse_type, resolution_key, without_honorific
 from kmrag.nlp.rephrase import rephrase
 from kmrag.nlp.stopwords import STOP as WORDS_STOP
 from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis, SubQuestion
@@ -649,25 +649,47 @@ def _path_dict(path: Any) -> dict[str, Any]:
 
 # the qualifier a passage corpus titles a place or a peer with, as running text writes it after the name: "Hilo,
 # Hawaii", "McLean, Virginia", "Elizabeth Hay, Countess of Erroll" (capitalised words, a linking word between two)
-_QUALIFIER = re.compile(r",[ \t]+((?-i:[A-Z][\w'.&-]*)(?:[ \t]+(?:(?:of|de|del|la|upon|on|the)[ \t]+)?(?-i:[A-Z])[\w'.&-]*){0,3})")
+_QUALIFIER = re.compile(rf",[ \t]+((?-i:[{UPPER}])[\w'’.&-]*(?:[ \t]+(?:(?:of|de|del|la|upon|on|the)[ \t]+)?"
+                        rf"(?-i:[{UPPER}])[\w'’.&-]*){{0,3}})")
+# a name ending a longer one: "Portland" of "South Portland, Maine", "Kona" of "Kailua-Kona, Hawaii"
+_LONGER_NAME = re.compile(rf"(?:(?-i:[{UPPER}])[\w'’.&]*[ \t]+|-)$")
 
 
 def qualified_titles(name: str, texts: Sequence[str]) -> list[str]:
     """The titles "<name>, <qualifier>" that ``texts`` write ``name`` with ("... an American artist from Rochester
     Hills, Michigan": "Rochester Hills, Michigan"), each shorter qualifier too ("Hilo, Hawaii, United States" is
     read up to its second comma; "Countess of Erroll" gives "Countess" and "Countess of Erroll"). Only a title
-    the text writes is tried: a bare "Delta" is no "Delta, Colorado"."""
+    the text writes is tried: a bare "Delta" is no "Delta, Colorado", nor is "Portland" of "South Portland,
+    Maine" "Portland, Maine"; a qualifier ends with its sentence ("Madison, Wisconsin. The city") and without a
+    possessive ("Hilo, Hawaii's county seat")."""
     if not name.strip():
         return []
     at = re.compile(rf"(?<!\w){re.escape(name.strip())}(?={_QUALIFIER.pattern})", re.I)
     out: list[str] = []
     for text in texts:
         for m in at.finditer(text):
-            words = _QUALIFIER.match(text, m.end()).group(1).split()  # type: ignore[union-attr]
+            before = _LONGER_NAME.search(text[:m.start()])
+            if before and (before.group(0) == "-" or before.group(0).split()[0].lower() not in WORDS_STOP):
+                continue  # the end of a longer name ("The" opens a sentence or a name, it lengthens none)
+            words = _qualifier_words(_QUALIFIER.match(text, m.end()).group(1))  # type: ignore[union-attr]
             for i in (i for i in range(1, len(words) + 1) if words[i - 1][0].isupper()):
                 title = f"{m.group(0)}, {' '.join(words[:i])}"
                 out += [title, title[:-1]] if title.endswith(".") else [title]  # a sentence's stop or "D.C."
     return list(dict.fromkeys(out))
+
+
+def _qualifier_words(qualifier: str) -> list[str]:
+    """The words of a qualifier up to the end of its sentence (a word ending in a stop that is no initialism:
+    "Wisconsin." ends it, "D.C." does not) or a possessive, which ends it without its "'s"."""
+    out: list[str] = []
+    for word in qualifier.split():
+        if re.search(r"['’]s$", word):
+            out.append(word[:-2])
+            break
+        out.append(word)
+        if word.endswith(".") and not re.fullmatch(r"(?:\w\.)+", word):
+            break
+    return out
 
 
 def _title_forms(name: str) -> list[str]:

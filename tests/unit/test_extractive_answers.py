@@ -1203,7 +1203,43 @@ def test_a_name_describing_the_asked_noun_is_part_of_the_answer_not_given(x: Spa
     ("Lyric Street Records", "If You Ever Get Lonely was covered by what Lyric Street Records-affiliated band?", False),
     ("Hawaii", "The W. H. Shipman House is in what Hawaii county?", False),
     ("Hawaii County", "What county is Hawaii County in?", False),  # no name describes the noun asked
+    ("Lake County", "Lake County shares a border with which Illinois county?", False),  # named elsewhere
+    ("Massachusetts county", "Norfolk County borders what Massachusetts county?", False),  # the phrase itself
+    ("NBA team", "What NBA team did Michael Jordan play for?", False),
+    ("county", "The W. H. Shipman House is in what Hawaii county?", False),
+    ("Ñuble Province", "Chillán is in what Ñuble province?", True),
 ])
 def test_an_answer_the_asked_phrase_describes(value: str, question: str, described: bool) -> None:
     from kmrag.answer.asked import described_answer
     assert described_answer(value, question) is described
+
+
+@pytest.mark.parametrize(("question", "text", "expected"), [
+    ("What NBA team did Michael Jordan play for?",
+     "Michael Jordan played for the Chicago Bulls, an NBA team, for thirteen seasons.", "the Chicago Bulls"),
+    ("Lake County shares a border with which Illinois county?",
+     "Lake County is a county in Illinois. Lake County borders Cook County.", "Cook County"),
+    ("What New York City borough is Coney Island in?",
+     "Coney Island is a neighborhood in the New York City borough of Brooklyn.", "Brooklyn"),
+])
+def test_a_described_asked_phrase_is_still_no_answer_itself(x: SpacyExtractor, question: str, text: str,
+                                                          expected: str) -> None:
+    direct, _, _ = answer(x, question, [(text, "paragraph", "", "")])
+    assert direct == expected
+
+
+def test_the_question_names_no_answer_its_asked_phrase_describes() -> None:
+    from kmrag.answer.validate import Validated, drop_given
+    kept = drop_given(Validated(direct="Hawaii County", basis={"kind": "span"}),
+                      "The W. H. Shipman House is in what Hawaii county?")
+    dropped = drop_given(Validated(direct="Hawaii County", basis={"kind": "span"}), "What county is Hawaii County in?")
+    assert kept.direct == "Hawaii County" and dropped.direct is None
+
+
+
+def test_a_name_the_asked_phrase_describes_states_its_kind() -> None:
+    # "what Hawaii county": "Hawaii County" says it is a county (its kind word is not masked as that of a name the
+    # question gives); "What county is Hawaii in?" gives "Hawaii", and "Hawaii County" states no county of it
+    text = "Hilo is the largest settlement in Hawaii County, Hawaii."
+    assert stated_count("The W. H. Shipman House is in what Hawaii county?", frozenset({"county"}), text) == 1
+    assert stated_count("What county is Hawaii in?", frozenset({"county"}), text) == 0

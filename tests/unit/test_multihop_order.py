@@ -86,6 +86,13 @@ def test_an_agent_nouns_sub_question_is_resolved_by_whoever_does_its_verb() -> N
     ("Washington", "born in Washington, D.C. in 1950", ["Washington, D.C.", "Washington, D.C"]),
     ("rochester hills", "from Rochester Hills, Michigan", ["Rochester Hills, Michigan"]),  # as the text writes it
     ("Delta", "Delta Hardware is an album", []),
+    ("Portland", "born in South Portland, Maine", []),  # the end of a longer name is another place
+    ("Kona", "in Kailua-Kona, Hawaii", []),
+    ("Paris", "From Paris, Texas, he moved", ["Paris, Texas"]),  # a capitalised stop word lengthens no name
+    ("Hilo", "Hilo, Hawaii's county seat", ["Hilo, Hawaii"]),  # without the possessive
+    ("Madison", "Madison, Wisconsin. The city grew", ["Madison, Wisconsin.", "Madison, Wisconsin"]),
+    ("Lund", "Lund, Östergötland is a town", ["Lund, Östergötland"]),  # capitals of other Latin letters
+    ("Aleksandrów", "in Aleksandrów, Łódź Voivodeship", ["Aleksandrów, Łódź", "Aleksandrów, Łódź Voivodeship"]),
     ("Paris", "Paris, and later Rome", []),
     ("Paris", "Paris, the capital", []),
     ("Aris", "Paris, Texas", []),

@@ -235,3 +235,14 @@ def test_a_noun_describing_a_name_asks_no_relation(world: World, nlp_parts: Any)
     assert _read(world, nlp_parts, "In which city is the Lowland queen Anna Lind buried?", "Anna Lind") == []
     found = _read(world, nlp_parts, "Which country was the queen of Lowland Anna Lind?", "Anna Lind")
     assert paths.best(found)[0] is not None and paths.best(found)[0].answer == "Lowland"  # "queen of" asks one
+
+
+def test_a_noun_a_relative_clause_describes_is_still_asked(world: World, nlp_parts: Any) -> None:
+    # "the nickname Oskar Vale was given": a nickname is no kind of thing, the clause after it says whose
+    world.ent("Gold Medal", "WORK_OF_ART")
+    world.ent("Kestrel Prize", "WORK_OF_ART")
+    world.rel("Oskar Vale", "nickname", "Gold Medal", "u_h")
+    world.rel("Oskar Vale", "won award", "Kestrel Prize", "u_i")
+    world.store.flush()
+    top, why = paths.best(_read(world, nlp_parts, "What was the nickname Oskar Vale was given?", "Oskar Vale"))
+    assert top is None or top.answer == "Gold Medal", why
