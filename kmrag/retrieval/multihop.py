@@ -664,14 +664,16 @@ def qualified_titles(name: str, texts: Sequence[str]) -> list[str]:
     possessive ("Hilo, Hawaii's county seat")."""
     if not name.strip():
         return []
-    at = re.compile(rf"(?<!\w){re.escape(name.strip())}(?={_QUALIFIER.pattern})", re.I)
+    at = re.compile(rf"(?<!\w){re.escape(name.strip())}", re.I)
     out: list[str] = []
     for text in texts:
         for m in at.finditer(text):
-            before = _LONGER_NAME.search(text[:m.start()])
-            if before and (before.group(0) == "-" or before.group(0).split()[0].lower() not in WORDS_STOP):
+            qualifier = _QUALIFIER.match(text, m.end())
+            before = _LONGER_NAME.search(text[:m.start()]) if qualifier else None
+            if qualifier is None or before and (before.group(0) == "-" or
+                                                before.group(0).split()[0].lower() not in WORDS_STOP):
                 continue  # the end of a longer name ("The" opens a sentence or a name, it lengthens none)
-            words = _qualifier_words(_QUALIFIER.match(text, m.end()).group(1))  # type: ignore[union-attr]
+            words = _qualifier_words(qualifier.group(1))
             for i in (i for i in range(1, len(words) + 1) if words[i - 1][0].isupper()):
                 title = f"{m.group(0)}, {' '.join(words[:i])}"
                 out += [title, title[:-1]] if title.endswith(".") else [title]  # a sentence's stop or "D.C."
