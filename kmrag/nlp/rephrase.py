@@ -64,6 +64,16 @@ _FRONTED = [re.compile(r"^\s*(?:between|of|out\s+of|among|(?:thinking|talking)\s
                        rf"from|for|by|with|of|according|after|before|during|since|until)\b)({_ALT})"
                        rf"\s+(?:or|/)\s+({_ALT})\s*(?:[:;,]|\s[-\u2013\u2014])\s*((?:[^?]*?\s)?(?:who|which|what|whose)\b.*)$",
                        re.I | re.S)]
+# "A & B: which came out first?", "A, B - who was born earlier?": a pair listed with "&" or a comma, then a
+# question that compares (a cue word) and has no pronoun of one of them ("Marks & Spencer: when was it founded?")
+# (each a name: capitalised words, a few small words between, a bracketed tag; no "and", "or" or comma inside)
+_LISTED = (r"(?-i:[A-Z0-9\"“'‘])[\w'’.\"”-]*(?:\s+(?:(?-i:[A-Z0-9\"“'‘])[\w'’.\"”-]*|(?-i:of|de|la|von|van|the|a|an|"
+           r"in|on|to|for|at|by|with)|\([^()]{1,40}\)))*?")
+_LISTED_PAIR = re.compile(r"^\s*(?!(?:did|does|do|is|are|was|were|if|whether|who|what|which|when|where|how|in|on|at|"
+                          rf"to|from|for|by|with|of)\b)({_LISTED})\s*(?:\s&|,|\sand)\s+({_LISTED})\s*(?::|\s[-\u2013\u2014])\s*"
+                          r"((?:which|who)\b[^?]*\??)\s*$", re.I | re.S)
+_PICKS_ONE = re.compile(r"(?i)^(?:which|who)\s+(?:one\b|of\s+(?:them|the\s+two|these|those|both)\b)")
+_ONE_PRONOUN = re.compile(r"(?i)\b(?:he|she|it|him|her|his|its|hers|there)\b")
 # "Which of A and B was born later?" / "Which one of A and B ..." -> "Which was born later, A or B?"
 _WHICH_OF = re.compile(rf"^\s*(which|who)(?:\s+one)?\s+of\s+(?:the\s+(?:two\s*,?\s*)?(?:(?-i:[a-z][\w-]*)\s+)?)?"
                        rf"({_ALT})\s+and\s+({_ALT})\s+"
@@ -394,11 +404,21 @@ _TERSE_ASKED = {"date of death": "When did {} die?", "death": "When did {} die?"
                 "headquarters country": "In what country is {} headquartered?",
                 "died when": "When did {} die?", "died where": "Where did {} die?", "born when": "When was {} born?",
                 "born where": "Where was {} born?", "was born when": "When was {} born?",
-                "was born where": "Where was {} born?"}
+                "was born where": "Where was {} born?", "alma mater": "Where did {} graduate from?",
+                "education": "Where was {} educated?", "year formed": "When was {} formed?",
+                "formed": "When was {} formed?", "year founded": "When was {} founded?",
+                "founded": "When was {} founded?", "founding year": "When was {} founded?",
+                "founding date": "When was {} founded?"}
+# a terse query in two parts: "X performing group - year formed?", "X's wife: alma mater"
+_TERSE_PARTS = re.compile(r"^(.+?)\s*(?::|\s[-\u2013\u2014])\s*((?-i:[a-z]+)(?:\s+(?-i:[a-z]+)){0,3}\s*\??)\s*$")
+# the kind of work a terse query's name is ("Once I Loved song performer birthplace"): said before the name
+_TERSE_KIND = frozenset("song film movie album book novel band group play opera series show poem painting company".split())
+# the doer nouns a terse query says as a participle ("X performing group" is the group that performs X)
+_TERSE_DOER = {"performing group": "performer", "performing artist": "performer", "recording artist": "performer"}
 _TERSE = re.compile(r"^(?P<name>(?-i:[A-Z0-9\"“])[^?]*?(?:\s\([^()]{1,40}\))?)(?:'s|’s)?\s+"
                     r"(?P<rest>(?:(?:paternal|maternal)\s+)?[a-z]+(?:\s+[a-z]+){0,5})\s*[?.]?$")
 # "A and B: same country?", "A and B - same nationality" -> "Are A and B from the same country?"
-_TERSE_SAME = re.compile(r"^\s*(?:(?:so|ok|okay|well)\s*,\s*)?(.+?)\s+(?:and|vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2014])"
+_TERSE_SAME = re.compile(r"^\s*(?:(?:so|ok|okay|well)\s*,\s*)?(.+?)\s+(?:and|&|vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2014])"
                          r"\s*(?:both\s+)?(?:(?:in|from)\s+)?(?:the\s+)?same\s+(?:home\s+|native\s+)?"
                          r"([a-z]+(?:\s+of\s+[a-z]+)?)(?:\s+(?:for|of)\s+(?:the|their|both)\s+(?P<role>[a-z]+?)s?)?"
                          r"(?:\s*,?\s+or\s+(?:not|different|no))?\s*\??\s*$", re.I | re.S)
@@ -636,6 +656,9 @@ def _terse(q: str) -> str:
     asked of them; anything else (a verb, a wh-word, an unknown word) is left as it is."""
     if (born := _born_when(q)) is not None:
         return born
+    if (parts := _TERSE_PARTS.match(q)) and (joined := f"{parts.group(1)} {parts.group(2)}") != q and \
+            (read := _terse(joined)) != joined:
+        return read  # "Attics To Eden performing group — year formed?"
     m = _TERSE.match(q)
     if m is None or re.match(r"(?i)(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|"
                              r"has|have|had|can|could|tell|give|name|list|find|show|state|mention|specify|identify|"
@@ -647,7 +670,11 @@ def _terse(q: str) -> str:
     if not bare or re.fullmatch(r"[a-z][\w-]*", bare[-1]) or \
             bare[-1].lower() in {"the", "a", "an", "this", "that", "his", "her", "its", "their", "my", "our", "your"}:
         return q  # the name ends in a lower-case word or an article ("The director died"): not a name
-    words = m.group("rest").split()
+    rest = m.group("rest")
+    for said, doer in _TERSE_DOER.items():
+        rest = re.sub(rf"\b{said}\b", doer, rest)
+    words = rest.split()
+    kind = words.pop(0) if len(words) > 1 and words[0] in _TERSE_KIND else ""
     if q.rstrip().endswith(".") and words and words[-1] in {"died", "born", "death", "birth"}:
         return q  # "Queen Victoria died.": a statement, not a query (a query ends in what it asks: "… birthplace.")
     asked = None
@@ -666,7 +693,7 @@ def _terse(q: str) -> str:
             return q
     if rels and rels[-1] in {"paternal", "maternal"} or not (rels or asked):
         return q
-    thing = _lower_article(name)  # "The director of X"
+    thing = f"the {kind} {name}" if kind else _lower_article(name)  # "The director of X"
     for r in rels:
         thing = f"the {r} of {thing}"
     return asked.format(thing) if asked else f"{'What' if rels[-1] in _MAKERS else 'Who'} is {thing}?"
@@ -946,6 +973,11 @@ def _front(q: str) -> str:
             not re.match(r"(?i)(?:her|his|their|its|my|our|your|this|that)\b", m.group(1)) and \
             (said := _said_of(m.group(2), _topic_name(m.group(1)))):  # (not "For her work on radium, what ...?")
         return said  # "For the film X, where did its director die?"
+    m = _TOPIC_THE.match(q)
+    if m and not _VERB_WORD.search(m.group("topic")) and not _ANY_PRONOUN.search(m.group("topic")) and \
+            not _NOT_OF_NOUN.search(m.group("np")):
+        wh, cop = m.group("wh").capitalize(), (m.group("cop") or "is").lower()
+        return f"{wh} {cop} the {m.group('np')} of {_lower_article(m.group('topic'))}?"  # "X: who is the director?"
     m = _TOPIC_ASKED.match(_QUESTION_LABEL.sub(" \u2014 ", q))
     if m and not _TOPIC.match(q) and len(m.group(1).split()) <= 16 and not _CLAUSE_TOPIC.search(m.group(1)) and \
             not re.search(r"\s(?:or|/)\s", m.group(1)) and \
@@ -960,6 +992,11 @@ def _front(q: str) -> str:
     if m and re.search(r"\band\b|,", m.group(1)) and len(m.group(1).split()) <= 16:
         both = " both" if "both" in m.group(3).lower() else ""
         return f"{m.group(2).capitalize()}{both} {m.group(1).strip()} {_end(m.group(4))}?".replace("  ", " ")
+    m = _LISTED_PAIR.match(q)
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and (_COMPARED_BY.search(m.group(3)) or _PICKS_ONE.match(m.group(3))) and \
+            not _ONE_PRONOUN.search(m.group(3)):
+        ask = _end(m.group(3))
+        return f"{ask[0].upper()}{ask[1:]}, {m.group(1).strip()} or {m.group(2).strip()}?"
     for pattern in _FRONTED:
         m = pattern.match(q)
         if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8:
@@ -977,6 +1014,13 @@ def _front(q: str) -> str:
 # "A and B: name the film whose director died first." -> "Which film's director died first, A or B?"
 _PAIR_THEN_REQUEST = re.compile(rf"^\s*({_ALT})\s+and\s+({_ALT})\s*(?::|\s[-\u2013\u2014])\s*"
                                 r"((?:name|identify|tell\s+me|give|say|state|pick|choose|find)\b.+)$", re.I | re.S)
+# "Titanic: who is the director?", "Masherbrum's country - who's the Chief Justice?": the noun asked of the topic
+_TOPIC_THE = re.compile(r"^\s*(?P<topic>(?-i:[A-Z\"“])[^:?;\u2013\u2014]{0,80}?)\s*(?::|\s[-\u2013\u2014])\s*"
+                        r"(?P<wh>who|what)(?:\s+(?P<cop>is|was|are|were)|['’]s)\s+the\s+"
+                        r"(?P<np>[\w-]+(?:\s+[\w-]+){0,4})\s*\?\s*$", re.I)
+# words of a clause or a phrase after the noun ("the director of the sequel", "the one that ..."): asked as typed
+_NOT_OF_NOUN = re.compile(r"(?i)\b(?:of|in|on|at|for|by|with|from|to|that|who|whom|which|whose|where|when|did|does|"
+                          r"do|is|are|was|were|has|have|had|he|she|it|they|his|her|its|their|one|same|both)\b")
 # "For the film X, where did its director die?", "Thinking about X, when was its director born?"
 _TOPIC_COMMA = re.compile(r"^\s*(?:for|about|regarding|concerning|as\s+for|as\s+to|speaking\s+of|talking\s+about|"
                           r"thinking\s+about|considering|with\s+regard\s+to|when\s+it\s+comes\s+to)\s+(.+?)\s*,\s*"

@@ -527,3 +527,14 @@ def test_a_fronted_preposition_keeps_the_kind_of_which_noun(analyser: QuestionAn
                                       "In which school of painting was Tom Vale?"])
 def test_a_fronted_which_noun_that_is_no_thing_s_kind_decides_nothing(analyser: QuestionAnalyser, question: str) -> None:
     assert analyser.analyse(question).answer_type not in {"NUMBER", "ORG"}
+
+
+@pytest.mark.parametrize("question, answer_type", [
+    ("Which country is Tom Vale a citizen of?", "NATIONALITY"),
+    ("Of which country was Tom Vale a citizen?", "NATIONALITY"),
+    ("Which country is the composer of Lantern a national of?", "NATIONALITY"),
+    ("Which country has the most citizens?", "PLACE"),  # a country asked by its citizens, not one's citizenship
+])
+def test_a_country_one_is_a_citizen_of_is_a_nationality(analyser: QuestionAnalyser, question: str,
+                                                        answer_type: str) -> None:
+    assert analyser.analyse(question).answer_type == answer_type

@@ -1065,3 +1065,47 @@ def test_a_question_over_several_lines_is_read_once(asked: str, read: str) -> No
     from kmrag.retrieval.strategies import check_question
 
     assert rephrase(check_question(asked)) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Titanic, Avatar - which came out first?", "Which came out first, Titanic or Avatar?"),
+    ("Titanic & Avatar: which was released earlier?", "Which was released earlier, Titanic or Avatar?"),
+    ("Tom Hanks, Meg Ryan \u2014 who is older?", "Who is older, Tom Hanks or Meg Ryan?"),
+    # a name with "&" or a comma, asked of one thing, is the topic of the question
+    ("Marks & Spencer: which year was it founded?", "Which year was Marks & Spencer founded?"),
+    ("Paris, Texas - which county is it in?", "Which county is Paris, Texas in?"),
+    ("Paris, Texas: who was born there first?", "Paris, Texas: who was born there first?"),
+    ("Marks & Spencer: which shops opened in 1990?", "Marks & Spencer: which shops opened in 1990?"),  # no comparison
+])
+def test_a_pair_listed_with_an_ampersand_or_a_comma_then_compared(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+    assert rephrase(read) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Once I Loved song performer birthplace?", "Where was the performer of the song Once I Loved born?"),
+    ("Hank Reinhardt wife alma mater", "Where did the wife of Hank Reinhardt graduate from?"),
+    ("Attics To Eden performing group \u2014 year formed?", "When was the performer of Attics To Eden formed?"),
+    ("Hank Reinhardt's wife: alma mater", "Where did the wife of Hank Reinhardt graduate from?"),
+    ("Lufthansa: founder?", "Who is the founder of Lufthansa?"),
+    ("Titanic film", "Titanic film"),  # a kind alone asks nothing
+    ("Lufthansa: flights to Munich", "Lufthansa: flights to Munich"),  # not words of what is asked
+])
+def test_terse_queries_with_a_kind_a_doer_or_two_parts(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Titanic: who is the director?", "Who is the director of Titanic?"),
+    ("The Godfather - what was the budget?", "What was the budget of The Godfather?"),
+    ("Masherbrum's country: who's the newly elected Chief Justice?",
+     "Who is the newly elected Chief Justice of Masherbrum's country?"),
+    ("French Without Tears (Film) & Desert Hell \u2014 same country of origin?",
+     "Are French Without Tears (Film) and Desert Hell from the same country of origin?"),
+    # a noun with its own phrase, a pronoun, a label: asked as typed
+    ("Titanic: who is the director of the sequel?", "Titanic: who is the director of the sequel?"),
+    ("Titanic: who is the same director?", "Titanic: who is the same director?"),
+    ("Q: who is the president?", "who is the president?"),
+])
+def test_a_topic_then_the_noun_asked_of_it(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
