@@ -72,6 +72,11 @@ _LISTED = (r"(?-i:[A-Z0-9\"“'‘])[\w'’.\"”-]*(?:\s+(?:(?-i:[A-Z0-9\"“'�
 _LISTED_PAIR = re.compile(r"^\s*(?!(?:did|does|do|is|are|was|were|if|whether|who|what|which|when|where|how|in|on|at|"
                           rf"to|from|for|by|with|of)\b)({_LISTED})\s*(?:\s&|,|\sand)\s+({_LISTED})\s*(?::|\s[-\u2013\u2014])\s*"
                           r"((?:which|who)\b[^?]*\??)\s*$", re.I | re.S)
+# "Titanic or Avatar - released first?", "A vs B: older?": a pair, then only the words that compare them
+_TERSE_CHOICE = re.compile(rf"^\s*({_LISTED})\s+(?:or|vs\.?|versus)\s+({_LISTED})\s*(?::|,|\s[-\u2013\u2014])\s*"
+                           r"((?-i:(?:more|less)\s+[a-z]+|[a-z]+ed|born|made|built|founded|shot|sung|written|set\s+up|"
+                           r"released|first|last|(?:young|old|long|short|tall|small|bigg|larg|new|earli|lat|high|low|"
+                           r"great|heavi|rich|wealthi)er)(?:\s+[a-z]+){0,2})\s*\??\s*$")
 _PICKS_ONE = re.compile(r"(?i)^(?:which|who)\s+(?:one\b|of\s+(?:them|the\s+two|these|those|both)\b)")
 _ONE_PRONOUN = re.compile(r"(?i)\b(?:he|she|it|him|her|his|its|hers|there)\b")
 # "Which of A and B was born later?" / "Which one of A and B ..." -> "Which was born later, A or B?"
@@ -415,7 +420,7 @@ _TERSE_PARTS = re.compile(r"^(.+?)\s*(?::|\s[-\u2013\u2014])\s*((?-i:[a-z]+)(?:\
 _TERSE_KIND = frozenset("song film movie album book novel band group play opera series show poem painting company".split())
 # the doer nouns a terse query says as a participle ("X performing group" is the group that performs X)
 _TERSE_DOER = {"performing group": "performer", "performing artist": "performer", "recording artist": "performer"}
-_TERSE = re.compile(r"^(?P<name>(?-i:[A-Z0-9\"“])[^?]*?(?:\s\([^()]{1,40}\))?)(?:'s|’s)?\s+"
+_TERSE = re.compile(r"^(?P<of>(?:(?:the\s+)?(?-i:[a-z]+)\s+of\s+){1,3})?(?P<name>(?-i:[A-Z0-9\"“])[^?]*?(?:\s\([^()]{1,40}\))?)(?:'s|’s)?\s+"
                     r"(?P<rest>(?:(?:paternal|maternal)\s+)?[a-z]+(?:\s+[a-z]+){0,5})\s*[?.]?$")
 # "A and B: same country?", "A and B - same nationality" -> "Are A and B from the same country?"
 _TERSE_SAME = re.compile(r"^\s*(?:(?:so|ok|okay|well)\s*,\s*)?(.+?)\s+(?:and|&|vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2014])"
@@ -694,6 +699,11 @@ def _terse(q: str) -> str:
     if rels and rels[-1] in {"paternal", "maternal"} or not (rels or asked):
         return q
     thing = f"the {kind} {name}" if kind else _lower_article(name)  # "The director of X"
+    of = re.findall(r"([a-z]+)\s+of\b", m.group("of") or "")  # "director of Titanic nationality"
+    if any(r not in _person_nouns() and r not in _MAKERS for r in of):
+        return q
+    for r in reversed(of):
+        thing = f"the {r} of {thing}"
     for r in rels:
         thing = f"the {r} of {thing}"
     return asked.format(thing) if asked else f"{'What' if rels[-1] in _MAKERS else 'Who'} is {thing}?"
@@ -785,7 +795,7 @@ def _words(q: str) -> str:
     quoted = [range(x.start(), x.end()) for x in re.finditer(r"[\"“][^\"”]*[\"”]", q)]  # a title's own verbs
     titled = re.fullmatch(r"(?:(?-i:[A-Z0-9][\w'’.-]*)|of|the|and|a|an|in|on|for|de|la|le)(?:\s+(?:(?-i:[A-Z0-9][\w'’.-]*)|of|"
                           r"the|and|a|an|in|on|for|de|la|le))*\s*\??", q)  # "Kings of Leon": a title, as typed
-    if m and not titled and not _ASKS.match(q) and not _BORN_WHEN.match(q) and \
+    if m and not titled and not _ASKS.match(q) and not _BORN_WHEN.match(q) and (q[:1].isupper() or _terse(q) == q) and \
             _nlp()(m.group(1).lower())[-1].pos_ == "NOUN" and \
             not any(t.pos_ in {"VERB", "AUX"} and t.dep_ == "ROOT" and not _relative_verb(t)
                     and not any(t.idx in r for r in quoted) for t in _nlp()(q)):
@@ -948,6 +958,11 @@ def _front(q: str) -> str:
     m = _WHICH_OF.match(q)
     if m and len(m.group(2).split()) <= 8 and len(m.group(3).split()) <= 8:
         return f"{m.group(1).capitalize()} {_end(m.group(4))}, {m.group(2).strip()} or {m.group(3).strip()}?"
+    m = _TERSE_CHOICE.match(q)
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and _COMPARED_BY.search(m.group(3)):
+        said = m.group(3).strip()
+        verb = "was" if re.match(r"(?:[a-z]+(?:ed|en)|born|made|built|founded|set\s+up|shot|sung|written)\b", said) else "is"
+        return f"Which {verb} {said}, {m.group(1).strip()} or {m.group(2).strip()}?"  # "A or B — released first?"
     m = _VERSUS.match(q)
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and \
             re.match(r"(?i)(?:is|are|was|were|do|does|did|have|has|had)\b", m.group(3)):  # "A vs. B — do the

@@ -195,7 +195,7 @@ class QuestionAnalyser:
                      r"(?:birth|death) (?:date|year)|birthdate|birthday)\b", text) or "when" in asked:
             return "DATE"
         if re.search(r"\b(?:what|which) (?:nationalit(?:y|ies)|citizenship)\b|\b(?:nationality|citizenship) of\b", text) or \
-                re.search(r"^(?:which|what) country\b(?=.*\b(?:is|was|are|were|come|comes|came)\b).*\bfrom$", text) or \
+                re.search(r"^(?:which|what) (?:country|nation)\b(?=.*\b(?:is|was|are|were|come|comes|came)\b).*\bfrom$", text) or \
                 re.search(r"^(?:of )?(?:which|what) country\b.*\b(?:an?|the) (?:citizen|national)(?: of)?$", text):
             return "NATIONALITY"  # "Which country is the director of X from?": "American" or "United States"
         if ("where" in asked or re.match(r"(?:from\s+)?(?:which|what)\s+(?:place|location)\b", text)) and _schooled(doc):

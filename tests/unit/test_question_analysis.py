@@ -538,3 +538,7 @@ def test_a_fronted_which_noun_that_is_no_thing_s_kind_decides_nothing(analyser: 
 def test_a_country_one_is_a_citizen_of_is_a_nationality(analyser: QuestionAnalyser, question: str,
                                                         answer_type: str) -> None:
     assert analyser.analyse(question).answer_type == answer_type
+
+
+def test_a_nation_one_comes_from_is_a_nationality(analyser: QuestionAnalyser) -> None:
+    assert analyser.analyse("What nation does the director of Titanic come from?").answer_type == "NATIONALITY"

@@ -1109,3 +1109,30 @@ def test_terse_queries_with_a_kind_a_doer_or_two_parts(asked: str, read: str) ->
 ])
 def test_a_topic_then_the_noun_asked_of_it(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("director of Titanic nationality?", "What is the nationality of the director of Titanic?"),
+    ("the director of Titanic birthplace", "Where was the director of Titanic born?"),
+    ("wife of the director of Titanic death date", "When did the wife of the director of Titanic die?"),
+    ("winner of the 2014 election", "What is the winner of the 2014 election?"),  # not a person's attribute
+    ("Place of death of Sir Crispin Agnew Of Lochnaw's father?",
+     "What is the place of death of Sir Crispin Agnew Of Lochnaw's father?"),
+])
+def test_a_terse_query_may_open_with_the_relations_of_the_name(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Titanic or Avatar \u2014 released first?", "Which was released first, Titanic or Avatar?"),
+    ("Tom Hanks or Meg Ryan: born first?", "Which was born first, Tom Hanks or Meg Ryan?"),
+    ("Titanic vs Avatar - longer?", "Which is longer, Titanic or Avatar?"),
+    ("Titanic or Avatar: more expensive", "Which is more expensive, Titanic or Avatar?"),
+    # a question after the pair is read as it is, not as the words that compare
+    ("Duke University or Tufts University: which was established earlier?",
+     "Which was established earlier, Duke University or Tufts University?"),
+    ("Sangre De Mayo vs Hell Boats director born first", "Whose director was born first, Sangre De Mayo or Hell Boats?"),
+    ("Titanic or Avatar: which one", "Which one, Titanic or Avatar?"),
+])
+def test_a_pair_then_only_the_words_that_compare_them(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
