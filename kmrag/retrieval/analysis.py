@@ -500,7 +500,8 @@ def _schooled(doc: Any) -> bool:
     if any(t.lemma_.lower() in {"degree", "diploma", "doctorate", "phd"} and t.dep_ in {"dobj", "pobj"}
            and any(c.dep_ == "poss" for c in t.children) for t in doc):
         return True  # "Where did she get her degree?"
-    if re.search(r"\b(?:graduate|study|matriculate)(?:\s+from)?\s*\??\s*$", doc.text, re.I):
+    if re.search(r"\b(?:graduate|study|matriculate|educated|(?:go|went)\s+to\s+(?:college|university|school))"
+                 r"(?:\s+from)?\s*\??\s*$", doc.text, re.I):
         return True  # "Where did X's wife graduate?": the verb ending the question (the parser may take it for a noun)
     return any(t.lemma_.lower() in _SCHOOLED and (t.dep_ in {"ROOT", "dobj"} or t.pos_ == "VERB" and t.dep_ in {"conj", "xcomp"})
                for t in doc)  # (the main verb after a clause, "Where did the woman X married graduate from?", which

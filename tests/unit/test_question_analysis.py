@@ -542,3 +542,12 @@ def test_a_country_one_is_a_citizen_of_is_a_nationality(analyser: QuestionAnalys
 
 def test_a_nation_one_comes_from_is_a_nationality(analyser: QuestionAnalyser) -> None:
     assert analyser.analyse("What nation does the director of Titanic come from?").answer_type == "NATIONALITY"
+
+
+@pytest.mark.parametrize("question, answer_type", [
+    ("Where was the director of Titanic educated?", "ORG"),
+    ("Where did the director of Titanic go to college?", "ORG"),
+    ("Where did Tom Vale go to the shop?", "PLACE"),
+])
+def test_where_one_went_to_school_is_a_school(analyser: QuestionAnalyser, question: str, answer_type: str) -> None:
+    assert analyser.analyse(question).answer_type == answer_type
