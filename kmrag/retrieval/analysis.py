@@ -442,11 +442,14 @@ def offered(question: str) -> list[str]:
 
 # two names set apart together: "Who was born earlier out of A and B?", "Comparing A with B, who ...?", "Of A and
 # B, which ...?", "A vs B: who ...?" (after a boundary or a word that groups them, before a boundary)
-_GROUPED = (r"(?:^(?:of|between|among|amongst)?\s*|[,:;]\s*|\bout\s+of\s+|\b(?:which|who|whom|one)\s+of\s+|"
+_GROUPED = (r"(?:^(?:of|between|among|amongst)?\s*|[,:;?]\s*|\bout\s+of\s+|\b(?:which|who|whom|one)\s+of\s+|"
             r"\b(?:first|earlier|later|older|elder|younger|longer|shorter|larger|bigger|smaller|higher|lower|more|less)"
-            r"\s+(?:of|between|among)\s+)(?:the\s+)?{a}\s+(?:and|vs\.?|versus|or)\s+"
+            r"\s+(?:of|between|among)\s+)(?:the\s+)?{a}(?:\s+(?:and|vs\.?|versus|or|&)\s+|\s*/\s*)"
             r"(?:the\s+)?{b}\s*(?:[,:;?.]|$)",
-            r"\b(?:comparing|compare)\s+(?:the\s+)?{a}\s+(?:with|to|and|against)\s+(?:the\s+)?{b}(?!\w)")
+            r"\b(?:comparing|compare)\s+(?:the\s+)?{a}\s+(?:with|to|and|against)\s+(?:the\s+)?{b}(?!\w)",
+            # "A and B were both released; which came first?": a statement of the two, then the question
+            r"^(?:the\s+)?{a}\s+(?:and|&)\s+(?:the\s+)?{b}\s+(?:are|were|both)\b[^?;:\u2014\u2013]*(?:[;:\u2014\u2013]|\s-)"
+            r"\s*(?:which|who)\b")
 
 
 SAME_WORD = re.compile(r"\bsame\b", re.I)

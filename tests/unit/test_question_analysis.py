@@ -551,3 +551,14 @@ def test_a_nation_one_comes_from_is_a_nationality(analyser: QuestionAnalyser) ->
 ])
 def test_where_one_went_to_school_is_a_school(analyser: QuestionAnalyser, question: str, answer_type: str) -> None:
     assert analyser.analyse(question).answer_type == answer_type
+
+
+@pytest.mark.parametrize("question, compared", [
+    ("Which premiered first? Titanic / Avatar", ["Titanic", "Avatar"]),
+    ("Who was older? Tom Vale and Meg Ryan", ["Tom Vale", "Meg Ryan"]),
+    ("Which came first of Titanic & Avatar?", ["Titanic", "Avatar"]),
+])
+def test_two_names_grouped_with_a_slash_an_ampersand_or_after_the_question(analyser: QuestionAnalyser, question: str,
+                                                                         compared: list[str]) -> None:
+    got = analyser.analyse(question)
+    assert got.kind == "comparison" and got.compared == compared
