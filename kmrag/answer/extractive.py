@@ -227,6 +227,26 @@ def _other_half(text: str, question: str) -> tuple[int, int] | None:
     return (middle, life.end()) if birth else (life.start(), middle)
 
 
+# "how many copies", "how many studio albums": the noun counted
+_HOW_MANY_OF = re.compile(r"\bhow\s+many\s+(?:[a-z-]+\s+){0,2}?([a-z]+s)\b", re.I)
+_NUMBER_WORD = re.compile(r"(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Hundred|Thousand)")
+
+
+def _names_number(text: str, value: str, at: int) -> bool:
+    """Is ``value`` at ``at`` a capitalised number word inside a name ("the One Ring", "Seven Samurai"), not at
+    the sentence's start?"""
+    return bool(_NUMBER_WORD.fullmatch(value.strip())) and at > 0 and \
+        not re.search(r"(?:^|[.!?:;]\s*|[\"“(]\s*)$", text[:at]) and bool(re.match(r"\s+[A-Z]", text[at + len(value):]))
+
+
+def _counts(text: str, value: str, at: int, noun: str) -> bool:
+    """Does the number ``value`` count ``noun`` in ``text``: the noun (singular or plural) right after it, or
+    two words on ("150 million copies", "three studio albums")?"""
+    stem_ = noun[:-1].lower()
+    after = text[at + len(value):at + len(value) + 40].lower()
+    return re.match(rf"\s+(?:[a-z-]+\s+){{0,2}}?{re.escape(stem_)}(?:s|es)?\b", after) is not None
+
+
 def _with_next_word(text: str, value: str, at: int) -> str:
     """A value with the word after it: "48" of "48 hours ago" -> "48 hours"."""
     nxt = re.match(r"\s+([\w-]+)", text[at + len(value):])
@@ -822,6 +842,12 @@ class ExtractiveGenerator:
         # Korean boy group"), whatever a pattern below finds there
         norp = {at for _, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"} \
             if answer_type in {"PLACE", "PERSON"} else set()
+        if answer_type in {"NUMBER", "QUANTITY"}:  # "the One Ring", "Seven Samurai": a number word of a name
+            cands = [(t, at) for t, at in cands if not _names_number(span.display, t, at)]
+        if answer_type == "NUMBER" and (counted := _HOW_MANY_OF.search(question)) and \
+                not HOW_MANY_TIME.search(question):  # "how many copies": "150 million copies", not "one of ..."
+            counting = [(t, at) for t, at in cands if _counts(span.display, t, at, counted.group(1))]
+            cands = counting or cands
         if answer_type == "NUMBER" and (timed := HOW_MANY_TIME.search(question)):  # "how many days": "seven days",
             unit = timed.group(1)  # a DATE to spaCy; a number of another unit ("3500 km") counts no days
             cands = [(t, at) for t, at in cands if _counted_in(_with_next_word(span.display, t, at), unit)]

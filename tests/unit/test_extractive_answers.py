@@ -1243,3 +1243,26 @@ def test_a_name_the_asked_phrase_describes_states_its_kind() -> None:
     text = "Hilo is the largest settlement in Hawaii County, Hawaii."
     assert stated_count("The W. H. Shipman House is in what Hawaii county?", frozenset({"county"}), text) == 1
     assert stated_count("What county is Hawaii in?", frozenset({"county"}), text) == 0
+
+
+def test_a_number_word_of_a_name_is_no_count_and_how_many_copies_reads_the_copies(x: SpacyExtractor) -> None:
+    """"the One Ring" answered "how many copies" (HotpotQA, at 0.23); a count of the noun asked is read first."""
+    direct, _, _ = answer(x, "The Grey Toad is named after a character in a book that sold how many copies?", [
+        ("The Grey Toad is named after the character Gollum created by J. R. R. Tolkien.", "paragraph",
+         "Grey Toad", ""),
+        ("Gollum was corrupted by the One Ring and later named Gollum.", "paragraph", "Gollum", ""),
+        ("The Lord of the Rings, in which Gollum appears, is one of the best-selling novels ever written, with "
+         "over 150 million copies sold.", "paragraph", "The Lord of the Rings", ""),
+    ])
+    assert direct is not None and direct.startswith("150 million")
+
+
+@pytest.mark.parametrize(("text", "value", "named"), [
+    ("He was corrupted by the One Ring.", "One", True), ("They watched Seven Samurai twice.", "Seven", True),
+    ("One of the best-selling novels.", "One", False), ("It sold one million copies.", "one", False),
+    ("He won Two awards.", "Two", False),
+])
+def test_a_capitalised_number_word_before_a_name_is_part_of_it(text: str, value: str, named: bool) -> None:
+    from kmrag.answer.extractive import _names_number
+
+    assert _names_number(text, value, text.index(value)) is named
