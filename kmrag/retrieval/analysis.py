@@ -334,11 +334,12 @@ class QuestionAnalyser:
 
 
 # "X plays Y in a film directed by which director?": a statement about an unnamed thing ("a film"), then what is
-# asked of it (a participle with "by which / whom")
+# asked of it (a participle with "by which / whom", or a clause: "a scientist who died in which year")
 _CLAUSE_THEN_ASKED = re.compile(r"^(?P<clause>(?!(?:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|"
-                                r"does|did|has|have|had|in|on|at)\b)[^?]+?\s(?:in|on|at|for|from|with|of)\s+)"
+                                r"does|did|has|have|had|in|on|at)\b)[^?]+?\s(?:in|on|at|for|from|with|of|to|as)\s+)"
                                 r"(?:a|an)\s+(?P<mods>(?:[\w'-]+\s+){0,3}?)(?P<noun>[a-z][\w-]*)\s+"
-                                r"(?P<verb>[a-z]+(?:ed|en|wn))\s+by\s+(?:which|what|whom|who)\b", re.I)
+                                r"(?:(?P<verb>[a-z]+(?:ed|en|wn))\s+by|(?:who|that)\s+(?:[a-z]+\s+){1,3}?"
+                                r"(?:in|on|at|from|for|by|to|with))\s+(?:which|what|whom|who)\b", re.I)
 
 
 def _described_by_clause(body: str, names: Sequence[str]) -> SubQuestion | None:

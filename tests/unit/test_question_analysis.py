@@ -124,6 +124,13 @@ def test_sub_question(analyser: QuestionAnalyser, question: str, phrase: str, an
     ("Tom Reyes is the voice of Captain Vale in a 2012 video game developed by which company?",
      "Tom Reyes is the voice of Captain Vale in which 2012 video game?", "Tom Reyes", "WORK",
      "Night Orchard developed by which company?"),
+    # a clause instead of a participle: "a scientist who died in which year", "a band that disbanded in what year"
+    ("Ada Brook's work evoked comparisons to a scientist who died in which year?",
+     "Ada Brook's work evoked comparisons to which scientist?", "Ada Brook", "PERSON",
+     "Night Orchard who died in which year?"),
+    ("Ada Brook is married to the former frontman of a band that disbanded in what year?",
+     "Ada Brook is married to the former frontman of which band?", "Ada Brook", "ORG",
+     "Night Orchard that disbanded in what year?"),
 ])
 def test_a_statement_about_an_unnamed_thing_is_resolved_before_what_is_asked_of_it(
         analyser: QuestionAnalyser, question: str, sub_question: str, anchor: str, resolves: str, outer: str) -> None:
