@@ -207,6 +207,9 @@ class QuestionAnalyser:
                 cls = noun_class(tok.head.lemma_)
                 if cls:
                     return cls
+        if (m := re.search(r"\b(?:which|what)\s+(?:[A-Z][\w.-]*\s+){1,2}([a-z]+)\b", doc.text)) and \
+                (cls := noun_class(m.group(1))):
+            return cls  # "from which State capital", "which NFL team": a capitalised word before the noun
         if (cls := _fronted_wh_noun_class(doc)) is not None:
             return cls  # "In which city was X born?", "At which airport was X killed?" (the parser's "which" an object)
         if named := _named_noun_class(doc):

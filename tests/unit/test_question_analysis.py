@@ -569,3 +569,13 @@ def test_two_names_grouped_with_a_slash_an_ampersand_or_after_the_question(analy
                                                                          compared: list[str]) -> None:
     got = analyser.analyse(question)
     assert got.kind == "comparison" and got.compared == compared
+
+
+@pytest.mark.parametrize("question, answer_type", [
+    ("Mundawar is a city 140km from which State capital of Rajasthan?", "PLACE"),
+    ("hey in which Hawaii county is the W. H. Shipman House", "PLACE"),
+    ("Tom Vale played for which NFL team?", "ORG"),
+])
+def test_a_capitalised_word_between_which_and_its_noun_keeps_the_noun_s_kind(analyser: QuestionAnalyser, question: str,
+                                                                             answer_type: str) -> None:
+    assert analyser.analyse(question).answer_type == answer_type
