@@ -57,7 +57,7 @@ from kmrag.nlp.asked_nouns import PERSON_NOUNS
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
 from kmrag.nlp.places import available as places_available
-from kmrag.nlp.places import people_of
+from kmrag.nlp.places import countries_of, people_of
 from kmrag.nlp.rephrase import agent_of
 from kmrag.retrieval.analysis import BIRTH, CLAUSE_ASKED, DEATH, HOW_MANY_TIME, QuestionAnalysis, offered
 from kmrag.retrieval.multihop import MONTHS, VALUE_OF
@@ -227,6 +227,14 @@ def _other_half(text: str, question: str) -> tuple[int, int] | None:
     return (middle, life.end()) if birth else (life.start(), middle)
 
 
+# "(formerly known as K1)", "also called", "a.k.a.": what comes next is another name of what the span is about
+_OTHER_NAME_BEFORE = re.compile(r"(?i)(?:\b(?:also|formerly|originally|previously|once|sometimes|commonly|better|"
+                                r"popularly|officially)\s+(?:known|called|named|styled)\s+as|\b(?:also|formerly)\s+called|"
+                                r"\ba\.?k\.?a\.?|\bn[ée]e)\s*[\"“'‘]?$")
+_ASKS_A_NAME = re.compile(r"(?i)\b(?:known|called|named|name|names|nickname[ds]?|alias|a\.?k\.?a|mononym|pseudonym|"
+                          r"moniker|title|also)\b")
+# "Which country ...?", "What is the country where ...?": a country is asked, not a place inside one
+_ASKS_COUNTRY = re.compile(r"(?i)\s*(?:in\s+|from\s+)?(?:what|which)\s+(?:(?:is|was)\s+the\s+)?(?:country|nation)\b")
 # "how many copies", "how many studio albums": the noun counted
 _HOW_MANY_OF = re.compile(r"\bhow\s+many\s+(?:[a-z-]+\s+){0,2}?([a-z]+s)\b", re.I)
 _NUMBER_WORD = re.compile(r"(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Hundred|Thousand)")
@@ -931,6 +939,12 @@ class ExtractiveGenerator:
                 cands = [(y.group(0), at + y.start()) for c, at in cands if (y := YEAR.search(c))]
             elif MONTH_ASKED.search(question):  # "in what month": a date that names one ("November 2017")
                 cands = [(c, at) for c, at in cands if re.search(rf"\b{MONTHS}\b", c)]
+        if answer_type in NAMED and not _ASKS_A_NAME.search(question):  # "Masherbrum (formerly known as K1)": the
+            # thing the span is about under another name, no answer of a question that does not ask its names
+            cands = [(c, at) for c, at in cands if not _OTHER_NAME_BEFORE.search(span.display[max(0, at - 40):at])]
+        if answer_type == "PLACE" and _ASKS_COUNTRY.match(question):  # "the country where X is located": "Pakistan",
+            # not "the Ghanche District" before it
+            cands = [(c, at) for c, at in cands if countries_of(re.sub(r"(?i)^the\s+", "", c), city=False)] or cands
         if answer_type == "PLACE" and noun in LARGER_PLACES:  # "Kent, Washington": the state is the second
             cands = _larger_places(cands, span.display, noun)
         if answer_type == "PLACE" and noun and PLACE_KIND.fullmatch(noun):  # "what city": not "Albany County"

@@ -1266,3 +1266,26 @@ def test_a_capitalised_number_word_before_a_name_is_part_of_it(text: str, value:
     from kmrag.answer.extractive import _names_number
 
     assert _names_number(text, value, text.index(value)) is named
+
+
+def test_the_country_asked_is_a_country_not_a_district_inside_it(x: SpacyExtractor) -> None:
+    """"What is the country where Masherbrum is located?" was read "the Ghanche District" (MuSiQue's first hop)."""
+    text = "Mount Tarn is located in the Ghanche District, Gilgit Baltistan of Pakistan."
+    span = Span(unit_id="u_1", source_id="s", start=0, end=len(text), quote=text, kind="sentence", display=text,
+                rank=0, title="Mount Tarn")
+    reader = ExtractiveGenerator(x.nlp)
+    ents = reader._entities([span])
+    for question in ("What is the country where Mount Tarn is?", "Which country is Mount Tarn located in?"):
+        assert [c for c, _ in reader._candidates(question, "PLACE", span, ents)] == ["Pakistan"]
+    # a place inside one, when no country is asked
+    assert "the Ghanche District" in [c for c, _ in reader._candidates("Where is Mount Tarn?", "PLACE", span, ents)]
+
+
+def test_another_name_of_what_the_span_is_about_is_no_answer_unless_names_are_asked(x: SpacyExtractor) -> None:
+    """"Masherbrum (formerly known as K1)": "K1" answered who a country's Chief Justice is (MuSiQue, at 0.12)."""
+    units = [("Mount Tarn (formerly known as Kestrel Peak) is a mountain in the Ghanche District.", "paragraph",
+              "Mount Tarn", "")]
+    direct, _, _ = answer(x, "Who is the newly elected Chief Justice of the Ghanche District?", units)
+    assert direct != "Kestrel Peak"
+    direct, _, _ = answer(x, "What was Mount Tarn formerly known as?", units)
+    assert direct == "Kestrel Peak"
