@@ -228,16 +228,32 @@ def _other_half(text: str, question: str) -> tuple[int, int] | None:
 
 
 # "(formerly known as K1)", "also called", "a.k.a.": what comes next is another name of what the span is about
-_OTHER_NAME_BEFORE = re.compile(r"(?i)(?:\b(?:also|formerly|originally|previously|once|sometimes|commonly|better|"
-                                r"popularly|officially)\s+(?:known|called|named|styled)\s+as|\b(?:also|formerly)\s+called|"
-                                r"\ba\.?k\.?a\.?|\bn[ée]e)\s*[\"“'‘]?$")
+# ("better known as" brings the name one goes by, often the answer: not here)
+_OTHER_NAME_BEFORE = re.compile(r"(?i)(?:\b(?:also|formerly|originally|previously|once)\s+(?:known|called|named)\s+as|"
+                                r"\b(?:also|formerly)\s+called|\ba\.?k\.?a\.?|\bn[ée]e)\s*[\"“'‘]?$")
 _ASKS_A_NAME = re.compile(r"(?i)\b(?:known|called|named|name|names|nickname[ds]?|alias|a\.?k\.?a|mononym|pseudonym|"
-                          r"moniker|title|also)\b")
+                          r"moniker|title|also|surname|maiden|formerly)\b")
+
+
+def _other_name_of_asked(question: str, text: str, at: int, title: str = "") -> bool:
+    """Is the value at ``at`` another name of a thing the question names or the span is about (its ``title``),
+    given in the bracket after its name ("Masherbrum (Urdu: ...; formerly known as K1)")?"""
+    if not _OTHER_NAME_BEFORE.search(text[max(0, at - 40):at]):
+        return False
+    opened = text.rfind("(", 0, at)
+    if opened < 0 or text.find(")", opened, at) >= 0:
+        return False
+    named = re.search(r"((?:[A-Z][\w'’.-]*\s+){0,4}[A-Z][\w'’.-]*)\s*$", text[:opened])
+    return named is not None and (named.group(1).lower() in question.lower() or
+                                  named.group(1).lower() == re.sub(r"\s*\([^()]*\)$", "", title).strip().lower())
 # "Which country ...?", "What is the country where ...?": a country is asked, not a place inside one
 _ASKS_COUNTRY = re.compile(r"(?i)\s*(?:in\s+|from\s+)?(?:what|which)\s+(?:(?:is|was)\s+the\s+)?(?:country|nation)\b")
 # "how many copies", "how many studio albums": the noun counted
 _HOW_MANY_OF = re.compile(r"\bhow\s+many\s+(?:[a-z-]+\s+){0,2}?([a-z]+s)\b", re.I)
 _NUMBER_WORD = re.compile(r"(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Hundred|Thousand)")
+
+
+_NOT_A_NOUN_AFTER = frozenset("is was has does its this thus as was always perhaps nearly plus across less unless".split())
 
 
 def _names_number(text: str, value: str, at: int) -> bool:
@@ -252,7 +268,10 @@ def _counts(text: str, value: str, at: int, noun: str) -> bool:
     two words on ("150 million copies", "three studio albums")?"""
     stem_ = noun[:-1].lower()
     after = text[at + len(value):at + len(value) + 40].lower()
-    return re.match(rf"\s+(?:[a-z-]+\s+){{0,2}}?{re.escape(stem_)}(?:s|es)?\b", after) is not None
+    found = re.match(rf"\s+(?:[a-z-]+\s+){{0,2}}?{re.escape(stem_)}(?:s|es)?\b", after)
+    # the noun itself, not a word of a compound before another ("14 Academy Award nominations" counts nominations)
+    nxt = re.match(r"\s+([a-z]+)\b", after[found.end():]) if found else None
+    return found is not None and not (nxt and nxt.group(1).endswith("s") and nxt.group(1) not in _NOT_A_NOUN_AFTER)
 
 
 def _with_next_word(text: str, value: str, at: int) -> str:
@@ -941,7 +960,7 @@ class ExtractiveGenerator:
                 cands = [(c, at) for c, at in cands if re.search(rf"\b{MONTHS}\b", c)]
         if answer_type in NAMED and not _ASKS_A_NAME.search(question):  # "Masherbrum (formerly known as K1)": the
             # thing the span is about under another name, no answer of a question that does not ask its names
-            cands = [(c, at) for c, at in cands if not _OTHER_NAME_BEFORE.search(span.display[max(0, at - 40):at])]
+            cands = [(c, at) for c, at in cands if not _other_name_of_asked(question, span.display, at, span.title)]
         if answer_type == "PLACE" and _ASKS_COUNTRY.match(question):  # "the country where X is located": "Pakistan",
             # not "the Ghanche District" before it
             cands = [(c, at) for c, at in cands if countries_of(re.sub(r"(?i)^the\s+", "", c), city=False)] or cands

@@ -74,10 +74,15 @@ _LISTED_PAIR = re.compile(r"^\s*(?!(?:did|does|do|is|are|was|were|if|whether|who
                           r"((?:which|who)\b[^?]*\??)\s*$", re.I | re.S)
 # "Titanic or Avatar - released first?", "A vs B: older?": a pair, then only the words that compare them
 _TERSE_CHOICE = re.compile(rf"^\s*({_LISTED})\s+(?:or|vs\.?|versus)\s+({_LISTED})\s*(?::|,|\s[-\u2013\u2014])\s*"
-                           r"((?-i:(?:more|less)\s+[a-z]+|[a-z]+ed|born|made|built|founded|shot|sung|written|set\s+up|"
-                           r"released|first|last|(?:young|old|long|short|tall|small|bigg|larg|new|earli|lat|high|low|"
-                           r"great|heavi|rich|wealthi)er)(?:\s+[a-z]+){0,2})\s*\??\s*$")
+                           r"((?-i:(?:more|less)\s+[a-z]+(?:ous|ful|ive|al|ic|able|ible|ent|ant|ular)|"
+                           r"(?:released|born|made|built|founded|formed|established|created|published|written|directed|"
+                           r"produced|opened|launched|shot|sung|recorded|started|set\s+up|discovered|invented|"
+                           r"completed)(?:\s+(?:first|earlier|later|last|sooner|more\s+recently))?|first|last|"
+                           r"(?:young|old|long|short|tall|small|bigg|larg|new|earli|lat|high|low|great|heavi|rich|"
+                           r"wealthi)er))\s*\??\s*$")
 _PICKS_ONE = re.compile(r"(?i)^(?:which|who)\s+(?:one\b|of\s+(?:them|the\s+two|these|those|both)\b)")
+_PICKS_BY_VERB = re.compile(r"(?i)^(?:which|who)\s+(?:is|was|are|were|has|had|have|did|does|do|came|comes|got|went|"
+                            r"lived|died|opened|started|began|appeared|(?-i:[a-z]+ed))\b")
 _ONE_PRONOUN = re.compile(r"(?i)\b(?:he|she|it|him|her|his|its|hers|there)\b")
 # "Which of A and B was born later?" / "Which one of A and B ..." -> "Which was born later, A or B?"
 _WHICH_OF = re.compile(rf"^\s*(which|who)(?:\s+one)?\s+of\s+(?:the\s+(?:two\s*,?\s*)?(?:(?-i:[a-z][\w-]*)\s+)?)?"
@@ -411,8 +416,7 @@ _TERSE_ASKED = {"date of death": "When did {} die?", "death": "When did {} die?"
                 "born where": "Where was {} born?", "was born when": "When was {} born?",
                 "was born where": "Where was {} born?", "alma mater": "Where did {} graduate from?",
                 "education": "Where was {} educated?", "year formed": "When was {} formed?",
-                "formed": "When was {} formed?", "year founded": "When was {} founded?",
-                "founded": "When was {} founded?", "founding year": "When was {} founded?",
+                "year founded": "When was {} founded?", "founding year": "When was {} founded?",
                 "founding date": "When was {} founded?"}
 # a terse query in two parts: "X performing group - year formed?", "X's wife: alma mater"
 _TERSE_PARTS = re.compile(r"^(.+?)\s*(?::|\s[-\u2013\u2014])\s*((?-i:[a-z]+)(?:\s+(?-i:[a-z]+)){0,3}\s*\??)\s*$")
@@ -423,7 +427,7 @@ _TERSE_DOER = {"performing group": "performer", "performing artist": "performer"
 _TERSE = re.compile(r"^(?P<of>(?:(?:the\s+)?(?-i:[a-z]+)\s+of\s+){1,3})?(?P<name>(?-i:[A-Z0-9\"“])[^?]*?(?:\s\([^()]{1,40}\))?)(?:'s|’s)?\s+"
                     r"(?P<rest>(?:(?:paternal|maternal)\s+)?[a-z]+(?:\s+[a-z]+){0,5})\s*[?.]?$")
 # "A and B: same country?", "A and B - same nationality" -> "Are A and B from the same country?"
-_TERSE_SAME = re.compile(r"^\s*(?:(?:so|ok|okay|well)\s*,\s*)?(.+?)\s+(?:and|&|vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2014])"
+_TERSE_SAME = re.compile(r"^\s*(?:(?:so|ok|okay|well)\s*,\s*)?(.+?)\s+(?:and|vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2014])"
                          r"\s*(?:both\s+)?(?:(?:in|from)\s+)?(?:the\s+)?same\s+(?:home\s+|native\s+)?"
                          r"([a-z]+(?:\s+of\s+[a-z]+)?)(?:\s+(?:for|of)\s+(?:the|their|both)\s+(?P<role>[a-z]+?)s?)?"
                          r"(?:\s*,?\s+or\s+(?:not|different|no))?\s*\??\s*$", re.I | re.S)
@@ -536,8 +540,11 @@ def _request(q: str) -> str:
     """"Tell me whether X." -> a yes / no question; "I'd like to know where X died." -> "Where did X die?";
     "Give the date on which X was born." -> "When was X born?"; "whether A or B has ..." -> "Which has ..., A
     or B?"; "A and B: same country?" -> "Are A and B from the same country?"."""
-    m = _TERSE_SAME.match(_BARE_SAME.sub(lambda b: f"{b.group(1)} and {b.group(2)}: same {b.group(4)}" + (
-        f" for the {b.group(3)}" if b.group(3) else ""), _SAME_FOR.sub(r"\2 and \3: same \1", q)))
+    said = _BARE_SAME.sub(lambda b: f"{b.group(1)} and {b.group(2)}: same {b.group(4)}" + (
+        f" for the {b.group(3)}" if b.group(3) else ""), _SAME_FOR.sub(r"\2 and \3: same \1", q))
+    m = _TERSE_SAME.match(said) or (  # "A & B - same country?": "&" joins the two when nothing else does
+        _TERSE_SAME.match(said.replace(" & ", " and ", 1)) if said.count(" & ") == 1 and not re.search(
+            r"(?i)\s(?:and|vs\.?|versus)\s", said) else None)
     if m and len(m.group(1).split()) <= 12 and len(m.group(2).split()) <= 12:
         a, b, attr = m.group(1).strip(), m.group(2).strip(), m.group(3).lower()
         if m.group("role"):  # "A vs B: same country for the directors?"
@@ -676,8 +683,8 @@ def _terse(q: str) -> str:
             bare[-1].lower() in {"the", "a", "an", "this", "that", "his", "her", "its", "their", "my", "our", "your"}:
         return q  # the name ends in a lower-case word or an article ("The director died"): not a name
     rest = m.group("rest")
-    for said, doer in _TERSE_DOER.items():
-        rest = re.sub(rf"\b{said}\b", doer, rest)
+    for said, doer in _TERSE_DOER.items():  # (with something asked of the doer: "X recording artist" describes X)
+        rest = re.sub(rf"\b{said}\b(?=\s+\w)", doer, rest)
     words = rest.split()
     kind = words.pop(0) if len(words) > 1 and words[0] in _TERSE_KIND else ""
     if q.rstrip().endswith(".") and words and words[-1] in {"died", "born", "death", "birth"}:
@@ -990,7 +997,8 @@ def _front(q: str) -> str:
         return said  # "For the film X, where did its director die?"
     m = _TOPIC_THE.match(q)
     if m and not _VERB_WORD.search(m.group("topic")) and not _ANY_PRONOUN.search(m.group("topic")) and \
-            not _NOT_OF_NOUN.search(m.group("np")):
+            not _NOT_OF_NOUN.search(m.group("np")) and _named_topic(m.group("topic")) and \
+            m.group("np").split()[-1].lower() in _ASKED_OF_TOPIC | _person_nouns():
         wh, cop = m.group("wh").capitalize(), (m.group("cop") or "is").lower()
         return f"{wh} {cop} the {m.group('np')} of {_lower_article(m.group('topic'))}?"  # "X: who is the director?"
     m = _TOPIC_ASKED.match(_QUESTION_LABEL.sub(" \u2014 ", q))
@@ -1008,8 +1016,12 @@ def _front(q: str) -> str:
         both = " both" if "both" in m.group(3).lower() else ""
         return f"{m.group(2).capitalize()}{both} {m.group(1).strip()} {_end(m.group(4))}?".replace("  ", " ")
     m = _LISTED_PAIR.match(q)
-    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and (_COMPARED_BY.search(m.group(3)) or _PICKS_ONE.match(m.group(3))) and \
-            not _ONE_PRONOUN.search(m.group(3)):
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and not _ONE_PRONOUN.search(m.group(3)) and \
+            not re.search(r"(?i)\sor\s", m.group(3)) and (_PICKS_ONE.match(m.group(3)) or (
+                _COMPARED_BY.search(m.group(3)) and _PICKS_BY_VERB.match(m.group(3)) and
+                not re.search(r"(?i)\bthe\s+(?:[a-z]+est|most|least|first|last)\b", m.group(3)))):
+        # (one of the two, asked with no noun of its own: "Simon & Garfunkel: which album came out first?" asks of
+        # one name, "London, UK: which is the oldest bridge?" of many things)
         ask = _end(m.group(3))
         return f"{ask[0].upper()}{ask[1:]}, {m.group(1).strip()} or {m.group(2).strip()}?"
     for pattern in _FRONTED:
@@ -1033,6 +1045,25 @@ _PAIR_THEN_REQUEST = re.compile(rf"^\s*({_ALT})\s+and\s+({_ALT})\s*(?::|\s[-\u20
 _TOPIC_THE = re.compile(r"^\s*(?P<topic>(?-i:[A-Z\"“])[^:?;\u2013\u2014]{0,80}?)\s*(?::|\s[-\u2013\u2014])\s*"
                         r"(?P<wh>who|what)(?:\s+(?P<cop>is|was|are|were)|['’]s)\s+the\s+"
                         r"(?P<np>[\w-]+(?:\s+[\w-]+){0,4})\s*\?\s*$", re.I)
+# the nouns a topic's question asks of it ("the director", "the population"; not "the Force", "the largest country",
+# a thing of its own): the relational nouns of the analysis and the values said of a thing
+_ASKED_OF_TOPIC = frozenset("""population capital budget founder headquarters nationality birthplace birthday age height
+    length area label publisher developer manufacturer owner network genre language currency motto anthem flag mascot
+    justice judge ceo""".split())
+# labels a question is filed under, not topics ("Geography: what ...?", "Note: who ...?")
+_LABEL_WORDS = frozenset("""geography history sports sport science music movies film films trivia quiz question topic note
+    notes fyi follow-up followup update context background edit ps help urgent quick re q""".split())
+
+
+def _named_topic(topic: str) -> bool:
+    """Is ``topic`` a name (a proper noun or a possessive of one, no verb), not a label or a clause?"""
+    if topic.strip().lower() in _LABEL_WORDS:
+        return False
+    doc = _nlp()(topic)
+    return (any(t.pos_ == "PROPN" or t.tag_ == "POS" for t in doc) or all(w[:1].isupper() for w in topic.split())) and \
+        not any(t.pos_ in {"VERB", "AUX"} for t in doc)
+
+
 # words of a clause or a phrase after the noun ("the director of the sequel", "the one that ..."): asked as typed
 _NOT_OF_NOUN = re.compile(r"(?i)\b(?:of|in|on|at|for|by|with|from|to|that|who|whom|which|whose|where|when|did|does|"
                           r"do|is|are|was|were|has|have|had|he|she|it|they|his|her|its|their|one|same|both)\b")

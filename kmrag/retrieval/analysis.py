@@ -207,8 +207,9 @@ class QuestionAnalyser:
                 cls = noun_class(tok.head.lemma_)
                 if cls:
                     return cls
-        if (m := re.search(r"\b(?:which|what)\s+(?:[A-Z][\w.-]*\s+){1,2}([a-z]+)\b", doc.text)) and \
-                (cls := noun_class(m.group(1))):
+        if not re.match(r"(?i)\s*(?:who|whom|whose)\b", doc.text) and \
+                (m := re.search(r"\b(?:which|what)\s+(?:[A-Z][\w.-]*\s+){1,2}([a-z]+)\b", doc.text)) and \
+                any(t.idx == m.start(1) and t.pos_ == "NOUN" for t in doc) and (cls := noun_class(m.group(1))):
             return cls  # "from which State capital", "which NFL team": a capitalised word before the noun
         if (cls := _fronted_wh_noun_class(doc)) is not None:
             return cls  # "In which city was X born?", "At which airport was X killed?" (the parser's "which" an object)
@@ -446,13 +447,20 @@ def offered(question: str) -> list[str]:
 
 # two names set apart together: "Who was born earlier out of A and B?", "Comparing A with B, who ...?", "Of A and
 # B, which ...?", "A vs B: who ...?" (after a boundary or a word that groups them, before a boundary)
-_GROUPED = (r"(?:^(?:of|between|among|amongst)?\s*|[,:;?]\s*|\bout\s+of\s+|\b(?:which|who|whom|one)\s+of\s+|"
+_GROUPED = (r"(?:^(?:of|between|among|amongst)?\s*|[,:;]\s*|\bout\s+of\s+|\b(?:which|who|whom|one)\s+of\s+|"
             r"\b(?:first|earlier|later|older|elder|younger|longer|shorter|larger|bigger|smaller|higher|lower|more|less)"
-            r"\s+(?:of|between|among)\s+)(?:the\s+)?{a}(?:\s+(?:and|vs\.?|versus|or|&)\s+|\s*/\s*)"
+            r"\s+(?:of|between|among)\s+)(?:the\s+)?{a}\s+(?:and|vs\.?|versus|or)\s+"
             r"(?:the\s+)?{b}\s*(?:[,:;?.]|$)",
+            # "&" groups two names where a word does ("Which came first of A & B?"); "A & B" alone may be one name
+            r"(?:^(?:of|between|among|amongst)\s+|\bout\s+of\s+|\b(?:which|who|whom|one)\s+of\s+|\b(?:first|earlier|later|"
+            r"older|elder|younger|longer|shorter|larger|bigger|smaller|higher|lower|more|less)\s+(?:of|between|among)\s+)"
+            r"(?:the\s+)?{a}\s+&\s+"
+            r"(?:the\s+)?{b}\s*(?:[,:;?.]|$)",
+            # the options after the question ("Which premiered first? A or B", "... A / B"): "or" or a slash
+            r"\?\s*(?:the\s+)?{a}(?:\s+or\s+|\s*/\s*)(?:the\s+)?{b}\s*(?:[?.]|$)",
             r"\b(?:comparing|compare)\s+(?:the\s+)?{a}\s+(?:with|to|and|against)\s+(?:the\s+)?{b}(?!\w)",
             # "A and B were both released; which came first?": a statement of the two, then the question
-            r"^(?:the\s+)?{a}\s+(?:and|&)\s+(?:the\s+)?{b}\s+(?:are|were|both)\b[^?;:\u2014\u2013]*(?:[;:\u2014\u2013]|\s-)"
+            r"^(?:the\s+)?{a}\s+and\s+(?:the\s+)?{b}\s+(?:are|were)\s+both\b[^?;:\u2014\u2013]*(?:[;:\u2014\u2013]|\s-)"
             r"\s*(?:which|who)\b")
 
 

@@ -562,7 +562,7 @@ def test_where_one_went_to_school_is_a_school(analyser: QuestionAnalyser, questi
 
 @pytest.mark.parametrize("question, compared", [
     ("Which premiered first? Titanic / Avatar", ["Titanic", "Avatar"]),
-    ("Who was older? Tom Vale and Meg Ryan", ["Tom Vale", "Meg Ryan"]),
+    ("Who was older? Tom Vale or Meg Ryan", ["Tom Vale", "Meg Ryan"]),
     ("Which came first of Titanic & Avatar?", ["Titanic", "Avatar"]),
 ])
 def test_two_names_grouped_with_a_slash_an_ampersand_or_after_the_question(analyser: QuestionAnalyser, question: str,
@@ -579,3 +579,15 @@ def test_two_names_grouped_with_a_slash_an_ampersand_or_after_the_question(analy
 def test_a_capitalised_word_between_which_and_its_noun_keeps_the_noun_s_kind(analyser: QuestionAnalyser, question: str,
                                                                              answer_type: str) -> None:
     assert analyser.analyse(question).answer_type == answer_type
+
+
+def test_review_probes_of_the_nineteenth_round(analyser: QuestionAnalyser) -> None:
+    # a relative "in which" before a capitalised name asks no kind; "who" asks a person
+    assert analyser.analyse("Who owns the stadium in which Manchester United play?").answer_type == "PERSON"
+    # "A & B" alone may be one name: no comparison of its halves
+    for question in ("Simon & Garfunkel were a duo - which album came out first?",
+                     "What was the first album? Simon & Garfunkel"):
+        assert analyser.analyse(question).compared == []
+    # two named in a statement that says "both", then the question
+    got = analyser.analyse("Tom Vale and Ann Lee were both born in Ohio; who was born first?")
+    assert got.kind == "comparison" and got.compared == ["Tom Vale", "Ann Lee"]

@@ -1136,3 +1136,39 @@ def test_a_terse_query_may_open_with_the_relations_of_the_name(asked: str, read:
 ])
 def test_a_pair_then_only_the_words_that_compare_them(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked", [
+    # a topic that is a clause, a label, or a thing asked about itself (the review's probes)
+    "Tom Hanks won two Oscars: what were the films?", "Apple makes iPhones: who is the CEO?",
+    "Obama met the Pope: who is the Pope?", "Geography: what is the largest country?", "Sports: who is the best player?",
+    "Star Wars: what is the Force?", "Texas: who is the governor now?", "FYI - what is the plan?",
+    # one name with "&" or a comma, asked of its own things; a choice already offered
+    "Simon & Garfunkel: which album came out first?", "Barnes & Noble: which store opened first?",
+    "Austin, Texas: which university was founded first?", "London, UK: which is the oldest bridge?",
+    "Star Wars, Episode IV - which actor was the youngest?", "Thanks, Tom Hanks - who is older, Tom or Meg?",
+    # a pair, then words that are no comparison read as one ("scored more goals" is no passive)
+    "Messi or Ronaldo: scored more goals?", "Coke or Pepsi - more sugar?", "Barcelona or Madrid: bigger city?",
+    # a description, or a person and a verb, is no terse query
+    "Michael Jackson recording artist", "Bill Gates founded", "Tom Hanks formed",
+])
+def test_the_nineteenth_round_s_review_probes_stay_as_asked(asked: str) -> None:
+    assert rephrase(asked) == asked
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Apple: who is the CEO?", "Who is the CEO of Apple?"),
+    ("Simon & Garfunkel: who was born first?", "Who was born first, Simon or Garfunkel?"),
+    ("Dr. Dre, Eminem - who was born first?", "Who was born first, Dr. Dre or Eminem?"),
+    ("Harvard or Yale: founded first?", "Which was founded first, Harvard or Yale?"),
+    ("Coke or Pepsi - more popular?", "Which is more popular, Coke or Pepsi?"),
+    # "&" inside a name when "vs" or "and" joins the two
+    ("Procter & Gamble vs Unilever - same country?", "Are Procter & Gamble and Unilever from the same country?"),
+    ("Marks & Spencer and Tesco: same country?", "Are Marks & Spencer and Tesco from the same country?"),
+    ("Steve Jobs alma mater", "Where did Steve Jobs graduate from?"),
+    ("Steve Jobs education", "Where was Steve Jobs educated?"),
+    ("Apple Inc.: year founded", "When was Apple Inc. founded?"),
+    ("Apple Inc. founding date", "When was Apple Inc. founded?"),
+])
+def test_the_nineteenth_round_s_review_probes_read_as_meant(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
