@@ -305,3 +305,20 @@ def test_the_fifteenth_tuning_set_rewords_every_tune_half_question_once(question
     assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
     assert {split_of(r.dataset, r.qid) for r in rows} == {"tune"}
     assert len(Counter(r.form for r in rows)) == len(rows)
+
+
+@pytest.mark.parametrize(("name", "half", "forms", "most"), [("tune16.jsonl", "tune", 40, 12),
+                                                             ("blind6.jsonl", "test", 100, 2)])
+def test_the_sixteenth_tuning_set_and_the_sixth_blind_set(questions: dict[str, dict[str, str]], name: str, half: str,
+                                                          forms: int, most: int) -> None:
+    """tune16.jsonl (tune half, to be tuned on) and blind6.jsonl (test half, run, not read): 40 questions of each
+    set, written on 2026-12-06 by two writers who saw only the three dev files (README)."""
+    from kmrag.eval.calibrate import split_of
+
+    rows = load_reworded(REPO / "tests" / "data" / "reworded" / name)
+    assert Counter(r.dataset for r in rows) == {"2wiki": 40, "hotpotqa": 40, "musique": 40}
+    assert not [k for k, n in Counter((r.dataset, r.qid) for r in rows).items() if n > 1]
+    assert not [(r.dataset, r.qid) for r in rows if questions[r.dataset].get(r.qid) != r.original]
+    assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
+    assert {split_of(r.dataset, r.qid) for r in rows} == {half}
+    assert len(Counter(r.form for r in rows)) >= forms and max(Counter(r.form for r in rows).values()) <= most
