@@ -231,8 +231,9 @@ def _other_half(text: str, question: str) -> tuple[int, int] | None:
 # ("better known as" brings the name one goes by, often the answer: not here)
 _OTHER_NAME_BEFORE = re.compile(r"(?i)(?:\b(?:also|formerly|originally|previously|once)\s+(?:known|called|named)\s+as|"
                                 r"\b(?:also|formerly)\s+called|\ba\.?k\.?a\.?|\bn[ée]e)\s*[\"“'‘]?$")
-_ASKS_A_NAME = re.compile(r"(?i)\b(?:known|called|named|name|names|nickname[ds]?|alias|a\.?k\.?a|mononym|pseudonym|"
-                          r"moniker|title|also|surname|maiden|formerly)\b")
+# a question that asks a name (beside NAME_ASKED's nouns): "What was X formerly known as?", "X's surname at birth"
+_ASKS_A_NAME = re.compile(r"(?i)\b(?:known|called|named|name|names|nickname[ds]|a\.?k\.?a|title|also|surname|maiden|"
+                          r"formerly)\b")
 
 
 def _other_name_of_asked(question: str, text: str, at: int, title: str = "") -> bool:
@@ -246,14 +247,15 @@ def _other_name_of_asked(question: str, text: str, at: int, title: str = "") -> 
     named = re.search(r"((?:[A-Z][\w'’.-]*\s+){0,4}[A-Z][\w'’.-]*)\s*$", text[:opened])
     return named is not None and (named.group(1).lower() in question.lower() or
                                   named.group(1).lower() == re.sub(r"\s*\([^()]*\)$", "", title).strip().lower())
+
+
 # "Which country ...?", "What is the country where ...?": a country is asked, not a place inside one
 _ASKS_COUNTRY = re.compile(r"(?i)\s*(?:in\s+|from\s+)?(?:what|which)\s+(?:(?:is|was)\s+the\s+)?(?:country|nation)\b")
 # "how many copies", "how many studio albums": the noun counted
 _HOW_MANY_OF = re.compile(r"\bhow\s+many\s+(?:[a-z-]+\s+){0,2}?([a-z]+s)\b", re.I)
 _NUMBER_WORD = re.compile(r"(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Hundred|Thousand)")
-
-
-_NOT_A_NOUN_AFTER = frozenset("is was has does its this thus as was always perhaps nearly plus across less unless".split())
+# words in -s after a counted noun that are no noun it modifies ("copies was", "albums as of")
+_NOT_A_NOUN_AFTER = frozenset("is was has does its this thus as always perhaps nearly plus across less unless".split())
 
 
 def _names_number(text: str, value: str, at: int) -> bool:
@@ -958,7 +960,7 @@ class ExtractiveGenerator:
                 cands = [(y.group(0), at + y.start()) for c, at in cands if (y := YEAR.search(c))]
             elif MONTH_ASKED.search(question):  # "in what month": a date that names one ("November 2017")
                 cands = [(c, at) for c, at in cands if re.search(rf"\b{MONTHS}\b", c)]
-        if answer_type in NAMED and not _ASKS_A_NAME.search(question):  # "Masherbrum (formerly known as K1)": the
+        if answer_type in NAMED and not (NAME_ASKED.search(question) or _ASKS_A_NAME.search(question)):  # "Masherbrum (formerly known as K1)": the
             # thing the span is about under another name, no answer of a question that does not ask its names
             cands = [(c, at) for c, at in cands if not _other_name_of_asked(question, span.display, at, span.title)]
         if answer_type == "PLACE" and _ASKS_COUNTRY.match(question):  # "the country where X is located": "Pakistan",

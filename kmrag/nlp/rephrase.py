@@ -75,8 +75,8 @@ _LISTED_PAIR = re.compile(r"^\s*(?!(?:did|does|do|is|are|was|were|if|whether|who
 # "Titanic or Avatar - released first?", "A vs B: older?": a pair, then only the words that compare them
 _TERSE_CHOICE = re.compile(rf"^\s*({_LISTED})\s+(?:or|vs\.?|versus)\s+({_LISTED})\s*(?::|,|\s[-\u2013\u2014])\s*"
                            r"((?-i:(?:more|less)\s+[a-z]+(?:ous|ful|ive|al|ic|able|ible|ent|ant|ular)|"
-                           r"(?:released|born|made|built|founded|formed|established|created|published|written|directed|"
-                           r"produced|opened|launched|shot|sung|recorded|started|set\s+up|discovered|invented|"
+                           r"(?P<done>released|born|made|built|founded|formed|established|created|published|written|"
+                           r"directed|produced|opened|launched|shot|sung|recorded|started|set\s+up|discovered|invented|"
                            r"completed)(?:\s+(?:first|earlier|later|last|sooner|more\s+recently))?|first|last|"
                            r"(?:young|old|long|short|tall|small|bigg|larg|new|earli|lat|high|low|great|heavi|rich|"
                            r"wealthi)er))\s*\??\s*$")
@@ -662,6 +662,7 @@ def _born_when(q: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=2048)  # asked of the same text by _words, then by _rephrase's loop
 def _terse(q: str) -> str:
     """"Elizabeth Merbury husband death date" -> "When did the husband of Elizabeth Merbury die?"; "Lufthansa
     founder" -> "Who is the founder of Lufthansa?". Only a name followed by words for people and for what is
@@ -967,9 +968,8 @@ def _front(q: str) -> str:
         return f"{m.group(1).capitalize()} {_end(m.group(4))}, {m.group(2).strip()} or {m.group(3).strip()}?"
     m = _TERSE_CHOICE.match(q)
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and _COMPARED_BY.search(m.group(3)):
-        said = m.group(3).strip()
-        verb = "was" if re.match(r"(?:[a-z]+(?:ed|en)|born|made|built|founded|set\s+up|shot|sung|written)\b", said) else "is"
-        return f"Which {verb} {said}, {m.group(1).strip()} or {m.group(2).strip()}?"  # "A or B — released first?"
+        verb = "was" if m.group("done") else "is"  # "released first" is done to it; "older" it is
+        return f"Which {verb} {m.group(3).strip()}, {m.group(1).strip()} or {m.group(2).strip()}?"  # "A or B — released first?"
     m = _VERSUS.match(q)
     if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and \
             re.match(r"(?i)(?:is|are|was|were|do|does|did|have|has|had)\b", m.group(3)):  # "A vs. B — do the

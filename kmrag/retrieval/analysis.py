@@ -445,17 +445,15 @@ def offered(question: str) -> list[str]:
     return []
 
 
+# the words that group two names ("out of", "which of", "older of")
+_GROUP_WORD = (r"\bout\s+of\s+|\b(?:which|who|whom|one)\s+of\s+|\b(?:first|earlier|later|older|elder|younger|longer|"
+               r"shorter|larger|bigger|smaller|higher|lower|more|less)\s+(?:of|between|among)\s+")
 # two names set apart together: "Who was born earlier out of A and B?", "Comparing A with B, who ...?", "Of A and
 # B, which ...?", "A vs B: who ...?" (after a boundary or a word that groups them, before a boundary)
-_GROUPED = (r"(?:^(?:of|between|among|amongst)?\s*|[,:;]\s*|\bout\s+of\s+|\b(?:which|who|whom|one)\s+of\s+|"
-            r"\b(?:first|earlier|later|older|elder|younger|longer|shorter|larger|bigger|smaller|higher|lower|more|less)"
-            r"\s+(?:of|between|among)\s+)(?:the\s+)?{a}\s+(?:and|vs\.?|versus|or)\s+"
+_GROUPED = (r"(?:^(?:of|between|among|amongst)?\s*|[,:;]\s*|" + _GROUP_WORD + r")(?:the\s+)?{a}\s+(?:and|vs\.?|versus|or)\s+"
             r"(?:the\s+)?{b}\s*(?:[,:;?.]|$)",
             # "&" groups two names where a word does ("Which came first of A & B?"); "A & B" alone may be one name
-            r"(?:^(?:of|between|among|amongst)\s+|\bout\s+of\s+|\b(?:which|who|whom|one)\s+of\s+|\b(?:first|earlier|later|"
-            r"older|elder|younger|longer|shorter|larger|bigger|smaller|higher|lower|more|less)\s+(?:of|between|among)\s+)"
-            r"(?:the\s+)?{a}\s+&\s+"
-            r"(?:the\s+)?{b}\s*(?:[,:;?.]|$)",
+            r"(?:^(?:of|between|among|amongst)\s+|" + _GROUP_WORD + r")(?:the\s+)?{a}\s+&\s+(?:the\s+)?{b}\s*(?:[,:;?.]|$)",
             # the options after the question ("Which premiered first? A or B", "... A / B"): "or" or a slash
             r"\?\s*(?:the\s+)?{a}(?:\s+or\s+|\s*/\s*)(?:the\s+)?{b}\s*(?:[?.]|$)",
             r"\b(?:comparing|compare)\s+(?:the\s+)?{a}\s+(?:with|to|and|against)\s+(?:the\s+)?{b}(?!\w)",
