@@ -156,7 +156,7 @@ class MultiHopRetriever:
                          "ms": round((time.perf_counter() - t0) * 1000, 2)})
         return Retrieved(unit_ids=[u for u, _ in top], scores=[s for _, s in top], rounds=st.rounds, trace=st.trace,
                          paths=st.paths, queries=list(dict.fromkeys([q, *reversed(st.rewritten), *st.subs, *st.bridged])),
-                         entities=list(st.seeds))
+                         entities=list(st.seeds), pinned=[u for u, _ in top if u in set(self._sides(st, k))])
 
     def _analyse(self, tenant: str, q: str, k: int) -> _State:
         analysis = self.analyser.analyse(q)
@@ -421,7 +421,7 @@ class MultiHopRetriever:
         self._graph_rank(tenant, st)
         fused = rrf(st.rankings, weights=st.weights)
         if st.sides:  # each side of a comparison keeps its evidence in the top k, in the fused order
-            sides = set(list(dict.fromkeys(st.sides))[: max(0, k - 2)])
+            sides = set(self._sides(st, k))
             fused = [x for x in fused if x[0] in sides] + [x for x in fused if x[0] not in sides]
         head = [u for u, _ in fused[: k * 2]]
         sections = [u.id for u in self.units.get_units(tenant, head, include_retired=False) if u.type == "section"]
@@ -451,6 +451,11 @@ class MultiHopRetriever:
             if len(out) >= k:
                 break
         return out[:k]
+
+    @staticmethod
+    def _sides(st: _State, k: int) -> list[str]:
+        """A comparison's evidence units held at the head of the top ``k`` (room left for two others)."""
+        return list(dict.fromkeys(st.sides))[: max(0, k - 2)]
 
     def _kin_titled(self, tenant: str, names: list[str]) -> _Named | None:
         """Of the names a kin sub-question's units state (kmrag.nlp.kin), the first the graph holds under another

@@ -38,6 +38,9 @@ class Retrieved(BaseModel):
     queries: list[str] = Field(default_factory=list)
     # the graph entities the question was linked to (strategies that link; empty for the others)
     entities: list[str] = Field(default_factory=list)
+    # units the strategy holds at the head of its order whatever a reranker reads (a comparison's evidence for
+    # each side: one question about two things reads as more relevant to one side's units than to the other's)
+    pinned: list[str] = Field(default_factory=list)
 
 
 class Retriever(Protocol):

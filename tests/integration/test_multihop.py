@@ -210,6 +210,54 @@ def test_reranking_reads_the_candidates_again_with_every_question_asked(stores: 
     assert titles(stores, tenant, [step["best"][0]["unit_id"]]) in (["Edmund Varga"], ["The Silent Harbour"])
 
 
+class _AgainstTheSides:
+    """A reader that scores the compared films' units lowest of all (as one question about two things can read)."""
+
+    name = "against-the-sides"
+
+    def score_pairs(self, pairs: list[tuple[str, str]]) -> Any:
+        import numpy as np
+
+        return np.array([-10.0 if p.startswith(("The Silent Harbour", "Amber Coast")) else float(len(p) % 7)
+                         for _, p in pairs])
+
+
+class _Fixed:
+    """A strategy that answers one retrieval already made (its pinned units cleared or kept)."""
+
+    name = "fixed"
+
+    def __init__(self, got: Any) -> None:
+        self.got = got
+
+    def retrieve(self, tenant: str, question: str, k: int = 10) -> Any:
+        return self.got
+
+
+def test_reranking_keeps_a_comparisons_sides_at_the_head(stores: Stores, tenant: str) -> None:
+    """Each compared entity's unit is pinned by multihop and stays first, in multihop's order, whatever the
+    cross-encoder reads; unpinned, the same reader would push them down."""
+    from kmrag.retrieval.rerank import RerankedRetriever
+
+    question = "Which film came out first, The Silent Harbour or Amber Coast?"
+    emb = get_embedder(stores.settings)
+    plain = build_strategy("multihop", stores.units, emb, exact=True, graph=stores.graph).retrieve(tenant, question, 10)
+    n = len(plain.pinned)
+    films = [u for u in plain.unit_ids if titles(stores, tenant, [u])[0] in ("The Silent Harbour", "Amber Coast")]
+    assert len(films) == 2 and set(films) <= set(plain.pinned)  # and the units of the bridges followed from them
+    assert plain.unit_ids[:n] == plain.pinned and n < len(plain.unit_ids)
+    got = RerankedRetriever(_Fixed(plain), stores.units, reranker=_AgainstTheSides()).retrieve(tenant, question, 10)
+    assert got.unit_ids[:n] == plain.pinned and got.pinned == plain.pinned
+    assert sorted(got.unit_ids) == sorted(plain.unit_ids)
+    step = next(s for s in got.trace if s["step"] == "rerank")
+    assert step["held"] == n and step["candidates"] == min(len(plain.unit_ids), DEPTH) - n
+    loose = RerankedRetriever(_Fixed(plain.model_copy(update={"pinned": []})), stores.units,
+                              reranker=_AgainstTheSides()).retrieve(tenant, question, 10)
+    assert not set(films) <= set(loose.unit_ids[:n])
+    real = build_strategy("multihop-rerank", stores.units, emb, exact=True, graph=stores.graph).retrieve(tenant, question, 5)
+    assert real.unit_ids[: min(n, 5)] == plain.pinned[:5]
+
+
 def test_an_unknown_strategy_or_reranker_is_refused_naming_the_choices(stores: Stores) -> None:
     from kmrag.errors import ConfigError
 
