@@ -783,6 +783,7 @@ def _words(q: str) -> str:
     q = _POSS_SAME.sub(lambda m: f"Do {m.group(1)} and {m.group(3)} have the same {m.group(2).lower()}?", q)
     q = _IN_THE_KIND_WHERE.sub(lambda m: f"{'Are' if m.group(1).lower() == 'is' else 'Were'} {m.group(2)} and "
                                f"{m.group(4)} in the same {m.group(3).lower()}?", q)
+    q = _pair_referred(q)
     q = _PAIR_IS.sub(_pair_then_asked, q)
     q = _PAIR_ROLES.sub(lambda m: f"{m.group(3).capitalize()} the {m.group(4).lower()} of {m.group(1)} and {m.group(2)} "
                         f"{m.group(5)}?" if m.group(4).lower()[:-1] in _person_nouns() else m.group(0), q)
@@ -884,7 +885,7 @@ _THE_ER_OF = re.compile(rf"^\s*(who|which(?:\s+\w+)?)\s+(is|was)\s+the\s+({_ER})
 # set up, then a choice between them
 _KINDS = r"(?:films?|movies?|people|persons|men|women|places|villages|towns|books|novels|songs|albums|bands|players|works)"
 _PAIR_DOT = re.compile(rf"^\s*(?:(?:think\s+(?:of|about)|consider|take|look\s+at)\s+)?(?:(?:the\s+)?(?:two\s+)?{_KINDS}\s*[:,]?\s+)?"
-                       rf"({_ALT})(?:\s+and\s+|,\s+)({_ALT})\s*[.:;]\s+((?:which|who|whose)\b[^?]*\?)\s*$", re.I | re.S)
+                       rf"({_ALT})(?:\s+(?-i:and)\s+|,\s+)({_ALT})\s*[.:;]\s+((?:which|who|whose)\b[^?]*\?)\s*$", re.I | re.S)
 _TOPIC_FIRST = re.compile(r"^\s*(?:you\s+know|do\s+you\s+know|remember|know|ever\s+heard\s+of|consider|take|"
                           r"think\s+(?:of|about)|look\s+at|picture|imagine|(?:i\s*'?m\s+|i\s+am\s+|been\s+|i\s+was\s+)?"
                           r"(?:reading|watching|learning|listening)\s+(?:up\s+)?(?:about|on|to)?)\s+"
@@ -951,7 +952,7 @@ def _front(q: str) -> str:
         verb = re.sub(r"(?i)^(?:are|were)\s+", "", verb) if aux in {"Are", "Were"} else re.sub(r"(?i)^came\b", "come", verb)
         return f"{aux} the {m.group(4)} of {m.group(2)} and {m.group(3)} {verb.strip()}?"
     m = _PAIR_DOT.match(q)
-    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and \
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and "&" not in m.group(0) and \
             not re.search(r"\s(?-i:(?:have|has|had|are|is|was|were)\b)", m.group(2)) and (  # ("A and B have different
         # directors; which ...": a statement, not a pair)
             _COMPARED_BY.search(m.group(3)) or re.search(r"(?i)\bsame\b", m.group(3))) and not _locates(m.group(2)) \
@@ -1279,6 +1280,21 @@ def _lower_article(text: str) -> str:
     return re.sub(r"^(The|A|An)(?=\s+(?-i:[a-z]))", lambda m: m.group(1).lower(), text.strip())
 
 
+def _pair_referred(q: str) -> str:
+    """"Titanic and Avatar are films: who directed the first?" -> "Who directed Titanic?": a pair named, then one
+    of the two asked about as the first / the former or the second / the latter."""
+    m = _PAIR_REFERRED.match(q)
+    if not m or len(m.group(1).split()) > 8 or len(m.group(2).split()) > 8:
+        return q
+    refs = list(_REFERRED.finditer(m.group(3)))
+    if len(refs) != 1:
+        return q
+    ref = refs[0]
+    name = m.group(1) if ref.group(1).lower() in {"first", "former"} else m.group(2)
+    asked = m.group(3)[: ref.start()] + name.strip() + m.group(3)[ref.end():]
+    return asked[:1].upper() + asked[1:]
+
+
 def _pair_then_asked(m: re.Match[str]) -> str:
     """"A and B are villages. Are they in the same country?" -> "Are A and B in the same country?"; "Which of them
     has the older director?" -> "Which has the older director, A or B?"; the statement as it was otherwise."""
@@ -1453,8 +1469,9 @@ def _in_situ(q: str) -> str:
             topic.group(2)[1:]:
         return f"{topic.group(1)} \u2014 {turned[:1].lower()}{turned[1:]}"
     m = _WH_LAST.match(q)
-    if m is None or _asked_inside(m.group("clause")):
-        return q
+    if m is None or _asked_inside(m.group("clause")) or re.search(r"[:;\u2013\u2014-]$", m.group("clause")) or \
+            (m.group("noun") or "").lower() in {"one", "ones"}:
+        return q  # (not "X is near a capital — which one?": the wh-word points back, to no clause of its own)
     inverted = _invert(m.group("clause"))
     if inverted is None:
         return q
@@ -1617,6 +1634,12 @@ _IN_THE_KIND_WHERE = re.compile(r"^\s*(is|was)\s+(.+?)\s+(?:located\s+|situated\
                                 r"city|county|region|province)\s+(?:where|in\s+which|that)\s+(.+?)\s+(?:is|was)"
                                 r"(?:\s+(?:located|situated|found|in))?\s*\?\s*$", re.I)
 # "A and B are villages. Are they in the same country?" / "... Which of them has ...?": the pair the pronoun is
+# "A and B (are films): who directed the first?": the pair, then a question pointing at one of the two
+_PAIR_REFERRED = re.compile(rf"^\s*({_ALT})\s+(?-i:and)\s+({_ALT})(?:\s+(?:are|were)\s+(?:both\s+)?(?:two\s+)?"
+                            r"(?:(?-i:[a-z][\w-]*)\s+){0,2}(?-i:[a-z][\w-]*))?\s*(?::|;|\.|\s[-\u2013\u2014])\s*"
+                            r"((?:who|whom|whose|what|which|when|where|how|is|was|did|does|do|the)\b[^?]*\?)\s*$", re.I | re.S)
+_REFERRED = re.compile(r"\bthe\s+(first|former|second|latter)(?:\s+one)?(?=\s*(?:[?,.;]|$|(?-i:[a-z]+ed|born|died|came|won|wrote|made|became|began|went|was|is|did|has|had)\b))",
+                       re.I)
 _PAIR_IS = re.compile(rf"^\s*({_ALT})\s+and\s+({_ALT})\s+(?:are|were)\s+(?:both\s+)?(?:two\s+)?(?:(?-i:[a-z][\w-]*)\s+){{0,3}}?"
                       r"(?-i:[a-z][\w-]*)\s*[.;]\s+(.+\?)\s*$", re.S)
 # "A / B: are the two directors from the same country?" -> "Are the directors of A and B from the same country?"

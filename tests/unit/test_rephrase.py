@@ -1172,3 +1172,30 @@ def test_the_nineteenth_round_s_review_probes_stay_as_asked(asked: str) -> None:
 ])
 def test_the_nineteenth_round_s_review_probes_read_as_meant(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    # a pair named, then one of the two asked about as the first / the former, the second / the latter
+    ("Titanic and Avatar are films: who directed the first?", "Who directed Titanic?"),
+    ("Titanic and Avatar. Where was the director of the latter born?", "Where was the director of Avatar born?"),
+    ("Titanic and Avatar — the former was directed by whom?", "Who directed Titanic?"),
+    ("Titanic and Avatar: the second one came out when?", "When did Avatar come out?"),
+    # "&" joins the pair: a capitalised "And" inside a title does not split it
+    ("The Young And The Guilty & Brothers' Nest: which one came out first?",
+     "Which one came out first, The Young And The Guilty or Brothers' Nest?"),
+])
+def test_a_pair_then_one_of_the_two_pointed_at(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked", [
+    # the wh-word points back into the statement: no clause of its own to turn round ("... Rajasthan —?" before)
+    "Mundawar is a city 140km away from a State capital of Rajasthan — which one?",
+    "X played for a team in a league: which one?",
+    # "the first" that compares, or that is a noun's
+    "Simon and Garfunkel: who was the first to die?",
+])
+def test_a_pointer_back_or_a_comparing_first_stays_as_asked_or_compared(asked: str) -> None:
+    read = rephrase(asked)
+    assert "\u2014?" not in read and ":?" not in read and not read.endswith(("—?", "-?"))
+    assert read == asked or read == "Who was the first to die, Simon or Garfunkel?"
