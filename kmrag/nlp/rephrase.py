@@ -134,7 +134,7 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"^(?!(?i:who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did)\b)([^.?,]{2,80}?)"
                            r"(?:\.\.\.|\u2026)\s+(?=(?-i:[a-z]))"), lambda m: f"{m.group(1)} \u2014 "),
                # "I read that A and B were both directors, is that so?": whether it is so
-               (re.compile(r"^\s*i\s+(?:read|heard|saw|was\s+told)\s+(?:somewhere\s+)?that\s+(.+?)\s*[,;]?\s*(?:is\s+that\s+"
+               (re.compile(r"^\s*i\s+(?:read|heard|saw|was\s+told)\s+(?:somewhere\s+)?that\s+(.+?)\s*(?:[,;:]|\s[-\u2013\u2014])?\s*(?:is\s+that\s+"
                            r"(?:so|true|right|correct)|(?:is\s+)?that\s+(?:true|right|correct))\s*\?\s*$", re.I),
                 lambda m: f"Is it true that {m.group(1)}?"),
                # "published under what title": published as what
@@ -1004,6 +1004,7 @@ def _front(q: str) -> str:
         return f"{wh} {cop} the {m.group('np')} of {_lower_article(m.group('topic'))}?"  # "X: who is the director?"
     m = _TOPIC_ASKED.match(_QUESTION_LABEL.sub(" \u2014 ", q))
     if m and not _TOPIC.match(q) and len(m.group(1).split()) <= 16 and not _CLAUSE_TOPIC.search(m.group(1)) and \
+            not _SOME_ONE.search(m.group(1)) and \
             not re.search(r"\s(?:or|/)\s", m.group(1)) and \
             (said := _said_of(m.group(2), _topic_name(m.group(1)))):
         return said  # "A and B — do their directors come from the same country?"
@@ -1609,6 +1610,8 @@ _BOTH_FIRST = re.compile(r"^\s*(are|were)\s+both\s+(.+?)\s+and\s+(.+?)\s+((?-i:[
 _OR_THE_ER = re.compile(rf"^\s*((?i:is|was|are|were))\s+({_ALT})\s+or\s+({_ALT})\s+(the\s+(?:[a-z]+er|more\s+[a-z]+|less\s+[a-z]+|"
                         r"elder|first|last)\b[^?]*?)\s*\?\s*$", re.S)
 # a statement, not a topic: "X was developed by an English inventor — when was he born?"
+# "X was employed at some place — where does it rank?": the pronoun is the unnamed place's, not the statement's
+_SOME_ONE = re.compile(r"\b(?:some(?:one|body|thing|where)|some\s+(?-i:[a-z]+))\b", re.I)
 _CLAUSE_TOPIC = re.compile(r"\b(?:is|was|are|were|has\s+been|had\s+been)\s+(?:[a-z]+ly\s+)?(?-i:[a-z]+(?:ed|en))\s+by\b", re.I)
 # "X — his mum's dad was who?": a topic, then what one of its own is, asked at the end
 _TOPIC_THEN_OWNED_WH = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*((?:his|her|its|their)\s+[^?]+?)\s+(was|is|were|are)\s+"

@@ -1199,3 +1199,19 @@ def test_a_pointer_back_or_a_comparing_first_stays_as_asked_or_compared(asked: s
     read = rephrase(asked)
     assert "\u2014?" not in read and ":?" not in read and not read.endswith(("—?", "-?"))
     assert read == asked or read == "Who was the first to die, Simon or Garfunkel?"
+
+
+@pytest.mark.parametrize("asked, read", [
+    # the pronoun points at an unnamed thing of the statement, not at the statement ("Where does Said Ashour was
+    # employed at some place rank ...?" before): left as asked
+    ("Said Ashour was employed at some place — where does it rank according to QS World University Rankings?",
+     "Said Ashour was employed at some place — where does it rank according to QS World University Rankings?"),
+    ("Hank Reinhardt was married to someone — what school did she graduate from?",
+     "Hank Reinhardt was married to someone — what school did she graduate from?"),
+    ("Some Like It Hot — who directed it?", "Who directed Some Like It Hot?"),
+    # "I read that ... — is that so?": the dash goes with the tag ("... the same country —?" before)
+    ("I read that Nagazeh-Ye Kuchak and Abadi Chaleh are located in the same country — is that so?",
+     "Are Nagazeh-Ye Kuchak and Abadi Chaleh located in the same country?"),
+])
+def test_no_statement_stands_for_a_pronoun_and_no_dash_is_left_hanging(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
