@@ -507,6 +507,8 @@ def rephrase(question: str) -> str:
     if not q or len(q) > MAX_CHARS:
         return question
     out = _rephrase(q)
+    if out != q:
+        out = re.sub(r"\s*[,;:]+\s*\?$", "?", out)  # "..., A or B,?": a name's comma left before the mark
     if out.startswith("When ") and (_YEAR.search(q) or re.search(r"\([^()]*\byear\b[^()]*please\)", q, re.I)) and \
             not _YEAR.search(out):
         out = f"In what year {out[5:]}"  # a year was asked: the year alone is the answer, not the date
@@ -556,10 +558,11 @@ def _request(q: str) -> str:
         return f"Do {a} and {b} have the same {attr}?"
     m = _BY_WHOM.match(q)
     if m:
-        x = m.group(1)
+        x = m.group(1).rstrip(" ,;")  # "X, by the performer of Y, was written by whom?"
         if re.match(r"(?:The|A|An)\s", x):
             x = x[0].lower() + x[1:]
-        return f"Who {m.group(2)} {x}?"
+        done = {"written": "wrote", "sung": "sang", "drawn": "drew"}.get(m.group(2), m.group(2))
+        return f"Who {done} {x}?"
     m = _NUMBER_OF.match(q)
     if m and not _ASKS.search(q):
         return f"How many {m.group(1).lower()} are there {m.group(2)}?"
@@ -1157,8 +1160,10 @@ def _introduced(q: str) -> str | None:
     professor founded?"; "X has a wife. When is her birthday?" -> "When is the birthday of X's wife?"."""
     m = _STATED_THEN_ASKED.match(q)
     if m is None or re.match(r"(?i)\s*(?:who|whom|when|where)\b", m.group("stmt")) or \
-            re.search(r"(?i)\b(?:what|which|how)\b", m.group("stmt")):
-        return None  # (a relative "who" / "where" may describe in a statement: "The trainer who bred X was ...")
+            re.search(r"(?i)\b(?:what|which|how)\b", m.group("stmt")) or \
+            re.search(r"(?i),\s*and\s+(?:there|it|he|she|they|this|that)\b", m.group("stmt")):
+        return None  # (a relative "who" / "where" may describe in a statement: "The trainer who bred X was ..."; two
+        # statements joined, "X was born in a place, and there was a battle there", introduce more than one thing)
     stmt, ask = m.group("stmt").strip(), m.group("q")
     ref, intro = _referred(stmt, ask)
     if intro is None:

@@ -1215,3 +1215,22 @@ def test_a_pointer_back_or_a_comparing_first_stays_as_asked_or_compared(asked: s
 ])
 def test_no_statement_stands_for_a_pronoun_and_no_dash_is_left_hanging(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    # a name's comma left before the mark ("... or Matrimonium,?", "... Thinking About You,?" before)
+    ("Kaala Patthar vs Matrimonium, which one hit screens earlier?",
+     "Which one hit screens earlier, Kaala Patthar or Matrimonium?"),
+    ("Turn Me On, the song by the Thinking About You performer, was penned by whom?",
+     "Who penned Turn Me On, the song by the Thinking About You performer?"),
+    # the participle's past ("Who written ..." before)
+    ("Turn Me On, by the performer of Thinking About You, was written by whom?",
+     "Who wrote Turn Me On, by the performer of Thinking About You?"),
+    ("The song was sung by whom?", "Who sang the song?"),
+    # two statements joined introduce more than one thing: left as asked ("When did The performer of III was born
+    # in a place, and there start?" before)
+    ("The performer of III was born in a place, and there was a battle of that place. When did that battle start?",
+     "The performer of III was born in a place, and there was a battle of that place. When did that battle start?"),
+])
+def test_no_comma_before_the_mark_no_participle_as_a_verb_no_two_statements_merged(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
