@@ -790,7 +790,7 @@ def _words(q: str) -> str:
     q = _PAIR_IS.sub(_pair_then_asked, q)
     q = _PAIR_ROLES.sub(lambda m: f"{m.group(3).capitalize()} the {m.group(4).lower()} of {m.group(1)} and {m.group(2)} "
                         f"{m.group(5)}?" if m.group(4).lower()[:-1] in _person_nouns() else m.group(0), q)
-    q = _PAIR_CHOICE.sub(lambda m: f"{m.group(3)[:1].upper()}{m.group(3)[1:]}, {m.group(1)} or {m.group(2)}?", q)
+    q = _PAIR_CHOICE.sub(_pair_choice, q)
     q = _ON_THE_SIDE.sub(lambda m: f"{m.group(2)[:1].upper()}{m.group(2)[1:]}{_SIDE_OF[m.group(1).lower()]} "
                          f"{m.group(3)}", q)
     q = _kinship(q)
@@ -955,12 +955,15 @@ def _front(q: str) -> str:
         verb = re.sub(r"(?i)^(?:are|were)\s+", "", verb) if aux in {"Are", "Were"} else re.sub(r"(?i)^came\b", "come", verb)
         return f"{aux} the {m.group(4)} of {m.group(2)} and {m.group(3)} {verb.strip()}?"
     m = _PAIR_DOT.match(q)
-    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and "&" not in m.group(0) and \
+    if m and len(m.group(1).split()) <= 8 and len(m.group(2).split()) <= 8 and \
             not re.search(r"\s(?-i:(?:have|has|had|are|is|was|were)\b)", m.group(2)) and (  # ("A and B have different
         # directors; which ...": a statement, not a pair)
             _COMPARED_BY.search(m.group(3)) or re.search(r"(?i)\bsame\b", m.group(3))) and not _locates(m.group(2)) \
-            and not re.search(r"(?i)\b(?:the\s+(?:first|second|last|other)\s+one|the\s+former|the\s+latter)\b", m.group(3)):
+            and not re.search(r"(?i)\b(?:the\s+(?:first|second|last|other)\s+one|the\s+former|the\s+latter)\b", m.group(3)) \
+            and not _points_at_one(m.group(3)) and not _NOT_A_NAME_FIRST.match(m.group(1)) and \
+            not re.search(r"\s(?-i:and)\s", f" {m.group(1)} {m.group(2)} "):  # ("War and Peace and Anna Karenina")
         ask = re.sub(r"(?i)^(which|who)\s+of\s+(?:them|the\s+two|these(?:\s+two)?|those(?:\s+two)?)\b", r"\1", m.group(3))
+        ask = _BOTH_OFFERED.sub("", ask)  # "who was older, the first or the second?"
         return f"{_end(ask)}, {m.group(1).strip()} or {m.group(2).strip()}?"  # "A, B. Which one's director ...?"
     m = _TOPIC_FIRST.match(q)
     if m and (said := _said_of(m.group(2), m.group(1).strip())):
@@ -1286,16 +1289,35 @@ def _lower_article(text: str) -> str:
     return re.sub(r"^(The|A|An)(?=\s+(?-i:[a-z]))", lambda m: m.group(1).lower(), text.strip())
 
 
+def _points_at_one(asked: str) -> bool:
+    """Does the question point at one of a pair named before it ("who directed the first?"), not ask which came
+    first ("which was the first founded?", "who was the first?")?"""
+    ref = _REFERRED.search(asked)
+    return ref is not None and not re.search(r"(?i)\b(?:is|was|are|were)\s+$", asked[: ref.start()])
+
+
+def _pair_choice(m: re.Match[str]) -> str:
+    """"A and B — who was born more recently?" -> "Who was born more recently, A or B?"; not when the pair is no pair
+    of names ("War and Peace and Anna Karenina", "I like A and B", "A and B are films") or the question points at
+    one of the two ("who wrote the first?"); "the first or the second" offered again is dropped."""
+    a, b, asked = m.group(1), m.group(2), m.group(3)
+    if _NOT_A_NAME_FIRST.match(a) or re.search(r"\s(?-i:and|are|were|is|was)\s", f" {a} {b} ") or _points_at_one(asked):
+        return m.group(0)
+    asked = _BOTH_OFFERED.sub("", asked)
+    return f"{asked[:1].upper()}{asked[1:]}, {a} or {b}?"
+
+
 def _pair_referred(q: str) -> str:
     """"Titanic and Avatar are films: who directed the first?" -> "Who directed Titanic?": a pair named, then one
     of the two asked about as the first / the former or the second / the latter."""
     m = _PAIR_REFERRED.match(q)
-    if not m or len(m.group(1).split()) > 8 or len(m.group(2).split()) > 8:
-        return q
-    refs = list(_REFERRED.finditer(m.group(3)))
-    if len(refs) != 1:
-        return q
-    ref = refs[0]
+    if not m or len(m.group(1).split()) > 8 or len(m.group(2).split()) > 8 or \
+            len(re.findall(r"\s(?-i:and)\s", q[m.start(1):m.end(2)])) != 1 or _NOT_A_NAME_FIRST.match(m.group(1)):
+        return q  # ("Pride and Prejudice and Emma ...", "Both Titanic and Avatar ...", "I like Titanic and ...")
+    if len(_ORDINAL.findall(m.group(3))) != 1 or (ref := _REFERRED.search(m.group(3))) is None or \
+            re.search(r"(?i)\b(?:is|was|are|were|be|been)\s+$", m.group(3)[: ref.start()]):
+        return q  # one pointer, not said of the answer ("which was the first founded?", "who was the first?": who
+        # came first, a comparison; "was the first older than the second?": both)
     name = m.group(1) if ref.group(1).lower() in {"first", "former"} else m.group(2)
     asked = m.group(3)[: ref.start()] + name.strip() + m.group(3)[ref.end():]
     return asked[:1].upper() + asked[1:]
@@ -1475,9 +1497,9 @@ def _in_situ(q: str) -> str:
             topic.group(2)[1:]:
         return f"{topic.group(1)} \u2014 {turned[:1].lower()}{turned[1:]}"
     m = _WH_LAST.match(q)
-    if m is None or _asked_inside(m.group("clause")) or re.search(r"[:;\u2013\u2014-]$", m.group("clause")) or \
-            (m.group("noun") or "").lower() in {"one", "ones"}:
-        return q  # (not "X is near a capital — which one?": the wh-word points back, to no clause of its own)
+    if m is None or _asked_inside(m.group("clause")) or re.search(r"[.:;\u2013\u2014-]$", m.group("clause")):
+        return q  # (not "X is near a capital — which one?", "... one of them is older. Which one?": the wh-word
+        # points back, to no clause of its own)
     inverted = _invert(m.group("clause"))
     if inverted is None:
         return q
@@ -1616,7 +1638,7 @@ _OR_THE_ER = re.compile(rf"^\s*((?i:is|was|are|were))\s+({_ALT})\s+or\s+({_ALT})
                         r"elder|first|last)\b[^?]*?)\s*\?\s*$", re.S)
 # a statement, not a topic: "X was developed by an English inventor — when was he born?"
 # "X was employed at some place — where does it rank?": the pronoun is the unnamed place's, not the statement's
-_SOME_ONE = re.compile(r"\b(?:some(?:one|body|thing|where)|some\s+(?-i:[a-z]+))\b", re.I)
+_SOME_ONE = re.compile(r"\b(?:some(?:one|body|thing|where)|some\s+[a-z]+)\b")  # (not "Someone Like You")
 _CLAUSE_TOPIC = re.compile(r"\b(?:is|was|are|were|has\s+been|had\s+been)\s+(?:[a-z]+ly\s+)?(?-i:[a-z]+(?:ed|en))\s+by\b", re.I)
 # "X — his mum's dad was who?": a topic, then what one of its own is, asked at the end
 _TOPIC_THEN_OWNED_WH = re.compile(r"^\s*(.+?)\s*(?::|\s[-\u2013\u2014])\s*((?:his|her|its|their)\s+[^?]+?)\s+(was|is|were|are)\s+"
@@ -1646,6 +1668,9 @@ _IN_THE_KIND_WHERE = re.compile(r"^\s*(is|was)\s+(.+?)\s+(?:located\s+|situated\
 _PAIR_REFERRED = re.compile(rf"^\s*({_ALT})\s+(?-i:and)\s+({_ALT})(?:\s+(?:are|were)\s+(?:both\s+)?(?:two\s+)?"
                             r"(?:(?-i:[a-z][\w-]*)\s+){0,2}(?-i:[a-z][\w-]*))?\s*(?::|;|\.|\s[-\u2013\u2014])\s*"
                             r"((?:who|whom|whose|what|which|when|where|how|is|was|did|does|do|the)\b[^?]*\?)\s*$", re.I | re.S)
+_BOTH_OFFERED = re.compile(r"(?i),?\s*the\s+(?:first|former)\s+or\s+the\s+(?:second|latter)\b")
+_ORDINAL = re.compile(r"\bthe\s+(?:first|former|second|latter)\b", re.I)
+_NOT_A_NAME_FIRST = re.compile(r"(?i)(?:both|either|neither|i|we|you|my|our|so|well|and|but|also)\b")
 _REFERRED = re.compile(r"\bthe\s+(first|former|second|latter)(?:\s+one)?(?=\s*(?:[?,.;]|$|(?-i:[a-z]+ed|born|died|came|won|wrote|made|became|began|went|was|is|did|has|had)\b))",
                        re.I)
 _PAIR_IS = re.compile(rf"^\s*({_ALT})\s+and\s+({_ALT})\s+(?:are|were)\s+(?:both\s+)?(?:two\s+)?(?:(?-i:[a-z][\w-]*)\s+){{0,3}}?"

@@ -57,12 +57,13 @@ class RerankedRetriever:
         if len(got.unit_ids) < 2:
             return got
         t = time.perf_counter()
-        held = [u for u in got.unit_ids[: self.depth] if u in set(got.pinned)]
-        cands = [u for u in got.unit_ids[: self.depth] if u not in set(held)]
-        units = {u.id: u for u in self.units.get_units(tenant, cands)}
-        cands = [c for c in cands if c in units]
+        window = list(dict.fromkeys(got.unit_ids[: self.depth]))
+        units = {u.id: u for u in self.units.get_units(tenant, window)}
+        # pinned units stay first, leaving two places of the caller's k to the others, as the strategy's own k would
+        held = [u for u in window if u in set(got.pinned) and u in units][: max(0, k - 2)]
+        cands = [u for u in window if u not in set(held) and u in units]
         if len(cands) < 2:
-            return got
+            return got.model_copy(update={"unit_ids": got.unit_ids[:k], "scores": got.scores[:k]})
         queries = list(dict.fromkeys([question, *got.queries]))[: self.max_queries]
         texts = [unit_text(units[c].title, units[c].content) for c in cands]
         scores = self.reranker.score_pairs([(q, x) for q in queries for x in texts]).reshape(len(queries), len(cands))
@@ -72,11 +73,11 @@ class RerankedRetriever:
         ce = dict(zip(cands, best.tolist(), strict=True))
         top = max([s for _, s in fused], default=0.0)
         head = [(u, top + (len(held) - i) / 1000) for i, u in enumerate(held)] + [(u, s) for u, s in fused]
-        tail = [(u, s) for u, s in zip(got.unit_ids, got.scores, strict=False) if u not in ce and u not in held]
+        tail = [(u, s) for u, s in dict(zip(got.unit_ids, got.scores, strict=False)).items() if u not in ce and u not in held]
         out = (head + [(u, 0.0) for u, _ in tail])[:k]
         step = {"step": "rerank", "model": getattr(self.reranker, "name", "cross-encoder"), "candidates": len(cands),
                 "queries": len(queries), "weight": self.weight, "held": len(held),
                 "best": [{"unit_id": u, "score": round(ce[u], 3)} for u in by_ce[:3]],
                 "ms": round((time.perf_counter() - t) * 1000, 2)}
         return got.model_copy(update={"unit_ids": [u for u, _ in out], "scores": [s for _, s in out],
-                                      "trace": [*got.trace, step]})
+                                      "pinned": held, "trace": [*got.trace, step]})
