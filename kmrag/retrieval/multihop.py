@@ -152,11 +152,12 @@ class MultiHopRetriever:
             if not self._refine(tenant, st, k):
                 break
         top = self._finish(tenant, st, k)
+        sides = set(self._sides(st, k))
         st.trace.append({"step": "done", "rounds": st.rounds, "found": len(top),
                          "ms": round((time.perf_counter() - t0) * 1000, 2)})
         return Retrieved(unit_ids=[u for u, _ in top], scores=[s for _, s in top], rounds=st.rounds, trace=st.trace,
                          paths=st.paths, queries=list(dict.fromkeys([q, *reversed(st.rewritten), *st.subs, *st.bridged])),
-                         entities=list(st.seeds), pinned=[u for u, _ in top if u in set(self._sides(st, k))])
+                         entities=list(st.seeds), pinned=[u for u, _ in top if u in sides])
 
     def _analyse(self, tenant: str, q: str, k: int) -> _State:
         analysis = self.analyser.analyse(q)

@@ -60,8 +60,9 @@ class RerankedRetriever:
         window = list(dict.fromkeys(got.unit_ids[: self.depth]))
         units = {u.id: u for u in self.units.get_units(tenant, window)}
         # pinned units stay first, leaving two places of the caller's k to the others, as the strategy's own k would
-        held = [u for u in window if u in set(got.pinned) and u in units][: max(0, k - 2)]
-        cands = [u for u in window if u not in set(held) and u in units]
+        pinned = set(got.pinned)
+        held = [u for u in window if u in pinned and u in units][: max(0, k - 2)]
+        cands = [u for u in window if u not in held and u in units]
         if len(cands) < 2:
             return got.model_copy(update={"unit_ids": got.unit_ids[:k], "scores": got.scores[:k]})
         queries = list(dict.fromkeys([question, *got.queries]))[: self.max_queries]
