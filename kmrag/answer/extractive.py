@@ -47,6 +47,7 @@ from kmrag.answer.countries import country_in, country_named, place_names
 from kmrag.answer.judge import judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
+from kmrag.answer.listed import asked_count, stated_list
 from kmrag.answer.ordered import as_choice
 from kmrag.answer.spans import TITLE_QUALIFIER, Span
 from kmrag.answer.support import STOP, number_key, stem, terms
@@ -833,7 +834,7 @@ class ExtractiveGenerator:
         if analysis.answer_type in CLAUSE_ASKED:
             return None  # "Why ...?", "How did ...?": the statements answer; no name or value of them does
         order = list(reversed(chain)) if analysis.kind in {"bridge", "inference"} else chain
-        got = self._read(question, analysis.answer_type, analysis.mentions, order, ents)
+        got = listed(question, analysis.mentions, order) or self._read(question, analysis.answer_type, analysis.mentions, order, ents)
         if (got is None or not got[2].get("framed")) and frame(question) and \
                 (framed := self._read(question, analysis.answer_type, analysis.mentions,
                                       _led_to(question, chain, pool[:POOL_READ]), ents, framed_only=True)):
@@ -1374,6 +1375,20 @@ class ExtractiveGenerator:
         return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
                         "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
                                      for v, n, s in values]}
+
+
+def listed(question: str, mentions: Sequence[str], order: Sequence[Span]) -> tuple[str, Span, dict[str, Any]] | None:
+    """A question asking for a number of things ("What are the three failure modes …?"): the first span of
+    ``order`` listing exactly that many of them after the same number and noun (:mod:`kmrag.answer.listed`)."""
+    if (asked := asked_count(question)) is None:
+        return None
+    relational = terms(question).words - terms(" ".join(mentions)).words
+    for span in order:
+        if (got := stated_list(span.display, *asked)) is not None:
+            stated = stated_count(question, relational, span.display) > 0
+            return got[0], span, {"kind": "span", "candidates": 1, "distance": 0, "relation_stated": stated,
+                                  "listed": asked[0]}
+    return None
 
 
 def _led_to(question: str, chain: Sequence[Span], pool: Sequence[Span]) -> list[Span]:
