@@ -835,13 +835,15 @@ class ExtractiveGenerator:
             return None  # "Why ...?", "How did ...?": the statements answer; no name or value of them does
         order = list(reversed(chain)) if analysis.kind in {"bridge", "inference"} else chain
         got = listed(question, analysis.mentions, order) or self._read(question, analysis.answer_type, analysis.mentions, order, ents)
-        if (got is None or not got[2].get("framed")) and frame(question) and \
+        if (got is None or not (got[2].get("framed") or got[2].get("listed"))) and frame(question) and \
                 (framed := self._read(question, analysis.answer_type, analysis.mentions,
                                       _led_to(question, chain, pool[:POOL_READ]), ents, framed_only=True)):
             got = framed  # the question's frame stated in a span the statements left out: that span joins them
         if got is None:
             return None
-        if analysis.answer_type in {"PERSON", "ENTITY"} and (part := name_part(question, got[0])):  # "first name of X"
+        if got[2].get("listed"):
+            pass  # a list of the things asked stands whole ("the two brothers who share the surname": both names)
+        elif analysis.answer_type in {"PERSON", "ENTITY"} and (part := name_part(question, got[0])):  # "first name of X"
             got = (part, got[1], got[2])
         elif analysis.answer_type in NAMED and (others := got[2].get("others", [])[: got[2].get("typed_others", 0)]) \
                 and WHICH_THING.match(question):
@@ -1384,7 +1386,7 @@ def listed(question: str, mentions: Sequence[str], order: Sequence[Span]) -> tup
         return None
     relational = terms(question).words - terms(" ".join(mentions)).words
     for span in order:
-        if (got := stated_list(span.display, *asked)) is not None:
+        if (got := stated_list(span.display, *asked, about=mentions)) is not None:
             stated = stated_count(question, relational, span.display) > 0
             return got[0], span, {"kind": "span", "candidates": 1, "distance": 0, "relation_stated": stated,
                                   "listed": asked[0]}

@@ -101,3 +101,33 @@ def test_an_agent_nouns_sub_question_is_resolved_by_whoever_does_its_verb() -> N
 def test_qualified_titles_are_the_ones_the_text_writes(name: str, text: str, titles: list[str]) -> None:
     from kmrag.retrieval.multihop import qualified_titles
     assert qualified_titles(name, [text]) == titles
+
+
+class _NoSections:
+    def get_units(self, tenant: str, ids: list[str], include_retired: bool = False) -> list[object]:
+        return []  # no heading units: the fused order stands as it is
+
+
+def _finished(final_k: int) -> list[str]:
+    """multihop's last fusion of a round's lists: 'top' is first in two lists, 'middling' twelfth in three."""
+    from kmrag.retrieval.analysis import QuestionAnalysis
+    from kmrag.retrieval.multihop import MultiHopRetriever, _State
+
+    r = MultiHopRetriever.__new__(MultiHopRetriever)
+    r.units, r.w_ppr, r.final_k = _NoSections(), 0.0, final_k  # type: ignore[assignment]
+    filler = [f"f{i}" for i in range(11)]
+    st = _State(question="q", analysis=QuestionAnalysis(question="q", kind="factoid", answer_type="ENTITY"))
+    st.add(["top", *filler[:3]], 1.0)
+    st.add(["top", *filler[3:6]], 1.0)
+    for _ in range(3):
+        st.add([*filler, "middling"], 1.0)
+    return [u for u, _ in r._finish("t", st, 20)]
+
+
+def test_the_last_fusion_lets_a_unit_first_in_some_lists_outrank_one_middling_in_many() -> None:
+    from kmrag.retrieval.multihop import FINAL_RRF_K
+
+    got = _finished(FINAL_RRF_K)
+    assert got.index("top") < got.index("middling")
+    at_60 = _finished(60)  # the usual constant: the many middling ranks win
+    assert at_60.index("middling") < at_60.index("top")
