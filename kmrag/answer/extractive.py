@@ -834,16 +834,17 @@ class ExtractiveGenerator:
         if analysis.answer_type in CLAUSE_ASKED:
             return None  # "Why ...?", "How did ...?": the statements answer; no name or value of them does
         order = list(reversed(chain)) if analysis.kind in {"bridge", "inference"} else chain
-        got = listed(question, analysis.mentions, order) or self._read(question, analysis.answer_type, analysis.mentions, order, ents)
+        got = listed(question, analysis.mentions, order) or \
+            self._read(question, analysis.answer_type, analysis.mentions, order, ents)
         if (got is None or not (got[2].get("framed") or got[2].get("listed"))) and frame(question) and \
                 (framed := self._read(question, analysis.answer_type, analysis.mentions,
                                       _led_to(question, chain, pool[:POOL_READ]), ents, framed_only=True)):
             got = framed  # the question's frame stated in a span the statements left out: that span joins them
         if got is None:
             return None
-        if got[2].get("listed"):
-            pass  # a list of the things asked stands whole ("the two brothers who share the surname": both names)
-        elif analysis.answer_type in {"PERSON", "ENTITY"} and (part := name_part(question, got[0])):  # "first name of X"
+        # a list of the things asked stands whole ("the two brothers who share the surname": both names)
+        if analysis.answer_type in {"PERSON", "ENTITY"} and not got[2].get("listed") and \
+                (part := name_part(question, got[0])):  # "first name of X"
             got = (part, got[1], got[2])
         elif analysis.answer_type in NAMED and (others := got[2].get("others", [])[: got[2].get("typed_others", 0)]) \
                 and WHICH_THING.match(question):

@@ -94,7 +94,7 @@ def _end(text: str) -> int:
 
 def _top_level(text: str, sep: re.Pattern[str]) -> list[tuple[int, int]]:
     """The (start, end) of each match of ``sep`` in ``text`` outside brackets and quotes."""
-    out, depth, quoted = [], 0, False
+    out = []
     for m in sep.finditer(text):
         before = text[: m.start()]
         depth = before.count("(") + before.count("[") - before.count(")") - before.count("]")
