@@ -58,7 +58,7 @@ from kmrag.nlp.asked_nouns import PERSON_NOUNS
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
 from kmrag.nlp.places import available as places_available
-from kmrag.nlp.places import countries_of, people_of
+from kmrag.nlp.places import countries_of, country_only, people_of
 from kmrag.nlp.rephrase import agent_of
 from kmrag.retrieval.analysis import BIRTH, CLAUSE_ASKED, DEATH, HOW_MANY_TIME, QuestionAnalysis, offered
 from kmrag.retrieval.multihop import MONTHS, VALUE_OF
@@ -150,6 +150,10 @@ anglican lutheran methodist baptist mormon black white hispanic latino latina as
 democrat democrats democratic conservative liberal socialist communist labour tory""".split())
 # the places a question may ask for that a text names after a smaller one ("in Kent, Washington, United States")
 LARGER_PLACES = frozenset({"state", "county", "province", "region", "country", "nation"})
+# places that lie within a country, whose answer is never a country's own name ("state" and "region" are left out:
+# "a Baltic state", "the Balkan region" may be countries)
+WITHIN_A_COUNTRY = SETTLEMENTS | {"county", "province", "district", "borough", "parish", "suburb", "neighbourhood",
+                                  "neighborhood"}
 SMALLER_PLACE = re.compile(r"\b(county|city|town|village|district|borough|parish|municipality)\b", re.I)
 
 
@@ -975,6 +979,8 @@ class ExtractiveGenerator:
         if answer_type == "PLACE" and noun and PLACE_KIND.fullmatch(noun):  # "what city": not "Albany County"
             cands = [(c, at) for c, at in cands if not ((k := PLACE_KIND.fullmatch(c.split()[-1] if c.split() else ""))
                                                         and k.group(0).lower() != noun.lower())]
+        if answer_type == "PLACE" and noun and noun.lower().split()[-1] in WITHIN_A_COUNTRY:  # "in which county":
+            cands = [(c, at) for c, at in cands if not country_only(c)]  # "Essex", never "England" beside it
         if answer_type == "PLACE" and noun and noun.lower().split()[-1] in SETTLEMENTS:  # "to which city": "London",
             # not "The East Coast Main Line" the recogniser calls a location
             labels_at = {at: lab for _, lab, at in ents.get((span.unit_id, span.start), [])}

@@ -183,6 +183,16 @@ def countries_of(name: str, city: bool = True) -> frozenset[str]:
     return frozenset()
 
 
+def country_only(name: str) -> bool:
+    """Whether ``name`` names a country (or its people) and nothing smaller: no city of the data ("Singapore",
+    "Monaco" are cities too), no province or capital of any country ("Georgia" is a US state, "Luxembourg" a
+    Belgian province). Such a name is no answer to "which city / county / district"."""
+    key = re.sub(r"^the\s+", "", re.sub(r"\s+", " ", name.strip().strip(".,;:()[]\"'")).lower())
+    key = re.sub(r"(?<=\b[a-z])\.", "", key)  # "U.S." is "US"
+    table, own = _tables()
+    return key in own and len(table.get(key, ())) == 1 and key not in _cities()
+
+
 def people_of(word: str) -> frozenset[str]:
     """The country whose people ``word`` names in the data ("Armenian": Armenia), never a city's or a country's own
     name ("Roman", a town in Romania; "Jordan"): a nationality the recogniser missed ("an Armenian- French actor")."""

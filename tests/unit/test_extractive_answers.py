@@ -599,6 +599,19 @@ def test_a_month_asked_is_a_date_naming_one_and_a_city_asked_is_no_county(x: Spa
     assert direct == "Eastport"
 
 
+def test_a_place_within_a_country_asked_is_never_a_countrys_own_name(x: SpacyExtractor) -> None:
+    from kmrag.nlp.places import country_only
+
+    assert country_only("England") and country_only("the United States") and country_only("U.S.")
+    # a city, a US state or a Belgian province as well: the name leaves the kind open
+    assert not any(country_only(n) for n in ("Singapore", "Monaco", "Georgia", "Luxembourg", "Essex", "Paris"))
+    units = [("Ada Quill was buried in England, in the county of Essex.", "paragraph", "Ada Quill", "")]
+    direct, _, _ = answer(x, "In which county is Ada Quill buried?", units)
+    assert direct == "Essex"
+    direct, _, _ = answer(x, "In which country is Ada Quill buried?", units)
+    assert direct == "England"
+
+
 def test_a_question_offering_options_is_answered_with_one_of_them_or_not_at_all(x: SpacyExtractor) -> None:
     units = [("Harbour Mills was a chain of play centres founded in Eastport, Maine in 1989.", "paragraph",
               "Harbour Mills", ""),
