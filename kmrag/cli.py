@@ -1048,6 +1048,21 @@ def _one_workers(text: str | None) -> int | None:
     return n
 
 
+def whole(lo: int, hi: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``lo`` to ``hi`` (the HTTP API's own bounds where it has the option),
+    refused with the range rather than passed on to a store that fails on it ("-k 100000", "--limit -1")."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < lo or (hi is not None and n > hi):
+            raise argparse.ArgumentTypeError(f"{n} is outside {lo}..{hi}" if hi is not None else f"{n} is below {lo}")
+        return n
+    parse.__name__ = "whole number"
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="kmrag", description="Knowledge-graph-augmented RAG with cited knowledge units")
     sub = p.add_subparsers(dest="command", required=True)
@@ -1069,7 +1084,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "by path, size and mtime)")
     ing = add("ingest", cmd_ingest, "ingest files and folders into the knowledge map")
     ing.add_argument("paths", nargs="+", help="files or folders (md, txt, html, pdf, json, jsonl, parquet)")
-    ing.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES,
+    ing.add_argument("--max-bytes", type=whole(1), default=DEFAULT_MAX_BYTES,
                      help=f"refuse larger files (default {DEFAULT_MAX_BYTES:,}; a file is read whole into memory)")
     ing.add_argument("--encoding", default=None,
                      help="text encoding of every file, overriding what is found (default, per file: a byte-order "
@@ -1092,21 +1107,21 @@ def build_parser() -> argparse.ArgumentParser:
                                       "in place (resumable; the tenant answers with its old vectors until the switch)")
     rem.add_argument("--embedder", default=None, help="the embedder to use: local (all-MiniLM-L6-v2), bge-small or "
                                                       "openai (default: KMRAG_EMBEDDER)")
-    rem.add_argument("--batch", type=int, default=256, help="texts embedded and committed at a time (default 256)")
+    rem.add_argument("--batch", type=whole(1, 100_000), default=256, help="texts embedded and committed at a time (default 256)")
     add("digest", cmd_digest, "a sha256 of what the tenant holds (units, entities, relations, mentions, links), "
                               "independent of the tenant's name: equal for the same corpus ingested anywhere")
     add("demo", cmd_demo, "the main job: ingest the bundled demo corpus (tenant 'demo') and show what was stored")
     jobs = add("jobs", cmd_jobs, "list ingestion jobs, or show one")
     jobs.add_argument("action", nargs="?", choices=["list", "show"], default="list")
     jobs.add_argument("job_id", nargs="?")
-    jobs.add_argument("--limit", type=int, default=50)
+    jobs.add_argument("--limit", type=whole(1, 500), default=50)
     ask = add("ask", cmd_ask, "ask a question: an answer whose every statement cites the unit it rests on")
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--strategy", default="multihop", help="multihop (default), hybrid, dense, bm25, graph")
     ask.add_argument("--generator", choices=["auto", "extractive", "llm"], default=None,
                      help="extractive (offline) or llm (KMRAG_LLM_*); default KMRAG_GENERATOR, else auto: "
                           "llm when one is configured")
-    ask.add_argument("-k", type=int, default=None, help="units to answer from (default 8; --units-only: 5)")
+    ask.add_argument("-k", type=whole(1, 50), default=None, help="units to answer from (default 8; --units-only: 5)")
     ask.add_argument("--trace", action="store_true", help="show every step of the controllers")
     ask.add_argument("--units-only", action="store_true", help="only the ranked units retrieval found, no answer")
     ask.add_argument("--no-save", action="store_true", help="do not store the answer (it cannot be audited)")
@@ -1114,7 +1129,7 @@ def build_parser() -> argparse.ArgumentParser:
                                   "supporting span, and whether it was retired since")
     aud.add_argument("answer_id", help="a_… as `kmrag ask` or `kmrag answers` print it")
     ans = add("answers", cmd_answers, "list past answers, newest first")
-    ans.add_argument("--limit", type=int, default=20)
+    ans.add_argument("--limit", type=whole(1, 500), default=20)
     _support_args(add("support", cmd_support, "check statements against the spans or units they cite"))
     units_cmd = add("units", cmd_units, "show one stored unit: text, source and version, entities, neighbours")
     units_cmd.add_argument("unit_id", nargs="+", metavar="[show] UNIT_ID", help="u_… (\"show\" before it is optional)")
@@ -1150,7 +1165,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--strategy", default="bm25,dense,hybrid", help="comma-separated: bm25, dense, hybrid, graph, "
                                                                    "multihop (and -rerank forms); GraphRAG-Bench also "
                                                                    "the baselines random, other-question")
-    ev.add_argument("--limit", type=int, help="evaluate only the first N questions (GraphRAG-Bench: of each type; "
+    ev.add_argument("--limit", type=whole(1), help="evaluate only the first N questions (GraphRAG-Bench: of each type; "
                                               "the corpus stays whole)")
     ev.add_argument("--answer", action="append", help="also answer with each strategy: extractive, llm, "
                                                       "first-sentence (the baseline); comma-separated or repeated")
@@ -1162,7 +1177,7 @@ def build_parser() -> argparse.ArgumentParser:
                                          "audit resolution (list merges, undo one)")
     ents.add_argument("action", nargs="?", choices=["search", "show", "merges", "unmerge"], default="merges")
     ents.add_argument("text", nargs="?", help="search: text in a name or alias; show: an entity id or exact name")
-    ents.add_argument("--limit", type=int, default=50, help="search: at most this many entities")
+    ents.add_argument("--limit", type=whole(1, 500), default=50, help="search: at most this many entities")
     ents.add_argument("--entity", help="entity id (e_…)")
     ents.add_argument("--alias", help="the merged surface form to split off")
     bench = add("bench", cmd_bench, "benchmarks: `kmrag bench ingest --dataset musique`, "
@@ -1170,13 +1185,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("what", choices=["ingest", "query", "api", "writes"])
     _engine_args(bench)
     bench.add_argument("--sizes", help="writes: comma-separated batch sizes (default 100,500,1000,5000)")
-    bench.add_argument("--rounds", type=int, default=2, help="writes: batches per size (default 2)")
+    bench.add_argument("--rounds", type=whole(1), default=2, help="writes: batches per size (default 2)")
     bench.add_argument("--dataset", action="append", default=None,
                        help="musique | hotpotqa | 2wiki | novel | medical | a file path (ingest: repeatable; query: "
                             "one QA set, its questions and its eval tenant, default hotpotqa)")
     bench.add_argument("--strategy", help="query: comma-separated strategies (default bm25,dense,hybrid,graph,"
                                           "multihop; bm25-exhaustive is BM25 counted per query, for reference)")
-    bench.add_argument("--queries", type=int, help="query: only the first N questions")
+    bench.add_argument("--queries", type=whole(1), help="query: only the first N questions")
     bench.add_argument("--concurrency", help="query: comma-separated thread counts (default 1,8); api: concurrent "
                                              "clients per level (default 1,8,16)")
     bench.add_argument("--units", help="query: comma-separated tenant sizes (e.g. 5000,20000,100000): the corpus "
@@ -1205,7 +1220,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                          "(asks past it count as 504s, not errors)")
     srv = add("serve", cmd_serve, "serve the HTTP API (OpenAPI at /docs)")
     srv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    srv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    srv.add_argument("--port", type=whole(0, 65535), default=8000, help="port (default 8000)")
     srv.add_argument("--insecure-local", action="store_true",
                      help="no API keys: one tenant (KMRAG_TENANT or --tenant), bound to 127.0.0.1/::1/localhost only")
     srv.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])

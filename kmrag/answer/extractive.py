@@ -82,7 +82,8 @@ RANGES = [
     (re.compile(rf"\bbetween\s+{_NUM}\s*{_UNIT}?\s+and\s+{_NUM}\s*{_UNIT}", re.I), "between"),
     (re.compile(rf"{_NUM}\s*{_UNIT}?\s*[-–]\s*{_NUM}\s*{_UNIT}", re.I), "between"),
     (re.compile(rf"{_NUM}\s*{_UNIT}\s+or\s+(?:less|fewer|under|below)", re.I), "upto"),
-    (re.compile(rf"\b(?:up to|at most|no more than|less than|under|below|within)\s+{_NUM}\s*{_UNIT}", re.I), "upto"),
+    (re.compile(rf"\b(?:up to|at most|no more than|not more than|as much as|as far as|less than|under|below|within)\s+"
+                rf"{_NUM}\s*{_UNIT}", re.I), "upto"),
     (re.compile(rf"\b(?:more than|over|above|at least|exceeding|beyond)\s+{_NUM}\s*{_UNIT}", re.I), "from"),
     (re.compile(rf"{_NUM}\s*{_UNIT}\s+or\s+more", re.I), "from"),
 ]
@@ -417,6 +418,19 @@ def row_range(text: str) -> tuple[float | None, float | None, str] | None:
         v = _num(g[0])
         return (None, v, _unit(g[1])) if kind == "upto" else (v, None, _unit(g[1]))
     return None
+
+
+def other_case(asked: Sequence[tuple[float, str, str]], text: str) -> bool:
+    """Whether ``text`` states a range of a quantity the question states (``asked``: its :func:`quantities`) that
+    leaves the question's value out: "over 3,500 km, you're due 600 Euro" says nothing of a 2,000 km flight."""
+    for pattern, _ in RANGES:
+        for m in pattern.finditer(text):
+            got = row_range(m.group(0))
+            if got is not None and any(unit == got[2] and ((got[0] is not None and value < got[0]) or
+                                                           (got[1] is not None and value > got[1]))
+                                       for value, unit, _ in asked):
+                return True
+    return False
 
 
 # a bound the value must pass, not reach ("more than 3500 km"; "at least" and "up to" include it)
@@ -1075,7 +1089,11 @@ class ExtractiveGenerator:
             return shared
         titles = list(dict.fromkeys(TITLE_QUALIFIER.sub("", s.title) for s in order if s.title))
 
+        asked_quantities = quantities(question)
+
         def candidates(span: Span) -> list[tuple[str, int]]:
+            if asked_quantities and other_case(asked_quantities, span.display):
+                return []  # "over 3,500 km: 600 Euro" answers nothing of a 2,000 km flight
             cands = self._kinds(question, mentions, span) if kind else self._candidates(question, answer_type, span, ents, noun)
             cands = [(c, at) for c, at in cands if not (given and named_by(c, given))]
             if answer_type not in VALUE_OF:  # "Bishop" of "Bishop's Stortford": the name a unit's title gives

@@ -99,6 +99,20 @@ def _owner(text: str, at: int) -> set[str]:
     return set(HAN.findall(text[start:at]))
 
 
+_ROW = re.compile(r"^([^:;\n]+): ([^;\n]+)(?:; [^:;\n]+: [^;\n]*)+")  # "方案: 分解检索; 准确率: 71.2%; …"
+
+
+def _row_owner(text: str, at: int) -> set[str]:
+    """A table row's cell is owned by its header and by the row's key, the first cell ("方案: 分解检索; …; 平均耗时:
+    620ms": 620 is 分解检索's 平均耗时); the characters of the header and the key (nothing for text no row)."""
+    m = _ROW.match(text)
+    if m is None:
+        return set()
+    start = text.rfind("; ", 0, at)
+    head = text[start + 2: at] if start >= 0 else ""
+    return set(HAN.findall(m.group(2))) | set(HAN.findall(head))
+
+
 def _number_owner(statement: str, spans: Sequence[str], names: Sequence[str]) -> str | None:
     name_chars = {c for n in names for c in n}
     for m in NUMBER.finditer(statement):
@@ -110,7 +124,7 @@ def _number_owner(statement: str, spans: Sequence[str], names: Sequence[str]) ->
             for n in re.finditer(re.escape(m.group(0)) + r"(?!\d)", s):
                 if n.start() and s[n.start() - 1].isdigit():
                     continue
-                best = max(best, len(want & _owner(s, n.start())) / len(want))
+                best = max(best, len(want & (_owner(s, n.start()) | _row_owner(s, n.start()))) / len(want))
         if best < OWNED:
             return f"the number {m.group(0)!r} belongs to something else in the cited spans"
     return None

@@ -78,8 +78,8 @@ def basis_text(basis: dict[str, Any] | None) -> str | None:
     if basis and basis.get("kind") == "path":
         return "along the graph: " + "; ".join(f"({h['subject']}) -[{h['predicate']}]-> ({h['object']}) [{h['unit_id']}]"
                                                for h in basis.get("hops") or [])
-    if not basis or basis.get("kind") not in COMPUTED:
-        return None
+    if not basis or not (basis.get("kind") in COMPUTED or (basis.get("kind") == "cell" and basis.get("entities"))):
+        return None  # (a cell of the row a column's most or least picks shows the column's values)
     parts = []
     for e in basis.get("entities") or []:
         cite = f"[{e['unit_id']}]" if e.get("unit_id") else ""

@@ -102,8 +102,8 @@ def _named(key: str, question: str) -> int:
     return m.start() if m else 0
 
 
-def _column(question: str, rows: Sequence[Row]) -> tuple[str, float] | None:
-    """The header all of whose words (its parenthesis aside) the question says, the longest; a tie is none."""
+def _said(question: str, rows: Sequence[Row]) -> dict[str, float]:
+    """The headers all of whose words (their parenthesis aside) the question says, each with its word count."""
     qwords = terms(question).words
     scores: dict[str, float] = {}
     for r in rows:
@@ -112,6 +112,12 @@ def _column(question: str, rows: Sequence[Row]) -> tuple[str, float] | None:
             bare = _PAREN.sub("", h).strip()
             if hw and hw <= qwords and (not HAN.search(h) or _says_header(question, bare)):
                 scores[h] = float(len(hw))
+    return scores
+
+
+def _column(question: str, rows: Sequence[Row]) -> tuple[str, float] | None:
+    """The header the question says (see :func:`_said`), the longest; a tie is none."""
+    scores = _said(question, rows)
     if not scores:
         return None
     best = sorted(scores.items(), key=lambda x: -x[1])
@@ -188,10 +194,11 @@ def _table(question: str, spans: Sequence[Span]) -> tuple[str, list[Valued]] | N
         by_unit.setdefault(r.span.unit_id, []).append(r)
     best: tuple[tuple[int, float], str, list[Valued]] | None = None
     for rows in by_unit.values():
-        column = _column(question, rows)
-        if column is None:
+        said = _said(question, rows)
+        if not said:
             continue
-        head, fit = column
+        # two columns said as fully: either may be the head here, compare reads both (kmrag.answer.tables._cell_of_best)
+        head, fit = _column(question, rows) or max(said.items(), key=lambda x: x[1])
         valued = [(r, v, m[0], m[1]) for r in rows for h, v in r.cells
                   if h == head and (m := measure(v, _header_unit(head))) is not None]
         if len({u for *_, u in valued}) > 1:
@@ -219,6 +226,9 @@ def compare(question: str, spans: Sequence[Span], yes_no: bool) -> tuple[list[Sp
     if yes_no:
         return _yes_no(question, head, (at, end), named)
     sup, cmp = _nearest(SUPERLATIVE, question, at, end), _nearest(COMPARATIVE, question, at, end)
+    said = _said(question, [r for r, *_ in valued])
+    if len(said) > 1:  # "准确率最高的方案平均耗时是多少": the row is chosen by one column, another's cell is asked
+        return _cell_of_best(question, valued, said) if sup and not cmp and not named else None
     if len(named) == 2 and (cmp or sup):
         pool: list[Valued] = [(r, v, n, u) for _, r, v, n, u in named]
         word = _word(cmp or sup)  # type: ignore[arg-type]
@@ -233,6 +243,43 @@ def compare(question: str, spans: Sequence[Span], yes_no: bool) -> tuple[list[Sp
     won = ranked[0][0]
     return [r.span for r, *_ in pool], won.key, _basis("comparison", f"{'largest' if larger else 'smallest'} "
                                                          f"{head}", pool, won.key)
+
+
+def _cell_of_best(question: str, valued: Sequence[Valued], said: dict[str, float]
+                  ) -> tuple[list[Span], str, dict[str, Any]] | None:
+    """"What is the latency of the method with the highest accuracy?": the row with the most (least) of the column
+    the superlative word goes with (the header nearest it), and the cell of the one other column the question says.
+    None when the word is not nearest one column, or another column than the one other is said, or a tie."""
+    rows = [r for r, *_ in valued]
+    gaps = {}
+    for h in said:
+        at = _where(h, question)
+        m = _nearest(SUPERLATIVE, question, at, at + len(_PAREN.sub("", h).strip()))
+        if m is not None:
+            gaps[h] = max(0, at - m.end(), m.start() - at - len(_PAREN.sub("", h).strip()))
+    if not gaps or list(gaps.values()).count(min(gaps.values())) > 1:
+        return None
+    by = min(gaps, key=lambda h: gaps[h])
+    asked = [h for h in said if h != by]
+    if len(asked) != 1:
+        return None
+    pool = [(r, v, n, u) for r in rows for h, v in r.cells
+            if h == by and (n_u := measure(v, _header_unit(by))) is not None for n, u in [n_u]]
+    sup = _nearest(SUPERLATIVE, question, _where(by, question), _where(by, question) + len(by))
+    if len(pool) < 2 or len({u for *_, u in pool}) > 1 or sup is None:
+        return None
+    larger = _larger(_word(sup), [u for *_, u in pool])
+    ranked = sorted(pool, key=lambda x: -x[2] if larger else x[2])
+    if ranked[0][2] == ranked[1][2]:
+        return None
+    won = ranked[0][0]
+    value = next((v for h, v in won.cells if h == asked[0] and v.strip()), None)
+    if value is None:
+        return None
+    rule = f"the {asked[0]} of the row with the {'largest' if larger else 'smallest'} {by} ({won.key})"
+    basis = _basis("cell", rule, pool, won.key)
+    # the winning row first: the answer's cell is read from it
+    return [won.span, *(r.span for r, *_ in pool if r is not won)], value.strip(), basis
 
 
 def _yes_no(question: str, head: str, column: tuple[int, int],

@@ -79,3 +79,20 @@ def test_units_takes_one_id_with_or_without_show(capsys: pytest.CaptureFixture[s
         assert cli.main(argv) == 2
         assert "takes one unit id" in capsys.readouterr().err
     assert cli.main(["units", "frobnicate"]) == 2 and "not a unit id" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["ask", "q", "-k", "100000"], "argument -k: 100000 is outside 1..50"),  # the API's bounds, before any store
+    (["ask", "q", "-k", "0"], "argument -k: 0 is outside 1..50"),
+    (["ask", "q", "-k", "-3"], "argument -k: -3 is outside 1..50"),
+    (["answers", "--limit", "-1"], "argument --limit: -1 is outside 1..500"),
+    (["entities", "search", "rag", "--limit", "0"], "argument --limit: 0 is outside 1..500"),
+    (["jobs", "--limit", "many"], "argument --limit: 'many' is not a whole number"),
+    (["eval", "--limit", "0"], "argument --limit: 0 is below 1"),
+])
+def test_numbers_out_of_range_are_usage_errors_naming_the_option(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                                  says: str) -> None:
+    with pytest.raises(SystemExit) as ex:
+        cli.main(argv)
+    assert ex.value.code == 2 and says in capsys.readouterr().err
+    assert cli.build_parser().parse_args(["ask", "q", "-k", "50"]).k == 50

@@ -1326,3 +1326,45 @@ def test_another_name_of_what_the_span_is_about_is_no_answer_unless_names_are_as
     direct, _, _ = answer(x, "What was Hillary Clinton's surname at birth?", [
         ("Hillary Clinton (née Rodham) is an American politician.", "paragraph", "Hillary Clinton", "")])
     assert direct == "Rodham"
+
+
+BANDS_IN_PROSE = [
+    ("Long-distance delays: if the flight is over 3,500 km, you are due 600 Euro compensation.", "paragraph", "Bands", ""),
+    ("For instance, if your flight was as much as 1,500 km, you may obtain 250 euros.", "paragraph", "Bands", ""),
+    ("Medium-distance delays: for all flights between 1,500 and 3,500 km, the compensation is 400 Euro.", "paragraph",
+     "Bands", ""),
+]
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What compensation is due for a 2,000 km flight?", "400 Euro"),
+    ("What compensation is due for a 5,000 km flight?", "600 Euro"),
+    ("How much compensation is due for a flight of 1,200 km?", "250 euros"),
+])
+def test_a_span_stating_another_range_of_the_asked_quantity_is_no_answer(x: SpacyExtractor, question: str,
+                                                                          expected: str) -> None:
+    # "What compensation" asks a sum ("600 Euro", never the bare currency "Euro"), read from the one span whose
+    # range holds the question's distance; the other two speak of other flights
+    direct, _, _ = answer(x, question, BANDS_IN_PROSE)
+    assert direct == expected
+
+
+def test_other_case_reads_the_ranges_of_the_questions_quantity() -> None:
+    from kmrag.answer.extractive import other_case
+
+    asked = quantities("a 2,000 km flight")
+    assert other_case(asked, "if the flight is over 3,500 km, you are due 600 EUR")
+    assert other_case(asked, "if your flight was as much as 1,500 km, you get 250 EUR")
+    assert not other_case(asked, "for flights between 1,500 and 3,500 km it is 400 EUR")
+    assert not other_case(asked, "over 3,500 miles")  # another unit: nothing said of kilometres
+    assert not other_case([], "over 3,500 km")
+
+
+@pytest.mark.parametrize("question, answer_type", [
+    ("What compensation is due for a 2,000 km flight?", "MONEY"),
+    ("What is the price of the ticket?", "MONEY"),
+    ("What fee does the bank charge?", "MONEY"),
+    ("Which film had the largest budget?", "WORK"),  # a thing picked by its sum: the thing is asked
+])
+def test_a_sum_asked_by_its_name_is_money(x: SpacyExtractor, question: str, answer_type: str) -> None:
+    assert QuestionAnalyser(x).analyse(question).answer_type == answer_type

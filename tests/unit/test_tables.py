@@ -108,3 +108,29 @@ def test_the_subject_and_the_direction_word_are_read_from_where_they_stand(quest
 ])
 def test_what_the_reader_cannot_be_sure_of_is_no_answer(question: str, spans: list[Span]) -> None:
     assert tables.compare(question, spans, yes_no=question.startswith(("Is", "Does")) or "是否" in question) is None
+
+
+@pytest.mark.parametrize("question, answer, rule", [
+    # the row is picked by the column the superlative goes with; the other column said is the cell asked
+    ("人口最多的城市面积是多少？", "860", "the 面积（平方公里） of the row with the largest 人口（万） (海宁)"),
+    ("面积最大的城市人口是多少？", "55", "the 人口（万） of the row with the largest 面积（平方公里） (德清)"),
+    ("What is the latency of the model with the highest accuracy?", "90 ms",
+     "the Latency of the row with the largest Accuracy (Gamma)"),
+    ("How many parameters does the model with the lowest latency have?", "66M",
+     "the Parameters of the row with the smallest Latency (Beta)"),
+])
+def test_the_cell_of_the_row_another_columns_superlative_picks(question: str, answer: str, rule: str) -> None:
+    got = tables.compare(question, ZH + OTHER + EN, yes_no=False)
+    assert got is not None and got[1] == answer, got
+    assert got[2]["kind"] == "cell" and got[2]["rule"] == rule
+    assert got[0][0].quote.startswith(f"| {got[2]['winner']}")  # the winning row is cited first, every row compared
+    assert len({e["unit_id"] for e in got[2]["entities"]}) == 1 and len(got[2]["entities"]) == 3
+
+
+@pytest.mark.parametrize("question", [
+    "Which model has the highest accuracy and lower latency than Alpha?",  # a comparison besides: not one pick
+    "What is the accuracy, latency and parameters of the best model?",      # three columns, no superlative by one
+    "Of Alpha and Gamma, what is the latency of the one with the highest accuracy?",  # rows named: not this rule
+])
+def test_two_columns_said_without_one_clear_pick_is_no_answer(question: str) -> None:
+    assert tables.compare(question, EN, yes_no=False) is None
