@@ -93,6 +93,7 @@ class OfflineGrader:
         # retry example" is the title of the document a line of code was cited from
         evidence |= terms(" ".join(t for u in cited if u in context.spans and context.unit(u).type == "code"
                                    for t in context.unit(u).section_path)).words
+        evidence = frozenset(with_parts(evidence))  # "self-RAG" names "self rag"
         named = [m for m in analysis.mentions if len(m) > 2 and terms(m).words]
         present = [m for m in named if len(terms(m).words & evidence) * 2 >= len(terms(m).words)]
         on_topic = not named or len(present) * 2 >= len(named)
@@ -182,6 +183,11 @@ def _read_one_hop(analysis: QuestionAnalysis, validated: Validated) -> bool:
 NO_ANSWER_MEANING = 0.2
 
 
+def with_parts(words: frozenset[str] | set[str]) -> set[str]:
+    """``words`` and the parts of its hyphenated words: a text saying "self-RAG" names the "self rag" asked."""
+    return {*words, *(part for w in words if "-" in w for part in w.split("-") if part)}
+
+
 def _read_elsewhere(analysis: QuestionAnalysis, validated: Validated, context: Context, named: Sequence[str]) -> bool:
     """A question of one hop whose direct answer was read from a unit naming none of the question's entities,
     from a span the cross-encoder does not read as an answer to it: "When was Air India founded?" answered from
@@ -194,7 +200,7 @@ def _read_elsewhere(analysis: QuestionAnalysis, validated: Validated, context: C
             or meaning >= NO_ANSWER_MEANING or unit not in context.spans):
         return False
     u = context.unit(unit)
-    have = terms(f"{u.title} {' '.join(u.section_path)} {u.content}").words  # a document's headings name it too
+    have = with_parts(terms(f"{u.title} {' '.join(u.section_path)} {u.content}").words)  # its headings name it too
     return not any(len(terms(m).words & have) * 2 >= len(terms(m).words) for m in named)
 
 

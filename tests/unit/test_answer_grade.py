@@ -127,3 +127,15 @@ def test_the_headings_of_a_paragraph_say_nothing_of_what_it_is_about() -> None:
     v = validate(f"PostgreSQL stores 8 rows per page. [{para.id}]", ctx, lambda ids: set(), direct="8",
                  basis={"kind": "span"})
     assert not OfflineGrader().grade_answer(q, analysis, v, ctx).on_topic
+
+
+def test_a_hyphenated_name_is_named_by_its_words_apart() -> None:
+    # "self rag" typed in a search box names the "self-RAG" the cited unit speaks of, and only its words do
+    q = "How much extra latency does self RAG add?"
+    analysis = QuestionAnalysis(question=q, kind="factoid", answer_type="NUMBER", mentions=["self RAG"])
+    for content, on_topic in (("Using self-RAG for every query is costly: the extra LLM calls add 200-800ms.", True),
+                              ("Using graph retrieval for every query is costly: the extra LLM calls add 200-800ms.", False)):
+        u = unit("u_" + "5" * 16, content, title="Costs")
+        ctx = Context.of(T, [u])
+        v = validate(f"{content} [{u.id}]", ctx, lambda ids: set(), direct="200-800ms", basis={"kind": "span"})
+        assert OfflineGrader().grade_answer(q, analysis, v, ctx).on_topic is on_topic, content
