@@ -421,15 +421,24 @@ def row_range(text: str) -> tuple[float | None, float | None, str] | None:
 
 
 def other_case(asked: Sequence[tuple[float, str, str]], text: str) -> bool:
-    """Whether ``text`` states a range of a quantity the question states (``asked``: its :func:`quantities`) that
-    leaves the question's value out: "over 3,500 km, you're due 600 Euro" says nothing of a 2,000 km flight."""
-    for pattern, _ in RANGES:
-        for m in pattern.finditer(text):
-            got = row_range(m.group(0))
-            if got is not None and any(unit == got[2] and ((got[0] is not None and value < got[0]) or
-                                                           (got[1] is not None and value > got[1]))
-                                       for value, unit, _ in asked):
-                return True
+    """Whether ``text`` speaks only of other cases of a quantity the question states (``asked``: its
+    :func:`quantities`, a point, not a range): the ranges it states in that unit all leave the question's value out
+    ("over 3,500 km, you're due 600 Euro" says nothing of a 2,000 km flight), and it does not state the value
+    itself. A negated bound ("not less than") is not read; a span with a range holding the value is no other case."""
+    for value, unit, _ in asked:
+        ranges = []
+        for pattern, _kind in RANGES:
+            for m in pattern.finditer(text):
+                if re.match(r"[A-Za-z]", text[m.end():m.end() + 1]) or \
+                        re.search(r"\b(?:not|no)\s+$", text[max(0, m.start() - 5):m.start()], re.I):
+                    continue  # "1 month" is no "1 m"; "not less than 3,500 km" is no bound read here
+                got = row_range(m.group(0))
+                if got is not None and got[2] == unit:
+                    ranges.append(got)
+        holds = any((lo is None or value >= lo) and (hi is None or value <= hi) for lo, hi, _ in ranges)
+        stated = any(v == value and u == unit for v, u, _ in quantities(text))
+        if ranges and not holds and not stated:
+            return True
     return False
 
 
@@ -1089,7 +1098,10 @@ class ExtractiveGenerator:
             return shared
         titles = list(dict.fromkeys(TITLE_QUALIFIER.sub("", s.title) for s in order if s.title))
 
-        asked_quantities = quantities(question)
+        # a value asked of a case the question states ("what compensation is due for a 2,000 km flight"), not a
+        # range it asks about ("which river is over 6,000 km long")
+        asked_quantities = quantities(question) if answer_type in {"MONEY", "NUMBER", "QUANTITY"} and \
+            row_range(question) is None else []
 
         def candidates(span: Span) -> list[tuple[str, int]]:
             if asked_quantities and other_case(asked_quantities, span.display):

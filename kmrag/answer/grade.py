@@ -93,9 +93,8 @@ class OfflineGrader:
         # retry example" is the title of the document a line of code was cited from
         evidence |= terms(" ".join(t for u in cited if u in context.spans and context.unit(u).type == "code"
                                    for t in context.unit(u).section_path)).words
-        evidence = frozenset(with_parts(evidence))  # "self-RAG" names "self rag"
         named = [m for m in analysis.mentions if len(m) > 2 and terms(m).words]
-        present = [m for m in named if len(terms(m).words & evidence) * 2 >= len(terms(m).words)]
+        present = [m for m in named if names(m, evidence)]
         on_topic = not named or len(present) * 2 >= len(named)
         elsewhere = on_topic and _read_elsewhere(analysis, validated, context, named)
         other = _of_another(question, analysis, validated, named) if on_topic and not elsewhere else None
@@ -183,9 +182,15 @@ def _read_one_hop(analysis: QuestionAnalysis, validated: Validated) -> bool:
 NO_ANSWER_MEANING = 0.2
 
 
-def with_parts(words: frozenset[str] | set[str]) -> set[str]:
-    """``words`` and the parts of its hyphenated words: a text saying "self-RAG" names the "self rag" asked."""
-    return {*words, *(part for w in words if "-" in w for part in w.split("-") if part)}
+def names(mention: str, words: frozenset[str]) -> bool:
+    """Whether text of ``words`` names ``mention``: half its words are there, or, hyphens apart, all of them (a text
+    saying "self-RAG" names the "self rag" asked, and "self RAG" the "self-RAG"; "self-RAG" does not name
+    "corrective RAG")."""
+    mine = terms(mention).words
+    if len(mine & words) * 2 >= len(mine):
+        return True
+    parts = {p for w in words for p in w.split("-") if p}
+    return {p for w in mine for p in w.split("-") if p} <= parts
 
 
 def _read_elsewhere(analysis: QuestionAnalysis, validated: Validated, context: Context, named: Sequence[str]) -> bool:
@@ -200,8 +205,8 @@ def _read_elsewhere(analysis: QuestionAnalysis, validated: Validated, context: C
             or meaning >= NO_ANSWER_MEANING or unit not in context.spans):
         return False
     u = context.unit(unit)
-    have = with_parts(terms(f"{u.title} {' '.join(u.section_path)} {u.content}").words)  # its headings name it too
-    return not any(len(terms(m).words & have) * 2 >= len(terms(m).words) for m in named)
+    have = terms(f"{u.title} {' '.join(u.section_path)} {u.content}").words  # a document's headings name it too
+    return not any(names(m, have) for m in named)
 
 
 # "the chief executive of Air India": the words before a name that say its relation end in one of these

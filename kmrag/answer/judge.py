@@ -186,16 +186,6 @@ def _words(doc: Any, text: str) -> tuple[tuple[str, str, str, int, str], ...]:
                      m.group(0).lower()) for m in _TOKEN.finditer(t.text) if _key(m.group(0))[0]
                     and m.group(0) not in FUNCTION_CHARS]  # 的 / 了 / 在: no claim of their own
             continue
-        if re.match(r"\d", t.text) and re.search(r"[^\W\d_]", t.text) and not _TOKEN.fullmatch(t.text):
-            # "5ms", "3.5GHz" as one token: read as the evidence is, the number and its unit ("5", "ms")
-            for m in _TOKEN.finditer(t.text):
-                key, is_num = _key(m.group(0))
-                low = m.group(0).lower()
-                if low in SCALES or low in UNIT_KEYS:
-                    out.append((m.group(0), SCALES.get(low) or UNIT_KEYS[low], "num", t.idx + m.start(), low))
-                elif key or m.start() > 0:  # a unit glued to its number is part of it: "5s" is not "5ms"
-                    out.append((m.group(0), key or low, "num", t.idx + m.start(), low))
-            continue
         if t.is_punct or t.is_space or not _TOKEN.fullmatch(t.text):
             if t.text in {"'s", "’s"} or not any(c.isalnum() for c in t.text):
                 continue
@@ -272,8 +262,6 @@ def _evidence_words(text: str) -> list[tuple[str, str, int]]:
         key, _ = _key(w)
         if key:
             out.append((w, key, m.start()))
-        elif m.start() > 0 and text[m.start() - 1].isdigit() and w.isalpha():  # "5s", "1990s": a unit glued to its
-            out.append((w, w.lower(), m.start()))  # number, read as the statement reads it
         parts = [p for p in re.split(r"[-‐]", w) if p] if "-" in w or "‐" in w else []
         out += [(p, _key(p)[0], m.start()) for p in parts if len(parts) > 1 and _key(p)[0]]
         if w.lower().endswith("ed") and len(w) > 4:  # "based" is "base", "located" "locate"

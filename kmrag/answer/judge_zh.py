@@ -102,21 +102,25 @@ def _owner(text: str, at: int) -> set[str]:
 _ROW = re.compile(r"^([^:;\n]+): ([^;\n]+)(?:; [^:;\n]+: [^;\n]*)+")  # "方案: 分解检索; 准确率: 71.2%; …"
 
 
-def _row_owner(text: str, at: int) -> set[str]:
-    """A table row's cell is owned by its header and by the row's key, the first cell ("方案: 分解检索; …; 平均耗时:
-    620ms": 620 is 分解检索's 平均耗时); the characters of the header and the key (nothing for text no row)."""
+def _row_owns(text: str, at: int, said: set[str]) -> bool:
+    """Whether the statement's characters before a number (``said``) name the table row cell at ``at`` the number
+    stands in: every character of its header and some of the row's key, the first cell ("方案: 分解检索; …; 平均耗时:
+    620ms": "分解检索的平均耗时是620ms"). False for text that is no row, or a header only partly said (最低温度 is not
+    最高温度's)."""
     m = _ROW.match(text)
-    if m is None:
-        return set()
     start = text.rfind("; ", 0, at)
-    head = text[start + 2: at] if start >= 0 else ""
-    return set(HAN.findall(m.group(2))) | set(HAN.findall(head))
+    if m is None or start < 0:
+        return False
+    head = set(HAN.findall(text[start + 2: at]))
+    key = set(HAN.findall(m.group(2)))
+    return bool(head) and head <= said and (not key or bool(key & said))
 
 
 def _number_owner(statement: str, spans: Sequence[str], names: Sequence[str]) -> str | None:
     name_chars = {c for n in names for c in n}
     for m in NUMBER.finditer(statement):
-        want = _owner(statement, m.start()) - FUNCTION_CHARS - name_chars
+        said = _owner(statement, m.start()) - FUNCTION_CHARS
+        want = said - name_chars
         if len(want) < 2:
             continue
         best = 0.0
@@ -124,7 +128,7 @@ def _number_owner(statement: str, spans: Sequence[str], names: Sequence[str]) ->
             for n in re.finditer(re.escape(m.group(0)) + r"(?!\d)", s):
                 if n.start() and s[n.start() - 1].isdigit():
                     continue
-                best = max(best, len(want & (_owner(s, n.start()) | _row_owner(s, n.start()))) / len(want))
+                best = max(best, 1.0 if _row_owns(s, n.start(), said) else len(want & _owner(s, n.start())) / len(want))
         if best < OWNED:
             return f"the number {m.group(0)!r} belongs to something else in the cited spans"
     return None

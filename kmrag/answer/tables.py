@@ -226,13 +226,17 @@ def compare(question: str, spans: Sequence[Span], yes_no: bool) -> tuple[list[Sp
     if yes_no:
         return _yes_no(question, head, (at, end), named)
     sup, cmp = _nearest(SUPERLATIVE, question, at, end), _nearest(COMPARATIVE, question, at, end)
-    said = _said(question, [r for r, *_ in valued])
+    table = [r for r in rows_of(spans) if r.span.unit_id == valued[0][0].span.unit_id]
+    said = _deduped(_said(question, table))
     if len(said) > 1:  # "准确率最高的方案平均耗时是多少": the row is chosen by one column, another's cell is asked
-        return _cell_of_best(question, valued, said) if sup and not cmp and not named else None
+        return _cell_of_best(question, table, said) if sup and not cmp and not named else None
     if len(named) == 2 and (cmp or sup):
         pool: list[Valued] = [(r, v, n, u) for _, r, v, n, u in named]
         word = _word(cmp or sup)  # type: ignore[arg-type]
-    elif sup and not named:
+    elif sup and not named and _next_to(question, head, sup) and not _CONDITION.search(question) and \
+            (ROW_ASKED.search(question) or not VALUE_ASKED.search(question)):
+        # "which model has the highest accuracy"; not "what is the latency of the most accurate model" (the word goes
+        # with no column said), nor "what is the highest accuracy" (a value is asked, not a row)
         pool, word = valued, _word(sup)
     else:
         return None
@@ -245,41 +249,67 @@ def compare(question: str, spans: Sequence[Span], yes_no: bool) -> tuple[list[Sp
                                                          f"{head}", pool, won.key)
 
 
-def _cell_of_best(question: str, valued: Sequence[Valued], said: dict[str, float]
+# a question asking for a row ("which model", "哪个方案"), not a value of one
+ROW_ASKED = re.compile(r"\b(?:which|who)\b|哪", re.I)
+# a cell that says nothing ("n/a", "—"): no answer
+_EMPTY_CELL = re.compile(r"^\s*(?:n/?a|none|null|unknown|tbd|\?+|[-–—]+)?\s*$", re.I)
+# a value asked ("多少", "what is the latency of ..."), not which row
+VALUE_ASKED = re.compile(r"多少|几|\bhow (?:much|many|long|fast|far|big|large|high|low)\b|^\s*what (?:is|was|are|were)\b", re.I)
+# what makes one column a condition on another rather than the pick ("with latency at most 50 ms", "500ms以内"), or
+# a rank other than the first ("the second highest")
+_CONDITION = re.compile(r"\b(?:at (?:least|most)|within|no (?:more|less)|not (?:more|less)|per|relative|for (?:its|their)|"
+                        r"among|second|third|fourth|2nd|3rd|4th|next|except|without|excluding|other than)\b|"
+                        r"以内|以上|以下|至少|至多|不超过|不低于|之内|其中|第[二三四五]|次于|除了", re.I)
+
+
+def _next_to(question: str, head: str, sup: re.Match[str]) -> bool:
+    """The superlative word goes with the column: right after the header in Chinese ("准确率最高"), right before it in
+    English, a word ("by", "in") at most between ("the highest accuracy", "the fastest by latency")."""
+    bare = _PAREN.sub("", head).strip()
+    if HAN.search(question):
+        at = question.rfind(bare, 0, sup.start() + 1)
+        return at >= 0 and len(question[at + len(bare): sup.start()].strip(" 的")) == 0
+    want = terms(bare).words
+    after = [w for w in re.findall(r"[\w%-]+", question[sup.end():])]
+    while after and after[0].lower() in {"by", "in", "of", "the"}:
+        after = after[1:]
+    return bool(want) and want <= terms(" ".join(after[: len(bare.split()) + 1])).words
+
+
+def _deduped(said: dict[str, float]) -> list[str]:
+    """The headers said, but for one whose words are all in a longer one said ("Latency" of "Latency p99")."""
+    words = {h: terms(_PAREN.sub("", h)).words or terms(h).words for h in said}
+    return [h for h in said if not any(o != h and words[h] < words[o] for o in said)]
+
+
+def _cell_of_best(question: str, rows: Sequence[Row], said: Sequence[str]
                   ) -> tuple[list[Span], str, dict[str, Any]] | None:
-    """"What is the latency of the method with the highest accuracy?": the row with the most (least) of the column
-    the superlative word goes with (the header nearest it), and the cell of the one other column the question says.
-    None when the word is not nearest one column, or another column than the one other is said, or a tie."""
-    rows = [r for r, *_ in valued]
-    gaps = {}
-    for h in said:
-        at = _where(h, question)
-        m = _nearest(SUPERLATIVE, question, at, at + len(_PAREN.sub("", h).strip()))
-        if m is not None:
-            gaps[h] = max(0, at - m.end(), m.start() - at - len(_PAREN.sub("", h).strip()))
-    if not gaps or list(gaps.values()).count(min(gaps.values())) > 1:
+    """"What is the latency of the method with the highest accuracy?", "准确率最高的方案平均耗时是多少？": the row
+    with the most (least) of the column the one superlative word goes with (:func:`_next_to`), and the cell of the
+    one other column the question says. None when the question asks which row, states a condition or a rank other
+    than the first (:data:`_CONDITION`), the word goes with no column or both, a row has no number in the column
+    compared, or the first two tie."""
+    sups = list(SUPERLATIVE.finditer(question))
+    if len(said) != 2 or len(sups) != 1 or ROW_ASKED.search(question) or _CONDITION.search(question):
         return None
-    by = min(gaps, key=lambda h: gaps[h])
-    asked = [h for h in said if h != by]
-    if len(asked) != 1:
+    by = [h for h in said if _next_to(question, h, sups[0])]
+    if len(by) != 1:
         return None
-    pool = [(r, v, n, u) for r in rows for h, v in r.cells
-            if h == by and (n_u := measure(v, _header_unit(by))) is not None for n, u in [n_u]]
-    sup = _nearest(SUPERLATIVE, question, _where(by, question), _where(by, question) + len(by))
-    if len(pool) < 2 or len({u for *_, u in pool}) > 1 or sup is None:
-        return None
-    larger = _larger(_word(sup), [u for *_, u in pool])
+    asked = next(h for h in said if h != by[0])
+    pool = [(r, v, *m) for r in rows for h, v in r.cells if h == by[0] and (m := measure(v, _header_unit(h)))]
+    if len(pool) != len(rows) or len(pool) < 2 or len({u for *_, u in pool}) > 1:
+        return None  # a row without a number compared ("n/a") might be the one
+    larger = _larger(_word(sups[0]), [u for *_, u in pool])
     ranked = sorted(pool, key=lambda x: -x[2] if larger else x[2])
     if ranked[0][2] == ranked[1][2]:
         return None
     won = ranked[0][0]
-    value = next((v for h, v in won.cells if h == asked[0] and v.strip()), None)
+    value = next((v.strip() for h, v in won.cells if h == asked and not _EMPTY_CELL.match(v)), None)
     if value is None:
         return None
-    rule = f"the {asked[0]} of the row with the {'largest' if larger else 'smallest'} {by} ({won.key})"
-    basis = _basis("cell", rule, pool, won.key)
-    # the winning row first: the answer's cell is read from it
-    return [won.span, *(r.span for r, *_ in pool if r is not won)], value.strip(), basis
+    rule = f"the {asked} of the row with the {'largest' if larger else 'smallest'} {by[0]} ({won.key})"
+    # the winning row first: the answer's cell is read from it; every row compared is cited
+    return [won.span, *(r.span for r, *_ in pool if r is not won)], value, _basis("cell", rule, pool, won.key)
 
 
 def _yes_no(question: str, head: str, column: tuple[int, int],

@@ -191,8 +191,6 @@ class QuestionAnalyser:
             return "MANNER"  # "How did X differ ...?", "How were they expelled?": a way, said in a clause
         if (attr := ATTRIBUTE_ASKED.search(text)) and _singular(attr.group(1)) in NUMBER_NOUNS | MEASURE_NOUNS:
             return "NUMBER"  # "What is the average latency of X?", "What was the population of Y in 1900?"
-        if attr and _singular(attr.group(1)) in MONEY_NOUNS:
-            return "MONEY"  # "What is the price of X?": a sum with its currency, not any number
         asked = _asking_wh(doc)  # "when" / "where" that ask, not those of a relative clause ("the city where")
         if re.search(r"\b(what year|which year|what date|which date|in what year|date of|year of|"
                      r"(?:birth|death) (?:date|year)|birthdate|birthday)\b", text) or "when" in asked:
@@ -207,7 +205,10 @@ class QuestionAnalyser:
             return "PLACE"
         for tok in doc:  # "which company", "what city", "whose album"
             if tok.lower_ in {"which", "what", "whose"} and tok.head.pos_ in {"NOUN", "PROPN"} and tok.head != tok:
-                cls = noun_class(tok.head.lemma_) or ("MONEY" if tok.head.lemma_.lower() in MONEY_NOUNS else None)
+                # "What compensation is due ...?", "What fee ...?": a sum with its currency (not "Which price is
+                # higher, A or B?": a choice; nor "the cost of living", "the human cost": no question word asks them)
+                cls = noun_class(tok.head.lemma_) or ("MONEY" if tok.head.lemma_.lower() in MONEY_NOUNS and
+                                                      " or " not in text else None)
                 if cls:
                     return cls
         if not re.match(r"(?i)\s*(?:who|whom|whose)\b", doc.text) and \

@@ -62,7 +62,9 @@ RESOLVES = {"PERSON": {"PERSON", "THING"}, "PLACE": {"PLACE", "THING"}, "ORG": {
 MONTHS = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 VALUE_OF = {
     # "600 Euro": the whole word, never "600 Eur" (an alternative that stops inside a longer word is no currency)
-    "MONEY": re.compile(r"\d[\d,.]*\s*(?:(?:EUR|USD|GBP|euros?|dollars?|pounds?)(?![A-Za-z])|[€$£])|[€$£]\s*\d", re.I),
+    # "€600" and "£8 million" whole, "600 million euros" too
+    "MONEY": re.compile(r"\d[\d,.]*\s*(?:(?:million|billion|thousand)\s+)?(?:(?:EUR|USD|GBP|euros?|dollars?|pounds?)"
+                        r"(?![A-Za-z])|[€$£])|[€$£]\s*\d(?:[\d,.]*\d)?(?:\s*(?:million|billion|thousand)\b)?", re.I),
     "NUMBER": re.compile(r"\d"),
     "QUANTITY": re.compile(r"\d[\d,.]*\s*(?:sq(?:uare)?\.?\s*(?:km|kilomet\w*|miles?|mi|metres|meters|m|feet|ft)\b|"
                            r"km²|m²|ft²|mi²|km|kilomet\w*|miles?|metres|meters|feet|ft|kg|tonnes?|acres?|hectares?|"

@@ -139,3 +139,13 @@ def test_a_hyphenated_name_is_named_by_its_words_apart() -> None:
         ctx = Context.of(T, [u])
         v = validate(f"{content} [{u.id}]", ctx, lambda ids: set(), direct="200-800ms", basis={"kind": "span"})
         assert OfflineGrader().grade_answer(q, analysis, v, ctx).on_topic is on_topic, content
+
+
+def test_hyphens_apart_a_name_is_named_whole() -> None:
+    from kmrag.answer.grade import names
+    from kmrag.answer.support import terms
+
+    assert names("self RAG", terms("Using self-RAG for every query").words)
+    assert names("self-RAG", terms("Using self RAG for every query").words)
+    assert not names("corrective RAG", terms("Using self-RAG for every query").words)  # (a reviewer's probe)
+    assert not names("Trail Blazers", terms("a cross-trail race").words)

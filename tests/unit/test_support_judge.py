@@ -669,27 +669,22 @@ def test_the_spans_leading_his_is_the_titles() -> None:
     assert not judge("Carl Marsh's artwork followed in the tradition of Ned Lane.", span, ["Ned Lane"]).supported
 
 
-@pytest.mark.parametrize(("statement", "span", "supported"), [
-    # a number with its unit glued on reads as the span writes it, glued or not: the unit is part of the number
-    ("It takes 5ms.", "It takes 5ms and more.", True),
-    ("The extra LLM calls add 200-800ms.", "The extra LLM calls add 200-800ms and cost.", True),
-    ("The distance is 12km.", "The distance is 12 kilometres, by road.", True),
-    ("The distance is 12 km.", "The distance is 12km, by road.", True),
-    ("It was built in the 1990s.", "It was built in the 1990s by Ada.", True),
-    ("It takes 5s.", "It takes 5ms and more.", False),
-    ("It takes 6ms.", "It takes 5ms and more.", False),
-    ("The distance is 12 miles.", "The distance is 12km, by road.", False),
-])
-def test_a_unit_glued_to_its_number_is_part_of_it(statement: str, span: str, supported: bool) -> None:
-    assert judge(statement, [span]).supported is supported
-
-
 @pytest.mark.parametrize(("statement", "supported"), [
     ("分解检索的平均耗时是620ms。", True),   # the row's key and the cell's header own the number
     ("分解检索的准确率是71.2%。", True),
     ("分解检索的准确率是620ms。", False),    # another column's number
     ("知识图谱的准确率是71.2%。", False),    # another row's
+    ("分解检索的平均耗时是3.1。", False),    # (a reviewer's probe) the key and 平均 are not 平均检索次数
 ])
 def test_a_chinese_statement_of_a_row_cell_is_owned_by_its_key_and_header(statement: str, supported: bool) -> None:
     row = "方案: 分解检索; 准确率: 71.2%; 平均检索次数: 3.1; 平均耗时: 620ms。"
     assert judge(statement, [row]).supported is supported
+
+
+@pytest.mark.parametrize(("statement", "supported"), [
+    ("北京的最高温度是35℃。", True),
+    ("北京的最低温度是35℃。", False),  # every character of the header is said, not most of them
+    ("北京的最高温度是22℃。", False),
+])
+def test_a_header_is_said_whole(statement: str, supported: bool) -> None:
+    assert judge(statement, ["城市: 北京; 最高温度: 35℃; 最低温度: 22℃。"]).supported is supported

@@ -127,10 +127,31 @@ def test_the_cell_of_the_row_another_columns_superlative_picks(question: str, an
     assert len({e["unit_id"] for e in got[2]["entities"]}) == 1 and len(got[2]["entities"]) == 3
 
 
-@pytest.mark.parametrize("question", [
-    "Which model has the highest accuracy and lower latency than Alpha?",  # a comparison besides: not one pick
-    "What is the accuracy, latency and parameters of the best model?",      # three columns, no superlative by one
-    "Of Alpha and Gamma, what is the latency of the one with the highest accuracy?",  # rows named: not this rule
+NA = _rows("u_na", ["Model", "Mean latency", "Accuracy"], [["Alpha", "40 ms", "81%"], ["Beta", "25 ms", "77%"],
+                                                             ["Gamma", "n/a", "84%"]])
+P99 = _rows("u_p99", ["Model", "Latency", "Latency p99"], [["Alpha", "40 ms", "90 ms"], ["Beta", "25 ms", "80 ms"],
+                                                           ["Gamma", "90 ms", "70 ms"]])
+
+
+@pytest.mark.parametrize(("question", "spans"), [
+    # (a reviewer's probes: each was answered, wrongly, by the first version of the rule)
+    ("Which model has the highest accuracy and lower latency than Alpha?", EN),  # a comparison besides: not one pick
+    ("What is the accuracy, latency and parameters of the best model?", EN),      # three columns, no superlative by one
+    ("Of Alpha and Gamma, what is the latency of the one with the highest accuracy?", EN),  # rows named
+    ("What is the highest accuracy of a model with latency at most 50 ms?", EN),  # a condition on the other column
+    ("Among models with latency within 50 ms, what is the highest accuracy?", EN),
+    ("平均耗时在500ms以内的方案中准确率最高是多少？", ZH),
+    ("Which model with the best accuracy has the lowest latency?", EN),           # a row is asked, not a cell
+    ("Which model has the highest accuracy per unit of latency?", EN),
+    ("What is the latency of the model with the second highest accuracy?", EN),   # not the first rank
+    ("What is the mean latency of the model with the highest accuracy?", NA),     # its cell says nothing
+    ("What is the latency of the most accurate model?", EN),  # the word goes with no column said: no row name either
+    ("What is the highest accuracy?", EN),                     # a value asked of one column: not the row's name
 ])
-def test_two_columns_said_without_one_clear_pick_is_no_answer(question: str) -> None:
-    assert tables.compare(question, EN, yes_no=False) is None
+def test_two_columns_said_without_one_clear_pick_is_no_answer(question: str, spans: list[Span]) -> None:
+    assert tables.compare(question, spans, yes_no=False) is None
+
+
+def test_a_header_inside_a_longer_one_said_is_the_longer_one() -> None:
+    got = tables.compare("Which model has the lowest p99 latency?", P99, yes_no=False)
+    assert got is not None and got[1] == "Gamma" and got[2]["rule"] == "smallest Latency p99"
