@@ -151,8 +151,15 @@ def load_spacy(model: str = SPACY_MODEL) -> Any:
     return nlp
 
 
+_BULLETS = "•▪‣◦●"  # not "·": the middle dot of a transliterated name ("卡尔·马克思")
+
+
 def clean_name(text: str) -> str:
-    t = " ".join(text.split()).strip(" ,;:\"“”'‘’()[]")
+    """A name as said, without the quotes, brackets, possessive, article and list bullets around it; empty for a run
+    across a bullet ("RAG Patterns • Familiarity with Retrieval"): two items of a list, no one name."""
+    t = " ".join(text.split()).strip(" ,;:\"“”'‘’()[]" + _BULLETS)
+    if any(b in t for b in _BULLETS):
+        return ""
     t = re.sub(r"(?:'s|’s)$", "", t)
     return _LEADING.sub("", t).strip()
 
@@ -231,7 +238,7 @@ class SpacyExtractor:
                         spans.setdefault(t.i, (chunk, "THING"))
         for sent in doc.sents:
             lead = _titled_subject(sent, spans)
-            if lead is not None:
+            if lead is not None and clean_name(lead.text):
                 ents = [e for e in ents if not (lead.start_char <= e.start and e.end <= lead.end_char)]
                 ents.append(ExtractedEntity(name=clean_name(lead.text), label="THING", start=lead.start_char,
                                             end=lead.end_char))

@@ -289,3 +289,13 @@ def test_a_rank_before_a_name_is_no_part_of_the_title_it_is_written_under():
     assert without_honorific("Prince") is None and without_honorific("George Harrison") is None
     assert _title_forms("King George V") == ["king george v", "the king george v", "a king george v",
                                              "an king george v", "george v"]
+
+
+def test_a_list_bullet_is_no_part_of_a_name(x):
+    # inline bullets ("• A • B") separate items: a name never carries one, nor runs across one
+    text = ("• .NET 8.0 or later • Semantic Kernel Graph package installed • Kernel Memory configured for knowledge "
+            "base operations • Basic understanding of Graph Concepts and RAG Patterns • Familiarity with Retrieval")
+    names = [e.name for e in x.extract_text(text).entities]
+    assert "Kernel Memory" in names and not any("•" in n for n in names), names
+    assert clean_name("• Kernel Memory") == "Kernel Memory" and clean_name("RAG Patterns • Familiarity") == ""
+    assert clean_name("卡尔·马克思") == "卡尔·马克思"  # the middle dot of a transliterated name stays
