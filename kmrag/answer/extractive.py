@@ -425,21 +425,18 @@ def other_case(asked: Sequence[tuple[float, str, str]], text: str) -> bool:
     :func:`quantities`, a point, not a range): the ranges it states in that unit all leave the question's value out
     ("over 3,500 km, you're due 600 Euro" says nothing of a 2,000 km flight), and it does not state the value
     itself. A negated bound ("not less than") is not read; a span with a range holding the value is no other case."""
-    for value, unit, _ in asked:
-        ranges = []
-        for pattern, _kind in RANGES:
-            for m in pattern.finditer(text):
-                if re.match(r"[A-Za-z]", text[m.end():m.end() + 1]) or \
-                        re.search(r"\b(?:not|no)\s+$", text[max(0, m.start() - 5):m.start()], re.I):
-                    continue  # "1 month" is no "1 m"; "not less than 3,500 km" is no bound read here
-                got = row_range(m.group(0))
-                if got is not None and got[2] == unit:
-                    ranges.append(got)
-        holds = any((lo is None or value >= lo) and (hi is None or value <= hi) for lo, hi, _ in ranges)
-        stated = any(v == value and u == unit for v, u, _ in quantities(text))
-        if ranges and not holds and not stated:
-            return True
-    return False
+    ranges = []
+    for pattern, _kind in RANGES:
+        for m in pattern.finditer(text):
+            if re.match(r"[A-Za-z]", text[m.end():m.end() + 1]) or \
+                    re.search(r"\b(?:not|no)\s+$", text[max(0, m.start() - 5):m.start()], re.I):
+                continue  # "1 month" is no "1 m"; "not less than 3,500 km" is no bound read here
+            if (got := row_range(m.group(0))) is not None:
+                ranges.append(got)
+    stated = {(v, u) for v, u, _ in quantities(text)}
+    return any((ours := [(lo, hi) for lo, hi, u in ranges if u == unit]) and (value, unit) not in stated and
+               not any((lo is None or value >= lo) and (hi is None or value <= hi) for lo, hi in ours)
+               for value, unit, _ in asked)
 
 
 # a bound the value must pass, not reach ("more than 3500 km"; "at least" and "up to" include it)

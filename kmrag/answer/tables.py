@@ -115,9 +115,8 @@ def _said(question: str, rows: Sequence[Row]) -> dict[str, float]:
     return scores
 
 
-def _column(question: str, rows: Sequence[Row]) -> tuple[str, float] | None:
-    """The header the question says (see :func:`_said`), the longest; a tie is none."""
-    scores = _said(question, rows)
+def _column(scores: dict[str, float]) -> tuple[str, float] | None:
+    """Of the headers said (:func:`_said`), the longest; a tie is none."""
     if not scores:
         return None
     best = sorted(scores.items(), key=lambda x: -x[1])
@@ -198,7 +197,7 @@ def _table(question: str, spans: Sequence[Span]) -> tuple[str, list[Valued]] | N
         if not said:
             continue
         # two columns said as fully: either may be the head here, compare reads both (kmrag.answer.tables._cell_of_best)
-        head, fit = _column(question, rows) or max(said.items(), key=lambda x: x[1])
+        head, fit = _column(said) or max(said.items(), key=lambda x: x[1])
         valued = [(r, v, m[0], m[1]) for r in rows for h, v in r.cells
                   if h == head and (m := measure(v, _header_unit(head))) is not None]
         if len({u for *_, u in valued}) > 1:

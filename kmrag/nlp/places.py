@@ -149,9 +149,7 @@ def countries_of(name: str, city: bool = True) -> frozenset[str]:
     none for a name the data does not hold ("Moultrie"). A name the data does not hold whole is read word by
     word: the words that are one country's name or people's ("French Canadian": France and Canada; "Russian-
     Ukrainian"; "Indian Bengali": India)."""
-    key = re.sub(r"\s+", " ", name.strip().strip(".,;:()[]\"'-\u2013")).lower()  # "Australian-born"'s "Australian-"
-    key = re.sub(r"(?<=\b[a-z])\.", "", key)  # "U.S." is "US"
-    key = re.sub(r"^the\s+", "", key)
+    key = _key(name)
     table = _table()
     if key.split()[0:1] and key.split()[0] in _NOT_COUNTRY_WORDS:
         return frozenset()
@@ -183,12 +181,19 @@ def countries_of(name: str, city: bool = True) -> frozenset[str]:
     return frozenset()
 
 
+def _key(name: str) -> str:
+    """A place name as the tables hold it: lower case, no article, "U.S." as "US", no stray marks around it
+    ("Australian-born"'s "Australian-")."""
+    key = re.sub(r"\s+", " ", name.strip().strip(".,;:()[]\"'-\u2013")).lower()
+    key = re.sub(r"(?<=\b[a-z])\.", "", key)
+    return re.sub(r"^the\s+", "", key)
+
+
 def country_only(name: str) -> bool:
     """Whether ``name`` names a country (or its people) and nothing smaller: no city of the data ("Singapore",
     "Monaco" are cities too), no province or capital of any country ("Georgia" is a US state, "Luxembourg" a
     Belgian province). Such a name is no answer to "which city / county / district"."""
-    key = re.sub(r"^the\s+", "", re.sub(r"\s+", " ", name.strip().strip(".,;:()[]\"'")).lower())
-    key = re.sub(r"(?<=\b[a-z])\.", "", key)  # "U.S." is "US"
+    key = _key(name)
     table, own = _tables()
     return key in own and len(table.get(key, ())) == 1 and key not in _cities()
 
