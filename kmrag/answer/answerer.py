@@ -31,6 +31,7 @@ from kmrag.answer.extractive import Draft, ExtractiveGenerator
 from kmrag.answer.grade import AnswerGrade, OfflineGrader, grader_for
 from kmrag.answer.llm import LLMClient, LLMGenerator
 from kmrag.answer.llm_judge import LLMJudge
+from kmrag.answer.parts import Part, combine, split_parts
 from kmrag.answer.paths import PathAnswer, PathReader
 from kmrag.answer.spelling import mend_slips
 from kmrag.answer.support import YES_NO_WORDS, terms
@@ -95,10 +96,43 @@ class Answerer:
 
     def answer(self, tenant: str, question: str) -> Answer:
         with question_cache():  # the cross-encoder reads a (query, sentence) pair once per question
-            return self._answer(tenant, question)
+            asked = check_question(question, self.settings.max_question_chars)
+            parts = split_parts(asked, self.extractive.nlp, self.analyser.analyse)
+            answer = self._answer_parts(tenant, asked, parts) if parts else self._answer(tenant, asked)
+        if self.save:
+            self._store(answer)
+        return answer
 
-    def _answer(self, tenant: str, question: str) -> Answer:
-        asked = check_question(question, self.settings.max_question_chars)
+    def _answer_parts(self, tenant: str, asked: str, parts: list[Part]) -> Answer:
+        """A question of several parts: each answered on its own (a part naming an earlier one's answer is
+        asked with that answer in its place), then put together (:func:`kmrag.answer.parts.combine`)."""
+        t0 = time.perf_counter()
+        trace: list[dict[str, Any]] = TraceLog("answer")
+        trace.append({"step": "parts", "asked": asked, "parts": [p.question for p in parts]})
+        answers: list[Answer] = []
+        said: list[str] = []
+        for n, part in enumerate(parts):
+            known = answers[part.of_part] if part.of_part is not None else None
+            question = part.with_answer(known.direct) if known is not None and known.found and known.direct else \
+                part.question
+            said.append(question)
+            if part.of_part is not None and question == part.question:
+                got = Answer(id=answer_id(), tenant=tenant, question=question, text=NOT_FOUND,
+                             confidence_why=f"it needs the answer of \"{parts[part.of_part].question}\", not found")
+            else:
+                got = self._answer(tenant, question)
+            trace.append({"step": "part", "n": n + 1, "question": question, "found": got.found,
+                          "direct": got.direct, "confidence": got.confidence})
+            trace.extend({**step, "part": n + 1} for step in got.trace)
+            answers.append(got)
+        whole = combine(asked, said, answers, self.settings.min_confidence)
+        trace.append({"step": "done", "found": bool(whole["statements"]), "statements": len(whole["statements"]),
+                      "confidence_why": whole["confidence_why"], "basis": whole["basis"],
+                      "evidence": [e.model_dump() for e in whole["evidence"]], "ms": round((time.perf_counter() - t0) * 1000, 1)})
+        return Answer(id=answer_id(), tenant=tenant, generator=self.generator_name, strategy=self.strategy,
+                      trace=trace, **whole)
+
+    def _answer(self, tenant: str, asked: str) -> Answer:
         t0 = time.perf_counter()
         # "foo fighters or awolnation, which ..." with the names' capitals; "Tell me whether A and B ..." is read
         # as "Are A and B ...?"
@@ -182,16 +216,17 @@ class Answerer:
                         statements=validated.statements, citations=validated.citations, confidence=confidence,
                         confidence_why=why, evidence=evidence, basis=validated.basis,
                         generator=self.generator_name, strategy=self.strategy, trace=trace)
-        if self.save:
-            self.units.save_answer(answer)  # PostgreSQL holds the record the audit reads
-            try:
-                # (:Answer)-[:CITES] is what an answer rests on: a not-found answer's evidence is not that
-                self.graph.write_answer(answer if answer.found else answer.model_copy(update={"citations": []}))
-                self.graph.flush()  # an embedded graph holding unflushed changes would keep its view frozen
-            except Exception as e:  # noqa: BLE001 - the answer stands and is auditable; only its graph view is missing
-                answer.trace.append({"step": "store", "warning": f"the answer is stored in PostgreSQL, but its "
-                                     f"(:Answer)-[:CITES] view could not be written to the graph: {e}"})
         return answer
+
+    def _store(self, answer: Answer) -> None:
+        self.units.save_answer(answer)  # PostgreSQL holds the record the audit reads
+        try:
+            # (:Answer)-[:CITES] is what an answer rests on: a not-found answer's evidence is not that
+            self.graph.write_answer(answer if answer.found else answer.model_copy(update={"citations": []}))
+            self.graph.flush()  # an embedded graph holding unflushed changes would keep its view frozen
+        except Exception as e:  # noqa: BLE001 - the answer stands and is auditable; only its graph view is missing
+            answer.trace.append({"step": "store", "warning": f"the answer is stored in PostgreSQL, but its "
+                                 f"(:Answer)-[:CITES] view could not be written to the graph: {e}"})
 
     def _title_forms(self, tenant: str) -> Callable[[list[str]], dict[str, str]]:
         return lambda names: self.units.title_forms(tenant, names)

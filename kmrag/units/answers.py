@@ -56,7 +56,8 @@ class AnswerRecords(PgBase):
 
     @staticmethod
     def _answer(tenant: str, r: Any) -> Answer:
-        done = next((s for s in (r[9] or []) if isinstance(s, dict) and s.get("step") == "done"), {})
+        # the answer's own "done" is its last (a question of several parts holds each part's before it)
+        done = next((s for s in reversed(r[9] or []) if isinstance(s, dict) and s.get("step") == "done"), {})
         return Answer(id=r[0], tenant=tenant, question=r[1], text=r[2], direct=r[3], statements=r[4] or [],
                       citations=r[5] or [], confidence=float(r[6] or 0), generator=r[7] or "", strategy=r[8] or "",
                       trace=r[9] or [], created_at=r[10], confidence_why=done.get("confidence_why", ""),

@@ -123,6 +123,23 @@ def test_upload_job_ask_audit_unit_entities_delete(api: dict[str, Any]) -> None:
     assert ca.delete("/v1/sources", params={"id": "no/such.md"}).status_code == 404
 
 
+def test_a_question_of_two_parts_answers_each_and_is_audited_as_one(api: dict[str, Any]) -> None:
+    ca = api["ca"]
+    ans = ca.post("/v1/ask", json={"question": "Where was Marie Curie born and what is the capital of Poland?",
+                                   "generator": "extractive", "trace": True}).json()
+    assert ans["basis"]["kind"] == "parts", ans["basis"]
+    assert [p["question"] for p in ans["basis"]["parts"]] == ["Where was Marie Curie born?",
+                                                              "What is the capital of Poland?"]
+    assert [p["direct"] for p in ans["basis"]["parts"]] == ["Warsaw", "Warsaw"]
+    assert [s["step"] for s in ans["trace"]][0] == "parts" and ans["trace"][-1]["step"] == "done"
+    # the ranked units are every part's; what is cited or shown is among them
+    shown = {u for s in ans["statements"] or ans["evidence"] for u in s["unit_ids"]}
+    assert shown and shown <= {u["id"] for u in ans["units"]}
+    audit = ca.get(f"/v1/answers/{ans['id']}").json()
+    assert audit["answer"]["question"] == "Where was Marie Curie born and what is the capital of Poland?"
+    assert {k: audit["answer"][k] for k in SURE} == {k: ans[k] for k in SURE}
+
+
 def test_not_found_says_how_sure_and_shows_the_best_evidence(api: dict[str, Any]) -> None:
     """A question the corpus cannot answer is not found: nothing retrieved, confidence 0; something retrieved
     but below KMRAG_MIN_CONFIDENCE, its statements come back as evidence (cited), never as the answer."""

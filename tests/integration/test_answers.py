@@ -190,3 +190,30 @@ def test_audits_and_answers_stay_in_their_tenant(stores: Stores, tenant: str, ex
         audit(stores.units, stores.graph, tenant + "_other", ans.id)
     assert stores.units.list_answers(tenant + "_other") == []
     assert stores.graph.answer_citations(tenant + "_other", ans.id) == []
+
+
+def test_a_question_of_two_parts_is_answered_part_by_part_and_stored_once(
+        stores: Stores, tenant: str, extractor: SpacyExtractor, tmp_path: Path) -> None:
+    ingest(stores, tenant, extractor, corpus(tmp_path))
+    a = answerer(stores)
+    ans = a.answer(tenant, "Which airline operates the daily flight from Delhi to Munich and when was it founded?")
+    parts = [s for s in ans.trace if s["step"] == "part"]
+    # the second part names the first's answer by "it": it is asked with that answer in its place
+    assert [p["question"] for p in parts] == ["Which airline operates the daily flight from Delhi to Munich?",
+                                              "When was Lufthansa founded?"]
+    assert [p["direct"] for p in parts] == ["Lufthansa", "1953"]
+    assert ans.basis is not None and ans.basis["kind"] == "parts"
+    assert ans.confidence == round(parts[0]["confidence"] * parts[1]["confidence"], 3)
+    shown = ans.statements if ans.found else ans.evidence
+    assert {"Lufthansa operates a daily flight from Delhi to Munich.",
+            "Lufthansa was founded in 1953 and is based in Cologne."} <= {s.text for s in shown}
+    assert ans.found == (ans.confidence >= stores.settings.min_confidence)
+    assert (ans.direct == "Lufthansa; 1953") == ans.found
+    # one answer is stored: the whole question's, not its parts'
+    stored = stores.units.get_answer(tenant, ans.id)
+    assert stored is not None and stored.question == ans.question and stored.basis == ans.basis
+    # a part the corpus cannot answer: the whole is not found, and what was found is shown as evidence
+    half = a.answer(tenant, "When was Lufthansa founded and who designed its logo?")
+    assert half.text == NOT_FOUND and not half.statements and half.direct is None
+    assert "Lufthansa was founded in 1953 and is based in Cologne." in {s.text for s in half.evidence}
+    assert half.basis is not None and [p["found"] for p in half.basis["parts"]][0] is True

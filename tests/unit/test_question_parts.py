@@ -1,0 +1,122 @@
+"""Questions of several parts (kmrag.answer.parts): which are split and how, which are read whole, and how the
+parts' answers make one answer (found only when every part is; confidence the product of the parts')."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kmrag.answer.parts import Part, combine, split_parts
+from kmrag.answer.validate import NOT_FOUND
+from kmrag.retrieval.analysis import QuestionAnalyser
+from kmrag.schema import Answer, Citation, Statement
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture(scope="module")
+def split(extractor: Any) -> Any:
+    analyser = QuestionAnalyser(extractor)
+    return lambda q: [(p.question, p.of_part, p.pronoun) for p in split_parts(q, extractor.nlp, analyser.analyse)]
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    # two questions joined by "and": "it" is the first part's subject, or its object after "who"
+    ("Who founded Lufthansa and when was it founded?", [("Who founded Lufthansa?", None, ""),
+                                                        ("When was Lufthansa founded?", None, "")]),
+    ("When was Lufthansa founded, and where is its hub?", [("When was Lufthansa founded?", None, ""),
+                                                          ("Where is Lufthansa's hub?", None, "")]),
+    # "its" after "the X of Y" is Y's
+    ("What is the default max_hops of the IterativeRetriever and what is its min_score?",
+     [("What is the default max_hops of the IterativeRetriever?", None, ""),
+      ("What is IterativeRetriever's min_score?", None, "")]),
+    # two sentences
+    ("Who founded Lufthansa? When was it founded?", [("Who founded Lufthansa?", None, ""),
+                                                     ("When was Lufthansa founded?", None, "")]),
+    # a pronoun standing for the first part's answer: asked once that answer is known
+    ("What company acquired DeepMind and when was it founded?", [("What company acquired DeepMind?", None, ""),
+                                                                 ("When was it founded?", 0, "it")]),
+    ("Who directed Titanic and when was he born?", [("Who directed Titanic?", None, ""),
+                                                    ("When was he born?", 0, "he")]),
+    # "it" is never a year
+    ("In what year was Lufthansa founded and who founded it?", [("In what year was Lufthansa founded?", None, ""),
+                                                                ("Who founded Lufthansa?", None, "")]),
+    # two question words over one clause
+    ("When and where was Mozart born?", [("When was Mozart born?", None, ""), ("Where was Mozart born?", None, "")]),
+    # Chinese: two attributes of one thing, or one attribute of two things ("分别")
+    ("单跳检索的准确率和平均耗时是多少？", [("单跳检索的准确率是多少？", None, ""), ("单跳检索的平均耗时是多少？", None, "")]),
+    ("单跳检索和迭代检索的准确率分别是多少？", [("单跳检索的准确率是多少？", None, ""), ("迭代检索的准确率是多少？", None, "")]),
+])
+def test_a_question_of_two_parts_is_split_into_questions_of_their_own(split: Any, question: str,
+                                                                      parts: list[Any]) -> None:
+    assert split(question) == parts
+
+
+@pytest.mark.parametrize("question", [
+    "Who founded Lufthansa?",
+    "What is the population of Trinidad and Tobago?",  # a name with "and"
+    "Who wrote Kiss and Tell?",
+    # a relative clause or a second verb of the same subject is one question
+    "What is the name of the man who directed Titanic and who was born in Canada?",
+    "What giant silverware company was started as a religious Utopian group and was for many years run by "
+    "Pierrepont Noyes?",
+    "Are Random House Tower and 888 7th Avenue both used for real estate?",
+    "Which film came out first, Blind Shaft or The Mask Of Fu Manchu?",
+    # the second part leans on the first: "this", an elliptical "which", "they" for a group, a subject with no name
+    "How did the Church respond to the rebellion, and what impact did this response have?",
+    "Which methods are common to ACC and pheochromocytoma, and which are unique to ACC?",
+    "Which factors are considered prognostic in AML and how do they impact treatment decisions?",
+    "How is performance status assessed in AML and why is it important?",
+    # "its" for a person is no reading of "it"
+    "What did Cousin Caesar do with Rob Roy's stone jug, and what was its contents at the time?",
+    # a comparison of two things in Chinese without "分别", and a question of one attribute
+    "知识图谱和向量检索的区别是什么？",
+    "单跳检索的准确率是多少？",
+    # a first part that is no question
+    "The Magic Flute (2006 Film) — music by whom, and where did that composer die?",
+])
+def test_a_question_of_one_part_is_read_whole(split: Any, question: str) -> None:
+    assert split(question) == []
+
+
+def test_a_pronoun_is_replaced_by_the_earlier_answer() -> None:
+    assert Part("When was it founded?", of_part=0, pronoun="it").with_answer("Google") == "When was Google founded?"
+    assert Part("What is its hub?", of_part=0, pronoun="its", possessive=True).with_answer("Lufthansa") == \
+        "What is Lufthansa's hub?"
+
+
+def _answer(question: str, direct: str | None, confidence: float, unit: str = "u_a") -> Answer:
+    found = direct is not None
+    st = [Statement(text=f"{question} {direct}.", unit_ids=[unit])]
+    return Answer(id="a_x", tenant="t", question=question, text=f"{st[0].text} [{unit}]" if found else NOT_FOUND,
+                  direct=direct, statements=st if found else [], evidence=[] if found else st,
+                  citations=[Citation(unit_id=unit, source_id="s", quote=f"{question} {direct}.")],
+                  confidence=confidence)
+
+
+def test_the_parts_answers_make_one_answer_when_every_part_is_found_and_sure_enough() -> None:
+    parts = ["When was X founded?", "Where is X based?"]
+    whole = combine("When was X founded and where is it based?", parts,
+                    [_answer(parts[0], "1953", 0.9, "u_a"), _answer(parts[1], "Cologne", 0.8, "u_b")], 0.5)
+    assert whole["statements"] and whole["direct"] == "1953; Cologne"
+    assert whole["confidence"] == 0.72  # both must be right
+    assert [c.unit_id for c in whole["citations"]] == ["u_a", "u_b"]
+    assert "[u_a]" in whole["text"] and "[u_b]" in whole["text"]
+    assert [p["direct"] for p in whole["basis"]["parts"]] == ["1953", "Cologne"]
+    assert "2 parts" in whole["confidence_why"] and "1953 (90%)" in whole["confidence_why"]
+
+
+def test_a_part_not_found_or_a_whole_below_the_threshold_is_not_found_with_the_parts_as_evidence() -> None:
+    parts = ["When was X founded?", "Where is X based?"]
+    half = combine("q", parts, [_answer(parts[0], "1953", 0.9), _answer(parts[1], None, 0.3)], 0.5)
+    assert half["text"] == NOT_FOUND and not half["statements"] and half["direct"] is None
+    assert [s.text for s in half["evidence"]] == ["When was X founded? 1953.", "Where is X based? None."]
+    assert half["confidence"] == 0.27 and "not found (30%)" in half["confidence_why"]
+    # every part found, but the whole is not sure enough: the answers are evidence, never an answer
+    low = combine("q", parts, [_answer(parts[0], "1953", 0.7), _answer(parts[1], "Cologne", 0.6)], 0.5)
+    assert low["text"] == NOT_FOUND and low["confidence"] == 0.42 and len(low["evidence"]) == 2
+    assert "below the threshold" in low["confidence_why"]
+    # the same cited row for both parts is shown once
+    same = combine("q", parts, [_answer("r", "1", 0.9, "u_a"), _answer("r", "1", 0.9, "u_a")], 0.5)
+    assert len(same["statements"]) == 1 and len(same["citations"]) == 1
