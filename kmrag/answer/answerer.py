@@ -45,7 +45,7 @@ from kmrag.nlp.rephrase import rephrase
 from kmrag.nlp.rerank import question_cache
 from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis
 from kmrag.retrieval.multihop import broader_query
-from kmrag.retrieval.observe import TraceLog
+from kmrag.retrieval.observe import TraceLog, tagging
 from kmrag.retrieval.strategies import Retriever, build_strategy, check_question
 from kmrag.schema import Answer, answer_id
 from kmrag.units.store import PgUnitStore
@@ -97,7 +97,10 @@ class Answerer:
     def answer(self, tenant: str, question: str) -> Answer:
         with question_cache():  # the cross-encoder reads a (query, sentence) pair once per question
             asked = check_question(question, self.settings.max_question_chars)
-            parts = split_parts(asked, self.extractive.nlp, self.analyser.analyse)
+            # "who founded lufthansa and when was it founded?": names in capitals first, to find what "it" is
+            cased = asked if any(c.isupper() for c in asked) else \
+                restore_case(self.graph, tenant, asked, titles=self._title_forms(tenant))
+            parts = split_parts(cased, self.extractive.nlp, self.analyser.analyse)
             answer = self._answer_parts(tenant, asked, parts) if parts else self._answer(tenant, asked)
         if self.save:
             self._store(answer)
@@ -116,18 +119,22 @@ class Answerer:
             question = part.with_answer(known.direct) if known is not None and known.found and known.direct else \
                 part.question
             said.append(question)
-            if part.of_part is not None and question == part.question:
+            if known is not None and question == part.question:
                 got = Answer(id=answer_id(), tenant=tenant, question=question, text=NOT_FOUND,
-                             confidence_why=f"it needs the answer of \"{parts[part.of_part].question}\", not found")
+                             confidence_why=f"it needs the answer of \"{parts[part.of_part or 0].question}\", "
+                                            f"which {'gave no direct answer' if known.found else 'was not found'}")
             else:
-                got = self._answer(tenant, question)
+                with tagging(part=n + 1):
+                    got = self._answer(tenant, question)
             trace.append({"step": "part", "n": n + 1, "question": question, "found": got.found,
                           "direct": got.direct, "confidence": got.confidence})
             trace.extend({**step, "part": n + 1} for step in got.trace)
             answers.append(got)
         whole = combine(asked, said, answers, self.settings.min_confidence)
         trace.append({"step": "done", "found": bool(whole["statements"]), "statements": len(whole["statements"]),
-                      "confidence_why": whole["confidence_why"], "basis": whole["basis"],
+                      "confidence_why": whole["confidence_why"], "basis": whole["basis"], "parts": [
+                          {"question": q, "found": a.found, "direct": a.direct, "confidence": a.confidence}
+                          for q, a in zip(said, answers, strict=True)],
                       "evidence": [e.model_dump() for e in whole["evidence"]], "ms": round((time.perf_counter() - t0) * 1000, 1)})
         return Answer(id=answer_id(), tenant=tenant, generator=self.generator_name, strategy=self.strategy,
                       trace=trace, **whole)

@@ -38,16 +38,21 @@ _RELATIVE = re.compile(r"\b(?:who|whom|whose|which|that)\b", re.I)
 # "When and where was X born?"
 _TWO_WH = re.compile(rf"^\s*({WH})\s*(?:,\s*|\s+and\s+|\s*&\s*|,\s*and\s+)({WH})\s+({AUX}\s+.+)$", re.I)
 # "X的A和B（分别）是多少？" and "A和B的X分别是多少？"
-_ZH_ATTRS = re.compile(r"^(.+?)的([^的和与及，,、\s]{1,8})(?:和|与|以及|及|、)([^的和与及，,、\s]{1,8})(?:分别)?"
-                       r"(是|为|有)(多少|什么|几[^\s？?]*|哪[^\s？?]*)[？?]?$")
+_ZH_ASKED = r"(是|为|有|在)(多少|什么|几[^\s？?]*|哪[^\s？?]*|谁)[？?]?$"
+_ZH_ATTRS = re.compile(r"^(.+?)的([^的和与及，,、\s]{1,8})(?:和|与|以及|及|、)([^的和与及，,、\s]{1,8}?)(?:分别)?"
+                       + _ZH_ASKED)
 _ZH_ENTS = re.compile(r"^([^的和与及，,、\s]{1,12})(?:和|与|以及|及|、)([^的和与及，,、\s]{1,12})的"
-                      r"([^的，,、\s]{1,8})分别(是|为|有)(多少|什么|几[^\s？?]*|哪[^\s？?]*)[？?]?$")
+                      r"([^的，,、\s]{1,8}?)分别" + _ZH_ASKED)
 DEMONSTRATIVE = {"this", "these", "that", "those"}
 WH_TAGS = {"WP", "WDT", "WRB", "WP$"}
 PERSONAL = {"he", "she", "him", "his", "her", "hers"}
 THING = {"it", "its", "they", "them", "their"}
 ARTICLES = {"a", "an", "the"}
 NOT_REFERRED = {"DATE", "NUMBER", "QUANTITY", "MONEY", "PERCENT"}  # "it" is not a year or an amount
+NOT_IT = NOT_REFERRED | {"PERSON", "REASON", "MANNER"}  # answers no "it" can stand for
+TIME_NOUNS = {"time", "year", "date", "day", "month", "century", "decade", "age", "period", "season", "hour"}
+# a combined value of two attributes: "A和B之差" is one question
+_ZH_COMBINED = re.compile(r"(之差|之比|之和|之积|差值|比值|差距|总和|合计|之间|相比|乘积)")
 
 
 @dataclass(frozen=True)
@@ -65,12 +70,12 @@ class Part:
         if not self.pronoun:
             return self.question
         name = f"{answer}'s" if self.possessive else answer
-        return re.sub(rf"\b{re.escape(self.pronoun)}\b", name, self.question, count=1)
+        return re.sub(rf"\b{re.escape(self.pronoun)}\b", lambda _: name, self.question, count=1)
 
 
 def split_parts(question: str, nlp: Any, analyse: Any) -> list[Part]:
-    """The parts of a question of two parts, or [] for a question of one. ``nlp``: spaCy; ``analyse``: the
-    question analyser (its mentions and answer type tell what a pronoun stands for)."""
+    """The parts of a question of two or three parts, or [] for a question of one. ``nlp``: spaCy;
+    ``analyse``: the question analyser (its mentions and answer type tell what a pronoun stands for)."""
     q = " ".join(question.split())
     if not q:
         return []
@@ -80,41 +85,66 @@ def split_parts(question: str, nlp: Any, analyse: Any) -> list[Part]:
     m = _TWO_WH.match(q)
     if m:
         rest = m.group(3).rstrip()
+        if any(_asks(rest[j.end():], nlp) for j in _JOIN.finditer(rest)):
+            return []  # "When and where was X founded, and who runs it?": not read apart
         return [Part(_ask(f"{m.group(1)} {rest}")), Part(_ask(f"{m.group(2)} {rest}"))]
     return _two_questions(q, nlp, analyse)
 
 
-def _two_questions(q: str, nlp: Any, analyse: Any) -> list[Part]:
-    """"Who founded Lufthansa and when was it founded?": two questions joined by "and" (or two sentences).
-    Each part must name what it asks about, itself or through a pronoun with one clear referent."""
-    if not _FIRST.match(q):
+def _two_questions(q: str, nlp: Any, analyse: Any, depth: int = 0) -> list[Part]:
+    """"Who founded Lufthansa and when was it founded?": two questions joined by "and" (or two sentences), the
+    second perhaps of two again. Each part must name what it asks about, itself or through a pronoun with one
+    clear referent."""
+    lead = _FIRST.match(q)
+    if not lead:
         return []
     for join in _JOIN.finditer(q):
-        first, second = _ask(q[: join.start()]), _ask(q[join.end():])
+        first, rest = _ask(q[: join.start()]), q[join.end():]
+        second = _ask(rest)
         if not _asks(second, nlp) or len(first.split()) < 3:
             continue
-        if _RELATIVE.search(" ".join(first.split()[1:])):  # "the man who directed X and who …": one question
+        if _RELATIVE.search(q[lead.end(): join.start()]):  # "the man who directed X and who …": one question
             return []
+        more = next((j for j in _JOIN.finditer(rest) if _asks(_ask(rest[j.end():]), nlp)), None)
+        if more is not None:  # a third part: "… and when was it founded and where is it based?"
+            if depth:
+                return []
+            head = _resolved(first, _ask(rest[: more.start()]), nlp, analyse)
+            tail = _resolved(first, _ask(rest[more.end():]), nlp, analyse)
+            if len(head) != 2 or len(tail) != 2:
+                return []
+            return [head[0], head[1], tail[1]]
         return _resolved(first, second, nlp, analyse)
     return []
 
 
 def _resolved(first: str, second: str, nlp: Any, analyse: Any) -> list[Part]:
-    """The two parts, the second's pronoun standing for the first's answer or its subject; [] when a part
-    would not say what it asks about."""
+    """The two parts, the second's pronoun standing for the first's answer or for the one thing the first
+    names; [] when a part would not say what it asks about or the pronoun could stand for two things."""
     analysis = analyse(first)
     doc = nlp(second)
     if any(t.lower_ in DEMONSTRATIVE and t.tag_ == "DT" for t in doc) or re.match(rf"(?i)which\s+{AUX}\b", second):
         return []  # "how does this affect …", "in this context", "which are unique to X?": they lean on the first
-    pronoun = next((t for t in doc if t.lower_ in PERSONAL | THING), None)
-    if pronoun is None:
+    pronouns = [t for t in doc if t.lower_ in PERSONAL | THING]
+    if not pronouns:
         return [Part(first), Part(second)] if _named(analysis) and _named(analyse(second)) else []
+    if len(pronouns) > 1:
+        return []  # "where did he meet her?": which is which
+    pronoun = pronouns[0]
     possessive = pronoun.tag_ == "PRP$" or pronoun.lower_ in {"its", "his", "their", "hers"}
-    if analysis.answer_type not in NOT_REFERRED and _refers_to_answer(first, pronoun.text, nlp):
+    if analysis.answer_type not in NOT_REFERRED and _refers_to_answer(first, pronoun.text, nlp, analysis.answer_type):
         return [Part(first), Part(second, of_part=0, pronoun=pronoun.text, possessive=possessive)]
-    referent = _subject(first, nlp, possessive) if pronoun.lower_ in {"it", "its"} else None
-    if not referent or not _named(analyse(referent + "?")) or any(e.label_ == "PERSON" for e in nlp(referent).ents):
-        return []  # "they" for a group, a subject with no name or a person's ("it" is no person): one question
+    person = pronoun.lower_ in PERSONAL
+    if pronoun.lower_ not in {"it", "its"} and not person:
+        return []  # "they" for a group: one question
+    if not person and analysis.answer_type not in NOT_IT:
+        return []  # "Where is X and what is the capital of it?": "it" may be the answer as well as X
+    if len(_named(analysis)) != 1:
+        return []  # "Who operates the Delhi to Munich flight and where is it based?": Delhi, Munich or the flight
+    referent = _subject(first, nlp, possessive)
+    if not referent or not _named(analyse(referent + "?")) or \
+            person != any(e.label_ == "PERSON" for e in nlp(referent).ents):
+        return []  # a subject with no name, "it" for a person or "he" for a thing: one question
     return [Part(first), Part(Part(second, pronoun=pronoun.text, possessive=possessive).with_answer(referent))]
 
 
@@ -141,10 +171,12 @@ def _subject(question: str, nlp: Any, possessive: bool) -> str | None:
         head = owner[0]
     kept = [t for t in head.subtree if not any(a.dep_ in {"prep", "relcl", "acl"} and a.head == head
                                                    for a in [t, *t.ancestors] if a != head and a.i in range(len(doc)))]
-    words = [t.text for t in sorted(kept, key=lambda t: t.i)]
-    if not words or any(t.tag_ in WH_TAGS for t in kept):
+    kept = sorted(kept, key=lambda t: t.i)
+    if not kept or any(t.tag_ in WH_TAGS for t in kept):
         return None
-    return " ".join(words[1:]) if words[0].lower() in ARTICLES and len(words) > 1 else " ".join(words)
+    if kept[0].lower_ in ARTICLES and len(kept) > 1:
+        kept = kept[1:]
+    return "".join(t.text_with_ws for t in kept).strip()
 
 
 def _asks(part: str, nlp: Any) -> bool:
@@ -156,24 +188,29 @@ def _asks(part: str, nlp: Any) -> bool:
     return bool(re.match(r"(?i)(?:who|what)\s", part)) and len(tags) > 1 and tags[1] in {"VBD", "VBZ", "VBP"}
 
 
-def _refers_to_answer(first: str, pronoun: str, nlp: Any) -> bool:
+def _refers_to_answer(first: str, pronoun: str, nlp: Any, answer_type: str) -> bool:
     """Whether the pronoun stands for the first part's answer: "he / she" after "who <verb> …" (not "who is
-    X", which asks about X), "it" after "what / which <singular noun> …"."""
+    X", which asks about X) or "which composer …", "it" after "what / which <singular noun> …" (not "what
+    time …")."""
     doc = [t for t in nlp(first) if t.dep_ != "prep" or t.i > 0]
     words = [t for t in doc if not (t.i == 0 and re.fullmatch(PREP, t.lower_, re.I))]
     if len(words) < 2:
         return False
     wh, after = words[0], words[1]
     low = pronoun.lower()
-    if low in PERSONAL:
-        return wh.lower_ in {"who", "whom"} and after.lemma_ != "be"
-    if low not in {"it", "its"} or wh.lower_ not in {"what", "which"}:
+    noun = wh.head if wh.dep_ == "det" and wh.lower_ in {"what", "which"} else None  # "what company", not
+    if low in PERSONAL:  # "what constitutes"
+        return (wh.lower_ in {"who", "whom"} and after.lemma_ != "be") or (noun is not None and answer_type == "PERSON")
+    if low not in {"it", "its"}:
         return False
-    noun = wh.head if wh.dep_ == "det" else None  # "what company …", not "what constitutes …"
-    return noun is not None and noun.tag_ in {"NN", "NNP"}
+    return noun is not None and noun.tag_ in {"NN", "NNP"} and noun.lemma_.lower() not in TIME_NOUNS
 
 
 def _zh_parts(q: str) -> list[Part]:
+    """"X的A和B是多少？" (two attributes of one thing), "A和B的X分别是多少？" (one attribute of two things); not
+    a value of both ("A和B之差是多少？")."""
+    if _ZH_COMBINED.search(q):
+        return []
     m = _ZH_ATTRS.match(q)
     if m:
         head, a, b, verb, what = m.groups()
@@ -196,11 +233,11 @@ def combine(question: str, parts: list[str], answers: list[Any], threshold: floa
     strategy). It is right only if every part is: its confidence is the product of the parts'; it is found
     only when every part is found and that product reaches ``threshold``. Otherwise it is not found, and
     what the parts found is shown as evidence."""
-    confidence = 1.0
+    product = 1.0
     for a in answers:
-        confidence *= a.confidence
-    confidence = round(confidence, 3)
-    found = all(a.found for a in answers) and confidence >= threshold
+        product *= a.confidence
+    confidence = round(product, 3)
+    found = all(a.found for a in answers) and product >= threshold
     said = "; ".join(f"\"{p}\" " + (f"→ {a.direct or 'answered'} ({a.confidence:.0%})" if a.found else
                                     f"not found ({a.confidence:.0%})") for p, a in zip(parts, answers, strict=True))
     why = f"a question of {len(parts)} parts, each answered on its own, right only if every part is: {said}"
@@ -210,6 +247,7 @@ def combine(question: str, parts: list[str], answers: list[Any], threshold: floa
             if (c.unit_id, c.quote) not in seen:
                 seen.add((c.unit_id, c.quote))
                 citations.append(c)
+    # how each part was read (null without a direct answer, as any basis)
     basis = {"kind": "parts", "parts": [{"question": p, "found": a.found, "direct": a.direct,
                                          "confidence": a.confidence, "basis": a.basis}
                                         for p, a in zip(parts, answers, strict=True)]}
@@ -217,11 +255,12 @@ def combine(question: str, parts: list[str], answers: list[Any], threshold: floa
         statements = list({(s.text, tuple(s.unit_ids)): s for a in answers for s in a.statements}.values())
         directs = [a.direct for a in answers]
         text = " ".join(f"{s.text} " + " ".join(f"[{u}]" for u in s.unit_ids) for s in statements)
-        return {"question": question, "text": text, "statements": statements,
-                "citations": citations, "confidence": confidence, "confidence_why": why, "evidence": [],
-                "basis": basis, "direct": "; ".join(d for d in directs if d) if all(directs) else None}
+        direct = "; ".join(d for d in directs if d) if all(directs) else None
+        return {"question": question, "text": text, "statements": statements, "citations": citations,
+                "confidence": confidence, "confidence_why": why, "evidence": [],
+                "basis": basis if direct else None, "direct": direct}
     if all(a.found for a in answers):
         why += f"; {confidence:.0%} is below the threshold {threshold:.0%}"
     evidence = list({(s.text, tuple(s.unit_ids)): s for a in answers for s in (a.statements or a.evidence)}.values())
     return {"question": question, "text": NOT_FOUND, "statements": [], "citations": citations,
-            "confidence": confidence, "confidence_why": why, "evidence": evidence, "basis": basis, "direct": None}
+            "confidence": confidence, "confidence_why": why, "evidence": evidence, "basis": None, "direct": None}

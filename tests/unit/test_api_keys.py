@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kmrag.errors import ConfigError
-from kmrag.retrieval.observe import TraceLog, observing
+from kmrag.retrieval.observe import TraceLog, observing, tagging
 from kmrag.server.config import check_bind, load_server_settings
 from kmrag.server.keys import KEY_RE, InvalidKey, hash_secret, new_key, parse_key
 from kmrag.server.paths import OutsideRoot, resolve_under, safe_filename
@@ -105,6 +105,16 @@ def test_trace_steps_reach_the_observer_of_their_context() -> None:
     with observing(broken):
         log.append({"step": "still recorded"})
     assert log[-1] == {"step": "still recorded"}
+
+    # a question's part: its steps reach the observer tagged with the part, and only within the block
+    seen.clear()
+    with observing(seen.append):
+        with tagging(part=2):
+            log.append({"step": "retrieve"})
+        log.append({"step": "done"})
+    with tagging(part=3):  # nobody observing: nothing to tag, nothing breaks
+        log.append({"step": "unobserved"})
+    assert seen == [{"phase": "answer", "step": "retrieve", "part": 2}, {"phase": "answer", "step": "done"}]
 
 
 def test_problem_body_shape_hides_secrets() -> None:
