@@ -942,7 +942,8 @@ class ExtractiveGenerator:
             for m in re.finditer(rf"(?<![\w-])(?:[^\W\d_][\w'’&.-]*\s+){{1,5}}(?i:{re.escape(noun)}s?)\b", span.display):
                 words = m.group(0).split()
                 lead = next((i for i, w in enumerate(words) if w[:1].isupper() and w.lower() not in STOP), len(words))
-                if lead < len(words) - 1 and words[-1][:1].isupper() and all(w[:1].isupper() for w in words[lead:]):
+                if lead < len(words) - 1 and words[-1][:1].isupper() and all(w[:1].isupper() for w in words[lead:]) \
+                        and not terms(" ".join(words[lead:])).words <= qwords:  # "its State Capital": the words asked
                     at = m.start() + m.group(0).index(words[lead])  # "The Old Wexshire Canal": the name, not "The"
                     if not any(at == a for _, a in cands):
                         cands.append((" ".join(words[lead:]), at))

@@ -103,7 +103,8 @@ def collect(stores: Stores, dataset: str, limit: int | None = None, data_root: s
             ans = answerer.answer(tenant, question)
         except BadInput:
             continue
-        rows.append(_row(dataset, qid, question, answers, ans))
+        if not any(s.get("step") == "parts" for s in ans.trace):  # a question of parts has no features of its
+            rows.append(_row(dataset, qid, question, answers, ans))  # own: its confidence is its parts' product
         if bar is not None:
             bar.update(1)
     if bar is not None:

@@ -1396,3 +1396,18 @@ def test_a_sum_is_read_whole_with_its_currency(text: str, money: str | None) -> 
 
     m = VALUE_OF["MONEY"].search(text)
     assert (m.group(0) if m else None) == money
+
+
+def test_the_words_asked_title_cased_in_a_span_are_no_name_of_the_kind(x: SpacyExtractor) -> None:
+    # "which State capital": "its State Capital Pelton" says the question's own words, then the name
+    g = ExtractiveGenerator(x.nlp)
+    text = "It is 85 km far from its State Capital Pelton."
+    span = Span("u_1", "s", 0, len(text), text, "sentence", text, 0, "Korvath")
+    got = g._candidates("Korvath is a town 85km from which State capital of Westland?", "PLACE", span,
+                        g._entities([span]), "capital")
+    assert "Pelton" in [c for c, _ in got] and "State Capital" not in [c for c, _ in got]
+    # a name headed by the noun asked is still one: "the Old Wexshire Canal" for "which canal"
+    canal = "The boats use the Old Wexshire Canal every day."
+    span = Span("u_2", "s", 0, len(canal), canal, "sentence", canal, 0, "Boats")
+    got = g._candidates("Which canal do the boats use?", "ENTITY", span, g._entities([span]), "canal")
+    assert "Old Wexshire Canal" in [c for c, _ in got]
