@@ -37,6 +37,11 @@ _JOIN = re.compile(r"\s*,?\s+and\s+(?=\S)|\?\s+(?:and\s+)?(?=\S)", re.I)
 _RELATIVE = re.compile(r"\b(?:who|whom|whose|which|that)\b", re.I)
 # "When and where was X born?"
 _TWO_WH = re.compile(rf"^\s*({WH})\s*(?:,\s*|\s+and\s+|\s*&\s*|,\s*and\s+)({WH})\s+({AUX}\s+.+)$", re.I)
+# "What are the accuracy and the latency of X?": two attributes of one thing, in lower case (names are not split)
+_TWO_ATTR = re.compile(r"^((?i:what|which))\s+((?i:is|are|was|were))\s+the\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+and\s+"
+                       r"(the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+((?:of|for|in)\s+.+)$")
+# "What is RAG?", "Who was Mozart?": a question about the thing it names, which "it" / "he" then stands for
+_ABOUT = re.compile(r"^(?:what|who)\s+(?:is|was|are|were)\s+(.+?)\?$", re.I)
 # "X的A和B（分别）是多少？" and "A和B的X分别是多少？"
 _ZH_ASKED = r"(是|为|有|在)(多少|什么|几[^\s？?]*|哪[^\s？?]*|谁)[？?]?$"
 _ZH_ATTRS = re.compile(r"^(.+?)的([^的和与及，,、\s]{1,8})(?:和|与|以及|及|、)([^的和与及，,、\s]{1,8}?)(?:分别)?"
@@ -48,6 +53,8 @@ WH_TAGS = {"WP", "WDT", "WRB", "WP$"}
 PERSONAL = {"he", "she", "him", "his", "her", "hers"}
 THING = {"it", "its", "they", "them", "their"}
 ARTICLES = {"a", "an", "the"}
+NAME_JOINS = {"of", "the", "and", "de", "du", "la", "von", "van", "&"}  # "Bank of England"
+_ABOUT_PARTS = re.compile(r"\b(?:and|or|of|between|difference|same)\b")  # no attribute of its own
 NOT_REFERRED = {"DATE", "NUMBER", "QUANTITY", "MONEY", "PERCENT"}  # "it" is not a year or an amount
 NOT_IT = NOT_REFERRED | {"PERSON", "REASON", "MANNER"}  # answers no "it" can stand for
 TIME_NOUNS = {"time", "year", "date", "day", "month", "century", "decade", "age", "period", "season", "hour"}
@@ -88,7 +95,23 @@ def split_parts(question: str, nlp: Any, analyse: Any) -> list[Part]:
         if any(_asks(rest[j.end():], nlp) for j in _JOIN.finditer(rest)):
             return []  # "When and where was X founded, and who runs it?": not read apart
         return [Part(_ask(f"{m.group(1)} {rest}")), Part(_ask(f"{m.group(2)} {rest}"))]
-    return _two_questions(q, nlp, analyse)
+    return _two_attributes(q, nlp) or _two_questions(q, nlp, analyse)
+
+
+def _two_attributes(q: str, nlp: Any) -> list[Part]:
+    """"What are the accuracy and the latency of X?" → the accuracy of X, the latency of X. Only two nouns
+    (or "the" before the second): "the common genetic and biomarker features of X" is one thing."""
+    m = _TWO_ATTR.match(q)
+    if not m or any(_ABOUT_PARTS.search(p) for p in (m.group(3), m.group(5))):
+        return []
+    if not m.group(4):
+        for attr in (m.group(3), m.group(5)):
+            tags = [t.tag_ for t in nlp(f"the {attr} of it")][1:-2]
+            if not tags or not all(t.startswith("NN") for t in tags):
+                return []
+    wh, verb = m.group(1), "is" if m.group(2).lower() in {"is", "are"} else "was"
+    tail = m.group(6).rstrip()
+    return [Part(_ask(f"{wh} {verb} the {m.group(3)} {tail}")), Part(_ask(f"{wh} {verb} the {m.group(5)} {tail}"))]
 
 
 def _two_questions(q: str, nlp: Any, analyse: Any, depth: int = 0) -> list[Part]:
@@ -135,6 +158,13 @@ def _resolved(first: str, second: str, nlp: Any, analyse: Any) -> list[Part]:
     if analysis.answer_type not in NOT_REFERRED and _refers_to_answer(first, pronoun.text, nlp, analysis.answer_type):
         return [Part(first), Part(second, of_part=0, pronoun=pronoun.text, possessive=possessive)]
     person = pronoun.lower_ in PERSONAL
+    about = _ABOUT.match(first)
+    if about and _a_name(about.group(1)) and len(_named(analysis)) == 1 and (person == first.lower().startswith("who")) and \
+            pronoun.lower_ not in {"they", "them", "their"} and _named(analyse(about.group(1) + "?")):
+        # "What is RAG and how does it work?", "Who was Mozart and when did he die?": the thing asked about
+        name = about.group(1)
+        name = name[4:] if name.lower().startswith("the ") else name
+        return [Part(first), Part(Part(second, pronoun=pronoun.text, possessive=possessive).with_answer(name))]
     if pronoun.lower_ not in {"it", "its"} and not person:
         return []  # "they" for a group: one question
     if not person and analysis.answer_type not in NOT_IT:
@@ -146,6 +176,14 @@ def _resolved(first: str, second: str, nlp: Any, analyse: Any) -> list[Part]:
             person != any(e.label_ == "PERSON" for e in nlp(referent).ents):
         return []  # a subject with no name, "it" for a person or "he" for a thing: one question
     return [Part(first), Part(Part(second, pronoun=pronoun.text, possessive=possessive).with_answer(referent))]
+
+
+def _a_name(text: str) -> bool:
+    """"RAG", "Mozart", "The Magic Flute": a name, not a description ("the capital of France")."""
+    words = text.split()
+    words = words[1:] if words and words[0].lower() in ARTICLES else words
+    return bool(words) and all(w[:1].isupper() or w[:1].isdigit() or not w.isascii() or w.lower() in NAME_JOINS
+                               for w in words) and words[0][:1].isupper()
 
 
 def _named(analysis: Any) -> list[str]:
@@ -200,7 +238,9 @@ def _refers_to_answer(first: str, pronoun: str, nlp: Any, answer_type: str) -> b
     low = pronoun.lower()
     noun = wh.head if wh.dep_ == "det" and wh.lower_ in {"what", "which"} else None  # "what company", not
     if low in PERSONAL:  # "what constitutes"
-        return (wh.lower_ in {"who", "whom"} and after.lemma_ != "be") or (noun is not None and answer_type == "PERSON")
+        described = after.lemma_ == "be" and len(words) > 2 and words[2].lower_ in ARTICLES  # "who is the CEO of X"
+        return (wh.lower_ in {"who", "whom"} and (after.lemma_ != "be" or described)) or \
+            (noun is not None and answer_type == "PERSON")
     if low not in {"it", "its"}:
         return False
     return noun is not None and noun.tag_ in {"NN", "NNP"} and noun.lemma_.lower() not in TIME_NOUNS

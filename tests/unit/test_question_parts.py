@@ -37,6 +37,17 @@ def split(extractor: Any) -> Any:
     ("When was Lufthansa founded? Where is it based? Who founded it?",
      [("When was Lufthansa founded?", None, ""), ("Where is Lufthansa based?", None, ""),
       ("Who founded Lufthansa?", None, "")]),
+    # a question about the thing it names: "it" / "he" is that thing
+    ("What is RAG and how does it work?", [("What is RAG?", None, ""), ("How does RAG work?", None, "")]),
+    ("Who was Mozart and when did he die?", [("Who was Mozart?", None, ""), ("When did Mozart die?", None, "")]),
+    # "who is the CEO of X": a person asked for, whom "he" stands for
+    ("Who is the CEO of Lufthansa and when was he born?", [("Who is the CEO of Lufthansa?", None, ""),
+                                                           ("When was he born?", 0, "he")]),
+    # two attributes of one thing
+    ("What are the accuracy and the latency of single-hop retrieval?",
+     [("What is the accuracy of single-hop retrieval?", None, ""), ("What is the latency of single-hop retrieval?", None, "")]),
+    ("What is the price and the release date of the Orion X2?",
+     [("What is the price of the Orion X2?", None, ""), ("What is the release date of the Orion X2?", None, "")]),
     # two questions with names of their own
     ("Where was Marie Curie born and what is the capital of Poland?",
      [("Where was Marie Curie born?", None, ""), ("What is the capital of Poland?", None, "")]),
@@ -104,6 +115,10 @@ def test_a_question_of_two_parts_is_split_into_questions_of_their_own(split: Any
     "What time does the flight leave and when does it arrive?",
     # two question words and a third part
     "When and where was Lufthansa founded, and who is its chief executive?",
+    # adjectives or a phrase of one thing, not two attributes; a name with "and"
+    "What are the common genetic and biomarker features of rectal cancer?",
+    "What are the key symptoms and physical manifestations of stomach cancer?",
+    "What is the difference and the similarity of A and B?",
     # a value of two attributes together
     "单跳检索的准确率和平均耗时之差是多少？",
     "检索的召回率和精确率之比是多少？",
