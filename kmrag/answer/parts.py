@@ -304,3 +304,15 @@ def combine(question: str, parts: list[str], answers: list[Any], threshold: floa
     evidence = list({(s.text, tuple(s.unit_ids)): s for a in answers for s in (a.statements or a.evidence)}.values())
     return {"question": question, "text": NOT_FOUND, "statements": [], "citations": citations,
             "confidence": confidence, "confidence_why": why, "evidence": evidence, "basis": None, "direct": None}
+
+
+def retrieved(trace: list[dict[str, Any]]) -> tuple[list[str], int]:
+    """The units an answer's retrieval ranked, and its rounds: its first retrieval's, or for a question of
+    parts each part's first retrieval's, one after the other (a unit once)."""
+    firsts: dict[Any, dict[str, Any]] = {}
+    for step in trace:
+        if step.get("step") == "retrieve":
+            firsts.setdefault(step.get("part"), step)
+    ids = list(dict.fromkeys(u for s in firsts.values() for u in s.get("unit_ids") or []))
+    return ids, sum(int(s.get("rounds") or 0) for s in firsts.values())
+

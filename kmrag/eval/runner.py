@@ -422,8 +422,9 @@ def answer_rows(stores: Stores, tenant: str, strategy: str, generator: str, retr
                                           end=end)]
             else:
                 ans = answerer.answer(tenant, item.question)
-                retrieve = next(s for s in ans.trace if s["step"] == "retrieve")
-                unit_ids, rounds = retrieve["unit_ids"], retrieve["rounds"]
+                from kmrag.answer.parts import retrieved
+
+                unit_ids, rounds = retrieved(ans.trace)  # each part's, for a question of parts
                 ctx_ids = answer_context(ans.trace)
                 direct, text, confidence = ans.direct, ans.text, ans.confidence
                 statements = [(s.text, list(s.unit_ids)) for s in ans.statements]

@@ -264,11 +264,9 @@ def _answer(state: ServerState, tenant: str, body: AskRequest, limit: Deadline) 
 
 
 def _answer_data(stores: Any, tenant: str, body: AskRequest, answer: Answer, ms: float) -> dict[str, Any]:
-    firsts: dict[Any, dict[str, Any]] = {}  # each part's first retrieval (one for a question of one part)
-    for s in answer.trace:
-        if s.get("step") == "retrieve":
-            firsts.setdefault(s.get("part"), s)
-    ranked = list(dict.fromkeys(u for s in firsts.values() for u in s.get("unit_ids") or []))
+    from kmrag.answer.parts import retrieved
+
+    ranked = retrieved(answer.trace)[0]  # each part's first retrieval for a question of parts
     stored = {u.id: u for u in stores.units.get_units(tenant, ranked, include_retired=False)}
     cited = {c.unit_id for c in answer.citations}
     units: list[dict[str, Any]] = []

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from kmrag.answer.parts import Part, combine, split_parts
+from kmrag.answer.parts import Part, combine, retrieved, split_parts
 from kmrag.answer.validate import NOT_FOUND
 from kmrag.retrieval.analysis import QuestionAnalyser
 from kmrag.schema import Answer, Citation, Statement
@@ -172,3 +172,13 @@ def test_a_part_not_found_or_a_whole_below_the_threshold_is_not_found_with_the_p
     # the same cited row for both parts is shown once
     same = combine("q", parts, [_answer("r", "1", 0.9, "u_a"), _answer("r", "1", 0.9, "u_a")], 0.5)
     assert len(same["statements"]) == 1 and len(same["citations"]) == 1
+
+
+def test_the_units_retrieved_are_each_parts_first_retrieval_in_turn() -> None:
+    one = [{"step": "retrieve", "unit_ids": ["u_a", "u_b"], "rounds": 2}, {"step": "retrieve", "unit_ids": ["u_c"]}]
+    assert retrieved(one) == (["u_a", "u_b"], 2)  # a retry's units are not the ranking
+    parts = [{"step": "parts"}, {"step": "retrieve", "part": 1, "unit_ids": ["u_a", "u_b"], "rounds": 1},
+             {"step": "retrieve", "part": 1, "unit_ids": ["u_x"], "rounds": 1},
+             {"step": "retrieve", "part": 2, "unit_ids": ["u_b", "u_c"], "rounds": 2}, {"step": "done"}]
+    assert retrieved(parts) == (["u_a", "u_b", "u_c"], 3)
+    assert retrieved([]) == ([], 0)
