@@ -77,7 +77,7 @@ UNIT_WORDS = {"km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "
 _UNIT = r"(km|kilomet(?:re|er)s?|miles?|mi|kg|kilograms|hours?|h|minutes?|min|days?|years?|metres|meters|m|%|per ?cent)"
 _NUM = r"(\d[\d,]*(?:\.\d+)?)"
 HOW_MANY_UNIT = re.compile(r"\bhow\s+many\s+(\w+)", re.I)
-QUANTITY = re.compile(rf"{_NUM}\s*{_UNIT}\b", re.I)
+QUANTITY = re.compile(rf"{_NUM}\s*-?\s*{_UNIT}\b", re.I)  # "5,900 km", "a 5-day trip"
 RANGES = [
     (re.compile(rf"\bbetween\s+{_NUM}\s*{_UNIT}?\s+and\s+{_NUM}\s*{_UNIT}", re.I), "between"),
     (re.compile(rf"{_NUM}\s*{_UNIT}?\s*[-–]\s*{_NUM}\s*{_UNIT}", re.I), "between"),
@@ -393,6 +393,24 @@ def _num(text: str) -> float | None:
 
 def _unit(text: str | None) -> str:
     return UNIT_WORDS.get((text or "").lower().strip(), (text or "").lower().strip())
+
+
+def _head_noun_named(header: str, qwords: frozenset[str]) -> bool:
+    """An English header whose last word, its noun, the question says ("List price (EUR)" for "the price")."""
+    words = re.sub(r"[（(][^）)]*[)）]", "", header).split()
+    return bool(words) and header.isascii() and bool(terms(words[-1]).words & qwords)
+
+
+def _sum_in(header: str, value: str, answer_type: str) -> bool:
+    """A sum asked, and a cell that is a bare number under a header naming its currency ("List price (EUR):
+    2,250")."""
+    return answer_type == "MONEY" and bool(re.fullmatch(r"\d[\d,.]*", value.strip())) and \
+        bool(re.search(r"\b(?:EUR|USD|GBP|CHF|JPY|CNY|RMB|euros?|dollars?|pounds?)\b|[€$£¥元]", header, re.I))
+
+
+def _cells(display: str) -> list[list[str]]:
+    """A table row shown as "Header: value; Header: value" as [header, value] pairs."""
+    return [c.split(": ", 1) for c in display.split("; ")]
 
 
 def quantities(text: str) -> list[tuple[float, str, str]]:
@@ -753,9 +771,11 @@ class ExtractiveGenerator:
             kw = terms(key).words
             if not kw or not kw <= qwords or (HAN.search(key) and key not in question):
                 continue  # a Chinese key is named as written, not as a bag of its characters
-            heads = [(len(hw & qwords) / len(hw), h, v) for h, v in cells[1:] if (hw := terms(h).words)
-                     and len(hw & qwords) >= min(2, len(hw)) and 2 * len(hw & qwords) >= len(hw)
-                     and (pattern is None or pattern.search(v))]
+            heads = [(len(hw & qwords) / len(hw), h, v) for h, v in cells[1:]
+                     if (hw := terms(re.sub(r"[（(][^）)]*[)）]", "", h)).words)
+                     and (len(hw & qwords) >= min(2, len(hw)) or _head_noun_named(h, qwords))
+                     and 2 * len(hw & qwords) >= len(hw)
+                     and (pattern is None or pattern.search(v) or _sum_in(h, v, analysis.answer_type))]
             heads.sort(key=lambda x: -x[0])
             if heads and (len(heads) == 1 or heads[1][0] < heads[0][0]):
                 n, h, v = heads[0]
@@ -772,10 +792,15 @@ class ExtractiveGenerator:
 
     def _band(self, question: str, scored: list[_Scored],
               analysis: QuestionAnalysis) -> tuple[list[Span], str | None, str] | None:
-        """A table row whose range holds a quantity stated elsewhere in the context: (chain, direct)."""
+        """A table row whose range holds a quantity stated elsewhere in the context: (chain, direct); or the
+        cell of the row the question names in the column whose range holds the question's quantity."""
+        if (column := self._column_band(question, scored, analysis)) is not None:
+            return column
         rows: list[tuple[_Scored, tuple[float | None, float | None, str]]] = []
         for s in scored:
-            r = row_range(s.span.display) if s.span.kind == "row" else None
+            # a range in a cell ("Flight distance: more than 3500 km"), not in a header ("1–3 days: 62")
+            r = next((got for c in _cells(s.span.display) if (got := row_range(c[-1]))), None) \
+                if s.span.kind == "row" else None
             if r is not None:
                 rows.append((s, r))
         rows = [(s, r) for s, r in rows if self._asks_row_value(question, s.span, analysis)]
@@ -790,9 +815,13 @@ class ExtractiveGenerator:
             for row, (lo, hi, runit) in rows:
                 if runit == unit and (lo is None or value >= lo) and (hi is None or value <= hi):
                     return [row.span], self._row_value(row.span, analysis), f"the row whose range holds {said} (the question's)"
+        # a quantity stated of the question's named things, if it names any ("the distance between Delhi and
+        # Munich"), not one of anything else ("up to 3 days a week of remote work" for a trip's days)
+        places = self._places(question)  # a quantity stated of other places is not the one asked
+        named = [m.lower() for m in analysis.mentions if m[:1].isupper()]
         facts = [(s, q) for s in scored if s.span.kind != "row" and s.score > 0
+                 and (not named or any(m in f"{s.span.title} {s.span.display}".lower() for m in named))
                  for q in quantities(s.span.display) if q[1] in units]
-        places = self._places(question) if facts else []  # a quantity stated of other places is not the one asked
         for fact, (value, unit, said) in facts:  # best-scored fact first
             for row, (lo, hi, runit) in rows:
                 if runit != unit or not _names_each(fact.span, places, but=row.span):
@@ -800,6 +829,34 @@ class ExtractiveGenerator:
                 if (lo is None or value >= lo) and (hi is None or value <= hi):
                     return [fact.span, row.span], self._row_value(row.span, analysis), \
                         f"the row whose range holds {said} (stated in the cited span)"
+        return None
+
+    @staticmethod
+    def _column_band(question: str, scored: list[_Scored],
+                     analysis: QuestionAnalysis) -> tuple[list[Span], str | None, str] | None:
+        """The cell of the row the question names, in the column whose header's range holds a quantity the
+        question states: "the daily allowance for a 5-day trip to Port Ashwyn" in a table of destinations by
+        "1–3 days", "4–7 days", "8 days or more"."""
+        asked = quantities(question)
+        if not asked:
+            return None
+        qwords = terms(question).words
+        pattern = VALUE_OF.get(analysis.answer_type)
+        for s in scored:
+            cells = _cells(s.span.display) if s.span.kind == "row" else []
+            if len(cells) < 3 or any(len(c) != 2 for c in cells):
+                continue
+            key = re.sub(r"[（(][^）)]*[)）]", "", cells[0][1]).strip()
+            if not terms(key).words or not terms(key).words <= qwords:
+                continue  # the row the question names
+            for value, unit, said in asked:
+                held = [(h, v) for h, v in cells[1:] if (r := row_range(h)) and r[2] == unit
+                        and (r[0] is None or value >= r[0]) and (r[1] is None or value <= r[1])]
+                if len(held) == 1 and (pattern is None or pattern.search(held[0][1]) or (
+                        analysis.answer_type == "MONEY" and re.fullmatch(r"\d[\d,.]*", held[0][1].strip()))):
+                    # a sum without its currency in the cell: the table's text says it ("paid per day, in EUR")
+                    h, v = held[0]
+                    return [s.span], v, f"the {h} column of {key}: its range holds {said} (the question's)"
         return None
 
     @staticmethod

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kmrag.answer.context import Context, fence_safe
+from kmrag.answer.judge import NUMBER_WORDS, ORDINALS
 from kmrag.answer.llm import LLMClient
 from kmrag.answer.support import STOP, terms
 from kmrag.answer.validate import Validated
@@ -84,17 +85,19 @@ class OfflineGrader:
         grounded = validated.grounded_share >= 0.5
         cited = {c.unit_id for c in validated.citations}
         # a table row's statement carries its headers ("方案: 知识图谱; 平均耗时: 350ms"), its quote only the cells
-        evidence = terms(" ".join([c.quote for c in validated.citations] + [s.text for s in validated.statements]
-                                  + [context.unit(u).title for u in cited if u in context.spans])).words
+        shown = terms(" ".join([c.quote for c in validated.citations] + [s.text for s in validated.statements]
+                               + [context.unit(u).title for u in cited if u in context.spans]))
+        evidence, numbers = shown.words, set(shown.numbers)
         # the cited units as wholes: a chain's bridge is described in its own unit ("Bon Jovi is an American rock
         # band from Sayreville, New Jersey") while the sentence cited is the one holding the answer
-        evidence |= terms(" ".join(context.unit(u).content for u in cited if u in context.spans)).words
+        whole = terms(" ".join(context.unit(u).content for u in cited if u in context.spans))
+        evidence, numbers = evidence | whole.words, numbers | set(whole.numbers)
         # and, for code, which never says in words what it is about, the headings it sits under: "the multi-hop RAG
         # retry example" is the title of the document a line of code was cited from
         evidence |= terms(" ".join(t for u in cited if u in context.spans and context.unit(u).type == "code"
                                    for t in context.unit(u).section_path)).words
         named = [m for m in analysis.mentions if len(m) > 2 and terms(m).words]
-        present = [m for m in named if names(m, evidence)]
+        present = [m for m in named if names(m, evidence, frozenset(numbers))]
         on_topic = not named or len(present) * 2 >= len(named)
         elsewhere = on_topic and _read_elsewhere(analysis, validated, context, named)
         other = _of_another(question, analysis, validated, named) if on_topic and not elsewhere else None
@@ -182,11 +185,16 @@ def _read_one_hop(analysis: QuestionAnalysis, validated: Validated) -> bool:
 NO_ANSWER_MEANING = 0.2
 
 
-def names(mention: str, words: frozenset[str]) -> bool:
-    """Whether text of ``words`` names ``mention``: half its words are there, or, hyphens apart, all of them (a text
-    saying "self-RAG" names the "self rag" asked, and "self RAG" the "self-RAG"; "self-RAG" does not name
-    "corrective RAG")."""
-    mine = terms(mention).words
+def names(mention: str, words: frozenset[str], numbers: frozenset[str] | None = None) -> bool:
+    """Whether text of ``words`` (and ``numbers``, when given) names ``mention``: half its words are there, or,
+    hyphens apart, all of them (a text saying "self-RAG" names the "self rag" asked, and "self RAG" the
+    "self-RAG"; "self-RAG" does not name "corrective RAG"). A number in a name tells it from its kin: "Canopy
+    Three" is not named by a text of "Canopy Two", nor "Apollo 13" by one of "Apollo 11"."""
+    said = terms(mention)
+    if any(w in NUMBER_WORDS or w in ORDINALS for w in said.words - words) or (
+            numbers is not None and said.numbers - numbers):
+        return False
+    mine = said.words
     if len(mine & words) * 2 >= len(mine):
         return True
     parts = {p for w in words for p in w.split("-") if p}

@@ -172,7 +172,7 @@ def _resolved(first: str, second: str, nlp: Any, analyse: Any) -> list[Part]:
     if len(_named(analysis)) != 1:
         return []  # "Who operates the Delhi to Munich flight and where is it based?": Delhi, Munich or the flight
     referent = _subject(first, nlp, possessive)
-    if not referent or not _named(analyse(referent + "?")) or \
+    if not referent or not any(m in referent for m in _named(analysis)) or \
             person != any(e.label_ == "PERSON" for e in nlp(referent).ents):
         return []  # a subject with no name, "it" for a person or "he" for a thing: one question
     return [Part(first), Part(Part(second, pronoun=pronoun.text, possessive=possessive).with_answer(referent))]

@@ -119,6 +119,20 @@ ATTRIBUTE_ASKED = re.compile(r"^(?:what|which) (?:is|was|are|were) (?:the |its |
 CLAUSE_ASKED = frozenset({"REASON", "MANNER"})
 
 
+SUM_MODIFIERS = frozenset({"list", "average", "total", "retail", "ticket", "purchase", "sale", "sales", "base", "unit",
+                           "annual", "monthly", "daily", "weekly", "starting", "full", "net", "gross", "asking"})
+
+
+def _a_sum(doc: Any, text: str, attr: re.Match[str]) -> bool:
+    """The noun a copula's "what" asks for names a sum: "the price of X", "the list price of Y", not a title
+    ("The Price of Salt") nor another kind of cost ("the human cost of"). ``text``: the question's words in
+    lower case, which ``attr`` matched."""
+    said = [t.text for t in doc if not t.is_punct][: len(text[: attr.end(1)].split())]  # as written
+    modifiers = said[2:-1]  # between "what is" and the noun
+    modifiers = modifiers[1:] if modifiers and modifiers[0].lower() in {"the", "its", "their", "his", "her"} else modifiers
+    return bool(said) and said[-1].islower() and all(m.lower() in SUM_MODIFIERS for m in modifiers)
+
+
 def _singular(noun: str) -> str:
     return noun[:-3] + "y" if noun.endswith("ies") else noun[:-1] if noun.endswith("s") and not noun.endswith("ss") \
         else noun
@@ -191,6 +205,9 @@ class QuestionAnalyser:
             return "MANNER"  # "How did X differ ...?", "How were they expelled?": a way, said in a clause
         if (attr := ATTRIBUTE_ASKED.search(text)) and _singular(attr.group(1)) in NUMBER_NOUNS | MEASURE_NOUNS:
             return "NUMBER"  # "What is the average latency of X?", "What was the population of Y in 1900?"
+        if (attr := ATTRIBUTE_ASKED.search(text)) and _singular(attr.group(1)) in MONEY_NOUNS and " or " not in text \
+                and not re.search(r"\bcost of living\b", text) and _a_sum(doc, text, attr):
+            return "MONEY"  # "What is the price of X?": a sum (not "which price is higher, A or B?")
         asked = _asking_wh(doc)  # "when" / "where" that ask, not those of a relative clause ("the city where")
         if re.search(r"\b(what year|which year|what date|which date|in what year|date of|year of|"
                      r"(?:birth|death) (?:date|year)|birthdate|birthday)\b", text) or "when" in asked:
