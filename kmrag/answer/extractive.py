@@ -408,6 +408,11 @@ def _sum_in(header: str, value: str, answer_type: str) -> bool:
         bool(re.search(r"\b(?:EUR|USD|GBP|CHF|JPY|CNY|RMB|euros?|dollars?|pounds?)\b|[€$£¥元]", header, re.I))
 
 
+def _a_band_row(span: Span | None) -> bool:
+    """A table row that is one band of a quantity ("Trip length: 3 days or less; Allowance: 40 EUR")."""
+    return span is not None and span.kind == "row" and any(row_range(c[-1]) for c in _cells(span.display))
+
+
 def _cells(display: str) -> list[list[str]]:
     """A table row shown as "Header: value; Header: value" as [header, value] pairs."""
     return [c.split(": ", 1) for c in display.split("; ")]
@@ -934,6 +939,8 @@ class ExtractiveGenerator:
             words = terms(question).words - terms(" ".join([got[0], *others])).words
             got = (best_described(words, got[0], others, pool, kind=asking(self.nlp, question)[1]), got[1], got[2])
         self.picked_at = (got[1].unit_id, got[1].start)
+        if _a_band_row(got[1]) and not row_range(question):
+            return None  # "what allowance is paid for a trip?" off one band's row: which band is not said
         self._picked_span = got[1]
         p = getattr(self, "_meanings", {}).get((got[1].unit_id, got[1].start))
         self.picked = {**{k: v for k, v in got[2].items() if k not in {"others", "typed_others"}},

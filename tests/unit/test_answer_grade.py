@@ -149,3 +149,20 @@ def test_hyphens_apart_a_name_is_named_whole() -> None:
     assert names("self-RAG", terms("Using self RAG for every query").words)
     assert not names("corrective RAG", terms("Using self-RAG for every query").words)  # (a reviewer's probe)
     assert not names("Trail Blazers", terms("a cross-trail race").words)
+
+
+def test_a_number_in_a_name_tells_it_from_its_kin() -> None:
+    from kmrag.answer.grade import names
+    from kmrag.answer.support import terms
+
+    def said(text: str) -> tuple[frozenset[str], frozenset[str]]:
+        t = terms(text)
+        return frozenset(t.words), frozenset(t.numbers)
+
+    assert not names("Canopy Three", *said("Product: Canopy Two; List price: 2,250"))
+    assert names("Canopy Two", *said("Product: Canopy Two; List price: 2,250"))
+    assert not names("Apollo 13", *said("Apollo 11 landed on the Moon in 1969."))
+    assert names("Apollo 11", *said("Apollo 11 landed on the Moon in 1969."))
+    assert not names("the Second Fleet", *said("the First Fleet sailed in 1787"))
+    # without the text's numbers, as before: the words alone decide
+    assert names("Apollo 13", terms("Apollo landed").words)

@@ -1382,6 +1382,10 @@ def test_other_case_reads_the_ranges_of_the_questions_quantity() -> None:
     ("What was the human cost of the Great Famine?", "ENTITY"),
     ("What is the Price of Salt about?", "ENTITY"),
     ("Which price is higher, the ferry's or the train's?", "ENTITY"),
+    # "what is the price of X": the noun the copula's "what" asks for, with a sum's modifiers only
+    ("What is the price of the Canopy Two?", "MONEY"),
+    ("What is the list price of the Canopy Two?", "MONEY"),
+    ("What is the cost of living in Paris?", "ENTITY"),
 ])
 def test_a_sum_asked_by_its_name_is_money(x: SpacyExtractor, question: str, answer_type: str) -> None:
     assert QuestionAnalyser(x).analyse(question).answer_type == answer_type
@@ -1411,3 +1415,47 @@ def test_the_words_asked_title_cased_in_a_span_are_no_name_of_the_kind(x: SpacyE
     span = Span("u_2", "s", 0, len(canal), canal, "sentence", canal, 0, "Boats")
     got = g._candidates("Which canal do the boats use?", "ENTITY", span, g._entities([span]), "canal")
     assert "Old Wexshire Canal" in [c for c, _ in got]
+
+
+ALLOWANCES = ("| Destination | 1–3 days | 4–7 days | 8 days or more |\n|---|---|---|---|\n| Kestrelford | 45 | 40 | 35 |\n"
+              "| Port Ashwyn | 62 | 55 | 48 |\n| Lumbrook | 38 | 34 | 30 |")
+ALLOWANCE_UNITS = [
+    ("The daily allowance depends on the destination and on the length of the trip. It is paid per day, in EUR.",
+     "paragraph", "Daily allowance", ""),
+    (ALLOWANCES, "table", "Daily allowance", ""),
+    # a quantity of the same unit about something else: no band is read off it
+    ("Staff may work from home up to 3 days a week and get 28 days of paid holiday.", "paragraph", "Benefits", ""),
+]
+
+
+@pytest.mark.parametrize("question, value", [
+    ("What is the daily allowance for a 5-day trip to Port Ashwyn?", "55"),
+    ("What is the daily allowance for a trip of 2 days to Port Ashwyn?", "62"),
+    ("how much daily allowance do i get for a 10 day trip to lumbrook", "30"),  # a sum: its currency is in the text
+])
+def test_a_band_by_the_column_whose_range_holds_the_questions_quantity(x: SpacyExtractor, question: str,
+                                                                       value: str) -> None:
+    direct, quotes, _ = answer(x, question, ALLOWANCE_UNITS)
+    assert direct == value and len(quotes) == 1 and quotes[0].startswith("|"), (direct, quotes)
+
+
+def test_a_band_is_not_read_off_a_quantity_stated_of_something_else(x: SpacyExtractor) -> None:
+    # the table's bands are its rows; the only quantity in days is the benefits' "3 days a week"
+    table = ("| Trip length | Allowance |\n|---|---|\n| 3 days or less | 40 EUR |\n| more than 3 days | 30 EUR |")
+    direct, _, _ = answer(x, "What allowance is paid for a trip to Port Ashwyn?", [
+        ("Staff may work from home up to 3 days a week.", "paragraph", "Benefits", ""),
+        (table, "table", "Allowances", "")])
+    assert direct is None  # nor off the first band's row: which band applies is not said
+
+
+PRODUCTS = ("| Product | Code | List price (EUR) | Released |\n|---|---|---|---|\n"
+            "| Canopy One | TC-100 | 1,450 | 14 March 2016 |\n| Canopy Two | TC-200 | 2,250 | 20 February 2023 |")
+
+
+def test_a_sum_is_read_from_a_cell_under_a_currency_header_of_the_row_named(x: SpacyExtractor) -> None:
+    units = [(PRODUCTS, "table", "Products", "")]
+    assert answer(x, "What is the price of the Canopy Two?", units)[0] == "2,250"
+    assert answer(x, "What is the list price of the Canopy One?", units)[0] == "1,450"
+    # a product the table does not hold: no value of its kin's row ("EUR" was answered, from the header)
+    assert answer(x, "What is the price of the Canopy Three?", units)[0] is None
+

@@ -69,6 +69,9 @@ def split(extractor: Any) -> Any:
                                                                 ("Who founded Lufthansa?", None, "")]),
     ("In which year was Lufthansa founded and who founded it?", [("In which year was Lufthansa founded?", None, ""),
                                                                  ("Who founded Lufthansa?", None, "")]),
+    # a name the tagger reads as an adjective is still the subject "it" stands for
+    ("When was Trellisant founded and who founded it?", [("When was Trellisant founded?", None, ""),
+                                                         ("Who founded Trellisant?", None, "")]),
     # two question words over one clause
     ("When and where was Mozart born?", [("When was Mozart born?", None, ""), ("Where was Mozart born?", None, "")]),
     # Chinese: two attributes of one thing, or one attribute of two things ("分别")
