@@ -172,8 +172,10 @@ def _resolved(first: str, second: str, nlp: Any, analyse: Any) -> list[Part]:
     if len(_named(analysis)) != 1:
         return []  # "Who operates the Delhi to Munich flight and where is it based?": Delhi, Munich or the flight
     referent = _subject(first, nlp, possessive)
-    if not referent or not any(m in referent for m in _named(analysis)) or \
-            person != any(e.label_ == "PERSON" for e in nlp(referent).ents):
+    if not referent or not any(m in referent for m in _named(analysis)):
+        # "How many people work in the Port Ashwyn office and who leads it?": no "it" is the people counted
+        referent = _holding(_named(analysis)[0], first, nlp) if _plural_subject(first, nlp) else None
+    if not referent or person != any(e.label_ == "PERSON" and e.text == referent for e in nlp(referent).ents):
         return []  # a subject with no name, "it" for a person or "he" for a thing: one question
     return [Part(first), Part(Part(second, pronoun=pronoun.text, possessive=possessive).with_answer(referent))]
 
@@ -187,8 +189,24 @@ def _a_name(text: str) -> bool:
 
 
 def _named(analysis: Any) -> list[str]:
-    """The named entities a part asks about (a name in capitals, or in a script without them)."""
-    return [n for n in analysis.mentions if n[:1].isupper() or n[:1].isdigit() or not n.isascii()]
+    """The named entities a part asks about (a name in capitals, or in a script without them); one inside
+    another is one ("Lumbrook" of "Lumbrook office")."""
+    named = [n for n in analysis.mentions if n[:1].isupper() or n[:1].isdigit() or not n.isascii()]
+    return [n for n in named if not any(n != m and n in m for m in named)]
+
+
+def _holding(name: str, question: str, nlp: Any) -> str | None:
+    """The noun phrase of the question holding ``name`` ("Port Ashwyn office" for "Port Ashwyn"), without its
+    article."""
+    for chunk in nlp(question).noun_chunks:
+        if name in chunk.text and chunk.root.tag_ not in WH_TAGS:
+            words = chunk.text.split()
+            return " ".join(words[1:]) if words[0].lower() in ARTICLES and len(words) > 1 else chunk.text
+    return None
+
+
+def _plural_subject(question: str, nlp: Any) -> bool:
+    return any(t.dep_ in {"nsubj", "nsubjpass"} and t.tag_ == "NNS" for t in nlp(question))
 
 
 def _subject(question: str, nlp: Any, possessive: bool) -> str | None:

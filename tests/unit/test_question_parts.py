@@ -185,3 +185,15 @@ def test_the_units_retrieved_are_each_parts_first_retrieval_in_turn() -> None:
              {"step": "retrieve", "part": 2, "unit_ids": ["u_b", "u_c"], "rounds": 2}, {"step": "done"}]
     assert retrieved(parts) == (["u_a", "u_b", "u_c"], 3)
     assert retrieved([]) == ([], 0)
+
+
+@pytest.mark.parametrize(("question", "second"), [
+    # a name inside another is one name ("Lumbrook" of "Lumbrook office")
+    ("When was the Lumbrook office opened and what is its head count?", "What is Lumbrook office's head count?"),
+    # a name the tagger calls a person in part ("Mini") is no person
+    ("When was the Canopy Mini released and what is its price?", "What is Canopy Mini's price?"),
+    # the people counted are no "it": the office named is
+    ("How many people work in the Port Ashwyn office and who leads it?", "Who leads Port Ashwyn office?"),
+])
+def test_it_stands_for_the_one_thing_named(split: Any, question: str, second: str) -> None:
+    assert [p[0] for p in split(question)][1] == second
