@@ -101,16 +101,16 @@ def _asking(tok: Any, top: bool = True) -> list[Any]:
 
 
 @functools.lru_cache(maxsize=1024)
-def copular_ask(nlp: Any, question: str) -> tuple[str, frozenset[str], frozenset[str]] | None:
+def copular_ask(nlp: Any, question: str, who: bool = False) -> tuple[str, frozenset[str], frozenset[str]] | None:
     """"What is the first step of X?" asks what is said to be "the first step": (the noun's lemma, the lemmas of
     its modifiers, the content words of what it is "of"), or None when the question is no "what / which is the
-    N" question."""
+    N" question (``who``: nor "who is the N", "Who is the chief financial officer?")."""
     doc = nlp(question)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None or root.lemma_ != "be":
         return None
     kids = [c for c in root.children if c.dep_ in {"nsubj", "attr"}]
-    wh = [c for c in kids if c.lower_ in {"what", "which"}]
+    wh = [c for c in kids if c.lower_ in ({"what", "which", "who"} if who else {"what", "which"})]
     noun = [c for c in kids if c.pos_ == "NOUN" and any(d.lower_ == "the" for d in c.children)]
     if len(wh) != 1 or len(noun) != 1:
         return None

@@ -1030,6 +1030,10 @@ class ExtractiveGenerator:
                     at = life.start() + m.start(1)  # recogniser calls it
                     if not any(at == a for _, a in cands):
                         cands.append((m.group(1), at))
+        if answer_type == "PERSON" and not cands and (said := copular_ask(self.nlp, question, who=True)):
+            # "Who is the chief financial officer?": "Tamsin Okoro-Lind is the chief financial officer", a name the
+            # recogniser does not know
+            cands = [(c, at) for c, at in said_to_be(self.nlp, said, span.display) if c[:1].isupper()]
         if answer_type == "PERSON":  # "directed by Christy Cabanne": the small NER model misses many names
             cands += [(m.group(1), m.start(1)) for m in NAME_AFTER_BY.finditer(span.display)
                       if not any(m.start(1) == at for _, at in cands) and m.start(1) not in norp]
