@@ -1459,3 +1459,14 @@ def test_a_sum_is_read_from_a_cell_under_a_currency_header_of_the_row_named(x: S
     # a product the table does not hold: no value of its kin's row ("EUR" was answered, from the header)
     assert answer(x, "What is the price of the Canopy Three?", units)[0] is None
 
+
+
+def test_who_is_the_role_reads_the_one_said_to_be_it(x: SpacyExtractor) -> None:
+    # names the small recogniser does not know, each said to be a role
+    units = [("Tamsin Okoro-Lind is the chief financial officer (CFO). She works from the Grellmoor office.",
+              "paragraph", "Leadership", ""),
+             ("Rasmus Quell is the chief technology officer (CTO).", "paragraph", "Leadership", "")]
+    assert answer(x, "Who is the chief financial officer?", units)[0] == "Tamsin Okoro-Lind"
+    assert answer(x, "Who is the chief technology officer?", units)[0] == "Rasmus Quell"
+    # a role no span gives: not read off a span saying another role (the modifiers must be the question's)
+    assert answer(x, "Who is the chief marketing officer?", units)[0] != "Tamsin Okoro-Lind"
