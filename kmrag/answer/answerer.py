@@ -98,10 +98,10 @@ class Answerer:
         with question_cache():  # the cross-encoder reads a (query, sentence) pair once per question
             asked = check_question(question, self.settings.max_question_chars)
             # "who founded lufthansa and when was it founded?": names in capitals first, to find what "it" is
-            cased = asked if any(c.isupper() for c in asked) else \
+            cased = None if any(c.isupper() for c in asked) else \
                 restore_case(self.graph, tenant, asked, titles=self._title_forms(tenant))
-            parts = split_parts(cased, self.extractive.nlp, self.analyser.analyse)
-            answer = self._answer_parts(tenant, asked, parts) if parts else self._answer(tenant, asked)
+            parts = split_parts(cased or asked, self.extractive.nlp, self.analyser.analyse)
+            answer = self._answer_parts(tenant, asked, parts) if parts else self._answer(tenant, asked, cased)
         if self.save:
             self._store(answer)
         return answer
@@ -139,12 +139,14 @@ class Answerer:
         return Answer(id=answer_id(), tenant=tenant, generator=self.generator_name, strategy=self.strategy,
                       trace=trace, **whole)
 
-    def _answer(self, tenant: str, asked: str) -> Answer:
+    def _answer(self, tenant: str, asked: str, cased: str | None = None) -> Answer:
+        """``cased``: ``asked`` with its names' capitals restored, when :meth:`answer` already did it."""
         t0 = time.perf_counter()
         # "foo fighters or awolnation, which ..." with the names' capitals; "Tell me whether A and B ..." is read
         # as "Are A and B ...?"
         title_forms = self._title_forms(tenant)
-        cased = restore_case(self.graph, tenant, asked, titles=title_forms)  # names first
+        if cased is None:
+            cased = restore_case(self.graph, tenant, asked, titles=title_forms)  # names first
         mended = mend_slips(cased)  # "wich", "contry"
         q = rephrase(split_pair(self.graph, tenant, mended, titles=title_forms))
         analysis = self.analyser.analyse(q)

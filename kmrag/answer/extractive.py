@@ -395,9 +395,14 @@ def _unit(text: str | None) -> str:
     return UNIT_WORDS.get((text or "").lower().strip(), (text or "").lower().strip())
 
 
+def _unbracketed(text: str) -> str:
+    """A cell or header without its parentheses ("List price (EUR)" → "List price ")."""
+    return re.sub(r"[（(][^）)]*[)）]", "", text)
+
+
 def _head_noun_named(header: str, qwords: frozenset[str]) -> bool:
     """An English header whose last word, its noun, the question says ("List price (EUR)" for "the price")."""
-    words = re.sub(r"[（(][^）)]*[)）]", "", header).split()
+    words = _unbracketed(header).split()
     return bool(words) and header.isascii() and bool(terms(words[-1]).words & qwords)
 
 
@@ -772,12 +777,12 @@ class ExtractiveGenerator:
             cells = [c.split(": ", 1) for c in s.span.display.split("; ")]
             if len(cells) < 2 or any(len(c) != 2 for c in cells):
                 continue
-            key = re.sub(r"[（(][^）)]*[)）]", "", cells[0][1]).strip()
+            key = _unbracketed(cells[0][1]).strip()
             kw = terms(key).words
             if not kw or not kw <= qwords or (HAN.search(key) and key not in question):
                 continue  # a Chinese key is named as written, not as a bag of its characters
             heads = [(len(hw & qwords) / len(hw), h, v) for h, v in cells[1:]
-                     if (hw := terms(re.sub(r"[（(][^）)]*[)）]", "", h)).words)
+                     if (hw := terms(_unbracketed(h)).words)
                      and (len(hw & qwords) >= min(2, len(hw)) or _head_noun_named(h, qwords))
                      and 2 * len(hw & qwords) >= len(hw)
                      and (pattern is None or pattern.search(v) or _sum_in(h, v, analysis.answer_type))]
@@ -851,7 +856,7 @@ class ExtractiveGenerator:
             cells = _cells(s.span.display) if s.span.kind == "row" else []
             if len(cells) < 3 or any(len(c) != 2 for c in cells):
                 continue
-            key = re.sub(r"[（(][^）)]*[)）]", "", cells[0][1]).strip()
+            key = _unbracketed(cells[0][1]).strip()
             if not terms(key).words or not terms(key).words <= qwords:
                 continue  # the row the question names
             for value, unit, said in asked:
