@@ -69,25 +69,29 @@ class JobStore:
 
         job = JobRecord(id=job_id or new_job_id(), tenant=tenant, inputs=list(inputs), status="running")
         with self._pool.connection() as conn:
-            conn.execute(
+            row = conn.execute(
                 "INSERT INTO kmrag_jobs (tenant, id, inputs, status, counts, errors, timings) "
-                "VALUES (%s, %s, %s, 'running', '{}', '[]', %s)",
+                "VALUES (%s, %s, %s, 'running', '{}', '[]', %s) RETURNING created_at, updated_at",
                 (tenant, job.id, Jsonb(job.inputs), Jsonb({"_owner": _owner()})),
-            )
+            ).fetchone()
+        job.created_at, job.updated_at = row
         return job
 
     def save(self, job: JobRecord, finished: bool = False) -> None:
         from psycopg.types.json import Jsonb
 
         with self._pool.connection() as conn:
-            conn.execute(
+            row = conn.execute(
                 "UPDATE kmrag_jobs SET status = %s, counts = %s, errors = %s, timings = %s, updated_at = now(), "
-                "finished_at = CASE WHEN %s THEN now() ELSE NULL END WHERE tenant = %s AND id = %s",
+                "finished_at = CASE WHEN %s THEN now() ELSE NULL END WHERE tenant = %s AND id = %s "
+                "RETURNING created_at, updated_at, finished_at",
                 (job.status, Jsonb(job.counts), Jsonb([redact_data(e.model_dump(), patterns=True) for e in job.errors]
                                                       + [{**redact_data(e.model_dump(), patterns=True), "skipped": True}
                                                          for e in job.skipped]),
                  Jsonb({**job.timings, "_owner": _owner()}), finished, job.tenant, job.id),
-            )
+            ).fetchone()
+        if row is not None:  # the record as stored: what `ingest --json` shows is what `jobs show` will
+            job.created_at, job.updated_at, job.finished_at = row
 
     def get(self, tenant: str, job_id: str) -> JobRecord:
         row = None

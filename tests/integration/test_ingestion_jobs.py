@@ -68,6 +68,9 @@ def test_ingest_folder_types_links_and_agreement(stores: Stores, tenant: str, ex
     # the job record
     job = JobStore(stores.pool).get(tenant, res.job.id)
     assert job.status == "completed" and job.counts["units_written"] == g.units
+    # what the run returns (`ingest --json`) carries the stored times, not nulls
+    assert res.job.created_at == job.created_at and res.job.finished_at == job.finished_at is not None
+    assert res.job.created_at <= res.job.finished_at == res.job.updated_at == job.updated_at
     # every stage is timed, and the stages fit in the total (they run inside it, some overlapping)
     assert {"parse", "nlp", "embed", "resolve", "write_graph", "write_pg", "verify", "consolidate"} <= set(job.timings)
     assert job.timings["total"] >= job.timings["nlp"] + job.timings["write_graph"] + job.timings["write_pg"]
