@@ -214,6 +214,7 @@ class Answerer:
             if confidence < self.settings.min_confidence:
                 trace.append({"step": "judge", "decision": f"not found: confidence {confidence:.2f} is below "
                               f"{self.settings.min_confidence:.2f}; the statements are shown as evidence", "why": why})
+                why = _refused(validated.direct, confidence, self.settings.min_confidence, why)
                 evidence, validated = validated.statements, Validated(citations=validated.citations)
         elif best and best[1].found:
             evidence = best[1].statements
@@ -436,3 +437,11 @@ def _feedback(v: Validated) -> str:
             parts.append(f'the statement "{i.get("text", "")}" is not supported by any unit ({i["why"]}): '
                          "say only what a unit states")
     return "; ".join(parts)
+
+
+def _refused(direct: str | None, p: float, threshold: float, why: str) -> str:
+    """Why an answer read but not shown was refused, naming what was read: "the best answer read, "1953", is below
+    the threshold (0.42 < 0.50): <why>" (the statements are shown as evidence; the candidate is said here)."""
+    read = f'the best answer read, "{direct}",' if direct else "what was read"
+    limit = f"{threshold:.2f}" if round(threshold, 2) == threshold else f"{threshold:g}"  # 0.999, not "1.00"
+    return f"{read} is below the threshold ({p:.2f} < {limit}): {why}"

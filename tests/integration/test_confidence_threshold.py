@@ -77,6 +77,15 @@ def test_a_value_read_off_another_entity_s_unit_is_not_found_whatever_the_thresh
     assert ans.direct == "1953" and ans.confidence >= 0.5
 
 
+def test_a_refused_answer_names_what_was_read(demo: Stores, tenant: str) -> None:
+    """Under a threshold it does not reach, the answer is not found, and "how sure" says which answer was refused
+    and at what probability (before, it said only why, leaving the reader to guess what "it" was)."""
+    ans = _answerer(demo, 0.999).answer(tenant, "When was Lufthansa founded?")
+    assert ans.text == NOT_FOUND and ans.direct is None and ans.evidence
+    assert ans.confidence_why.startswith(f'the best answer read, "1953", is below the threshold ({ans.confidence:.2f} '
+                                         "< 0.999)"), ans.confidence_why
+
+
 def test_calibrate_answers_in_the_tenant_it_is_given(stores: Stores, tenant: str) -> None:
     from kmrag.eval.calibrate import collect
 
