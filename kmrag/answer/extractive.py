@@ -158,6 +158,13 @@ WITHIN_A_COUNTRY = SETTLEMENTS | {"county", "province", "district", "borough", "
 SMALLER_PLACE = re.compile(r"\b(county|city|town|village|district|borough|parish|municipality)\b", re.I)
 
 
+def _with_numbers(text: str) -> frozenset[str]:
+    """The words of ``text`` and its numbers ("#140"): a span sharing the question's number shares a word with it
+    ("It is 140 km far from its State Capital Jaipur" for "Mundawar is a city 140km from which State capital?")."""
+    t = terms(text)
+    return t.words | {f"#{n}" for n in t.numbers}
+
+
 def _date_parts(text: str, at: int, question: str) -> list[tuple[str, int]]:
     """A date range from the NER ("February 2, 1910 - February 10, 2000") as its ends: the question about a
     death takes the last, any other the first; a single date stays whole."""
@@ -628,7 +635,7 @@ class ExtractiveGenerator:
 
     @staticmethod
     def _question_words(question: str, analysis: QuestionAnalysis) -> frozenset[str]:
-        return terms(question).words | terms(" ".join(analysis.mentions)).words
+        return _with_numbers(question) | terms(" ".join(analysis.mentions)).words
 
     def _entities(self, spans: list[Span]) -> dict[tuple[str, int], list[tuple[str, str, int]]]:
         """(text, label, offset) of the named entities in each span, by (unit id, start)."""
@@ -688,7 +695,7 @@ class ExtractiveGenerator:
 
     def _score(self, span: Span, qwords: frozenset[str], analysis: QuestionAnalysis,
                ents: dict[tuple[str, int], list[Any]], meaning: float | None = None) -> _Scored:
-        words = terms(span.display).words
+        words = _with_numbers(span.display)
         title = terms(span.title).words - words
         hit = len(qwords & words) + 0.5 * len(qwords & title)
         overlap = hit / max(1, len(qwords))
@@ -1230,8 +1237,14 @@ class ExtractiveGenerator:
                 best = headed[0]  # "in what county": "Hawaii County", not the town beside it (but not a name
                 near = [best, *(c for c in near if c != best)]  # further off: "attended X, then worked at Y University")
             others = list(dict.fromkeys(c for c, _ in near[1:] if c.lower() != best[0].lower()))
-            return best[0], span, {**how, "distance": min(abs(best[1] - a) for a in anchors), "others": others,
-                                   "typed_others": typed}
+            got = best[0], span, {**how, "distance": min(abs(best[1] - a) for a in anchors), "others": others,
+                                  "typed_others": typed}
+            if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF and not (
+                    headed_by(best[0], noun) or introduced_by(best[1], span.display, noun)):
+                # "Mundawar is a Tehsil in Alwar District" read first, "It is 140 km far from its State Capital
+                # Jaipur" after it: a later span of the chain that introduces a name with the noun asked says which
+                return _introduced_later(noun, ranked[ranked.index(span) + 1:], candidates, got)
+            return got
         return None
 
     @staticmethod
@@ -1561,6 +1574,18 @@ def _introduced(noun: str) -> re.Pattern[str]:
     Capital Jaipur"."""
     return re.compile(rf"\b(?i:the|a|an|its|his|her|their)\s+(?:[\w-]+\s+){{0,2}}?(?i:{re.escape(noun)})\s+"
                       rf"((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|la|du)?\s*[A-Z][\w'’.&-]*){{0,4}})")
+
+
+def _introduced_later(noun: str, spans: Sequence[Span], candidates: Any,
+                      got: tuple[str, Span, dict[str, Any]]) -> tuple[str, Span, dict[str, Any]]:
+    """The first name of ``spans`` that one introduces with ``noun`` ("its State Capital Jaipur" for "which State
+    capital"), read in place of ``got`` (a name of an earlier span that nothing says is a ``noun``); else ``got``."""
+    for span in spans:
+        for c, at in candidates(span):
+            if introduced_by(at, span.display, noun):
+                return c, span, {"kind": "span", "candidates": 1, "distance": 0, "relation_stated": False,
+                                 "introduced": noun, "others": [got[0]], "typed_others": 1}
+    return got
 
 
 def introduced_by(at: int, text: str, noun: str) -> bool:
