@@ -413,6 +413,55 @@ def _head_noun_named(header: str, qwords: frozenset[str]) -> bool:
     return bool(words) and header.isascii() and bool(terms(words[-1]).words & qwords)
 
 
+def _spaced(text: str) -> str:
+    """" word word " of ``text``, lowercase: a name found in it whole, whatever its punctuation."""
+    return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+
+
+def about_another(text: str, mentions: Sequence[str]) -> bool:
+    """Does ``text`` name another thing of a kind a mention names, and none of the mentions: "Southwold Depot" and
+    not "Northgate Depot", "Line 19" and not "Line 14", "Elsa Lanchester" and not "John Lanchester"? Such a span is
+    about the other one."""
+    low = _spaced(text)
+    if any(_spaced(m) in low for m in mentions if m.strip()):
+        return False  # it names one of the question's things: "Dong'e County ... Liaocheng Prefecture"
+    for m in mentions:
+        words = re.findall(r"[\w'’-]+", m)
+        if len(words) < 2:
+            continue
+        head, first = re.escape(words[-1]), re.escape(words[0])
+        own = {w.lower() for w in words}
+        rivals = [r.group(1) for r in re.finditer(rf"((?:[A-Z][\w'’-]*\s+){{1,3}}){head}\b", text)
+                  if not {w.lower() for w in r.group(1).split()} & STOP
+                  and not {w.lower() for w in r.group(1).split()} <= own]  # "George V" is "King George V" short
+        if len(words) == 2 and re.fullmatch(r"[A-Z]?\d+\w*", words[1]):  # "Line 14": "Line 19", "Line N14"
+            rivals += [r.group(0) for r in re.finditer(rf"\b{first}\s+[A-Z]?\d+\w*\b", text)]
+        if rivals:
+            return True
+    return False
+
+
+def _header_spans(display: str) -> list[tuple[int, int]]:
+    """Where a row's column headers stand in its display ("Line: Line 14; Daytime frequency: every 20 minutes"):
+    (start, end) of each "header" before its ": "."""
+    out, at = [], 0
+    for cell in display.split("; "):
+        if ": " in cell:
+            out.append((at, at + cell.index(": ")))
+        at += len(cell) + 2
+    return out
+
+
+HOW_OFTEN = re.compile(r"\bhow\s+(?:often|frequently)\b", re.I)
+
+
+def _names_a_person(header: str) -> bool:
+    """A header a "who" question's answer stands under ("Manager", "Chair of the board"): not "Depot" of "Who
+    manages the depot that Line 14 is worked from?", a place the question passes through."""
+    return any(w.lower().rstrip("s") in PERSON_NOUNS or w.lower() in PERSON_NOUNS
+               for w in re.findall(r"[A-Za-z]+", _unbracketed(header)))
+
+
 def _sum_in(header: str, value: str, answer_type: str) -> bool:
     """A sum asked, and a cell that is a bare number under a header naming its currency ("List price (EUR):
     2,250")."""
@@ -438,6 +487,79 @@ def quantities(text: str) -> list[tuple[float, str, str]]:
         if v is not None:
             out.append((v, _unit(m.group(2)), m.group(0)))
     return out
+
+
+_CUR = r"([£$€])"
+_STRICT = 1e-9  # "under 5", "over £1,000": the bound itself is out
+# a band of sums ("£250.01 to £1,000", "Up to £50", "Over £1,000"): the unit is the currency
+MONEY_RANGES = [
+    (re.compile(rf"{_CUR}\s?{_NUM}\s*(?:to|[-–])\s*[£$€]?\s?{_NUM}", re.I), "between"),
+    (re.compile(rf"\b(?:up to|at most|no more than|not more than)\s+{_CUR}\s?{_NUM}", re.I), "upto"),
+    (re.compile(rf"\b(?:less than|under|below)\s+{_CUR}\s?{_NUM}", re.I), "under"),
+    (re.compile(rf"\b(?:more than|over|above|exceeding)\s+{_CUR}\s?{_NUM}", re.I), "over"),
+]
+# a band without a unit, the whole cell ("16 to 24", "Under 5", "65 and over"): its header says what it counts
+BARE_RANGES = [
+    (re.compile(rf"{_NUM}\s*(?:to|[-–])\s*{_NUM}"), "between"),
+    (re.compile(rf"(?:up to|at most)\s+{_NUM}", re.I), "upto"),
+    (re.compile(rf"(?:under|below|less than)\s+{_NUM}", re.I), "under"),
+    (re.compile(rf"{_NUM}\s*(?:and|or)\s+(?:over|above|older|more|upwards)", re.I), "from"),
+    (re.compile(rf"(?:over|above|more than)\s+{_NUM}", re.I), "over"),
+]
+# what a header of a bare band says it counts, by the unit of the question's quantity ("Age band" for "19 years")
+BAND_HEADS = {"y": frozenset({"age", "aged", "ages"})}
+
+
+def _bounds(kind: str, a: str, b: str | None = None) -> tuple[float | None, float | None]:
+    lo, hi = _num(a), (_num(b) if b is not None else None)
+    if kind == "between":
+        return lo, hi
+    if lo is None:
+        return None, None
+    return {"upto": (None, lo), "under": (None, lo - _STRICT), "from": (lo, None), "over": (lo + _STRICT, None)}[kind]
+
+
+def money_range(text: str) -> tuple[float | None, float | None, str] | None:
+    """(low, high, currency) of a band of sums in ``text`` ("£250.01 to £1,000"), or None."""
+    for pattern, kind in MONEY_RANGES:
+        if m := pattern.search(text):
+            cur, *nums = m.groups()
+            return (*_bounds(kind, *nums), cur)
+    return None
+
+
+def bare_range(cell: str) -> tuple[float | None, float | None, str] | None:
+    """(low, high, "") of a cell that is a band and nothing else ("16 to 24", "65 and over"), or None."""
+    for pattern, kind in BARE_RANGES:
+        if m := pattern.fullmatch(cell.strip()):
+            return (*_bounds(kind, *m.groups()), "")
+    return None
+
+
+def amounts(text: str) -> list[tuple[float, str, str]]:
+    """(value, currency, matched text) of the sums in ``text`` ("worth £400")."""
+    return [(v, m.group(1), m.group(0)) for m in re.finditer(rf"{_CUR}\s?{_NUM}", text)
+            if (v := _num(m.group(2))) is not None]
+
+
+def band_of(header: str, cell: str) -> tuple[float | None, float | None, str] | None:
+    """The band a row's cell states: a range with its unit, a band of sums, or a bare band ("16 to 24") whose
+    header says what it counts (its unit then the header's words, matched by :func:`holds`)."""
+    if (got := row_range(cell) or money_range(cell)) is not None:
+        return got
+    bare = bare_range(cell)
+    return None if bare is None else (bare[0], bare[1], "header:" + header)
+
+
+def holds(band: tuple[float | None, float | None, str], value: float, unit: str) -> bool:
+    """Does ``band`` hold ``value`` in ``unit``? A bare band only when its header names the quantity's kind."""
+    lo, hi, bunit = band
+    if bunit.startswith("header:"):
+        if not terms(bunit[7:]).words & BAND_HEADS.get(unit, frozenset()):
+            return False
+    elif bunit != unit:
+        return False
+    return (lo is None or value >= lo) and (hi is None or value <= hi)
 
 
 def row_range(text: str) -> tuple[float | None, float | None, str] | None:
@@ -569,12 +691,13 @@ class ExtractiveGenerator:
             return Draft(text="")
         analysis = titled_compared(question, analysis, [str(getattr(u, "title", "") or "") for u in context.units])
         qwords = self._question_words(question, analysis)
+        shared = qwords | _with_numbers(question)  # a span sharing the question's number shares a word with it
         ents = self._entities(spans)
-        by_words = sorted((self._score(s, qwords, analysis, ents) for s in spans),
+        by_words = sorted((self._score(s, shared, analysis, ents) for s in spans),
                           key=lambda x: (-x.score, x.span.rank, x.span.start))
         meaning = self._meaning(question, queries, [x.span for x in by_words[:MEANING_TOP]])
         self._meanings = meaning
-        scored = [self._score(s, qwords, analysis, ents, meaning.get((s.unit_id, s.start), 0.0 if meaning else None))
+        scored = [self._score(s, shared, analysis, ents, meaning.get((s.unit_id, s.start), 0.0 if meaning else None))
                   for s in spans]
         scored.sort(key=lambda x: (-x.score, x.span.rank, x.span.start))
         if not scored or scored[0].score <= 0:
@@ -614,7 +737,7 @@ class ExtractiveGenerator:
                                       self.analyse)):
             chain, direct, basis = hopped
         else:
-            chain = self._chain(scored, qwords, analysis)
+            chain = self._chain(scored, shared, analysis)
             if analysis.answer_type == "YES_NO":
                 direct, basis = self._yes_no(question, analysis, chain, ents)
             else:
@@ -635,7 +758,7 @@ class ExtractiveGenerator:
 
     @staticmethod
     def _question_words(question: str, analysis: QuestionAnalysis) -> frozenset[str]:
-        return _with_numbers(question) | terms(" ".join(analysis.mentions)).words
+        return terms(question).words | terms(" ".join(analysis.mentions)).words
 
     def _entities(self, spans: list[Span]) -> dict[tuple[str, int], list[tuple[str, str, int]]]:
         """(text, label, offset) of the named entities in each span, by (unit id, start)."""
@@ -709,6 +832,7 @@ class ExtractiveGenerator:
     def _chain(self, scored: list[_Scored], qwords: frozenset[str], analysis: QuestionAnalysis) -> list[Span]:
         chosen = [scored[0]]
         covered = set(scored[0].words & qwords)
+        words_asked = sum(not w.startswith("#") for w in qwords)  # a shared number adds, but is not one more asked
         while len(chosen) < self.max_statements:
             used_units = {c.span.unit_id for c in chosen}
             used_titles = {stem(w) for c in chosen for w in c.span.title.split()} - STOP
@@ -718,7 +842,7 @@ class ExtractiveGenerator:
             for s in scored:
                 if s.span.unit_id in used_units:
                     continue
-                new = len((s.words & qwords) - covered) / max(1, len(qwords))
+                new = len((s.words & qwords) - covered) / max(1, words_asked)
                 title_words = terms(TITLE_QUALIFIER.sub("", s.span.title)).words
                 link = bool(title_words) and title_words <= chosen_words  # a used span names this unit's topic
                 link = link or bool(used_titles and (terms(s.span.display).words & used_titles))
@@ -775,12 +899,14 @@ class ExtractiveGenerator:
         was read)."""
         if RELATIVE_ASK.search(question):
             return None  # "和单跳检索相比…提高了多少": a difference against the named row, not its cell
-        qwords = terms(question).words
+        qwords, qnumbers = terms(question).words, terms(question).numbers
+        if HOW_OFTEN.search(question):  # "how often does Line 14 run": its frequency
+            qwords |= {"frequency"}
         pattern = VALUE_OF.get(analysis.answer_type)
         found: list[tuple[int, float, Span, str, str, str]] = []
         for s in scored:
-            if s.span.kind != "row":
-                continue
+            if s.span.kind != "row" or not qnumbers <= terms(f"{s.span.title} {s.span.display}").numbers:
+                continue  # "a single adult fare across 3 zones": not the Single row of a table without 3 zones
             cells = [c.split(": ", 1) for c in s.span.display.split("; ")]
             if len(cells) < 2 or any(len(c) != 2 for c in cells):
                 continue
@@ -792,7 +918,8 @@ class ExtractiveGenerator:
                      if (hw := terms(_unbracketed(h)).words)
                      and (len(hw & qwords) >= min(2, len(hw)) or _head_noun_named(h, qwords))
                      and 2 * len(hw & qwords) >= len(hw)
-                     and (pattern is None or pattern.search(v) or _sum_in(h, v, analysis.answer_type))]
+                     and (pattern is None or pattern.search(v) or _sum_in(h, v, analysis.answer_type))
+                     and (analysis.answer_type != "PERSON" or _names_a_person(h))]
             heads.sort(key=lambda x: -x[0])
             if heads and (len(heads) == 1 or heads[1][0] < heads[0][0]):
                 n, h, v = heads[0]
@@ -816,7 +943,7 @@ class ExtractiveGenerator:
         rows: list[tuple[_Scored, tuple[float | None, float | None, str]]] = []
         for s in scored:
             # a range in a cell ("Flight distance: more than 3500 km"), not in a header ("1–3 days: 62")
-            r = next((got for c in _cells(s.span.display) if (got := row_range(c[-1]))), None) \
+            r = next((got for c in _cells(s.span.display) if (got := band_of(c[0], c[-1]))), None) \
                 if s.span.kind == "row" else None
             if r is not None:
                 rows.append((s, r))
@@ -828,10 +955,11 @@ class ExtractiveGenerator:
         for row, r in rows:  # the question names a row's own range ("more than 3500 km")
             if asked is not None and asked == r:
                 return [row.span], self._row_value(row.span, analysis), "the row of the range the question names"
-        for value, unit, said in quantities(question):  # the question states the quantity ("a 2,000 km flight")
-            for row, (lo, hi, runit) in rows:
-                if runit == unit and (lo is None or value >= lo) and (hi is None or value <= hi):
-                    return [row.span], self._row_value(row.span, analysis), f"the row whose range holds {said} (the question's)"
+        for value, unit, said in [*quantities(question), *amounts(question)]:  # "a 2,000 km flight", "worth £400"
+            for row, band in rows:
+                if holds(band, value, unit):
+                    return [row.span], self._row_value(row.span, analysis), \
+                        f"the row whose range holds {said} (the question's)"
         # a quantity stated of the question's named things, if it names any ("the distance between Delhi and
         # Munich"), not one of anything else ("up to 3 days a week of remote work" for a trip's days)
         places = self._places(question)  # a quantity stated of other places is not the one asked
@@ -883,12 +1011,12 @@ class ExtractiveGenerator:
         itself ("what is the distance")."""
         cells = [c.split(": ", 1) for c in span.display.split("; ")]
         qwords = terms(question).words
-        value_heads = [terms(c[0]).words for c in cells if len(c) == 2 and row_range(c[1]) is None]
+        value_heads = [terms(c[0]).words for c in cells if len(c) == 2 and band_of(c[0], c[1]) is None]
         if any(h & qwords for h in value_heads):
             return True
         pattern = VALUE_OF.get(analysis.answer_type)
-        values = [c[1] for c in cells if len(c) == 2 and row_range(c[1]) is None]
-        heads = [c[0].split()[-1] for c in cells if len(c) == 2 and c[0].split() and row_range(c[1]) is not None]
+        values = [c[1] for c in cells if len(c) == 2 and band_of(c[0], c[1]) is None]
+        heads = [c[0].split()[-1] for c in cells if len(c) == 2 and c[0].split() and band_of(c[0], c[1]) is not None]
         asks_range = any(terms(h).words & qwords for h in heads)  # "what is the distance": the ranged quantity itself
         counted = HOW_MANY_TIME.search(question)  # "how many days": a count of days, no EUR
         if counted and not any(_counted_in(v, counted.group(1)) or terms(counted.group(1)).words <= terms(v).words
@@ -899,8 +1027,12 @@ class ExtractiveGenerator:
     @staticmethod
     def _row_value(span: Span, analysis: QuestionAnalysis) -> str | None:
         pattern = VALUE_OF.get(analysis.answer_type)
-        values = [c.split(": ", 1)[-1] for c in span.display.split("; ")]
-        values = [v for v in values if row_range(v) is None]
+        cells = [c for c in _cells(span.display) if len(c) == 2 and band_of(c[0], c[-1]) is None]
+        values = [v for _, v in cells]
+        qwords = terms(analysis.question).words
+        named = [v for h, v in cells if terms(_unbracketed(h)).words & qwords and (pattern is None or pattern.search(v))]
+        if len(named) == 1:  # "what discount": the column the question names ("Discount on adult fares")
+            return named[0]
         if pattern is None:  # the question does not say what kind of value: the row's value column
             return values[-1] if values else None
         return next((v for v in values if pattern.search(v)), None)
@@ -1192,6 +1324,11 @@ class ExtractiveGenerator:
                 cands = [(c, at) for c, at in cands if not _holds_a_name(c, mentions)]
             if answer_type == "PLACE" and (other := _other_half(span.display, question)):
                 cands = [(c, at) for c, at in cands if not other[0] <= at < other[1]]  # not where he was born
+            if about_another(span.display, mentions):
+                return []  # "Southwold Depot ... holds 64 buses" says nothing of Northgate Depot's
+            if span.kind == "row":  # a row's values answer, never its column headers ("Daytime frequency: ...")
+                heads = _header_spans(span.display)
+                cands = [(c, at) for c, at in cands if not any(a <= at < b for a, b in heads)]
             return cands
 
         if not kind and (framed := _framed(question, ranked, candidates, mentions)):
@@ -1582,15 +1719,19 @@ def _introduced_later(noun: str, spans: Sequence[Span], candidates: Any,
     capital"), read in place of ``got`` (a name of an earlier span that nothing says is a ``noun``); else ``got``."""
     for span in spans:
         for c, at in candidates(span):
-            if introduced_by(at, span.display, noun):
+            if introduced_by(at, span.display, noun, titled=False):
                 return c, span, {"kind": "span", "candidates": 1, "distance": 0, "relation_stated": False,
                                  "introduced": noun, "others": [got[0]], "typed_others": 1}
     return got
 
 
-def introduced_by(at: int, text: str, noun: str) -> bool:
-    """Whether ``text`` introduces the name at ``at`` with the noun asked ("the magazine India Today")."""
-    return any(m.start(1) == at for m in _introduced(noun).finditer(text))
+def introduced_by(at: int, text: str, noun: str, titled: bool = True) -> bool:
+    """Whether ``text`` introduces the name at ``at`` with the noun asked ("the magazine India Today"). Not
+    ``titled``: the noun is written lowercase, or as a title after a possessive ("its State Capital Jaipur"), not
+    as the first word of a name ("the Country Club Mall" is no country)."""
+    return any(m.start(1) == at and (titled or m.group(0).split()[0].lower() not in {"the", "a", "an"}
+                                     or noun.lower() in m.group(0)[: m.start(1) - m.start()])
+               for m in _introduced(noun).finditer(text))
 
 
 def _said_with(noun: str, text: str, at: int, anchors: Sequence[int]) -> bool:

@@ -420,7 +420,10 @@ class MultiHopRetriever:
         score = dict(fused)
         top = max(score[u] for u in cands)
         entity_seed = {e: 1.0 for e in st.entity_seeds}
-        ranks = personalised_pagerank(self.graph.unit_entities(tenant, cands),
+        # every candidate is ranked: a unit naming no entity (a table of fares, a heading) keeps what it was
+        # seeded with; left out, it fell behind every unit of both rankings, however first it came in its own
+        linked = self.graph.unit_entities(tenant, cands)
+        ranks = personalised_pagerank({u: linked.get(u, []) for u in cands},
                                       {u: score[u] / top for u in cands}, entity_seed, alpha=self.ppr_alpha)
         ranking = [u for u, _ in sorted(ranks.items(), key=lambda kv: (-kv[1], kv[0]))]
         st.add(ranking, self.w_ppr)
