@@ -423,7 +423,9 @@ def about_another(text: str, mentions: Sequence[str]) -> bool:
     not "Northgate Depot", "Line 19" and not "Line 14", "Elsa Lanchester" and not "John Lanchester"? Such a span is
     about the other one."""
     low = _spaced(text)
-    if any(_spaced(m) in low for m in mentions if m.strip()):
+    whole = [m for m in mentions if m.strip() and not (len(m.split()) == 1 and any(  # "Line" of "Line 14"
+        o != m and _spaced(m) in _spaced(o) and " and " not in o for o in mentions))]
+    if any(_spaced(m) in low for m in whole):
         return False  # it names one of the question's things: "Dong'e County ... Liaocheng Prefecture"
     for m in mentions:
         words = re.findall(r"[\w'’-]+", m)
@@ -436,7 +438,7 @@ def about_another(text: str, mentions: Sequence[str]) -> bool:
                   and not {w.lower() for w in r.group(1).split()} <= own]  # "George V" is "King George V" short
         if len(words) == 2 and re.fullmatch(r"[A-Z]?\d+\w*", words[1]):  # "Line 14": "Line 19", "Line N14"
             rivals += [r.group(0) for r in re.finditer(rf"\b{first}\s+[A-Z]?\d+\w*\b", text)]
-        if rivals:
+        if any(_spaced(r) != _spaced(m) for r in rivals):
             return True
     return False
 

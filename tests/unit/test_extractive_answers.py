@@ -13,6 +13,10 @@ from kmrag.answer.extractive import (
     _counted_in,
     _hops_first,
     _larger_places,
+    about_another,
+    amounts,
+    band_of,
+    holds,
     quantities,
     row_range,
     stated_count,
@@ -1470,3 +1474,71 @@ def test_who_is_the_role_reads_the_one_said_to_be_it(x: SpacyExtractor) -> None:
     assert answer(x, "Who is the chief technology officer?", units)[0] == "Rasmus Quell"
     # a role no span gives: not read off a span saying another role (the modifiers must be the question's)
     assert answer(x, "Who is the chief marketing officer?", units)[0] != "Tamsin Okoro-Lind"
+
+
+# a made-up transit handbook (a new user's trial): two fare tables, bands by age and by value, depots by name
+ZONE_FARES = ("| Zones travelled | Single fare | Day pass |\n|---|---|---|\n| 1 zone | £2.10 | £5.50 |\n"
+              "| 3 zones | £3.60 | £9.00 |\n| 4 to 5 zones | £4.50 | £11.50 |")
+FERRY_FARES = "| Ticket | Adult | Child |\n|---|---|---|\n| Single | £3.20 | £1.60 |\n| Return | £5.80 | £2.90 |"
+AGE_BANDS = ("| Age band | Discount on adult fares | Card needed |\n|---|---|---|\n| Under 5 | Travel free | None |\n"
+             "| 5 to 15 | 50% off | Junior Card |\n| 16 to 24 | 30% off | Youth Card (£15 a year) |\n"
+             "| 65 and over | Free travel | Silver Card |")
+FEES = ("| Value of item | Handling fee |\n|---|---|\n| Up to £50 | £3 |\n| £50.01 to £250 | £8 |\n"
+        "| £250.01 to £1,000 | £15 |\n| Over £1,000 | £25 |")
+LINES = ("| Line | From | Daytime frequency | Depot |\n|---|---|---|---|\n| Line 14 | Riverside Park | every 20 minutes | "
+         "Northgate Depot |\n| Line 19 | Quayside | every 30 minutes | Southwold Depot |")
+
+
+def basis(x: SpacyExtractor, question: str, units: list[tuple[str, str, str, str]]) -> dict[str, object]:
+    ctx = Context.of(T, [unit("u_" + f"{i:016x}", content, type_=type_, title=title)
+                         for i, (content, type_, title, _) in enumerate(units)])
+    return ExtractiveGenerator(x.nlp).generate(question, QuestionAnalyser(x).analyse(question), ctx).basis or {}
+
+
+def test_a_cell_is_not_read_from_a_table_without_the_questions_number(x: SpacyExtractor) -> None:
+    """"across 3 zones" was answered £3.20 at 0.95 from the ferry's Single row: the zone table was not there."""
+    ferry = [(FERRY_FARES, "table", "Ferry fares", "")]
+    assert basis(x, "How much is a single adult fare for a journey across 3 zones?", ferry).get("kind") != "cell"
+    assert answer(x, "How much is a child return ticket on the ferry?", ferry)[0] == "£2.90"  # no number asked
+    both = [*ferry, (ZONE_FARES, "table", "Adult fares by zones travelled", "")]
+    assert answer(x, "How much is a single adult fare for a journey across 3 zones?", both)[0] == "£3.60"
+
+
+@pytest.mark.parametrize("question, table, value", [
+    ("I'm 19 years old - what discount do I get on bus fares?", AGE_BANDS, "30% off"),  # a bare band, its header
+    ("What is the handling fee to get back a lost phone worth £400?", FEES, "£15"),  # a band of sums
+    ("What is the handling fee for a bag worth £1,000?", FEES, "£15"),  # "over £1,000" leaves 1,000 out
+    ("What is the handling fee for a ring worth £2,500?", FEES, "£25"),
+])
+def test_bands_of_sums_and_bands_whose_header_says_what_they_count(x: SpacyExtractor, question: str, table: str,
+                                                                    value: str) -> None:
+    direct, quotes, _ = answer(x, question, [(table, "table", "Fares and fees", "")])
+    assert direct == value and len(quotes) == 1, (direct, quotes)
+
+
+def test_band_parts() -> None:
+    assert band_of("Age band", "16 to 24") == (16.0, 24.0, "header:Age band")
+    assert holds(band_of("Age band", "16 to 24"), 19, "y") and not holds(band_of("Size", "16 to 24"), 19, "y")
+    assert not holds(band_of("Age band", "Under 5"), 5, "y") and holds(band_of("Age band", "5 to 15"), 5, "y")
+    assert band_of("Opening hours", "9:30 to 17:00") is None  # a time, not a band
+    assert amounts("a phone worth £400 and a bag of $1,250.50") == [(400.0, "£", "£400"), (1250.5, "$", "$1,250.50")]
+
+
+def test_how_often_reads_the_frequency_and_who_is_no_place_cell(x: SpacyExtractor) -> None:
+    units = [(LINES, "table", "Lines", "")]
+    assert answer(x, "How often does Line 14 run during the day?", units)[0] == "every 20 minutes"
+    # the row and its "Depot" column are named, but a "who" asks for a person: not the depot, not a header
+    assert answer(x, "Who manages the depot that Line 14 buses are worked from?", units)[0] is None
+
+
+def test_a_span_about_a_rival_of_the_thing_asked_is_not_read(x: SpacyExtractor) -> None:
+    """"How many buses can Northgate Depot hold?" was answered 64, off Southwold Depot's sentence."""
+    units = [("Southwold Depot, on Marsh Road, opened in 1988 and holds 64 buses.", "paragraph", "Depots", ""),
+             ("Northgate Depot opened in 2009 on Hollins Lane. It is the largest depot, with room for 120 buses.",
+              "paragraph", "Depots", "")]
+    assert answer(x, "How many buses can Northgate Depot hold?", units)[0] == "120"
+    assert answer(x, "How many buses can Northgate Depot hold?", units[:1])[0] is None
+    assert about_another("Line: Line 19; From: Quayside", ["Line 14"])
+    assert not about_another("George V (1865 – 1936) was King of the United Kingdom.", ["King George V"])
+    assert not about_another("Dong'e County falls under Liaocheng Prefecture.", ["Liaocheng", "Shayang County"])
+    assert not about_another("When Lanchester wrote his first novel", ["John Lanchester"])  # no rival: a stop word
