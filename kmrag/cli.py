@@ -411,7 +411,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
             _note(_empty_tenant(settings.tenant, stores.units.tenants()))
         units = {u.id: u for u in stores.units.get_units(settings.tenant, [c.unit_id for c in answer.citations])}
     neo4j = not settings.uses_embedded_graph
-    data = answer.model_dump(mode="json") | {"found": answer.found, "ms": ms}
+    # "stored": whether `audit ID` can find it (an answer asked with --no-save has an id, but no record)
+    data = answer.model_dump(mode="json") | {"found": answer.found, "ms": ms, "stored": not args.no_save}
     if answer.found and neo4j and not args.no_save:
         from kmrag.answer.audit import browser_query
 

@@ -345,5 +345,10 @@ def test_a_question_to_an_empty_tenant_says_the_tenant_holds_nothing(env: dict[s
     assert res.returncode == 0 and "Information not found" in res.stdout, res.stderr[-2000:]
     assert f"tenant {empty['KMRAG_TENANT']!r} holds no units: ingest documents first" in res.stderr
     assert f"ask a tenant that holds some: {env['KMRAG_TENANT']}" in res.stderr
-    held = kmrag("ask", "Where is the Harbor Bridge?", "--no-save", env=env)
+    held = kmrag("ask", "Where is the Harbor Bridge?", "--no-save", "--json", env=env)
     assert "holds no units" not in held.stderr
+    # an answer asked with --no-save says it is not stored: its id is no answer `audit` can find
+    data = json.loads(held.stdout)["data"]
+    assert data["stored"] is False and data["id"]
+    audited = kmrag("audit", data["id"], env=env)
+    assert audited.returncode == 1 and f"no answer {data['id']!r}" in audited.stderr
