@@ -53,7 +53,7 @@ from kmrag.answer.spans import TITLE_QUALIFIER, Span
 from kmrag.answer.support import STOP, number_key, stem, terms
 from kmrag.answer.titled import titled_compared
 from kmrag.answer.validate import named_by
-from kmrag.nlp import kin
+from kmrag.nlp import kin, wordnet
 from kmrag.nlp.asked_nouns import PERSON_NOUNS
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.language import language_of
@@ -428,14 +428,18 @@ def about_another(text: str, mentions: Sequence[str]) -> bool:
     if any(_spaced(m) in low for m in whole):
         return False  # it names one of the question's things: "Dong'e County ... Liaocheng Prefecture"
     for m in mentions:
-        words = re.findall(r"[\w'’-]+", m)
+        words = re.findall(r"[\w'’-]+", TITLE_QUALIFIER.sub("", m))
         if len(words) < 2:
             continue
         head, first = re.escape(words[-1]), re.escape(words[0])
         own = {w.lower() for w in words}
+        # a kind named by its last word, a common noun ("Northgate Depot", "Hawaii County"): not a surname
+        # ("Elsa Lanchester" may be John Lanchester's mother, the very hop asked), nor a title's last word
+        kind = words[-1][:1].isupper() and bool(wordnet.senses(words[-1], "noun")) and \
+            words[-1].lower() not in PERSON_NOUNS
         rivals = [r.group(1) for r in re.finditer(rf"((?:[A-Z][\w'’-]*\s+){{1,3}}){head}\b", text)
-                  if not {w.lower() for w in r.group(1).split()} & STOP
-                  and not {w.lower() for w in r.group(1).split()} <= own]  # "George V" is "King George V" short
+                  if kind and not {w.lower() for w in r.group(1).split()} & (STOP | own)]
+        # ("Aisha Naomi Tyler" is Aisha Tyler, "George V" King George V: a rival shares only the kind)
         if len(words) == 2 and re.fullmatch(r"[A-Z]?\d+\w*", words[1]):  # "Line 14": "Line 19", "Line N14"
             rivals += [r.group(0) for r in re.finditer(rf"\b{first}\s+[A-Z]?\d+\w*\b", text)]
         if any(_spaced(r) != _spaced(m) for r in rivals):

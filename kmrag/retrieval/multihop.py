@@ -60,6 +60,11 @@ SKIP_BRIDGE_TYPES = {"DATE"}  # coarse types never followed as bridges
 RESOLVES = {"PERSON": {"PERSON", "THING"}, "PLACE": {"PLACE", "THING"}, "ORG": {"ORG", "THING"},
             "WORK": {"OTHER", "THING"}, "ENTITY": None}
 MONTHS = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+# a number written in words, as a measure's ("eighteen", "twenty-four", "one hundred and twenty"; not a lone "one")
+NUMBER_WORDS = (r"(?:(?:a|one|two|three|four|five|six|seven|eight|nine)\s+(?:hundred|thousand)(?:\s+and\s+[a-z-]+)?|"
+                r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|"
+                r"eight|nine))?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+                r"sixteen|seventeen|eighteen|nineteen)")
 VALUE_OF = {
     # "600 Euro": the whole word, never "600 Eur" (an alternative that stops inside a longer word is no currency)
     # "€600" and "£8 million" whole, "600 million euros" too
@@ -68,7 +73,10 @@ VALUE_OF = {
     "NUMBER": re.compile(r"\d"),
     "QUANTITY": re.compile(r"\d[\d,.]*\s*(?:sq(?:uare)?\.?\s*(?:km|kilomet\w*|miles?|mi|metres|meters|m|feet|ft)\b|"
                            r"km²|m²|ft²|mi²|km|kilomet\w*|miles?|metres|meters|feet|ft|kg|tonnes?|acres?|hectares?|"
-                           r"years?|hours?|minutes?|seconds?|ms|milliseconds?|days?|%|per ?cent)(?![A-Za-z])", re.I),
+                           r"years?|hours?|minutes?|seconds?|ms|milliseconds?|days?|%|per ?cent)(?![A-Za-z])|"
+                           # "eighteen minutes", "twenty-five km": a measure whose number is written in words
+                           rf"\b{NUMBER_WORDS}[\s-]+(?:km|kilomet\w*|miles?|metres|meters|feet|kg|tonnes?|acres?|"
+                           r"hectares?|years?|hours?|minutes?|seconds?|days?|weeks?|months?|per ?cent)(?![A-Za-z])", re.I),
     "DATE": re.compile(rf"\b(?:1\d{{3}}|20\d{{2}})\b|\b{MONTHS}\b|(?<!\d)(?:1\d{{3}}|20\d{{2}})年"),
 }
 
