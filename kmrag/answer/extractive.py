@@ -418,10 +418,17 @@ def _spaced(text: str) -> str:
     return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
 
 
-def about_another(text: str, mentions: Sequence[str]) -> bool:
+@functools.lru_cache(maxsize=512)
+def people_in(nlp: Any, question: str) -> tuple[str, ...]:
+    """The names the recogniser takes for people's in ``question`` (read once per question and hop)."""
+    return tuple(e.text for e in nlp(question).ents if e.label_ == "PERSON")
+
+
+def about_another(text: str, mentions: Sequence[str], people: Sequence[str] = ()) -> bool:
     """Does ``text`` name another thing of a kind a mention names, and none of the mentions: "Southwold Depot" and
     not "Northgate Depot", "Line 19" and not "Line 14", "Elsa Lanchester" and not "John Lanchester"? Such a span is
-    about the other one."""
+    about the other one. A mention ``people`` holds is a person's name, its last word no kind ("Timothy Hill" is
+    no other hill than "Tim Hill")."""
     low = _spaced(text)
     whole = [m for m in mentions if m.strip() and not (len(m.split()) == 1 and any(  # "Line" of "Line 14"
         o != m and _spaced(m) in _spaced(o) and " and " not in o for o in mentions))]
@@ -438,7 +445,8 @@ def about_another(text: str, mentions: Sequence[str]) -> bool:
         kind = words[-1][:1].isupper() and bool(wordnet.senses(words[-1], "noun")) and \
             words[-1].lower() not in PERSON_NOUNS
         rivals = [r.group(1) for r in re.finditer(rf"((?:[A-Z][\w'’-]*\s+){{1,3}}){head}\b", text)
-                  if kind and not {w.lower() for w in r.group(1).split()} & (STOP | own)]
+                  if kind and not {w.lower() for w in r.group(1).split()} & (STOP | own)
+                  and not any(_spaced(p) in _spaced(m) for p in people)]
         # ("Aisha Naomi Tyler" is Aisha Tyler, "George V" King George V: a rival shares only the kind)
         if len(words) == 2 and re.fullmatch(r"[A-Z]?\d+\w*", words[1]):  # "Line 14": "Line 19", "Line N14"
             rivals += [r.group(0) for r in re.finditer(rf"\b{first}\s+[A-Z]?\d+\w*\b", text)]
@@ -1319,6 +1327,8 @@ class ExtractiveGenerator:
         asked_quantities = quantities(question) if answer_type in {"MONEY", "NUMBER", "QUANTITY"} and \
             row_range(question) is None else []
 
+        people = people_in(self.nlp, question)
+
         def candidates(span: Span) -> list[tuple[str, int]]:
             if asked_quantities and other_case(asked_quantities, span.display):
                 return []  # "over 3,500 km: 600 Euro" answers nothing of a 2,000 km flight
@@ -1330,7 +1340,7 @@ class ExtractiveGenerator:
                 cands = [(c, at) for c, at in cands if not _holds_a_name(c, mentions)]
             if answer_type == "PLACE" and (other := _other_half(span.display, question)):
                 cands = [(c, at) for c, at in cands if not other[0] <= at < other[1]]  # not where he was born
-            if about_another(span.display, mentions):
+            if about_another(span.display, mentions, people):
                 return []  # "Southwold Depot ... holds 64 buses" says nothing of Northgate Depot's
             if span.kind == "row":  # a row's values answer, never its column headers ("Daytime frequency: ...")
                 heads = _header_spans(span.display)

@@ -1542,3 +1542,8 @@ def test_a_span_about_a_rival_of_the_thing_asked_is_not_read(x: SpacyExtractor) 
     assert not about_another("George V (1865 – 1936) was King of the United Kingdom.", ["King George V"])
     assert not about_another("Dong'e County falls under Liaocheng Prefecture.", ["Liaocheng", "Shayang County"])
     assert not about_another("When Lanchester wrote his first novel", ["John Lanchester"])  # no rival: a stop word
+    assert not about_another("Elsa Lanchester was an actress.", ["John Lanchester"])  # a surname is no kind
+    # "Hill" is a kind of thing, but "Tim Hill" is a person's name: "Timothy Hill" is him, no other hill
+    assert about_another("Timothy Hill (born 1973) is an American director.", ["Tim Hill"])
+    assert not about_another("Timothy Hill (born 1973) is an American director.", ["Tim Hill"], people=["Tim Hill"])
+    assert not about_another("Aisha Naomi Tyler (born 1970) is an actress.", ["Aisha Tyler"])  # her middle name
