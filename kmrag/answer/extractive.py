@@ -81,6 +81,7 @@ QUANTITY = re.compile(rf"{_NUM}\s*-?\s*{_UNIT}\b", re.I)  # "5,900 km", "a 5-day
 RANGES = [
     (re.compile(rf"\bbetween\s+{_NUM}\s*{_UNIT}?\s+and\s+{_NUM}\s*{_UNIT}", re.I), "between"),
     (re.compile(rf"{_NUM}\s*{_UNIT}?\s*[-–]\s*{_NUM}\s*{_UNIT}", re.I), "between"),
+    (re.compile(rf"\b{_NUM}\s*{_UNIT}?\s+to\s+{_NUM}\s*{_UNIT}", re.I), "between"),  # "1 to 3 hours"
     (re.compile(rf"{_NUM}\s*{_UNIT}\s+or\s+(?:less|fewer|under|below)", re.I), "upto"),
     (re.compile(rf"\b(?:up to|at most|no more than|not more than|as much as|as far as|less than|under|below|within)\s+"
                 rf"{_NUM}\s*{_UNIT}", re.I), "upto"),
@@ -466,6 +467,28 @@ def _header_spans(display: str) -> list[tuple[int, int]]:
     return out
 
 
+_ATTRIBUTE = re.compile(r"^\s*what\s+(?:is|are|was|were)\s+the\s+((?:[a-z]+\s+){0,3}?[a-z]+)\s+(?:of|for|at|on)\b", re.I)
+
+
+def _attribute_asked(question: str) -> str | None:
+    """The noun "what are the N of X" asks for ("hours" of "What are the opening hours of St Aldric's Clinic?"): a
+    cell answers it from a column that names it, not from "Opened"."""
+    m = _ATTRIBUTE.match(question)
+    return m.group(1).split()[-1].lower() if m else None
+
+
+# "which has more beds", "fewer employees": the things counted (a plural noun, not "more famous")
+COUNTED_MORE = re.compile(r"\b(?:more|fewer|less|most|fewest)\s+([a-z]+s)\b(?<!ous)(?<!ss)", re.I)
+
+
+def _counts_of(noun: str, text: str) -> list[float]:
+    """The numbers ``text`` gives of ``noun`` ("240 beds", "room for 120 inpatient beds"): a number at most two
+    words before the noun (its plural or singular)."""
+    base = re.escape(noun[:-1])
+    return [v for m in re.finditer(rf"(\d[\d,]*)\s+(?:[\w-]+\s+){{0,2}}?{base}s?\b", text, re.I)
+            if (v := _num(m.group(1))) is not None]
+
+
 HOW_OFTEN = re.compile(r"\bhow\s+(?:often|frequently)\b", re.I)
 
 
@@ -717,7 +740,8 @@ class ExtractiveGenerator:
         if not scored or scored[0].score <= 0:
             return Draft(text="", notes=[{"generator": "extractive", "why": "no span shares a word with the question"}])
         band = self._band(question, scored, analysis) or (
-            self._cell(question, scored, analysis) if analysis.kind == "factoid" and analysis.answer_type != "YES_NO"
+            self._cell(question, scored, analysis, asking(self.nlp, question)[1] if question.isascii() else None)
+            if analysis.kind == "factoid" and analysis.answer_type != "YES_NO"
             else None)
         basis: dict[str, Any] | None = None
         direct: str | None
@@ -903,8 +927,8 @@ class ExtractiveGenerator:
         return tables.compare(question, [s.span for s in scored], yes_no)
 
     @staticmethod
-    def _cell(question: str, scored: list[_Scored],
-              analysis: QuestionAnalysis) -> tuple[list[Span], str | None, str] | None:
+    def _cell(question: str, scored: list[_Scored], analysis: QuestionAnalysis,
+              noun: str | None = None) -> tuple[list[Span], str | None, str] | None:
         """The cell of the row and column the question names ("单跳检索的准确率是多少" -> the 准确率 of the
         row keyed 单跳检索; "what is the accuracy of single-hop retrieval"): every word of the row's key
         (without its parenthesis) is a word of the question, and most of the column header's are (at least
@@ -916,6 +940,7 @@ class ExtractiveGenerator:
         qwords, qnumbers = terms(question).words, terms(question).numbers
         if HOW_OFTEN.search(question):  # "how often does Line 14 run": its frequency
             qwords |= {"frequency"}
+        noun = noun or _attribute_asked(question)  # the noun asked: "which town", "the opening hours of"
         pattern = VALUE_OF.get(analysis.answer_type)
         found: list[tuple[int, float, Span, str, str, str]] = []
         for s in scored:
@@ -933,7 +958,8 @@ class ExtractiveGenerator:
                      and (len(hw & qwords) >= min(2, len(hw)) or _head_noun_named(h, qwords))
                      and 2 * len(hw & qwords) >= len(hw)
                      and (pattern is None or pattern.search(v) or _sum_in(h, v, analysis.answer_type))
-                     and (analysis.answer_type != "PERSON" or _names_a_person(h))]
+                     and (analysis.answer_type != "PERSON" or _names_a_person(h))
+                     and (noun is None or noun in VAGUE_NOUNS or bool(terms(noun).words & hw))]
             heads.sort(key=lambda x: -x[0])
             if heads and (len(heads) == 1 or heads[1][0] < heads[0][0]):
                 n, h, v = heads[0]
@@ -969,11 +995,14 @@ class ExtractiveGenerator:
         for row, r in rows:  # the question names a row's own range ("more than 3500 km")
             if asked is not None and asked == r:
                 return [row.span], self._row_value(row.span, analysis), "the row of the range the question names"
-        for value, unit, said in [*quantities(question), *amounts(question)]:  # "a 2,000 km flight", "worth £400"
+        stated = [*quantities(question), *amounts(question)]
+        for value, unit, said in stated:  # "a 2,000 km flight", "worth £400"
             for row, band in rows:
                 if holds(band, value, unit):
                     return [row.span], self._row_value(row.span, analysis), \
                         f"the row whose range holds {said} (the question's)"
+        if any(holds((None, None, band[2]), value, unit) for value, unit, _ in stated for _, band in rows):
+            return None  # the question's own "2 hours" falls in no band read: not a "24-hour" said of else
         # a quantity stated of the question's named things, if it names any ("the distance between Delhi and
         # Munich"), not one of anything else ("up to 3 days a week of remote work" for a trip's days)
         places = self._places(question)  # a quantity stated of other places is not the one asked
@@ -1030,8 +1059,11 @@ class ExtractiveGenerator:
             return True
         pattern = VALUE_OF.get(analysis.answer_type)
         values = [c[1] for c in cells if len(c) == 2 and band_of(c[0], c[1]) is None]
-        heads = [c[0].split()[-1] for c in cells if len(c) == 2 and c[0].split() and band_of(c[0], c[1]) is not None]
-        asks_range = any(terms(h).words & qwords for h in heads)  # "what is the distance": the ranged quantity itself
+        stated = {u for _, u, _ in [*quantities(question), *amounts(question)]}
+        heads = [c[0].split()[-1] for c in cells if len(c) == 2 and c[0].split()
+                 and (band := band_of(c[0], c[1])) is not None and not any(holds((None, None, band[2]), 0, u) for u in stated)]
+        # "what is the distance": the ranged quantity itself; not "I stayed 2 hours": a stay it states
+        asks_range = any(terms(h).words & qwords for h in heads)
         counted = HOW_MANY_TIME.search(question)  # "how many days": a count of days, no EUR
         if counted and not any(_counted_in(v, counted.group(1)) or terms(counted.group(1)).words <= terms(v).words
                                for v in values):
@@ -1626,6 +1658,8 @@ class ExtractiveGenerator:
                 continue
             years = YEAR.findall(span.display)
             nums = [q[0] for q in quantities(span.display)] or [v for v in (_num(x) for x in re.findall(r"\d[\d,]*", span.display)) if v]
+            if counted := COUNTED_MORE.search(question):  # "which has more beds": a number of beds, not a postcode's
+                nums = _counts_of(counted.group(1), span.display)
             if LIFESPAN.search(question):  # "who lived longer": the years between birth and death
                 v = float(int(years[1]) - int(years[0])) if len(years) >= 2 else None
             elif DEATH.search(question):  # "which died first": the year of the death, not the first year said

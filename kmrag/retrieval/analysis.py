@@ -192,7 +192,9 @@ class QuestionAnalyser:
         if re.search(r"\bhow (much|many)\b.*\b(cost|costs|paid|pay|owed|worth|compensation|price|fee|eur|euros?|"
                      r"dollars?|pounds?)\b", text) or re.search(r"\bhow much (money|compensation)\b", text) \
                 or re.search(r"\bhow much (?!time\b|longer\b|further\b)(?:\w+ ){0,4}(receive|get|be paid|paid|owed|claim|"
-                             r"earn|refund(ed)?|entitled)\b", text):
+                             r"earn|refund(ed)?|entitled)\b", text) \
+                or re.search(r"\bwhat (?:do|does|did|will|would|should|must) (?:i|we|you|they|he|she|one) (?:have to )?"
+                             r"(?:pay|owe|be charged)\b", text):  # "what do I pay for parking"
             return "MONEY"
         if re.search(r"\bhow (many|much)\b", text) or re.search(MEASURED_BY_ADJECTIVE, text):
             return "NUMBER"  # "how accurate was X": its accuracy, a number

@@ -11,6 +11,7 @@ from kmrag.answer.extractive import (
     PLACE_AFTER,
     ExtractiveGenerator,
     _counted_in,
+    _counts_of,
     _hops_first,
     _larger_places,
     about_another,
@@ -1547,3 +1548,41 @@ def test_a_span_about_a_rival_of_the_thing_asked_is_not_read(x: SpacyExtractor) 
     assert about_another("Timothy Hill (born 1973) is an American director.", ["Tim Hill"])
     assert not about_another("Timothy Hill (born 1973) is an American director.", ["Tim Hill"], people=["Tim Hill"])
     assert not about_another("Aisha Naomi Tyler (born 1970) is an actress.", ["Aisha Tyler"])  # her middle name
+
+
+# a second trial's corpus: a hospital network's sites, parking bands by the hour, beds said in prose
+SITES = ("| Site | Town | Opened | Switchboard |\n|---|---|---|---|\n| St Aldric's Clinic | Brackenford | 2009 | "
+         "01632 960 500 |\n| Harrowgate General Hospital | Harrowgate | 1923 | 01632 960 700 |")
+WARDS = "| Ward | Hospital | Manager |\n|---|---|---|\n| Ward 17 | Harrowgate General Hospital | Dev Anand |"
+PARKING = ("| Length of stay | Charge |\n|---|---|\n| Up to 1 hour | £2.50 |\n| 1 to 3 hours | £4.80 |\n"
+           "| Over 3 hours | £9.50 |")
+
+
+def test_a_cell_answers_only_under_a_header_naming_the_noun_asked(x: SpacyExtractor) -> None:
+    """"What are the opening hours of St Aldric's Clinic?" was answered "2009" (its "Opened" cell) at 0.96; "In which
+    town is the hospital that has Ward 17?" with the Hospital cell at 0.97."""
+    assert basis(x, "What are the opening hours of St Aldric's Clinic?", [(SITES, "table", "Sites", "")]).get(
+        "kind") != "cell"
+    assert answer(x, "When did St Aldric's Clinic open?", [(SITES, "table", "Sites", "")])[0] == "2009"
+    assert basis(x, "In which town is the hospital that has Ward 17?", [(WARDS, "table", "Wards", "")]).get(
+        "kind") != "cell"
+    assert answer(x, "Which hospital is Ward 17 in?", [(WARDS, "table", "Wards", "")])[0] == \
+        "Harrowgate General Hospital"
+
+
+def test_the_questions_own_quantity_picks_the_band_and_no_other(x: SpacyExtractor) -> None:
+    units = [("It runs a 24-hour Emergency Department.", "paragraph", "Harrowgate", ""),
+             (PARKING, "table", "Car parking", "")]
+    assert answer(x, "How much is parking for 2 hours?", units)[0] == "£4.80"  # "1 to 3 hours", not "24-hour"
+    assert answer(x, "How much is parking for 30 hours?", units)[0] == "£9.50"
+    assert answer(x, "I stayed 2 hours in the car park, what do I pay?", units)[0] == "£4.80"
+
+
+def test_more_of_a_counted_thing_compares_the_counts_of_that_thing(x: SpacyExtractor) -> None:
+    """"Which has more beds?" compared a postcode's 3 with a founding year's 1923."""
+    units = [("St Aldric's Hospital is at 2 Mill Lane, BF3 9QL. It has 240 beds.", "paragraph", "St Aldric's Hospital", ""),
+             ("Harrowgate General Hospital opened in 1923 and has 410 inpatient beds.", "paragraph",
+              "Harrowgate General Hospital", "")]
+    q = "Which has more beds, St Aldric's Hospital or Harrowgate General Hospital?"
+    assert answer(x, q, units)[0] in {"Harrowgate General Hospital", None}
+    assert _counts_of("beds", units[0][0]) == [240.0] and _counts_of("beds", units[1][0]) == [410.0]
