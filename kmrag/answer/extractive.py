@@ -159,13 +159,6 @@ WITHIN_A_COUNTRY = SETTLEMENTS | {"county", "province", "district", "borough", "
 SMALLER_PLACE = re.compile(r"\b(county|city|town|village|district|borough|parish|municipality)\b", re.I)
 
 
-def _with_numbers(text: str) -> frozenset[str]:
-    """The words of ``text`` and its numbers ("#140"): a span sharing the question's number shares a word with it
-    ("It is 140 km far from its State Capital Jaipur" for "Mundawar is a city 140km from which State capital?")."""
-    t = terms(text)
-    return t.words | {f"#{n}" for n in t.numbers}
-
-
 def _date_parts(text: str, at: int, question: str) -> list[tuple[str, int]]:
     """A date range from the NER ("February 2, 1910 - February 10, 2000") as its ends: the question about a
     death takes the last, any other the first; a single date stays whole."""
@@ -728,13 +721,12 @@ class ExtractiveGenerator:
             return Draft(text="")
         analysis = titled_compared(question, analysis, [str(getattr(u, "title", "") or "") for u in context.units])
         qwords = self._question_words(question, analysis)
-        shared = qwords | _with_numbers(question)  # a span sharing the question's number shares a word with it
         ents = self._entities(spans)
-        by_words = sorted((self._score(s, shared, analysis, ents) for s in spans),
+        by_words = sorted((self._score(s, qwords, analysis, ents) for s in spans),
                           key=lambda x: (-x.score, x.span.rank, x.span.start))
         meaning = self._meaning(question, queries, [x.span for x in by_words[:MEANING_TOP]])
         self._meanings = meaning
-        scored = [self._score(s, shared, analysis, ents, meaning.get((s.unit_id, s.start), 0.0 if meaning else None))
+        scored = [self._score(s, qwords, analysis, ents, meaning.get((s.unit_id, s.start), 0.0 if meaning else None))
                   for s in spans]
         scored.sort(key=lambda x: (-x.score, x.span.rank, x.span.start))
         if not scored or scored[0].score <= 0:
@@ -775,7 +767,7 @@ class ExtractiveGenerator:
                                       self.analyse)):
             chain, direct, basis = hopped
         else:
-            chain = self._chain(scored, shared, analysis)
+            chain = self._chain(scored, qwords, analysis)
             if analysis.answer_type == "YES_NO":
                 direct, basis = self._yes_no(question, analysis, chain, ents)
             else:
@@ -856,7 +848,7 @@ class ExtractiveGenerator:
 
     def _score(self, span: Span, qwords: frozenset[str], analysis: QuestionAnalysis,
                ents: dict[tuple[str, int], list[Any]], meaning: float | None = None) -> _Scored:
-        words = _with_numbers(span.display)
+        words = terms(span.display).words
         title = terms(span.title).words - words
         hit = len(qwords & words) + 0.5 * len(qwords & title)
         overlap = hit / max(1, len(qwords))
@@ -870,7 +862,6 @@ class ExtractiveGenerator:
     def _chain(self, scored: list[_Scored], qwords: frozenset[str], analysis: QuestionAnalysis) -> list[Span]:
         chosen = [scored[0]]
         covered = set(scored[0].words & qwords)
-        words_asked = sum(not w.startswith("#") for w in qwords)  # a shared number adds, but is not one more asked
         while len(chosen) < self.max_statements:
             used_units = {c.span.unit_id for c in chosen}
             used_titles = {stem(w) for c in chosen for w in c.span.title.split()} - STOP
@@ -880,7 +871,7 @@ class ExtractiveGenerator:
             for s in scored:
                 if s.span.unit_id in used_units:
                     continue
-                new = len((s.words & qwords) - covered) / max(1, words_asked)
+                new = len((s.words & qwords) - covered) / max(1, len(qwords))
                 title_words = terms(TITLE_QUALIFIER.sub("", s.span.title)).words
                 link = bool(title_words) and title_words <= chosen_words  # a used span names this unit's topic
                 link = link or bool(used_titles and (terms(s.span.display).words & used_titles))
@@ -1422,14 +1413,8 @@ class ExtractiveGenerator:
                 best = headed[0]  # "in what county": "Hawaii County", not the town beside it (but not a name
                 near = [best, *(c for c in near if c != best)]  # further off: "attended X, then worked at Y University")
             others = list(dict.fromkeys(c for c, _ in near[1:] if c.lower() != best[0].lower()))
-            got = best[0], span, {**how, "distance": min(abs(best[1] - a) for a in anchors), "others": others,
-                                  "typed_others": typed}
-            if noun and noun not in VAGUE_NOUNS and answer_type not in VALUE_OF and not (
-                    headed_by(best[0], noun) or introduced_by(best[1], span.display, noun)):
-                # "Mundawar is a Tehsil in Alwar District" read first, "It is 140 km far from its State Capital
-                # Jaipur" after it: a later span of the chain that introduces a name with the noun asked says which
-                return _introduced_later(noun, ranked[ranked.index(span) + 1:], candidates, got)
-            return got
+            return best[0], span, {**how, "distance": min(abs(best[1] - a) for a in anchors), "others": others,
+                                   "typed_others": typed}
         return None
 
     @staticmethod
@@ -1763,25 +1748,9 @@ def _introduced(noun: str) -> re.Pattern[str]:
                       rf"((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|la|du)?\s*[A-Z][\w'’.&-]*){{0,4}})")
 
 
-def _introduced_later(noun: str, spans: Sequence[Span], candidates: Any,
-                      got: tuple[str, Span, dict[str, Any]]) -> tuple[str, Span, dict[str, Any]]:
-    """The first name of ``spans`` that one introduces with ``noun`` ("its State Capital Jaipur" for "which State
-    capital"), read in place of ``got`` (a name of an earlier span that nothing says is a ``noun``); else ``got``."""
-    for span in spans:
-        for c, at in candidates(span):
-            if introduced_by(at, span.display, noun, titled=False):
-                return c, span, {"kind": "span", "candidates": 1, "distance": 0, "relation_stated": False,
-                                 "introduced": noun, "others": [got[0]], "typed_others": 1}
-    return got
-
-
-def introduced_by(at: int, text: str, noun: str, titled: bool = True) -> bool:
-    """Whether ``text`` introduces the name at ``at`` with the noun asked ("the magazine India Today"). Not
-    ``titled``: the noun is written lowercase, or as a title after a possessive ("its State Capital Jaipur"), not
-    as the first word of a name ("the Country Club Mall" is no country)."""
-    return any(m.start(1) == at and (titled or m.group(0).split()[0].lower() not in {"the", "a", "an"}
-                                     or noun.lower() in m.group(0)[: m.start(1) - m.start()])
-               for m in _introduced(noun).finditer(text))
+def introduced_by(at: int, text: str, noun: str) -> bool:
+    """Whether ``text`` introduces the name at ``at`` with the noun asked ("the magazine India Today")."""
+    return any(m.start(1) == at for m in _introduced(noun).finditer(text))
 
 
 def _said_with(noun: str, text: str, at: int, anchors: Sequence[int]) -> bool:
