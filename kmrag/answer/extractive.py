@@ -407,6 +407,13 @@ def _head_noun_named(header: str, qwords: frozenset[str]) -> bool:
     return bool(words) and header.isascii() and bool(terms(words[-1]).words & qwords)
 
 
+def _same_word(a: str, b: str) -> bool:
+    """One word, or one with an ending the other lacks ("West" and "Western", "Norway" and "Norwegian" not):
+    "West Germanic" is the "Western Germanic" a question names, no rival of it."""
+    short, long_ = sorted((a, b), key=len)
+    return a == b or (len(short) >= 3 and long_.startswith(short) and long_[len(short):] in {"ern", "ian", "an", "ish", "s", "es", "n"})
+
+
 def _spaced(text: str) -> str:
     """" word word " of ``text``, lowercase: a name found in it whole, whatever its punctuation."""
     return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
@@ -439,7 +446,7 @@ def about_another(text: str, mentions: Sequence[str], people: Sequence[str] = ()
         kind = words[-1][:1].isupper() and bool(wordnet.senses(words[-1], "noun")) and \
             words[-1].lower() not in PERSON_NOUNS
         rivals = [r.group(1) for r in re.finditer(rf"((?:[A-Z][\w'’-]*\s+){{1,3}}){head}\b", text)
-                  if kind and not {w.lower() for w in r.group(1).split()} & (STOP | own)
+                  if kind and not any(_same_word(w.lower(), o) for w in r.group(1).split() for o in own | STOP)
                   and not any(_spaced(p) in _spaced(m) for p in people)]
         # ("Aisha Naomi Tyler" is Aisha Tyler, "George V" King George V: a rival shares only the kind)
         if len(words) == 2 and re.fullmatch(r"[A-Z]?\d+\w*", words[1]):  # "Line 14": "Line 19", "Line N14"

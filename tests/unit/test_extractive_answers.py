@@ -1548,6 +1548,8 @@ def test_a_span_about_a_rival_of_the_thing_asked_is_not_read(x: SpacyExtractor) 
     assert about_another("Timothy Hill (born 1973) is an American director.", ["Tim Hill"])
     assert not about_another("Timothy Hill (born 1973) is an American director.", ["Tim Hill"], people=["Tim Hill"])
     assert not about_another("Aisha Naomi Tyler (born 1970) is an actress.", ["Aisha Tyler"])  # her middle name
+    assert not about_another("Old Frisian is a West Germanic language.", ["Western Germanic"])  # one word, two forms
+    assert about_another("North Depot opened in 1974.", ["Northgate Depot"])  # "Northgate" is no form of "North"
 
 
 # a second trial's corpus: a hospital network's sites, parking bands by the hour, beds said in prose
