@@ -30,3 +30,14 @@ def test_hub_entities_join_nothing_unless_seeded() -> None:
 
 def test_no_edges_falls_back_to_the_retrieval_scores() -> None:
     assert personalised_pagerank({"u_a": [], "u_b": []}, {"u_a": 0.5}, {}) == {"u_a": 0.5, "u_b": 0.0}
+
+
+def test_a_unit_naming_no_entity_is_ranked_by_what_it_was_seeded_with() -> None:
+    """A table of fares names no entity. Left out of the graph it fell behind every unit of both fused rankings,
+    however high it came in its own. Given with no entities, it holds its seed's share of the mass: above the
+    weak units, below nothing it outscored."""
+    mentions = {"u_table": [], "u_prose": ["e_city", "e_line"], "u_other": ["e_line"], "u_weak": ["e_misc"]}
+    seeds = {"u_table": 1.0, "u_prose": 0.6, "u_other": 0.2, "u_weak": 0.1}
+    scores = personalised_pagerank(mentions, seeds, {})
+    assert set(scores) == set(mentions)
+    assert scores["u_table"] > scores["u_other"] and scores["u_table"] > scores["u_weak"]
