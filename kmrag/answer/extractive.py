@@ -588,15 +588,18 @@ def band_of(header: str, cell: str) -> tuple[float | None, float | None, str] | 
     return None if bare is None else (bare[0], bare[1], "header:" + header)
 
 
-def holds(band: tuple[float | None, float | None, str], value: float, unit: str) -> bool:
-    """Does ``band`` hold ``value`` in ``unit``? A bare band only when its header names the quantity's kind."""
-    lo, hi, bunit = band
+def same_kind(band: tuple[float | None, float | None, str], unit: str) -> bool:
+    """Is ``band`` a band of quantities in ``unit``? A bare band when its header names the quantity's kind."""
+    bunit = band[2]
     if bunit.startswith("header:"):
-        if not terms(bunit[7:]).words & BAND_HEADS.get(unit, frozenset()):
-            return False
-    elif bunit != unit:
-        return False
-    return (lo is None or value >= lo) and (hi is None or value <= hi)
+        return bool(terms(bunit[7:]).words & BAND_HEADS.get(unit, frozenset()))
+    return bunit == unit
+
+
+def holds(band: tuple[float | None, float | None, str], value: float, unit: str) -> bool:
+    """Does ``band`` hold ``value`` in ``unit``?"""
+    lo, hi, _ = band
+    return same_kind(band, unit) and (lo is None or value >= lo) and (hi is None or value <= hi)
 
 
 def row_range(text: str) -> tuple[float | None, float | None, str] | None:
@@ -999,7 +1002,7 @@ class ExtractiveGenerator:
                 if holds(band, value, unit):
                     return [row.span], self._row_value(row.span, analysis), \
                         f"the row whose range holds {said} (the question's)"
-        if any(holds((None, None, band[2]), value, unit) for value, unit, _ in stated for _, band in rows):
+        if any(same_kind(band, unit) for _, unit, _ in stated for _, band in rows):
             return None  # the question's own "2 hours" falls in no band read: not a "24-hour" said of else
         # a quantity stated of the question's named things, if it names any ("the distance between Delhi and
         # Munich"), not one of anything else ("up to 3 days a week of remote work" for a trip's days)
@@ -1059,7 +1062,7 @@ class ExtractiveGenerator:
         values = [c[1] for c in cells if len(c) == 2 and band_of(c[0], c[1]) is None]
         stated = {u for _, u, _ in [*quantities(question), *amounts(question)]}
         heads = [c[0].split()[-1] for c in cells if len(c) == 2 and c[0].split()
-                 and (band := band_of(c[0], c[1])) is not None and not any(holds((None, None, band[2]), 0, u) for u in stated)]
+                 and (band := band_of(c[0], c[1])) is not None and not any(same_kind(band, u) for u in stated)]
         # "what is the distance": the ranged quantity itself; not "I stayed 2 hours": a stay it states
         asks_range = any(terms(h).words & qwords for h in heads)
         counted = HOW_MANY_TIME.search(question)  # "how many days": a count of days, no EUR
