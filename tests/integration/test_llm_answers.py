@@ -63,21 +63,23 @@ def assert_valid(stores: Stores, tenant: str, ans: Answer) -> None:
         assert units[c.unit_id].content[c.start:c.end] == c.quote
 
 
-@pytest.mark.parametrize("api", ["completions", "chat"])
+# one question per API: both APIs and both kinds of question (two hops, one) are tried, each once (the chat
+# path on Gemma 270M takes ~80 s a question on 2 cores)
+@pytest.mark.parametrize(("api", "question"), [("completions", SEED), ("chat", "Who is the chief executive of Lufthansa?")],
+                         ids=["completions", "chat"])
 def test_the_llm_path_against_a_real_local_server(stores: Stores, tenant: str, local_llm: tuple[str, str],
-                                                  api: str) -> None:
+                                                  api: str, question: str) -> None:
     base_url, model = local_llm
     answerer = llm_answerer(stores, llm_base_url=base_url, llm_model=model, llm_api=api, llm_timeout=120)
-    for q in (SEED, "Who is the chief executive of Lufthansa?"):
-        ans = answerer.answer(tenant, q)
-        assert ans.generator == "llm"
-        assert_valid(stores, tenant, ans)
-        gens = [s for s in ans.trace if s["step"] == "generate"]
-        assert gens and all("raw" in n or "said" in n for g in gens for n in g["notes"])  # the model answered
-        graded = [s for s in ans.trace if s["step"] == "grade_units"]
-        assert graded and graded[0]["by"] in (["llm"], ["offline"])  # an unreadable LLM grade falls back
-        assert stores.units.get_answer(tenant, ans.id) is not None
-    assert answerer.client is not None and answerer.client.usage["calls"] >= 4
+    ans = answerer.answer(tenant, question)
+    assert ans.generator == "llm"
+    assert_valid(stores, tenant, ans)
+    gens = [s for s in ans.trace if s["step"] == "generate"]
+    assert gens and all("raw" in n or "said" in n for g in gens for n in g["notes"])  # the model answered
+    graded = [s for s in ans.trace if s["step"] == "grade_units"]
+    assert graded and graded[0]["by"] in (["llm"], ["offline"])  # an unreadable LLM grade falls back
+    assert stores.units.get_answer(tenant, ans.id) is not None
+    assert answerer.client is not None and answerer.client.usage["calls"] >= 2  # the grade and the draft at least
 
 
 def test_a_timeout_is_a_clear_error(stores: Stores, tenant: str, local_llm: tuple[str, str]) -> None:
