@@ -57,9 +57,52 @@ def asking(nlp: Any, question: str) -> tuple[frozenset[str], str | None]:
     """(the asked words, as ``asked_words``; the noun the question word determines, lower-case lemma: "state"
     of "in what state", "capital" of "which State capital", None for "who", "when" ...)."""
     doc = nlp(question)
+    found = _wh_and_verb(doc)
+    if found is None:
+        return frozenset(), None
+    wh, verb, noun = found
+    keep = [t for t in _asking(verb) if t.i != wh.i]
+    return terms(" ".join(t.text for t in sorted(keep, key=lambda t: t.i))).words, noun
+
+
+# verbs that say no relation of their own: "What is ...", "How many children did X have?"
+LIGHT_VERBS = frozenset({"be", "have", "do", "get", "become", "make", "take", "give", "go", "come", "call", "know",
+                         "consider", "include", "use", "see", "start", "begin"})
+
+
+def asking_verb(nlp: Any, question: str) -> str | None:
+    """The stem of the verb the question word hangs on when it says a relation of its own ("die" of "When did the
+    founder of X die?", "chair" of "Who chairs the board's audit committee?"); None for a copula or a light verb
+    ("What is ...", "How many children did X have?") or no question word. A date or a number is answered by
+    the sentence that says this verb: "X was founded in 1923 by Y" says when X was founded, not when Y died."""
+    verb = _content_verb(nlp, question)
+    words = terms(verb[0]).words if verb else frozenset()
+    return next(iter(words)) if len(words) == 1 else None
+
+
+def asking_verb_lemma(nlp: Any, question: str) -> str | None:
+    """The lemma of :func:`asking_verb`'s verb ("die", "found", "locate")."""
+    verb = _content_verb(nlp, question)
+    return verb[1] if verb else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _content_verb(nlp: Any, question: str) -> tuple[str, str] | None:
+    """(text, lemma) of the verb the question word hangs on, when it is no copula or light verb."""
+    found = _wh_and_verb(nlp(question))
+    if found is None:
+        return None
+    verb = found[1]
+    if verb.pos_ != "VERB" or verb.lemma_.lower() in LIGHT_VERBS or verb.i == found[0].i:
+        return None
+    return verb.text, verb.lemma_.lower()
+
+
+def _wh_and_verb(doc: Any) -> tuple[Any, Any, str | None] | None:
+    """(the question word, the verb it hangs on, the noun it determines) of a parsed question, or None."""
     wh = next((t for t in doc if (t.tag_ in WH_TAGS or t.lower_ in WH_WORDS) and not _relative(t)), None)
     if wh is None:
-        return frozenset(), None
+        return None
     head = wh.head
     while head.dep_ == "compound" and head.head.i != head.i and head.head.i > head.i:  # "which rugby league team"
         head = head.head
@@ -75,8 +118,7 @@ def asking(nlp: Any, question: str) -> tuple[frozenset[str], str | None]:
         verb = verb.head
     while verb.dep_ in {"aux", "auxpass"} and verb.head.i != verb.i:  # "When was X founded": the verb "was" helps
         verb = verb.head
-    keep = [t for t in _asking(verb) if t.i != wh.i]
-    return terms(" ".join(t.text for t in sorted(keep, key=lambda t: t.i))).words, noun
+    return wh, verb, noun
 
 
 def _relative(tok: Any) -> bool:

@@ -33,6 +33,7 @@ from kmrag.answer.asked import (
     ASKED_NAME,
     after_frame,
     asking,
+    asking_verb,
     copular_ask,
     described_answer,
     frame,
@@ -1106,6 +1107,21 @@ class ExtractiveGenerator:
             return chain, None
         return [*chain, span], direct
 
+    def _verb_said_elsewhere(self, question: str, analysis: QuestionAnalysis, span: Span, order: Sequence[Span],
+                             pool: Sequence[Span], ents: dict[tuple[str, int], list[Any]]
+                             ) -> tuple[str, Span, dict[str, Any]] | None:
+        """A date or a number read from ``span``, which does not say the question's verb, is read again from the
+        best spans that do (the statements left them out): values are everywhere, and "X was founded in 1923 by Y"
+        says when X was founded, not when Y died. None when no such span holds a value of the kind asked."""
+        verb = asking_verb(self.nlp, question)
+        if verb is None or verb in terms(" ".join(analysis.mentions)).words:
+            return None
+        says = frozenset({verb})
+        if stated_count(question, says, span.display):
+            return None
+        saying = [s for s in pool[:POOL_READ] if s not in order and stated_count(question, says, s.display)]
+        return self._read(question, analysis.answer_type, analysis.mentions, saying, ents) if saying else None
+
     def _direct(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
                 ents: dict[tuple[str, int], list[Any]], pool: Sequence[Span] = ()) -> str | None:
         if analysis.answer_type in CLAUSE_ASKED:
@@ -1117,6 +1133,9 @@ class ExtractiveGenerator:
                 (framed := self._read(question, analysis.answer_type, analysis.mentions,
                                       _led_to(question, chain, pool[:POOL_READ]), ents, framed_only=True)):
             got = framed  # the question's frame stated in a span the statements left out: that span joins them
+        if got is not None and analysis.answer_type in VALUE_OF and not got[2].get("framed") and \
+                (said := self._verb_said_elsewhere(question, analysis, got[1], order, pool, ents)):
+            got = said  # "when did the founder of X die": "... died in 1931", not "X was founded in 1923 by Y"
         if got is None:
             return None
         # a list of the things asked stands whole ("the two brothers who share the surname": both names)
@@ -1344,6 +1363,9 @@ class ExtractiveGenerator:
         first = stated if answer_type in VALUE_OF and relational else []  # values are everywhere: the relation's first
         if asked and asked < relational:  # a clause only says which thing: the spans stating the asking part first
             first = sorted(first, key=lambda s: -count[(s.unit_id, s.start)][0])
+        if (verb := asking_verb(self.nlp, question)) in relational:  # "when did the founder of X die": "died in
+            says = {(s.unit_id, s.start) for s in first if stated_count(question, frozenset({verb}), s.display)}
+            first = sorted(first, key=lambda s: (s.unit_id, s.start) not in says)  # 1931", not "founded in 1923"
         ranked = [*first, *(s for s in order if s not in first)]
         ranked = _hops_first(ranked, count, qwords) if relational else ranked
         if answer_type == "ENTITY" and (said := copular_ask(self.nlp, question)):  # a span saying what it is first

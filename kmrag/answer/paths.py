@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kmrag.answer.asked import asking_verb_lemma
 from kmrag.answer.extractive import LABELS, VAGUE_NOUNS, akin, headed_by
 from kmrag.answer.kinds import asks_kind
 from kmrag.answer.lexicon import members, same
@@ -144,8 +145,11 @@ class PathReader:
             return Stage(tuple(relational_words(text)), expects, _owned_chinese(text))
         doc = self.nlp(text)  # one parse for the relational words and the framed kinds
         lemmas = self._lemmas(doc)
-        return Stage(tuple(w for w, _ in lemmas), expects,
-                     tuple(w for w, relational in lemmas if relational and w not in KIND_NOUNS), _framed(doc))
+        # the relational nouns, and for a date or a number the verb the question word hangs on (values are
+        # everywhere): "When did the founder of X die?" is not answered by a hop "X founded in 1923"
+        verb = asking_verb_lemma(self.nlp, text) if expects in VALUE_OF else None
+        needed = [w for w, relational in lemmas if (relational and w not in KIND_NOUNS) or w == verb]
+        return Stage(tuple(w for w, _ in lemmas), expects, tuple(needed), _framed(doc))
 
     def _lemmas(self, doc: Any) -> list[tuple[str, bool]]:
         """The relational words of a question as (lemma, whether it is a relational noun): no names (proper
