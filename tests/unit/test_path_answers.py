@@ -101,6 +101,19 @@ def test_a_relational_noun_of_the_question_must_be_said_by_some_hop(world: World
     assert top is not None and top.answer == "4 May 1990"
 
 
+def test_a_date_s_hop_must_say_the_verb_the_question_asks_by(world: World, nlp_parts: Any) -> None:
+    """"When did the founder of Kestrel Air die?" is not answered by "Kestrel Air founded in 1961": the hop says
+    "founder", and nothing of a death."""
+    assert _read(world, nlp_parts, "When did the founder of Kestrel Air die?", "Kestrel Air") == []
+    world.ent("Ivo Marsh", "PERSON")
+    world.ent("1988", "DATE")
+    world.rel("Kestrel Air", "founded by", "Ivo Marsh", "u_m")
+    world.rel("Ivo Marsh", "died in", "1988", "u_m")
+    world.store.flush()
+    top, _ = paths.best(_read(world, nlp_parts, "When did the founder of Kestrel Air die?", "Kestrel Air"))
+    assert top is not None and top.answer == "1988" and [h.predicate for h in top.hops] == ["founded by", "died in"]
+
+
 def test_a_word_made_from_a_word_of_the_same_relation_group(world: World, nlp_parts: Any) -> None:
     world.rel("Oskar Vale", "nationality", "Republic", "u_n")  # "nationality" is made from "nation" ~ "country"
     world.store.flush()

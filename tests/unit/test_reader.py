@@ -290,3 +290,28 @@ def test_a_city_asked_is_not_a_railway_the_recogniser_calls_a_location(x: SpacyE
                         "The East Coast Main Line (ECML) is a 393 mi major railway link between London and Edinburgh "
                         "via Peterborough, York and Newcastle.", "East Coast Main Line", noun="city")
     assert "London" in cands and "The East Coast Main Line" not in cands
+
+
+def test_a_value_is_read_where_the_question_s_own_verb_is_said(x: SpacyExtractor, ce: rerank.CrossEncoder) -> None:
+    """"When did the founder of X die?": the founding sentence names X and holds a year, yet it says when X was
+    founded; the year is read from the sentence that says "died", though it names the founder only in part."""
+    school = ("Kellmoor Grammar School was founded in 1887 by Sir Ambrose Tilling, a brewer, as a gift to the town. "
+              "Sir Ambrose was born in 1839 and died in 1902.")
+    _, v = read(x, ce, "When did the founder of Kellmoor Grammar School die?", [("Kellmoor Grammar School", school)])
+    assert v.direct == "1902"
+    _, v = read(x, ce, "When was Kellmoor Grammar School founded?", [("Kellmoor Grammar School", school)])
+    assert v.direct == "1887"  # the question's verb is the founding: its own sentence
+
+
+@pytest.mark.parametrize("question, verb", [
+    ("When did the founder of Harrowgate General Hospital die?", "die"),
+    ("Who chairs the board's audit committee?", "chair"),
+    ("When was the hospital founded?", "found"),
+    ("What is the capital of France?", None),  # a copula says no relation
+    ("How many children did Tom have?", None),  # nor does a light verb
+    ("In which year did Lufthansa start flying to Delhi?", None),
+])
+def test_the_verb_a_question_asks_by(x: SpacyExtractor, question: str, verb: str | None) -> None:
+    from kmrag.answer.asked import asking_verb
+
+    assert asking_verb(x.nlp, question) == verb
