@@ -93,7 +93,10 @@ def _content_verb(nlp: Any, question: str) -> tuple[str, str] | None:
     if found is None:
         return None
     verb = found[1]
-    if verb.pos_ != "VERB" or verb.lemma_.lower() in LIGHT_VERBS or verb.i == found[0].i:
+    if any(c.dep_ == "nsubj" and c.lower_ == "it" for c in verb.children):  # "how much does it cost to park":
+        verb = next((c for c in verb.children if c.dep_ in {"xcomp", "advcl"}), verb)  # the parking costs
+    if verb.pos_ not in {"VERB", "NOUN"} or verb.pos_ == "NOUN" and verb.dep_ not in {"xcomp", "advcl"} or \
+            verb.lemma_.lower() in LIGHT_VERBS or verb.i == found[0].i:
         return None
     return verb.text, verb.lemma_.lower()
 

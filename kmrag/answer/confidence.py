@@ -74,11 +74,18 @@ def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: 
         "yes_no": float(direct.lower() in YES_NO_WORDS),
         "comparison": float(analysis.kind == "comparison"),
         "meaning": _meaning(validated.basis or {}, bool(direct)),
-        "relation_stated": float(bool((validated.basis or {}).get("relation_stated", True)) and bool(direct)),
+        "relation_stated": _relation_stated(validated.basis or {}, bool(direct)),
         "chain": float(basis in {"chain", "path"}),
         "path_stated": _path_stated(validated.basis or {}),
         "hops_owned": _hops_owned(validated.basis or {}),
     }
+
+
+def _relation_stated(basis: Mapping[str, Any], direct: bool) -> float:
+    """1 when the answer's span states the question's relation: one of its relational words, and for a value the
+    verb the question asks by ("how much does it cost to park": a sum the span gives as a tram line's cost is no
+    parking charge)."""
+    return float(direct and bool(basis.get("relation_stated", True)) and bool(basis.get("verb_said", True)))
 
 
 def _hops_owned(basis: Mapping[str, Any]) -> float:

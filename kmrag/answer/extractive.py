@@ -296,6 +296,15 @@ def relation_stated(question: str, relational: frozenset[str], text: str) -> boo
     return stated_count(question, relational, text) > 0
 
 
+def says_verb(question: str, verb: str, text: str) -> bool:
+    """Does ``text`` say the question's verb (by stem, as :func:`stated_count`), in a word of its own: "Millbrook
+    Park" says nothing of parking. A birth or a death is also said by a lifespan, whose months are capitalised."""
+    if DEATH.search(question) or BIRTH.search(question):
+        return stated_count(question, frozenset({verb}), text) > 0
+    words = " ".join(w for w in re.findall(r"[\w'’-]+", text) if not w[:1].isupper() or w.isupper() and len(w) > 1)
+    return stated_count(question, frozenset({verb}), words) > 0
+
+
 def stated_count(question: str, relational: frozenset[str], text: str) -> int:
     """How many of the question's relational words ``text`` states (by stem; a birth or a death also by a
     lifespan): the sentence that says most of what the question asks is the one to read the answer from."""
@@ -1116,10 +1125,9 @@ class ExtractiveGenerator:
         verb = asking_verb(self.nlp, question)
         if verb is None or verb in terms(" ".join(analysis.mentions)).words:
             return None
-        says = frozenset({verb})
-        if stated_count(question, says, span.display):
+        if says_verb(question, verb, span.display):
             return None
-        saying = [s for s in pool[:POOL_READ] if s not in order and stated_count(question, says, s.display)]
+        saying = [s for s in pool[:POOL_READ] if s not in order and says_verb(question, verb, s.display)]
         return self._read(question, analysis.answer_type, analysis.mentions, saying, ents) if saying else None
 
     def _direct(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
@@ -1357,15 +1365,16 @@ class ExtractiveGenerator:
         if noun and ASKED_NAME.search(question):  # "what Hawaii county": the noun asked is no part of a name given
             relational |= terms(noun).words & qwords
         asked &= relational
+        # a value's span must say the verb the question asks by ("cost to park": the parking), when it has one
+        verb = v if answer_type in VALUE_OF and (v := asking_verb(self.nlp, question)) in relational else None
         count = {(s.unit_id, s.start): (stated_count(question, asked, s.display),
                                         stated_count(question, relational, s.display)) for s in order}
         stated = [s for s in order if count[(s.unit_id, s.start)][1] > 0]
         first = stated if answer_type in VALUE_OF and relational else []  # values are everywhere: the relation's first
         if asked and asked < relational:  # a clause only says which thing: the spans stating the asking part first
             first = sorted(first, key=lambda s: -count[(s.unit_id, s.start)][0])
-        if (verb := asking_verb(self.nlp, question)) in relational:  # "when did the founder of X die": "died in
-            says = {(s.unit_id, s.start) for s in first if stated_count(question, frozenset({verb}), s.display)}
-            first = sorted(first, key=lambda s: (s.unit_id, s.start) not in says)  # 1931", not "founded in 1923"
+        if verb is not None:  # "when did the founder of X die": "died in 1931", not "founded in 1923"
+            first = sorted(first, key=lambda s: not says_verb(question, verb, s.display))
         ranked = [*first, *(s for s in order if s not in first)]
         ranked = _hops_first(ranked, count, qwords) if relational else ranked
         if answer_type == "ENTITY" and (said := copular_ask(self.nlp, question)):  # a span saying what it is first
@@ -1415,7 +1424,8 @@ class ExtractiveGenerator:
             anchors = [at for at, w in words if akin(w, asked)] or [at for at, w in words if akin(w, relational)] \
                 or [at for at, w in words if w in qwords]  # the value nearest the asking part's words
             how = {"kind": "span", "candidates": len({c.lower() for c, _ in cands}), "distance": None,
-                   "relation_stated": span in stated}
+                   "relation_stated": span in stated,
+                   "verb_said": verb is None or says_verb(question, verb, span.display)}
             if not anchors:
                 return cands[0][0], span, how
             if answer_type == "PERSON" and (who := self._pronoun_subject(question, span, [at for at, w in words

@@ -310,8 +310,21 @@ def test_a_value_is_read_where_the_question_s_own_verb_is_said(x: SpacyExtractor
     ("What is the capital of France?", None),  # a copula says no relation
     ("How many children did Tom have?", None),  # nor does a light verb
     ("In which year did Lufthansa start flying to Delhi?", None),
+    ("How much does it cost to park at Calverton Central station?", "park"),  # what costs is the parking
+    ("What does it cost to renew a passport?", "renew"),
 ])
 def test_the_verb_a_question_asks_by(x: SpacyExtractor, question: str, verb: str | None) -> None:
     from kmrag.answer.asked import asking_verb
 
     assert asking_verb(x.nlp, question) == verb
+
+
+def test_a_cost_of_something_else_does_not_say_what_parking_costs(x: SpacyExtractor, ce: rerank.CrossEncoder) -> None:
+    """"How much does it cost to park at X?" asks what parking costs: a sum the span gives as the cost of a tram
+    line does not state it (confidence counts that against it), and a span about parking does."""
+    tram = "The tram line to Aldgate Quay opened in 1999 at a cost of £90 million."
+    _, v = read(x, ce, "How much does it cost to park at Aldgate Quay?", [("Trams", tram)])
+    assert v.direct is None or v.basis["verb_said"] is False
+    parking = "Parking at Aldgate Quay costs £3 a day; the car park at Millbrook Park is free."
+    _, v = read(x, ce, "How much does it cost to park at Aldgate Quay?", [("Trams", tram), ("Parking", parking)])
+    assert v.direct == "£3" and v.basis["verb_said"] is True
