@@ -232,3 +232,11 @@ def test_calibrate_takes_a_tenant_for_one_set_only(tmp_path: Path) -> None:
 
     with pytest.raises(BadInput, match="one --dataset"):
         run_calibration(object(), ["2wiki", "musique"], tmp_path, tenant="p1-2wiki")  # type: ignore[arg-type]
+
+
+def test_a_value_s_span_states_the_relation_only_when_it_says_the_verb_asked_by() -> None:
+    assert C._relation_stated({"relation_stated": True, "verb_said": True}, True) == 1.0
+    assert C._relation_stated({"relation_stated": True, "verb_said": False}, True) == 0.0  # a tram line's cost
+    assert C._relation_stated({"relation_stated": False}, True) == 0.0
+    assert C._relation_stated({}, True) == 1.0  # a computed answer rests on its computation
+    assert C._relation_stated({"relation_stated": True}, False) == 0.0  # no direct answer, nothing stated
