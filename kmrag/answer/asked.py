@@ -163,6 +163,30 @@ def copular_ask(nlp: Any, question: str, who: bool = False) -> tuple[str, frozen
     return noun[0].lemma_.lower(), mods, frozenset(_of_words(noun[0]))
 
 
+# "the network's founding chief executive", "a former chairman": a holder of the role before the one asked for
+_PAST_MODIFIERS = ("founding", "former", "first", "previous", "past", "late", "original", "outgoing", "erstwhile",
+                   "one-time", "onetime", "ex")
+_NOW = re.compile(r"^\s*who\s+(?:is|are)\b|^\s*who's\b|\b(?:currently|now|today|at present)\b", re.I)
+
+
+def past_holders(nlp: Any, question: str, text: str) -> list[tuple[int, int]]:
+    """The (start, end) of the clauses of ``text`` that name a past holder of the role "Who is the N?" asks for
+    now ("The network's founding chief executive, in 1994, was Robert Haddon"): a modifier of time before the
+    role's noun that the question does not give it ("Who was the first chief executive?" asks for that one)."""
+    asked = copular_ask(nlp, question, who=True) if _NOW.search(question) else None
+    if asked is None:
+        return []
+    noun, mods, _of = asked
+    pasts = [m for m in _PAST_MODIFIERS if m not in mods]
+    role = re.compile(rf"\b(?:{'|'.join(pasts)})[\s-]+(?:[\w-]+\s+){{0,2}}?{re.escape(noun)}s?\b", re.I)
+    out = []
+    for m in role.finditer(text):
+        start = max(text.rfind(";", 0, m.start()), text.rfind(". ", 0, m.start())) + 1
+        ends = [i for i in (text.find(";", m.end()), text.find(". ", m.end())) if i >= 0]
+        out.append((start, min(ends) if ends else len(text)))
+    return out
+
+
 # "was once / formerly the first step": what it no longer is
 _NO_LONGER = frozenset({"once", "formerly", "previously", "originally", "initially", "never", "no", "longer"})
 

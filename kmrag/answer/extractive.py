@@ -38,6 +38,7 @@ from kmrag.answer.asked import (
     described_answer,
     frame,
     framed_at,
+    past_holders,
     said_to_be,
 )
 from kmrag.answer.chain import about, best_described, compare_related, read_chain, titled_by
@@ -1406,6 +1407,9 @@ class ExtractiveGenerator:
                 cands = [(c, at) for c, at in cands if not other[0] <= at < other[1]]  # not where he was born
             if about_another(span.display, mentions, people):
                 return []  # "Southwold Depot ... holds 64 buses" says nothing of Northgate Depot's
+            if answer_type == "PERSON" and (past := past_holders(self.nlp, question, span.display)):
+                cands = [(c, at) for c, at in cands if not any(a <= at < b for a, b in past)]  # "who is the chief
+                # executive" is not "the founding chief executive, in 1994, was Robert Haddon"
             if span.kind == "row":  # a row's values answer, never its column headers ("Daytime frequency: ...")
                 heads = _header_spans(span.display)
                 cands = [(c, at) for c, at in cands if not any(a <= at < b for a, b in heads)]

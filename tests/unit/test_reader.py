@@ -328,3 +328,15 @@ def test_a_cost_of_something_else_does_not_say_what_parking_costs(x: SpacyExtrac
     parking = "Parking at Aldgate Quay costs £3 a day; the car park at Millbrook Park is free."
     _, v = read(x, ce, "How much does it cost to park at Aldgate Quay?", [("Trams", tram), ("Parking", parking)])
     assert v.direct == "£3" and v.basis["verb_said"] is True
+
+
+def test_who_is_the_role_now_is_not_its_founding_holder(x: SpacyExtractor, ce: rerank.CrossEncoder) -> None:
+    history = "The trust's founding chief executive, in 1994, was Robert Haddon. He served until 2006."
+    now = "Dr Imogen Tarrant has been chief executive of the Kellmoor Trust since 1 March 2021."
+    units = [("History of the Kellmoor Trust", history), ("The Kellmoor Trust", now)]
+    _, v = read(x, ce, "Who is the chief executive of the Kellmoor Trust?", units)
+    assert v.direct == "Imogen Tarrant"
+    _, v = read(x, ce, "Who was the founding chief executive of the Kellmoor Trust?", units)
+    assert v.direct == "Robert Haddon"  # asked for that one, it is the answer
+    _, v = read(x, ce, "Who is the chief executive of the Kellmoor Trust?", units[:1])
+    assert v.direct != "Robert Haddon"  # alone, the founder is still no answer to who holds it now
