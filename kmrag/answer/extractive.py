@@ -599,17 +599,25 @@ def band_of(header: str, cell: str) -> tuple[float | None, float | None, str] | 
     return None if bare is None else (bare[0], bare[1], "header:" + header)
 
 
+# how many of the second unit one of the first makes: a band in hours holds a stay of 45 minutes
+PER = {("min", "h"): 1 / 60, ("h", "min"): 60.0, ("h", "d"): 1 / 24, ("d", "h"): 24.0, ("min", "d"): 1 / 1440,
+       ("d", "min"): 1440.0, ("m", "km"): 1 / 1000, ("km", "m"): 1000.0, ("mi", "km"): 1.609344,
+       ("km", "mi"): 1 / 1.609344, ("mi", "m"): 1609.344, ("m", "mi"): 1 / 1609.344}
+
+
 def same_kind(band: tuple[float | None, float | None, str], unit: str) -> bool:
-    """Is ``band`` a band of quantities in ``unit``? A bare band when its header names the quantity's kind."""
+    """Is ``band`` a band of quantities of ``unit``'s kind (in it, or in a unit it converts to: hours for minutes)?
+    A bare band when its header names the quantity's kind."""
     bunit = band[2]
     if bunit.startswith("header:"):
         return bool(terms(bunit[7:]).words & BAND_HEADS.get(unit, frozenset()))
-    return bunit == unit
+    return bunit == unit or (unit, bunit) in PER
 
 
 def holds(band: tuple[float | None, float | None, str], value: float, unit: str) -> bool:
-    """Does ``band`` hold ``value`` in ``unit``?"""
-    lo, hi, _ = band
+    """Does ``band`` hold ``value`` in ``unit`` (converted to the band's unit: 45 minutes is 0.75 hours)?"""
+    lo, hi, bunit = band
+    value = value * PER.get((unit, bunit), 1.0)
     return same_kind(band, unit) and (lo is None or value >= lo) and (hi is None or value <= hi)
 
 

@@ -1580,6 +1580,16 @@ def test_the_questions_own_quantity_picks_the_band_and_no_other(x: SpacyExtracto
     assert answer(x, "I stayed 2 hours in the car park, what do I pay?", units)[0] == "£4.80"
 
 
+def test_a_quantity_in_another_unit_is_converted_to_the_band_s(x: SpacyExtractor) -> None:
+    """"I only parked for 45 minutes" is in the band "Up to 1 hour"; a 2-day stay is "Over 3 hours"."""
+    units = [(PARKING, "table", "Car parking", "")]
+    assert answer(x, "I only parked for 45 minutes. How much is that?", units)[0] == "£2.50"
+    assert answer(x, "How much is parking for 90 minutes?", units)[0] == "£4.80"
+    assert answer(x, "How much is parking for 2 days?", units)[0] == "£9.50"
+    assert holds((None, 1500.0, "km"), 900, "mi") is True and holds((None, 1500.0, "km"), 1000, "mi") is False
+    assert holds((None, 1.0, "h"), 45, "km") is False  # no conversion between kinds
+
+
 def test_more_of_a_counted_thing_compares_the_counts_of_that_thing(x: SpacyExtractor) -> None:
     """"Which has more beds?" compared a postcode's 3 with a founding year's 1923."""
     units = [("St Aldric's Hospital is at 2 Mill Lane, BF3 9QL. It has 240 beds.", "paragraph", "St Aldric's Hospital", ""),
