@@ -285,6 +285,19 @@ def _counts(text: str, value: str, at: int, noun: str) -> bool:
     return found is not None and not (nxt and nxt.group(1).endswith("s") and nxt.group(1) not in _NOT_A_NOUN_AFTER)
 
 
+# a telephone number: digit groups opening with a trunk 0 or a +country code ("01632 960 700", "+44 20 7946 0958",
+# "(020) 7946-0958"), nine digits or more
+PHONE = re.compile(r"(?<![\w.,])(?:\+\d{1,3}[\s.-]?|\(0\d{1,5}\)\s?|0\d{1,5}[\s.-])(?:\d{2,5}[\s.-]?){1,3}\d{2,5}(?![\w,]|\.\d)")
+
+
+def _whole_phone(text: str, value: str, at: int) -> tuple[str, int]:
+    """A number the recogniser cut out of a telephone number ("960 700" of "01632 960 700") stands for the whole."""
+    for m in PHONE.finditer(text):
+        if m.start() <= at and at + len(value) <= m.end() and sum(c.isdigit() for c in m.group(0)) >= 9:
+            return m.group(0).strip(), m.start()
+    return value, at
+
+
 def _with_next_word(text: str, value: str, at: int) -> str:
     """A value with the word after it: "48" of "48 hours ago" -> "48 hours"."""
     nxt = re.match(r"\s+([\w-]+)", text[at + len(value):])
@@ -1192,6 +1205,8 @@ class ExtractiveGenerator:
             if answer_type in {"PLACE", "PERSON"} else set()
         if answer_type in {"NUMBER", "QUANTITY"}:  # "the One Ring", "Seven Samurai": a number word of a name
             cands = [(t, at) for t, at in cands if not _names_number(span.display, t, at)]
+        if answer_type == "NUMBER":  # "01632 960 700": a phone number is whole, whatever the recogniser kept of it
+            cands = [_whole_phone(span.display, t, at) for t, at in cands]
         if answer_type == "NUMBER" and (counted := _HOW_MANY_OF.search(question)) and \
                 not HOW_MANY_TIME.search(question):  # "how many copies": "150 million copies", not "one of ..."
             counting = [(t, at) for t, at in cands if _counts(span.display, t, at, counted.group(1))]

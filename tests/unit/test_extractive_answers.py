@@ -14,6 +14,7 @@ from kmrag.answer.extractive import (
     _counts_of,
     _hops_first,
     _larger_places,
+    _whole_phone,
     about_another,
     amounts,
     band_of,
@@ -1598,3 +1599,12 @@ def test_more_of_a_counted_thing_compares_the_counts_of_that_thing(x: SpacyExtra
     q = "Which has more beds, St Aldric's Hospital or Harrowgate General Hospital?"
     assert answer(x, q, units)[0] in {"Harrowgate General Hospital", None}
     assert _counts_of("beds", units[0][0]) == [240.0] and _counts_of("beds", units[1][0]) == [410.0]
+
+
+def test_a_phone_number_is_read_whole(x: SpacyExtractor) -> None:
+    """"What is the phone number for Harrowgate General Hospital?" was answered "960 700": the recogniser cut the
+    area code off."""
+    units = [("The switchboard number of Harrowgate General Hospital is 01632 960 700.", "paragraph", "Contact", "")]
+    assert answer(x, "What is the phone number for Harrowgate General Hospital?", units)[0] == "01632 960 700"
+    assert _whole_phone("Call +44 20 7946 0958 today", "20", 8) == ("+44 20 7946 0958", 5)
+    assert _whole_phone("In 2009 240 beds opened.", "240", 8) == ("240", 8)  # two numbers, no phone number
