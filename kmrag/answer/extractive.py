@@ -285,6 +285,17 @@ def _counts(text: str, value: str, at: int, noun: str) -> bool:
     return found is not None and not (nxt and nxt.group(1).endswith("s") and nxt.group(1) not in _NOT_A_NOUN_AFTER)
 
 
+# a postal address: a house number, a street, then a town and a postcode (UK or US) if given
+_STREET = (r"Road|Street|Lane|Row|Avenue|Way|Place|Square|Drive|Close|Court|Hill|Terrace|Crescent|Gardens|Walk|"
+           r"Boulevard|Parade|Mews|Quay|Rd|St|Ave|Blvd")
+STREET_ADDRESS = re.compile(rf"(?<![\w,])\d{{1,5}}[A-Za-z]?\s+(?:[A-Z][\w'’-]*\s+){{0,3}}(?:{_STREET})\b"
+                            r"(?:,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}(?![\w'’-]))?"
+                            r"(?:,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b)?")
+ASKS_ADDRESS = re.compile(r"(?<!e-mail )(?<!email )(?<!web )(?<!IP )\b(?:postal |street )?address\b", re.I)
+
+EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+ASKS_EMAIL = re.compile(r"\be-?mail\b", re.I)
+
 # a telephone number: digit groups opening with a trunk 0 or a +country code ("01632 960 700", "+44 20 7946 0958",
 # "(020) 7946-0958"), nine digits or more
 PHONE = re.compile(r"(?<![\w.,])(?:\+\d{1,3}[\s.-]?|\(0\d{1,5}\)\s?|0\d{1,5}[\s.-])(?:\d{2,5}[\s.-]?){1,3}\d{2,5}(?![\w,]|\.\d)")
@@ -1230,6 +1241,11 @@ class ExtractiveGenerator:
                 if got[0] in (m.group(1), m.group(3)) and not any(a == got[1] for _, a in cands) \
                         and not _abbreviates(got[0], span.display[:m.start()]):
                     cands.append(got)
+        if answer_type in {"ENTITY", "PLACE"} and ASKS_EMAIL.search(question):
+            return [(m.group(0), m.start()) for m in EMAIL.finditer(span.display)]  # "pals@fenwickvalley.example"
+        if answer_type in {"ENTITY", "PLACE"} and ASKS_ADDRESS.search(question) and \
+                (addresses := [(m.group(0), m.start()) for m in STREET_ADDRESS.finditer(span.display)]):
+            return addresses  # "What is the address of X?": "14 Market Row, Brackenford, BF1 2AA", not a name in it
         if answer_type == "ENTITY" and (said := copular_ask(self.nlp, question)):
             # "What is the first step?": "Query decomposition is the first step", a phrase no recogniser names
             cands = said_to_be(self.nlp, said, span.display) or cands

@@ -9,6 +9,7 @@ from kmrag.answer.asked import asked_words, asking
 from kmrag.answer.context import Context
 from kmrag.answer.extractive import (
     PLACE_AFTER,
+    STREET_ADDRESS,
     ExtractiveGenerator,
     _counted_in,
     _counts_of,
@@ -1608,3 +1609,16 @@ def test_a_phone_number_is_read_whole(x: SpacyExtractor) -> None:
     assert answer(x, "What is the phone number for Harrowgate General Hospital?", units)[0] == "01632 960 700"
     assert _whole_phone("Call +44 20 7946 0958 today", "20", 8) == ("+44 20 7946 0958", 5)
     assert _whole_phone("In 2009 240 beds opened.", "240", 8) == ("240", 8)  # two numbers, no phone number
+
+
+def test_an_address_or_an_email_address_is_read_as_one(x: SpacyExtractor) -> None:
+    """"What is the address of St Aldric's Clinic?" was answered "St Aldric's Hospital", a name in the sentence that
+    gives the clinic's address."""
+    clinic = ("St Aldric's Clinic is a separate outpatient building at 14 Market Row, Brackenford, BF1 2AA, about a "
+              "mile from St Aldric's Hospital.")
+    units = [(clinic, "paragraph", "St Aldric's Clinic", ""),
+             ("Write to PALS at pals@fenwickvalley.example or call 01632 960 999.", "paragraph", "Contact", "")]
+    assert answer(x, "What is the address of St Aldric's Clinic?", units)[0] == "14 Market Row, Brackenford, BF1 2AA"
+    assert answer(x, "What is the email address of PALS?", units)[0] == "pals@fenwickvalley.example"
+    assert [m.group(0) for m in STREET_ADDRESS.finditer("1600 Pennsylvania Avenue, Washington, DC 20500")] == \
+        ["1600 Pennsylvania Avenue, Washington, DC 20500"]
