@@ -322,12 +322,15 @@ def relation_stated(question: str, relational: frozenset[str], text: str) -> boo
 
 
 def says_verb(question: str, verb: str, text: str) -> bool:
-    """Does ``text`` say the question's verb (by stem, as :func:`stated_count`), in a word of its own: "Millbrook
-    Park" says nothing of parking. A birth or a death is also said by a lifespan, whose months are capitalised."""
+    """Does ``text`` say the question's verb (by stem, as :func:`stated_count`), in a word of its own, not in a
+    name of two capitalised words or more: "Millbrook Park" says nothing of parking; "Parking at ..." and a header
+    "Opened: 1923" do. A birth or a death is also said by a lifespan, whose months are capitalised."""
     if DEATH.search(question) or BIRTH.search(question):
         return stated_count(question, frozenset({verb}), text) > 0
-    words = " ".join(w for w in re.findall(r"[\w'’-]+", text) if not w[:1].isupper() or w.isupper() and len(w) > 1)
-    return stated_count(question, frozenset({verb}), words) > 0
+    return stated_count(question, frozenset({verb}), _NAME_RUN.sub(" ", text)) > 0
+
+
+_NAME_RUN = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*(?:\s+(?:of\s+|the\s+|de\s+)?[A-Z][\w'’-]*)+")
 
 
 def stated_count(question: str, relational: frozenset[str], text: str) -> int:
