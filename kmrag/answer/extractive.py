@@ -1725,10 +1725,14 @@ class ExtractiveGenerator:
         if RELATED_PERSON.search(question):  # "whose director was born first": the value is not the film's own
             return None, None
         values: list[tuple[float, str, Span]] = []
+        verb = asking_verb(self.nlp, question)
+        asked = question
         question = without_names(question, analysis.compared)  # the words that ask, not those of the titles
         for name, span in self._about(chain, analysis.compared) or []:
             if not own(name, span):  # a date of another thing's sentence that names it in passing
                 continue
+            if verb is not None and not says_verb(asked, verb, span.display):  # "which opened first": the year it
+                span = _saying(asked, verb, name, span, [*chain, *(pool or [])])  # opened, not its founder's birth
             years = YEAR.findall(span.display)
             nums = [q[0] for q in quantities(span.display)] or [v for v in (_num(x) for x in re.findall(r"\d[\d,]*", span.display)) if v]
             if counted := COUNTED_MORE.search(question):  # "which has more beds": a number of beds, not a postcode's
@@ -1758,6 +1762,15 @@ class ExtractiveGenerator:
         return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
                         "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
                                      for v, n, s in values]}
+
+
+def _saying(question: str, verb: str, name: str, span: Span, pool: Sequence[Span]) -> Span:
+    """The span about ``name`` that says the question's verb and holds a number ("Site: Harrowgate General Hospital;
+    Opened: 1923" for "which opened first"), else ``span``: a span about it (its own, or one that names it) before
+    one that only stands in its unit ("Sir Matthias was born in 1860")."""
+    low = name.lower()
+    return next((s for s in pool if s != span and says_verb(question, verb, s.display) and re.search(r"\d", s.display)
+                 and (own(name, s) or low in s.display.lower())), span)
 
 
 def listed(question: str, mentions: Sequence[str], order: Sequence[Span]) -> tuple[str, Span, dict[str, Any]] | None:

@@ -1622,3 +1622,14 @@ def test_an_address_or_an_email_address_is_read_as_one(x: SpacyExtractor) -> Non
     assert answer(x, "What is the email address of PALS?", units)[0] == "pals@fenwickvalley.example"
     assert [m.group(0) for m in STREET_ADDRESS.finditer("1600 Pennsylvania Avenue, Washington, DC 20500")] == \
         ["1600 Pennsylvania Avenue, Washington, DC 20500"]
+
+
+def test_which_opened_first_compares_the_years_they_opened(x: SpacyExtractor) -> None:
+    """"Which opened first?" compared Harrowgate's founder's birth year (1860, said in its unit) with Linmouth's
+    opening: right by luck. The year it opened is in the sites table."""
+    units = [("Sir Matthias was born in 1860 and died in 1931.", "paragraph", "Harrowgate General Hospital", ""),
+             (SITES, "table", "Sites", ""),
+             ("Linmouth Cottage Hospital opened in 1852.", "paragraph", "Linmouth Cottage Hospital", "")]
+    q = "Which opened first, Harrowgate General Hospital or Linmouth Cottage Hospital?"
+    assert answer(x, q, units)[0] == "Linmouth Cottage Hospital"  # 1852 before 1923, not 1860
+    assert [e["value"] for e in basis(x, q, units)["entities"]] == [1923.0, 1852.0]
