@@ -52,7 +52,7 @@ from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
 from kmrag.answer.listed import asked_count, stated_list
 from kmrag.answer.ordered import as_choice
 from kmrag.answer.spans import TITLE_QUALIFIER, Span
-from kmrag.answer.support import STOP, number_key, stem, terms
+from kmrag.answer.support import STOP, negated, number_key, stem, terms
 from kmrag.answer.titled import titled_compared
 from kmrag.answer.validate import named_by
 from kmrag.nlp import kin, wordnet
@@ -1585,6 +1585,11 @@ class ExtractiveGenerator:
             for e, c in zip(entities, made, strict=True):
                 e["claim"] = c
             return "yes", {"kind": "yes_no", "rule": "every entity's span states its claim", "entities": entities}
+        for claim, (name, _span) in zip(made or [], about, strict=False):  # "Does X have inpatient beds?": "It
+            denied = next((s for s in [*chain, *(pool or [])] if own(name, s) and _denies(claim, s)), None)  # has
+            if denied is not None:  # no inpatient beds", said of X itself: the claim denied in so many words
+                return "no", {"kind": "yes_no", "rule": f"the entity's span denies the claim: {claim}", "entities": [
+                    {"name": name, "unit_id": denied.unit_id, "quote": denied.quote, "claim": claim}]}
         return None, None
 
     def _bounded(self, question: str, spans: Sequence[Span]) -> tuple[str, dict[str, Any]] | None:
@@ -2012,6 +2017,22 @@ def _holds(claim: str, span: Span) -> bool:
     check leaves a paraphrase for a filler word is the whole claim here ("Lygodium is a genus of orchids." is
     not "Lygodium is a genus of ferns")."""
     v = judge(claim, [span.display], [span.title])
+    return v.supported and v.score >= 0.999
+
+
+# a denial that still says something of the kind holds: "not by Hasbro but by Parker Brothers", "not only"
+_CONTRAST = re.compile(r"\b(?:but|instead|rather|only|except|until|unless|although|though)\b", re.I)
+_DENIAL = re.compile(r"\b(?:not|no|never)\s+|n['’]t\b", re.I)
+
+
+def _denies(claim: str, span: Span) -> bool:
+    """Does ``span`` deny ``claim`` in so many words: the claim stands on it once its one negation is taken out
+    ("It has no inpatient beds." for "St Aldric's Clinic has inpatient beds."), with nothing that turns the denial
+    ("not by Hasbro but by Parker Brothers")?"""
+    text = span.display
+    if len(_DENIAL.findall(text)) != 1 or _CONTRAST.search(text) or not negated(text):
+        return False
+    v = judge(claim, [_DENIAL.sub(" ", text)], [span.title])
     return v.supported and v.score >= 0.999
 
 

@@ -1633,3 +1633,16 @@ def test_which_opened_first_compares_the_years_they_opened(x: SpacyExtractor) ->
     q = "Which opened first, Harrowgate General Hospital or Linmouth Cottage Hospital?"
     assert answer(x, q, units)[0] == "Linmouth Cottage Hospital"  # 1852 before 1923, not 1860
     assert [e["value"] for e in basis(x, q, units)["entities"]] == [1923.0, 1852.0]
+
+
+def test_a_claim_its_entity_s_own_span_denies_is_answered_no(x: SpacyExtractor) -> None:
+    """"Does St Aldric's Clinic have inpatient beds?" went unanswered beside "It has no inpatient beds.", said in the
+    clinic's own unit. A denial another clause turns is no "no"; a claim nothing denies is no "no" either."""
+    clinic = [("St Aldric's Clinic is an outpatient building at 14 Market Row.", "paragraph", "St Aldric's Clinic", ""),
+              ("It has no inpatient beds.", "paragraph", "St Aldric's Clinic", "")]
+    assert answer(x, "Does St Aldric's Clinic have inpatient beds?", clinic)[0] == "no"
+    assert basis(x, "Does St Aldric's Clinic have inpatient beds?", clinic)["entities"][0]["quote"] == \
+        "It has no inpatient beds."
+    assert answer(x, "Does St Aldric's Clinic have a pharmacy?", clinic)[0] is None
+    game = [("Parcheesi was not published by Hasbro but by Parker Brothers.", "paragraph", "Parcheesi", "")]
+    assert answer(x, "Was Parcheesi published by Parker Brothers?", game)[0] != "no"
