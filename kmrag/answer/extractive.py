@@ -564,6 +564,17 @@ def quantities(text: str) -> list[tuple[float, str, str]]:
     return out
 
 
+# an age said without its unit: "I'm 30,", "aged 67", "my son is 12"
+_AGE = re.compile(r"\b(?:I['’]?m|I am|aged|(?:he|she|they)(?:['’]s| is| are)|(?:son|daughter|child|wife|husband|"
+                  r"partner|mother|father) is)\s+(\d{1,3})\b(?!\s*(?:[%£$€.,]\d|[A-Za-z]))")
+
+
+def ages(text: str) -> list[tuple[float, str, str]]:
+    """(age, "y", matched text) of the ages ``text`` states without their unit ("I'm 30, how much ..."); an age
+    with its unit ("67 years old") is one of :func:`quantities`."""
+    return [(float(m.group(1)), "y", m.group(0)) for m in _AGE.finditer(text)]
+
+
 _CUR = r"([£$€])"
 _STRICT = 1e-9  # "under 5", "over £1,000": the bound itself is out
 # a band of sums ("£250.01 to £1,000", "Up to £50", "Over £1,000"): the unit is the currency
@@ -1042,8 +1053,8 @@ class ExtractiveGenerator:
         for row, r in rows:  # the question names a row's own range ("more than 3500 km")
             if asked is not None and asked == r:
                 return [row.span], self._row_value(row.span, analysis), "the row of the range the question names"
-        stated = [*quantities(question), *amounts(question)]
-        for value, unit, said in stated:  # "a 2,000 km flight", "worth £400"
+        stated = [*quantities(question), *amounts(question), *ages(question)]
+        for value, unit, said in stated:  # "a 2,000 km flight", "worth £400", "I'm 30"
             for row, band in rows:
                 if holds(band, value, unit):
                     return [row.span], self._row_value(row.span, analysis), \

@@ -1509,6 +1509,8 @@ def test_a_cell_is_not_read_from_a_table_without_the_questions_number(x: SpacyEx
 
 @pytest.mark.parametrize("question, table, value", [
     ("I'm 19 years old - what discount do I get on bus fares?", AGE_BANDS, "30% off"),  # a bare band, its header
+    ("I'm 19, what discount do I get on bus fares?", AGE_BANDS, "30% off"),  # an age said without its unit
+    ("My son is 12. What discount does he get on bus fares?", AGE_BANDS, "50% off"),
     ("What is the handling fee to get back a lost phone worth £400?", FEES, "£15"),  # a band of sums
     ("What is the handling fee for a bag worth £1,000?", FEES, "£15"),  # "over £1,000" leaves 1,000 out
     ("What is the handling fee for a ring worth £2,500?", FEES, "£25"),
