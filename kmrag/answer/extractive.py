@@ -564,6 +564,20 @@ def quantities(text: str) -> list[tuple[float, str, str]]:
     return out
 
 
+def stated_quantities(question: str) -> list[tuple[float, str, str]]:
+    """The quantities, sums and ages ``question`` states: "a 2,000 km flight", "worth £400", "I'm 30"."""
+    return [*quantities(question), *amounts(question), *ages(question)]
+
+
+def _row_pattern(answer_type: str) -> re.Pattern[str] | None:
+    """What a row's value cell of ``answer_type`` looks like; a price ("how much", a sum or a number to the
+    analysis) may be "Free" ("How much is a prescription?")."""
+    pattern = VALUE_OF.get(answer_type)
+    if answer_type in {"MONEY", "NUMBER"} and pattern is not None:
+        return re.compile(rf"{pattern.pattern}|^\s*(?:free(?: of charge)?|no charge)\s*$", re.I)
+    return pattern
+
+
 # an age said without its unit: "I'm 30,", "aged 67", "my son is 12"
 _AGE = re.compile(r"\b(?:I['’]?m|I am|aged|(?:he|she|they)(?:['’]s| is| are)|(?:son|daughter|child|wife|husband|"
                   r"partner|mother|father) is)\s+(\d{1,3})\b(?!\s*(?:[%£$€.,]\d|[A-Za-z]))")
@@ -616,8 +630,8 @@ def money_range(text: str) -> tuple[float | None, float | None, str] | None:
 
 def bare_range(cell: str) -> tuple[float | None, float | None, str] | None:
     """(low, high, "") of a cell that is a band and nothing else ("16 to 24", "65 and over"), or None."""
-    for pattern, kind in BARE_RANGES:
-        if m := pattern.fullmatch(cell.strip()):
+    for pattern, kind in BARE_RANGES:  # "16 to 18 (in full-time education)": the band, its note cited with the row
+        if m := pattern.fullmatch(_unbracketed(cell).strip()):
             return (*_bounds(kind, *m.groups()), "")
     return None
 
@@ -1053,7 +1067,7 @@ class ExtractiveGenerator:
         for row, r in rows:  # the question names a row's own range ("more than 3500 km")
             if asked is not None and asked == r:
                 return [row.span], self._row_value(row.span, analysis), "the row of the range the question names"
-        stated = [*quantities(question), *amounts(question), *ages(question)]
+        stated = stated_quantities(question)
         for value, unit, said in stated:  # "a 2,000 km flight", "worth £400", "I'm 30"
             for row, band in rows:
                 if holds(band, value, unit):
@@ -1115,9 +1129,9 @@ class ExtractiveGenerator:
         value_heads = [terms(c[0]).words for c in cells if len(c) == 2 and band_of(c[0], c[1]) is None]
         if any(h & qwords for h in value_heads):
             return True
-        pattern = VALUE_OF.get(analysis.answer_type)
+        pattern = _row_pattern(analysis.answer_type)
         values = [c[1] for c in cells if len(c) == 2 and band_of(c[0], c[1]) is None]
-        stated = {u for _, u, _ in [*quantities(question), *amounts(question)]}
+        stated = {u for _, u, _ in stated_quantities(question)}
         heads = [c[0].split()[-1] for c in cells if len(c) == 2 and c[0].split()
                  and (band := band_of(c[0], c[1])) is not None and not any(same_kind(band, u) for u in stated)]
         # "what is the distance": the ranged quantity itself; not "I stayed 2 hours": a stay it states
@@ -1130,7 +1144,7 @@ class ExtractiveGenerator:
 
     @staticmethod
     def _row_value(span: Span, analysis: QuestionAnalysis) -> str | None:
-        pattern = VALUE_OF.get(analysis.answer_type)
+        pattern = _row_pattern(analysis.answer_type)
         cells = [c for c in _cells(span.display) if len(c) == 2 and band_of(c[0], c[-1]) is None]
         values = [v for _, v in cells]
         qwords = terms(analysis.question).words

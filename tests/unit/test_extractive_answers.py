@@ -1486,6 +1486,8 @@ FERRY_FARES = "| Ticket | Adult | Child |\n|---|---|---|\n| Single | £3.20 | £
 AGE_BANDS = ("| Age band | Discount on adult fares | Card needed |\n|---|---|---|\n| Under 5 | Travel free | None |\n"
              "| 5 to 15 | 50% off | Junior Card |\n| 16 to 24 | 30% off | Youth Card (£15 a year) |\n"
              "| 65 and over | Free travel | Silver Card |")
+PRESCRIPTIONS = ("| Age | Charge per item |\n|---|---|\n| Under 16 | Free |\n| 16 to 18 (in full-time education) | Free |\n"
+                 "| 19 to 59 | £9.90 |\n| 60 and over | Free |")
 FEES = ("| Value of item | Handling fee |\n|---|---|\n| Up to £50 | £3 |\n| £50.01 to £250 | £8 |\n"
         "| £250.01 to £1,000 | £15 |\n| Over £1,000 | £25 |")
 LINES = ("| Line | From | Daytime frequency | Depot |\n|---|---|---|---|\n| Line 14 | Riverside Park | every 20 minutes | "
@@ -1582,6 +1584,13 @@ def test_the_questions_own_quantity_picks_the_band_and_no_other(x: SpacyExtracto
     assert answer(x, "How much is parking for 2 hours?", units)[0] == "£4.80"  # "1 to 3 hours", not "24-hour"
     assert answer(x, "How much is parking for 30 hours?", units)[0] == "£9.50"
     assert answer(x, "I stayed 2 hours in the car park, what do I pay?", units)[0] == "£4.80"
+
+
+def test_an_age_band_with_a_note_and_a_free_price(x: SpacyExtractor) -> None:
+    units = [(PRESCRIPTIONS, "table", "Prescription charges", "")]
+    assert answer(x, "How much is a prescription for someone aged 17?", units)[0] == "Free"  # "16 to 18 (in ...)"
+    assert answer(x, "I'm 30, how much does a prescription item cost me?", units)[0] == "£9.90"
+    assert answer(x, "I'm 67 years old. How much do I pay for a prescription?", units)[0] == "Free"
 
 
 def test_a_quantity_in_another_unit_is_converted_to_the_band_s(x: SpacyExtractor) -> None:
