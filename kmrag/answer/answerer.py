@@ -344,6 +344,11 @@ class Answerer:
                                       "answer stands"})
             return text
         agree = bool(said) and _same_answer(said, top.answer)
+        if said and not agree and text and (text[1].basis or {}).get("kind") in {"cell", "band"}:
+            trace.append({"step": "decide", "path": top.answer, "text": said, "agree": False,
+                          "decision": "the text's answer is read from a table's cells by the question's own row and "
+                                      "column: it stands"})
+            return text  # "the visiting hours on Ward 7": the cell, not a hop "home to" a ward
 
         def known(ids: list[str]) -> set[str]:
             return {u.id for u in self.units.get_units(context.tenant, ids)}
