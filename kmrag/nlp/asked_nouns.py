@@ -22,7 +22,8 @@ PLACE_NOUNS = {"city", "town", "village", "country", "nation", "state", "provinc
                "mountain", "headquarters", "venue", "stadium", "airport", "where"}
 ORG_NOUNS = {"company", "organization", "organisation", "team", "club", "band", "group", "label", "network",
              "university", "college", "school", "party", "firm", "corporation", "agency", "airline",
-             "broadcaster", "studio", "newspaper", "magazine", "channel", "institution"}
+             "broadcaster", "studio", "newspaper", "magazine", "channel", "institution", "hospital", "clinic", "museum",
+             "library", "hotel", "theatre", "theater"}
 WORK_NOUNS = {"film", "movie", "album", "song", "book", "novel", "series", "show", "play", "opera", "game",
               "single", "poem", "painting", "work", "episode"}
 DATE_NOUNS = {"year", "date", "day", "month", "century", "decade", "when"}

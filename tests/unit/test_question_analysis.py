@@ -189,6 +189,12 @@ def test_no_sub_question_when_the_phrase_is_the_question(analyser: QuestionAnaly
     ("Who composed the score of the 1959 film in which Marilyn Monroe played Sugar?",
      "the 1959 film in which Marilyn Monroe played Sugar", "Marilyn Monroe", "WORK", "Some Like It Hot",
      "Who composed the score of Some Like It Hot?"),
+    # a hospital, a museum: a place an institution keeps is a thing a clause describes ("the hospital that Ward 7
+    # is in" went unresolved, and the founder of another hospital was read)
+    ("Who founded the hospital that Ward 7 is in?", "the hospital that Ward 7 is in", "Ward 7", "ORG",
+     "St Aldric's Hospital", "Who founded St Aldric's Hospital?"),
+    ("When was the museum that holds the Lindow Man opened?", "the museum that holds the Lindow Man", "Lindow Man",
+     "ORG", "British Museum", "When was British Museum opened?"),
     # a quoted title inside the clause, which the patterns do not spell: the parse's clause
     ('What is shown on the sleeve of the debut album that includes the single "Blue Harbour Lights"?',
      'the debut album that includes the single "Blue Harbour Lights"', "Blue Harbour Lights", "WORK",
