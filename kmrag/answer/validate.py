@@ -234,10 +234,11 @@ def drop_given(out: Validated, question: str) -> Validated:
     magazine ranked X among 35 Game Changers?" -> "Game Changers"; "the place of death of Marie Thérèse of
     France's father" -> "France"): it is dropped, the statements stay. Computed answers name what they compare
     and stand; so does a relation path's end, an entity of the graph other than those the question names
-    ("Munich", the capital of the state where Munich Airport is), and an answer the asked phrase describes ("Hawaii
-    County" for "in what Hawaii county")."""
+    ("Munich", the capital of the state where Munich Airport is), an answer the asked phrase describes ("Hawaii
+    County" for "in what Hawaii county"), and a table's cell under the header the question names, in the row it
+    names ("Town: Harrowgate" for "In which town is Harrowgate General Hospital?")."""
     kind = (out.basis or {}).get("kind")
-    if out.direct and kind not in {"yes_no", "comparison", "path"} and \
+    if out.direct and kind not in {"yes_no", "comparison", "path", "cell"} and \
             named_by(out.direct, question) and not described_answer(out.direct, question):
         out.issues.append({"issue": "direct_dropped", "text": out.direct[:200],
                            "why": "the question itself names it: it cannot be what the question asks"})

@@ -1657,3 +1657,16 @@ def test_a_claim_its_entity_s_own_span_denies_is_answered_no(x: SpacyExtractor) 
     assert answer(x, "Does St Aldric's Clinic have a pharmacy?", clinic)[0] is None
     game = [("Parcheesi was not published by Hasbro but by Parker Brothers.", "paragraph", "Parcheesi", "")]
     assert answer(x, "Was Parcheesi published by Parker Brothers?", game)[0] != "no"
+
+
+def test_a_town_cell_stands_though_the_question_s_name_holds_the_town(x: SpacyExtractor) -> None:
+    """"In which town is Harrowgate General Hospital?": the Town cell "Harrowgate" is a word of the name asked about,
+    and still the answer (a span's "Harrowgate" would be dropped as given by the question)."""
+    from kmrag.answer.validate import drop_given
+
+    units = [(SITES, "table", "Sites", "")]
+    q = "In which town is Harrowgate General Hospital?"
+    ctx = Context.of(T, [unit("u_" + f"{i:016x}", c, type_=t, title=ti) for i, (c, t, ti, _) in enumerate(units)])
+    draft = ExtractiveGenerator(x.nlp).generate(q, QuestionAnalyser(x).analyse(q), ctx)
+    v = drop_given(validate(draft.text, ctx, lambda ids: set(), direct=draft.direct, basis=draft.basis), q)
+    assert v.direct == "Harrowgate" and v.basis["kind"] == "cell"
