@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from kmrag.answer.lexicon import LIGHT
 from kmrag.answer.support import STOP, stem, terms
 from kmrag.nlp.names import UPPER
 
@@ -65,9 +66,9 @@ def asking(nlp: Any, question: str) -> tuple[frozenset[str], str | None]:
     return terms(" ".join(t.text for t in sorted(keep, key=lambda t: t.i))).words, noun
 
 
-# verbs that say no relation of their own: "What is ...", "How many children did X have?"
-LIGHT_VERBS = frozenset({"be", "have", "do", "get", "become", "make", "take", "give", "go", "come", "call", "know",
-                         "consider", "include", "use", "see", "start", "begin"})
+# verbs that say no relation of their own: "What is ...", "How many children did X have?", "How long does the
+# office keep items?" (the light verbs of kmrag.answer.lexicon, and a few more)
+LIGHT_VERBS = LIGHT | {"be", "come", "call", "know", "consider", "include", "use", "see", "start", "begin"}
 
 
 def asking_verb(nlp: Any, question: str) -> str | None:
@@ -94,7 +95,9 @@ def _content_verb(nlp: Any, question: str) -> tuple[str, str] | None:
         return None
     verb = found[1]
     if any(c.dep_ == "nsubj" and c.lower_ == "it" for c in verb.children):  # "how much does it cost to park":
-        verb = next((c for c in verb.children if c.dep_ in {"xcomp", "advcl"}), verb)  # the parking costs
+        done = next((c for c in verb.children if c.dep_ in {"xcomp", "advcl"}), None)  # the parking costs; "to
+        if done is not None and not any(c.dep_ == "dobj" for c in done.children):  # build Line T1": the line
+            verb = done
     if verb.pos_ not in {"VERB", "NOUN"} or verb.pos_ == "NOUN" and verb.dep_ not in {"xcomp", "advcl"} or \
             verb.lemma_.lower() in LIGHT_VERBS or verb.i == found[0].i:
         return None

@@ -380,7 +380,7 @@ def _ends_in_a_name(mention: str) -> bool:
 def _bases(word: str) -> set[str]:
     """A word without its inflection, each way it may have been made ("died": die, di; "located": locate;
     "starring", stemmed "starr": star)."""
-    out = {word}
+    out = {word, *([lexicon.IRREGULAR[word]] if word in lexicon.IRREGULAR else [])}  # "kept": keep
     for suffix in ("ing", "ed", "es", "s", "d"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             out.add(word[: -len(suffix)])

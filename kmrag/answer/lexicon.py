@@ -119,7 +119,14 @@ IRREGULAR = {"won": "win", "wrote": "write", "written": "write", "led": "lead", 
              "came": "come", "met": "meet", "sat": "sit", "stood": "stand", "grew": "grow", "grown": "grow",
              "brought": "bring", "put": "put", "set": "set", "struck": "strike", "spoke": "speak",
              "spoken": "speak", "dwelt": "dwell", "wed": "wed", "shot": "shoot", "rose": "rise", "risen": "rise",
-             "fell": "fall", "fallen": "fall", "sent": "send", "spent": "spend", "went": "go", "gone": "go"}
+             "fell": "fall", "fallen": "fall", "sent": "send", "spent": "spend", "went": "go", "gone": "go",
+             "kept": "keep", "paid": "pay", "told": "tell", "thought": "think", "caught": "catch", "knew": "know",
+             "known": "know", "shown": "show", "dealt": "deal", "meant": "mean", "heard": "hear", "lost": "lose",
+             "threw": "throw", "thrown": "throw", "wore": "wear", "worn": "wear", "drove": "drive", "driven": "drive",
+             "rode": "ride", "ridden": "ride", "broke": "break", "broken": "break", "hung": "hang", "fed": "feed",
+             "fled": "flee", "hid": "hide", "hidden": "hide", "sought": "seek", "stole": "steal", "stolen": "steal",
+             "sank": "sink", "sunk": "sink", "shook": "shake", "shaken": "shake", "swam": "swim", "ate": "eat",
+             "eaten": "eat", "froze": "freeze", "frozen": "freeze", "forgot": "forget", "forgotten": "forget"}
 
 
 def groups(word: str) -> set[int]:

@@ -311,7 +311,10 @@ def test_a_value_is_read_where_the_question_s_own_verb_is_said(x: SpacyExtractor
     ("How many children did Tom have?", None),  # nor does a light verb
     ("In which year did Lufthansa start flying to Delhi?", None),
     ("How much does it cost to park at Calverton Central station?", "park"),  # what costs is the parking
-    ("What does it cost to renew a passport?", "renew"),
+    ("What does it cost to renew a passport?", "cost"),  # a thing done to an object: the object costs
+    ("How much did it cost to build tram Line T1?", "cost"),  # "at a cost of £184 million" says it
+    ("How long does it take to fly from Delhi to Munich?", "fly"),
+    ("How long does the lost property office keep items?", None),  # "keep" is light
 ])
 def test_the_verb_a_question_asks_by(x: SpacyExtractor, question: str, verb: str | None) -> None:
     from kmrag.answer.asked import asking_verb
@@ -355,3 +358,10 @@ def test_the_relation_is_stated_by_an_inflected_verb_and_a_mention_s_common_noun
     _, v = read(x, ce, "What was the name of the Calverton Tramways Board's first chairman?",
                 [("Calverton Tramways Board", "Its first chairman was Alderman Rupert Gaskin.")])
     assert v.basis["relation_stated"] is True
+
+
+def test_an_irregular_past_says_its_verb() -> None:
+    from kmrag.answer.extractive import akin, says_verb
+
+    assert akin("kept", frozenset({"keep"})) and akin("paid", frozenset({"pay"})) and akin("built", frozenset({"build"}))
+    assert says_verb("How much did they pay for it?", "pay", "They paid £3 for the site.")
