@@ -1621,7 +1621,8 @@ class ExtractiveGenerator:
                 e["claim"] = c
             return "yes", {"kind": "yes_no", "rule": "every entity's span states its claim", "entities": entities}
         for claim, (name, _span) in zip(made or [], about, strict=False):  # "Does X have inpatient beds?": "It
-            denied = next((s for s in [*chain, *(pool or [])] if own(name, s) and _denies(claim, s)), None)  # has
+            denied = next((s for s in [*chain, *(pool or [])] if (own(name, s) or _keyed_by(name, s))  # has
+                           and _denies(claim, s)), None)
             if denied is not None:  # no inpatient beds", said of X itself: the claim denied in so many words
                 return "no", {"kind": "yes_no", "rule": f"the entity's span denies the claim: {claim}", "entities": [
                     {"name": name, "unit_id": denied.unit_id, "quote": denied.quote, "claim": claim}]}
@@ -2051,8 +2052,38 @@ def _holds(claim: str, span: Span) -> bool:
     """A yes / no claim stands on its entity's span with every word of it said there: the slack the support
     check leaves a paraphrase for a filler word is the whole claim here ("Lygodium is a genus of orchids." is
     not "Lygodium is a genus of ferns")."""
-    v = judge(claim, [span.display], [span.title])
+    text = span.display
+    if span.kind == "row" and (named := _named_cells(claim, text)):
+        if _cells_deny(named):
+            return False  # "Is Eastmoor Library open on Wednesdays?": its Wednesday cell says "Closed"
+        text = named  # the cells the claim names, not the whole row
+    v = judge(claim, [text], [span.title])
     return v.supported and v.score >= 0.999
+
+
+# a table cell that says the row has no such thing: "Closed", "No", "None", "—"
+_DENYING_CELL = re.compile(r"\s*(?:closed|no|none|not available|unavailable|n/?a|[-–—×✗]|not offered)\s*\.?\s*", re.I)
+
+
+def _cells_deny(named: str) -> bool:
+    """Do the cells :func:`_named_cells` gave (the key first) all say "Closed", "No", "None" or a dash?"""
+    values = [c[1] for c in _cells(named)[1:] if len(c) == 2]
+    return bool(values) and all(_DENYING_CELL.fullmatch(v) for v in values)
+
+
+def _keyed_by(name: str, span: Span) -> bool:
+    """Is ``span`` a table row whose key cell is ``name`` ("Library: Eastmoor Library; ...")?"""
+    cells = _cells(span.display) if span.kind == "row" else []
+    return bool(cells) and len(cells[0]) == 2 and _unbracketed(cells[0][1]).strip().lower() == name.strip().lower()
+
+
+def _named_cells(claim: str, row: str) -> str | None:
+    """The row's key and the cells whose header the claim names ("Library: Eastmoor Library; Wednesday: Closed"
+    for "Eastmoor Library is open on Wednesdays."), or None when it names none."""
+    cells = _cells(row)
+    words = terms(claim).words
+    named = [f"{c[0]}: {c[1]}" for c in cells[1:] if len(c) == 2 and (h := terms(c[0]).words) and h <= words]
+    return "; ".join([": ".join(cells[0]), *named]) if named and len(cells[0]) == 2 else None
 
 
 # a denial that still says something of the kind holds: "not by Hasbro but by Parker Brothers", "not only"
@@ -2065,6 +2096,9 @@ def _denies(claim: str, span: Span) -> bool:
     ("It has no inpatient beds." for "St Aldric's Clinic has inpatient beds."), with nothing that turns the denial
     ("not by Hasbro but by Parker Brothers")?"""
     text = span.display
+    if span.kind == "row":  # "Wednesday: Closed" denies "Eastmoor Library is open on Wednesdays."
+        named = _named_cells(claim, text)
+        return named is not None and _cells_deny(named) and judge(claim, [named], [span.title]).supported
     if len(_DENIAL.findall(text)) != 1 or _CONTRAST.search(text) or not negated(text):
         return False
     v = judge(claim, [_DENIAL.sub(" ", text)], [span.title])

@@ -1670,3 +1670,14 @@ def test_a_town_cell_stands_though_the_question_s_name_holds_the_town(x: SpacyEx
     draft = ExtractiveGenerator(x.nlp).generate(q, QuestionAnalyser(x).analyse(q), ctx)
     v = drop_given(validate(draft.text, ctx, lambda ids: set(), direct=draft.direct, basis=draft.basis), q)
     assert v.direct == "Harrowgate" and v.basis["kind"] == "cell"
+
+
+def test_a_yes_no_on_a_table_row_reads_the_cell_the_question_names(x: SpacyExtractor) -> None:
+    """"Is X open on Wednesdays?" was answered "yes" at 0.96 off X's row of opening hours, whose Wednesday cell
+    says "Closed": the claim was judged against the whole row."""
+    hours = ("| Branch | Monday | Tuesday | Wednesday |\n|---|---|---|---|\n| Orchard Lane Library | Closed | 10:00–17:00 | "
+             "Closed |\n| Millgate Library | 9:00–19:00 | 9:00–19:00 | 9:00–19:00 |")
+    units = [(hours, "table", "Opening hours", "")]
+    assert answer(x, "Is Orchard Lane Library open on Wednesdays?", units)[0] == "no"
+    assert answer(x, "Is Orchard Lane Library open on Tuesdays?", units)[0] == "yes"
+    assert answer(x, "Is Millgate Library open on Wednesdays?", units)[0] == "yes"
