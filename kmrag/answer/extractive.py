@@ -370,13 +370,6 @@ def _hops_first(order: Sequence[Span], count: dict[tuple[str, int], tuple[int, i
     return out
 
 
-def _ends_in_a_name(mention: str) -> bool:
-    """Does ``mention`` end in a name or a number ("Calverton Tramways Board", "Ward 7"), not in a common noun
-    ("Calverton Tramways Board 's first chairman", "Harbourline ferry crossing")?"""
-    words = mention.split()
-    return bool(words) and (words[-1][:1].isupper() or words[-1][:1].isdigit())
-
-
 def _bases(word: str) -> set[str]:
     """A word without its inflection, each way it may have been made ("died": die, di; "located": locate;
     "starring", stemmed "starr": star)."""
@@ -1434,9 +1427,7 @@ class ExtractiveGenerator:
             tie = kin.read(question, order)
             return tie if tie is not None and not (given and named_by(tie[0], given)) else None
         qwords = terms(question).words
-        # the question's words but its names' ("Calverton Tramways Board's first chairman" is a mention; "first
-        # chairman" is still the relation asked)
-        relational = qwords - terms(" ".join(m for m in mentions if _ends_in_a_name(m))).words
+        relational = qwords - terms(" ".join(mentions)).words
         if timed := HOW_MANY_TIME.search(question):  # "how many days is the flight": "days" is what is counted,
             relational -= terms(timed.group(1)).words  # not the relation; a span must say "flight"
         asked, noun = asking(self.nlp, question)

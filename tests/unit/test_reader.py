@@ -345,19 +345,14 @@ def test_who_is_the_role_now_is_not_its_founding_holder(x: SpacyExtractor, ce: r
     assert v.direct != "Robert Haddon"  # alone, the founder is still no answer to who holds it now
 
 
-def test_the_relation_is_stated_by_an_inflected_verb_and_a_mention_s_common_noun(x: SpacyExtractor,
-                                                                                ce: rerank.CrossEncoder) -> None:
-    """"takes" (stemmed "tak") says "take"; "the Board's first chairman", a mention, still asks for a chairman."""
-    from kmrag.answer.extractive import _ends_in_a_name, akin
+def test_the_relation_is_stated_by_an_inflected_verb(x: SpacyExtractor, ce: rerank.CrossEncoder) -> None:
+    """"takes" (stemmed "tak") says "take"."""
+    from kmrag.answer.extractive import akin
 
     assert akin("tak", frozenset({"take"})) and not akin("tack", frozenset({"take"}))
-    assert _ends_in_a_name("Calverton Tramways Board") and not _ends_in_a_name("Calverton Tramways Board 's first chairman")
     _, v = read(x, ce, "How long does the Harbourline ferry crossing take?",
                 [("Harbourline ferry", "The Harbourline ferry sails to Ambry. The crossing takes eighteen minutes.")])
     assert v.direct == "eighteen minutes" and v.basis["relation_stated"] is True
-    _, v = read(x, ce, "What was the name of the Calverton Tramways Board's first chairman?",
-                [("Calverton Tramways Board", "Its first chairman was Alderman Rupert Gaskin.")])
-    assert v.basis["relation_stated"] is True
 
 
 def test_an_irregular_past_says_its_verb() -> None:
