@@ -31,7 +31,7 @@ def test_ask_answers_with_citations_and_the_audit_shows_them(tmp_path: Path) -> 
         assert 0 < data["confidence"] <= 1 and data["confidence_why"] and data["evidence"] == []
         assert data["basis"] == {"kind": "span", "unit_id": cite["unit_id"], "quote": cite["quote"],
                                  "candidates": 1, "distance": data["basis"]["distance"], "relation_stated": True,
-                                 "meaning": data["basis"]["meaning"]}, data["basis"]
+                                 "verb_said": True, "meaning": data["basis"]["meaning"]}, data["basis"]
         assert data["basis"]["meaning"] > 0.9  # the cross-encoder reads the sentence as the answer
 
         human = kmrag("ask", "Where was Marie Curie born?", "--trace", env=env)
