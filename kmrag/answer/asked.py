@@ -57,8 +57,7 @@ def asked_words(nlp: Any, question: str) -> frozenset[str]:
 def asking(nlp: Any, question: str) -> tuple[frozenset[str], str | None]:
     """(the asked words, as ``asked_words``; the noun the question word determines, lower-case lemma: "state"
     of "in what state", "capital" of "which State capital", None for "who", "when" ...)."""
-    doc = nlp(question)
-    found = _wh_and_verb(doc)
+    found = _wh_and_verb(_parse(nlp, question))
     if found is None:
         return frozenset(), None
     wh, verb, noun = found
@@ -90,7 +89,7 @@ def asking_verb_lemma(nlp: Any, question: str) -> str | None:
 @functools.lru_cache(maxsize=1024)
 def _content_verb(nlp: Any, question: str) -> tuple[str, str] | None:
     """(text, lemma) of the verb the question word hangs on, when it is no copula or light verb."""
-    found = _wh_and_verb(nlp(question))
+    found = _wh_and_verb(_parse(nlp, question))
     if found is None:
         return None
     verb = found[1]
@@ -102,6 +101,12 @@ def _content_verb(nlp: Any, question: str) -> tuple[str, str] | None:
             verb.lemma_.lower() in LIGHT_VERBS or verb.i == found[0].i:
         return None
     return verb.text, verb.lemma_.lower()
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse(nlp: Any, question: str) -> Any:
+    """One parse of a question for :func:`asking`, :func:`asking_verb` and :func:`copular_ask` (read, never changed)."""
+    return nlp(question)
 
 
 def _wh_and_verb(doc: Any) -> tuple[Any, Any, str | None] | None:
@@ -153,7 +158,7 @@ def copular_ask(nlp: Any, question: str, who: bool = False) -> tuple[str, frozen
     """"What is the first step of X?" asks what is said to be "the first step": (the noun's lemma, the lemmas of
     its modifiers, the content words of what it is "of"), or None when the question is no "what / which is the
     N" question (``who``: nor "who is the N", "Who is the chief financial officer?")."""
-    doc = nlp(question)
+    doc = _parse(nlp, question)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None or root.lemma_ != "be":
         return None
@@ -172,16 +177,24 @@ _PAST_MODIFIERS = ("founding", "former", "first", "previous", "past", "late", "o
 _NOW = re.compile(r"^\s*who\s+(?:is|are)\b|^\s*who's\b|\b(?:currently|now|today|at present)\b", re.I)
 
 
+@functools.lru_cache(maxsize=1024)  # asked of every span a "who is the N" question reads
+def _past_role(nlp: Any, question: str) -> re.Pattern[str] | None:
+    """The pattern of the role "Who is the N?" asks for, held before ("founding chief executive"), or None."""
+    asked = copular_ask(nlp, question, who=True) if _NOW.search(question) else None
+    if asked is None:
+        return None
+    noun, mods, _of = asked
+    pasts = [m for m in _PAST_MODIFIERS if m not in mods]
+    return re.compile(rf"\b(?:{'|'.join(pasts)})[\s-]+(?:[\w-]+\s+){{0,2}}?{re.escape(noun)}s?\b", re.I)
+
+
 def past_holders(nlp: Any, question: str, text: str) -> list[tuple[int, int]]:
     """The (start, end) of the clauses of ``text`` that name a past holder of the role "Who is the N?" asks for
     now ("The network's founding chief executive, in 1994, was Robert Haddon"): a modifier of time before the
     role's noun that the question does not give it ("Who was the first chief executive?" asks for that one)."""
-    asked = copular_ask(nlp, question, who=True) if _NOW.search(question) else None
-    if asked is None:
+    role = _past_role(nlp, question)
+    if role is None:
         return []
-    noun, mods, _of = asked
-    pasts = [m for m in _PAST_MODIFIERS if m not in mods]
-    role = re.compile(rf"\b(?:{'|'.join(pasts)})[\s-]+(?:[\w-]+\s+){{0,2}}?{re.escape(noun)}s?\b", re.I)
     out = []
     for m in role.finditer(text):
         start = max(text.rfind(";", 0, m.start()), text.rfind(". ", 0, m.start())) + 1
