@@ -46,6 +46,7 @@ from kmrag.answer.claims import claims
 from kmrag.answer.code_values import read_assigned
 from kmrag.answer.context import Context
 from kmrag.answer.countries import country_in, country_named, place_names
+from kmrag.answer.fields import field_value
 from kmrag.answer.judge import judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
@@ -75,12 +76,19 @@ LABELS = {
 UNIT_WORDS = {"km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km",
               "mi": "mi", "miles": "mi", "mile": "mi", "kg": "kg", "kilograms": "kg", "hours": "h", "hour": "h",
               "h": "h", "minutes": "min", "min": "min", "days": "d", "day": "d", "years": "y", "year": "y",
-              "m": "m", "metres": "m", "meters": "m", "%": "%", "percent": "%", "per cent": "%"}
-_UNIT = r"(km|kilomet(?:re|er)s?|miles?|mi|kg|kilograms|hours?|h|minutes?|min|days?|years?|metres|meters|m|%|per ?cent)"
+              "m": "m", "metres": "m", "meters": "m", "%": "%", "percent": "%", "per cent": "%",
+              "m³": "m3", "m3": "m3", "cubic metres": "m3", "cubic meters": "m3", "cubic metre": "m3",
+              "cubic meter": "m3", "m²": "m2", "m2": "m2", "square metres": "m2", "square meters": "m2",
+              "square metre": "m2", "square meter": "m2", "litres": "l", "liters": "l", "litre": "l", "liter": "l"}
+# a volume or an area before a length: "15 m³" is no "15 m"
+_UNIT = (r"(km|kilomet(?:re|er)s?|miles?|mi|kg|kilograms|hours?|h|minutes?|min|days?|years?|"
+         r"m³|m3|m²|m2|(?:cubic|square)\s+met(?:re|er)s?|lit(?:re|er)s?|metres|meters|m(?![²³])|%|per ?cent)")
 _NUM = r"(\d[\d,]*(?:\.\d+)?)"
 HOW_MANY_UNIT = re.compile(r"\bhow\s+many\s+(\w+)", re.I)
 QUANTITY = re.compile(rf"{_NUM}\s*-?\s*{_UNIT}\b", re.I)  # "5,900 km", "a 5-day trip"
-RANGES = [
+RANGES = [  # the first that matches is the cell's range: "more than 15 m³ and up to 40 m³" is both its bounds
+    (re.compile(rf"\b(?:more than|over|above|from|at least)\s+{_NUM}\s*{_UNIT}?,?\s+(?:and\s+)?(?:up to|to|under|"
+                rf"less than|below|at most|not more than)\s+{_NUM}\s*{_UNIT}", re.I), "between"),
     (re.compile(rf"\bbetween\s+{_NUM}\s*{_UNIT}?\s+and\s+{_NUM}\s*{_UNIT}", re.I), "between"),
     (re.compile(rf"{_NUM}\s*{_UNIT}?\s*[-–]\s*{_NUM}\s*{_UNIT}", re.I), "between"),
     (re.compile(rf"\b{_NUM}\s*{_UNIT}?\s+to\s+{_NUM}\s*{_UNIT}", re.I), "between"),  # "1 to 3 hours"
@@ -142,6 +150,7 @@ _OPENING_TITLE = re.compile(r"\s*[\"“]((?-i:[A-Z0-9])[^\"“”\n]{1,80}?)[,.]
 MEANING_WEIGHT = 0.5  # the cross-encoder's share of a span's relevance (the question's words: the rest)
 MEANING_TOP = 10  # the spans the cross-encoder reads: the best by the question's words (the rest score 0 by meaning)
 POOL_READ = 6  # when the statements chosen hold no value of the kind asked: the best spans read for one
+FIELD_POOL = 6  # the best-scored spans read for a labelled field the question names ("Leakage: 61.3 ...")
 MAX_READ_QUERIES = 2  # the question and the most resolved of retrieval's rewritten questions
 # "Are A and B both American?", "Were A and B Canadian?": a nationality asked of each, last in the question
 ASKED_NATIONALITY = re.compile(r"^(?:are|were|is|was)\b.*\b(?:and|&)\b.*?\s(?:both\s+)?(?-i:([A-Z][a-z]+(?:an|ian|ese|ish|ch|i|ic)))"
@@ -432,12 +441,20 @@ def _num(text: str) -> float | None:
 
 
 def _unit(text: str | None) -> str:
-    return UNIT_WORDS.get((text or "").lower().strip(), (text or "").lower().strip())
+    said = re.sub(r"\s+", " ", (text or "").lower().strip())
+    return UNIT_WORDS.get(said, said)
 
 
 def _unbracketed(text: str) -> str:
     """A cell or header without its parentheses ("List price (EUR)" → "List price ")."""
     return re.sub(r"[（(][^）)]*[)）]", "", text)
+
+
+def _letters_named(key: str, question: str) -> bool:
+    """Every single capital letter of a row's key is a word of the question: "Band A" is no row of "the top band"
+    (the letter is what tells the table's rows apart, and a bag of words drops it as the article "a")."""
+    words = set(re.findall(r"\w+", question))
+    return all(t in words for t in re.findall(r"\b[A-Z]\b", key))
 
 
 def _head_noun_named(header: str, qwords: frozenset[str]) -> bool:
@@ -570,6 +587,29 @@ def stated_quantities(question: str) -> list[tuple[float, str, str]]:
     return [*quantities(question), *amounts(question), *ages(question)]
 
 
+# a rate's column: "Charge per cubic metre", "Price per hour (£)"
+_PER_HEAD = re.compile(rf"\bper\s+(?:an?\s+|one\s+)?({_UNIT.strip('()')})\b", re.I)
+# the question asks the rate itself, not what a quantity costs at it: "how much per cubic metre", "what rate"
+_ASKS_RATE = re.compile(r"\b(?:per|a|each|every|rate|tariff|price of one)\s+(?:\w+\s+)?(?:cubic|square)?\s*"
+                        r"(?:met(?:re|er)|m³|m3|m²|m2|lit(?:re|er)|hour|minute|day|year|km|kilomet(?:re|er)|mile|kg)\b|"
+                        r"\b(?:rate|unit price|per)\b", re.I)
+
+
+def charged(question: str, row: Span, rate: str | None, value: float, unit: str) -> dict[str, Any] | None:
+    """What ``value`` ``unit`` (the question's "14 cubic metres") costs at ``rate``, the row's sum per that unit
+    ("Charge per cubic metre: £1.48" → £20.72): {quantity, rate, per, value}; None when the question asks the rate
+    itself ("how much per cubic metre"), the rate's column is no rate of that unit, or the rate is no sum."""
+    if rate is None or _ASKS_RATE.search(question) or not (m := re.fullmatch(rf"\s*{_CUR}\s?{_NUM}\s*", rate)):
+        return None
+    head = next((h for h, v in _cells(row.display) if v == rate), "")
+    per = _PER_HEAD.search(head)
+    if per is None or _unit(per.group(1)) != unit or (amount := _num(m.group(2))) is None:
+        return None
+    total = amount * value
+    shown = f"{m.group(1)}{total:,.2f}" if "." in m.group(2) or total != int(total) else f"{m.group(1)}{int(total):,}"
+    return {"quantity": value, "unit": unit, "rate": rate, "per": per.group(0), "value": shown}
+
+
 def _row_pattern(answer_type: str) -> re.Pattern[str] | None:
     """What a row's value cell of ``answer_type`` looks like; a price ("how much", a sum or a number to the
     analysis) may be "Free" ("How much is a prescription?")."""
@@ -655,7 +695,8 @@ def band_of(header: str, cell: str) -> tuple[float | None, float | None, str] | 
 # how many of the second unit one of the first makes: a band in hours holds a stay of 45 minutes
 PER = {("min", "h"): 1 / 60, ("h", "min"): 60.0, ("h", "d"): 1 / 24, ("d", "h"): 24.0, ("min", "d"): 1 / 1440,
        ("d", "min"): 1440.0, ("m", "km"): 1 / 1000, ("km", "m"): 1000.0, ("mi", "km"): 1.609344,
-       ("km", "mi"): 1 / 1.609344, ("mi", "m"): 1609.344, ("m", "mi"): 1 / 1609.344}
+       ("km", "mi"): 1 / 1.609344, ("mi", "m"): 1609.344, ("m", "mi"): 1 / 1609.344, ("m3", "l"): 1000.0,
+       ("l", "m3"): 1 / 1000}
 
 
 def same_kind(band: tuple[float | None, float | None, str], unit: str) -> bool:
@@ -815,6 +856,7 @@ class ExtractiveGenerator:
             return Draft(text="", notes=[{"generator": "extractive", "why": "no span shares a word with the question"}])
         band = self._band(question, scored, analysis) or (
             self._cell(question, scored, analysis, asking(self.nlp, question)[1] if question.isascii() else None)
+            or self._field(question, scored, analysis)
             if analysis.kind == "factoid" and analysis.answer_type != "YES_NO"
             else None)
         basis: dict[str, Any] | None = None
@@ -826,9 +868,9 @@ class ExtractiveGenerator:
             chain, direct = band[0], band[1]
             basis = {"kind": "cell", "rule": band[2][5:]}
         elif band is not None:
-            chain, direct, rule = band
+            chain, direct, rule, *more = band  # a total computed at a rate: its basis too
             basis = {"kind": "band", "rule": rule,
-                     "entities": [{"unit_id": s.unit_id, "quote": s.quote} for s in chain]}
+                     "entities": [{"unit_id": s.unit_id, "quote": s.quote} for s in chain], **(more[0] if more else {})}
         elif analysis.answer_type != "YES_NO" and \
                 (assigned := read_assigned(question, [x.span for x in scored], [x.score for x in scored],
                                             {u.id: " ".join([u.title, *u.section_path]) for u in context.units})) \
@@ -1024,7 +1066,7 @@ class ExtractiveGenerator:
                 continue
             key = _unbracketed(cells[0][1]).strip()
             kw = terms(key).words
-            if not kw or not kw <= qwords or (HAN.search(key) and key not in question):
+            if not kw or not kw <= qwords or (HAN.search(key) and key not in question) or not _letters_named(key, question):
                 continue  # a Chinese key is named as written, not as a bag of its characters
             heads = [(len(hw & qwords) / len(hw), h, v) for h, v in cells[1:]
                      if (hw := terms(_unbracketed(h)).words)
@@ -1045,10 +1087,22 @@ class ExtractiveGenerator:
         _, _, span, key, head, value = found[0]
         return [span], value, f"cell:the {head} of the row keyed {key}"
 
+    @staticmethod
+    def _field(question: str, scored: list[_Scored], analysis: QuestionAnalysis
+               ) -> tuple[list[Span], str | None, str] | None:
+        """The value of the labelled field the question names ("Leakage: 61.3 megalitres per day" for "what was
+        average leakage in 2023-24", in the key figures of 2023-24), read from the best-scored spans that hold one
+        (kmrag.answer.fields); read as a cell is, "cell:" + how."""
+        if analysis.answer_type in CLAUSE_ASKED or not question.isascii():
+            return None
+        got = field_value(question, analysis.answer_type, analysis.mentions,
+                          [x.span for x in scored[:FIELD_POOL] if x.score > 0])
+        return None if got is None else ([got[0]], got[1], "cell:" + got[2])
+
     # -- bands -----------------------------------------------------------------------------------
 
     def _band(self, question: str, scored: list[_Scored],
-              analysis: QuestionAnalysis) -> tuple[list[Span], str | None, str] | None:
+              analysis: QuestionAnalysis) -> tuple[Any, ...] | None:
         """A table row whose range holds a quantity stated elsewhere in the context: (chain, direct); or the
         cell of the row the question names in the column whose range holds the question's quantity."""
         if (column := self._column_band(question, scored, analysis)) is not None:
@@ -1072,8 +1126,12 @@ class ExtractiveGenerator:
         for value, unit, said in stated:  # "a 2,000 km flight", "worth £400", "I'm 30"
             for row, band in rows:
                 if holds(band, value, unit):
-                    return [row.span], self._row_value(row.span, analysis), \
-                        f"the row whose range holds {said} (the question's)"
+                    rule = f"the row whose range holds {said} (the question's)"
+                    read = self._row_value(row.span, analysis)
+                    if (total := charged(question, row.span, read, value, unit)) is not None:
+                        return [row.span], total["value"], \
+                            f"{said} × {read} {total['per']} = {total['value']} ({read}: {rule})", {"total": total}
+                    return [row.span], read, rule
         if any(same_kind(band, unit) for _, unit, _ in stated for _, band in rows):
             return None  # the question's own "2 hours" falls in no band read: not a "24-hour" said of else
         # a quantity stated of the question's named things, if it names any ("the distance between Delhi and
@@ -1148,7 +1206,11 @@ class ExtractiveGenerator:
         pattern = _row_pattern(analysis.answer_type)
         cells = [c for c in _cells(span.display) if len(c) == 2 and band_of(c[0], c[-1]) is None]
         values = [v for _, v in cells]
-        qwords = terms(analysis.question).words
+        # the words of the question's own quantities name no column: "22 cubic metres" asks no "Charge per cubic metre"
+        said = analysis.question
+        for _, _, quantity in stated_quantities(said):
+            said = said.replace(quantity, " ")
+        qwords = terms(said).words
         named = [v for h, v in cells if terms(_unbracketed(h)).words & qwords and (pattern is None or pattern.search(v))]
         if len(named) == 1:  # "what discount": the column the question names ("Discount on adult fares")
             return named[0]

@@ -92,13 +92,19 @@ class OfflineGrader:
         # band from Sayreville, New Jersey") while the sentence cited is the one holding the answer
         whole = terms(" ".join(context.unit(u).content for u in cited if u in context.spans))
         evidence, numbers = evidence | whole.words, numbers | set(whole.numbers)
-        # and, for code, which never says in words what it is about, the headings it sits under: "the multi-hop RAG
-        # retry example" is the title of the document a line of code was cited from
-        evidence |= terms(" ".join(t for u in cited if u in context.spans and context.unit(u).type == "code"
+        # and, for code and lists, which never say in words what they are about, the headings they sit under: "the
+        # multi-hop RAG retry example" is the title of the document a line of code was cited from, "About Halvern
+        # Vale Water / Leadership / Board" what a list of officers is of (a paragraph says what it is about)
+        evidence |= terms(" ".join(t for u in cited if u in context.spans and _headed(context.unit(u))
                                    for t in context.unit(u).section_path)).words
         named = [m for m in analysis.mentions if len(m) > 2 and terms(m).words]
         present = [m for m in named if names(m, evidence, frozenset(numbers))]
         on_topic = not named or len(present) * 2 >= len(named)
+        # a year the question asks of is one the evidence states: "leakage in 2020-21" is not read from 2023-24's
+        unstated = sorted(y for y in terms(question).numbers if YEAR_NUMBER.fullmatch(y) and y not in numbers)
+        if unstated and on_topic:
+            return AnswerGrade(grounded, False, f"the evidence says nothing of {', '.join(unstated)}, which the "
+                               "question asks of", on_topic=False)
         elsewhere = on_topic and _read_elsewhere(analysis, validated, context, named)
         other = _of_another(question, analysis, validated, named) if on_topic and not elsewhere else None
         on_topic = on_topic and not elsewhere and other is None
@@ -119,6 +125,16 @@ class OfflineGrader:
                f"the evidence names {len(present)} of the question's {len(named)} entities; "
                + ("a direct answer was found" if validated.direct else f"{overlap:.0%} of the question's words answered"))
         return AnswerGrade(grounded, addresses, why, on_topic=on_topic)
+
+
+YEAR_NUMBER = re.compile(r"1[0-9]{3}|20[0-9]{2}")
+_LISTED = re.compile(r"\s*(?:[-*•+]\s|\d{1,2}[.)]\s|(?:\*\*)?[A-Z][^:\n]{0,60}:\s)")
+
+
+def _headed(unit: Any) -> bool:
+    """Is ``unit`` one its headings say what it is about: code, or a list (every line a bullet or a "Label:")?"""
+    lines = [line for line in unit.content.split("\n") if line.strip()]
+    return unit.type == "code" or (len(lines) >= 2 and all(_LISTED.match(line) for line in lines))
 
 
 class LLMGrader(OfflineGrader):

@@ -34,6 +34,7 @@ class Span:
     display: str   # the quote as a statement (a row with its header)
     rank: int      # the unit's rank in the context (0 = best)
     title: str = ""
+    section: str = ""  # the headings above the unit ("About Halvern Vale Water / Leadership / Board")
 
 
 def _cells(line: str) -> list[str]:
@@ -99,6 +100,10 @@ def unit_spans(unit: Any, rank: int) -> list[Span]:
 def _spans(unit: Any, rank: int) -> list[Span]:
     if unit.type == "section":
         return []
+    return [replace(s, section=" / ".join(getattr(unit, "section_path", None) or [])) for s in _unit_spans(unit, rank)]
+
+
+def _unit_spans(unit: Any, rank: int) -> list[Span]:
     content: str = unit.content
     if unit.type == "table":
         spans = []

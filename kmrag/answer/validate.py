@@ -23,7 +23,7 @@ from kmrag.answer.asked import described_answer
 from kmrag.answer.context import Context
 from kmrag.answer.judge import Verdict, judge
 from kmrag.answer.spans import TITLE_QUALIFIER, Span, line_of
-from kmrag.answer.support import YES_NO_WORDS, support, terms
+from kmrag.answer.support import YES_NO_WORDS, number_key, support, terms
 from kmrag.nlp.sentences import sentence_spans
 from kmrag.schema import Citation, Statement
 
@@ -246,6 +246,21 @@ def drop_given(out: Validated, question: str) -> Validated:
     return out
 
 
+def _total_holds(direct: str, total: dict[str, Any], used: list[Span]) -> bool:
+    """A band's total ("£20.72" for 14 m³ at "£1.48" per cubic metre) stands when its rate is a whole phrase of a
+    cited span and the total is the rate times the quantity, recomputed here."""
+    rate, shown = str(total.get("rate", "")), direct.strip()
+    whole = re.compile(rf"(?<!{_WORD_CHAR}|-){re.escape(_plain(rate))}(?!{_WORD_CHAR}|-)")
+    if not rate or shown[:1] != rate.strip()[:1] or not any(whole.search(_plain(_evidence(s))) for s in used):
+        return False
+    amount, got = number_key(rate.strip()[1:].strip()), number_key(shown[1:].replace(",", ""))
+    try:
+        return amount is not None and got is not None and \
+            abs(float(amount) * float(total.get("quantity", 0)) - float(got)) < 0.006
+    except ValueError:
+        return False
+
+
 def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any] | None) -> None:
     """The direct answer stands when it is words of a span a kept statement rests on, or a value computed
     from such spans with the computation shown (``basis``: a comparison, a yes / no over every compared
@@ -269,6 +284,13 @@ def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any]
     if basis and basis.get("kind") == "band" and not all(u in kept for u in rests):
         out.issues.append({"issue": "direct_dropped", "text": direct[:200],
                            "why": "the band lookup's quantity or row is not among the kept statements"})
+        return
+    if basis and basis.get("kind") == "band" and (total := basis.get("total")):
+        if _total_holds(direct, total, used):
+            out.direct, out.basis = direct.strip(), basis
+        else:
+            out.issues.append({"issue": "direct_dropped", "text": direct[:200],
+                               "why": "the total is not the cited rate times the question's quantity"})
         return
     phrase = _plain(direct)
     # "50" is not in "250 EUR"; Chinese has no spaces between words, so its characters are no boundary

@@ -1,0 +1,134 @@
+"""Labelled fields: "Leakage: 61.3 megalitres per day", "**Completed:** 1961" — a fact box, a key-figures list, a
+spec sheet. The question names the label ("What was average leakage in 2023-24?") and the thing the fields are of
+(the unit's title, "KEY FIGURES 2023-24"); the value after the label is the answer.
+
+A plain-text list of fields is often joined into one paragraph when it is loaded ("Revenue: £318.4 million
+Capital investment: £142 million ..."), so a label is found where it ends, at its colon, reading back over the
+words the question says."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kmrag.answer.spans import Span
+from kmrag.answer.support import terms
+from kmrag.retrieval.multihop import VALUE_OF
+
+# a label's colon, with its markup: "Leakage:", "**Completed:**", "__Dam__:"
+_COLON = re.compile(r"(?:\*\*|__)?:(?:\*\*|__)?\s+")
+_WORD = re.compile(r"[\w'’&/-]+")
+# where a name or a place read as a field's value ends: "Carrow Water Treatment Works, via a 14 km aqueduct"
+_VALUE_END = re.compile(r"\s+\(|,\s|;\s|\s+[–—-]\s|\s+-\s+\*\*|\n|(?<=[a-z0-9])\.\s|$")
+# what a value of each kind may be, read from the value's start (a name's capital, a value's figure)
+NAMED = frozenset({"PERSON", "ORG"})
+MAX_LABEL_WORDS = 6
+# the question's words neither the label, the value nor what the fields are of says: one (a verb: "pay", "take"),
+# not the case the question asks of ("What standing charge do business customers pay?": not the household's)
+MAX_UNSAID = 1
+MAX_LONE_LABEL_WORDS = 4  # a span with one colon is a field when it starts with a label of so many words
+
+
+def _said(word: str, qwords: frozenset[str]) -> bool:
+    """A label's word the question says, in any form its stem may miss ("Supplies" for "supply": suppl / supp)."""
+    return word in qwords or any(len(w) >= 4 and len(word) >= 4 and (w.startswith(word) or word.startswith(w))
+                                 for w in qwords)
+
+
+def _label_before(text: str, colon: int, qwords: frozenset[str]) -> str | None:
+    """The label that ends at ``colon``: the longest run of words before it, starting with a capital, all of whose
+    words the question says (stop words aside); None when the word before the colon is not one it says."""
+    words = list(_WORD.finditer(text[:colon]))[-MAX_LABEL_WORDS:]
+    best = None
+    for i in range(len(words) - 1, -1, -1):
+        gap = text[words[i].end():(words[i + 1].start() if i + 1 < len(words) else colon)]
+        if i + 1 < len(words) and not re.fullmatch(r"\s+", gap) or re.search(r"[.;:)]", gap):
+            break  # a label is one run of words: "(2022-23: 64.8) Mains ..." ends at the bracket
+        label = text[words[i].start():colon].strip(" *_")
+        lw = terms(label).words
+        if not lw or not all(_said(w, qwords) for w in lw):
+            break
+        if words[i].group(0)[:1].isupper() and _starts_label(text, words, i):
+            best = label
+    return best
+
+
+def _starts_label(text: str, words: Sequence[re.Match[str]], i: int) -> bool:
+    """Does a label start at word ``i``? Not when a capitalised word stands just before it ("Customer Services
+    Director:" has no label "Director"); markup, a bullet, a bracket or a value's lower-case word end what was
+    before."""
+    if i == 0:
+        return True
+    gap = text[words[i - 1].end():words[i].start()]
+    return not (re.fullmatch(r"[ \t]+", gap) and words[i - 1].group(0)[:1].isupper())
+
+
+def _value(text: str, start: int, answer_type: str) -> str | None:
+    """The value after a label, of the kind asked: its first figure of that kind, or its words up to a comma, a
+    bracket or a dash; a person or an organisation is a name (a capital first)."""
+    rest = text[start:]
+    if answer_type in {"NUMBER", "QUANTITY"}:  # a figure first: "61.3 megalitres per day", "87 km"
+        rest = re.sub(r"^(?:about|around|roughly|approximately|nearly|almost|some|over|more than|c\.)\s+", "", rest,
+                      flags=re.I)  # "Households served: about 388,000"
+        m = re.match(r"[£$€]?\s?\d[\d,.]*", rest)
+        return _whole_figure(rest, m) if m else None
+    if (pattern := VALUE_OF.get(answer_type)) is not None:
+        head = rest[:120]
+        m = pattern.search(head)
+        if m is None or m.start() > 0 and answer_type != "DATE":
+            return None  # "Leakage: 61.3 ..." is the figure after the label, not one further on
+        return _whole_figure(rest, m) if answer_type != "DATE" else _date(head, m)
+    end = _VALUE_END.search(rest)
+    value = rest[:end.start() if end else len(rest)].strip(" *_")
+    if not value or (answer_type in NAMED and not value[:1].isupper()) or len(value.split()) > 8:
+        return None
+    return value
+
+
+def _whole_figure(text: str, m: re.Match[str]) -> str:
+    """A figure with its unit: "61.3 megalitres per day", not "61.3"."""
+    unit = re.match(r"[\d,.]+\s*(?:(?:million|billion|thousand|m|bn)\b\s*)?(?:[a-zA-Z%³²/]+(?:\s+per\s+\w+)?)?",
+                    text[m.start():])
+    got = unit.group(0).strip() if unit else m.group(0)
+    return got if len(got) >= len(m.group(0)) else m.group(0)
+
+
+def _date(head: str, m: re.Match[str]) -> str:
+    """A date value: the whole "1 April 1974" around the year or month matched."""
+    whole = re.search(rf"(?:\d{{1,2}}\s+)?{re.escape(m.group(0))}(?:\s+\d{{4}})?", head)
+    return whole.group(0) if whole else m.group(0)
+
+
+def field_value(question: str, answer_type: str, mentions: Sequence[str], spans: Sequence[Span]
+                ) -> tuple[Span, str, str] | None:
+    """(span, value, rule) of the one field the question names, in the best span that has it: its label's words
+    are the question's, the question's names and figures are the span's title's or the span's before the label,
+    and the value is of the kind asked. None when no span, or two spans with other values, have such a field."""
+    qwords = terms(question).words
+    qnumbers = terms(question).numbers
+    found: list[tuple[Span, str, str]] = []
+    for s in spans:
+        if s.kind != "sentence":
+            continue
+        colons = list(_COLON.finditer(s.display))
+        for colon in colons:
+            label = _label_before(s.display, colon.start(), qwords)
+            # fields: a list of them, or one that is the whole span ("**Water standing charge:** £8.75 per quarter"),
+            # not a sentence's colon ("Advanced RAG patterns address three failure modes: ...")
+            if label is None or len(colons) < 2 and (len(label.split()) > MAX_LONE_LABEL_WORDS or
+                                                      s.display.strip(" -*•_").find(label) != 0):
+                continue
+            frame = f"{s.section} {s.title} {s.display[:colon.start()]}"
+            if not qnumbers <= terms(f"{s.title} {label}").numbers or \
+                    any(m.lower() not in frame.lower() for m in mentions if m.lower() not in label.lower()):
+                continue  # "leakage in 2020-21" is no field of KEY FIGURES 2023-24
+            value = _value(s.display, colon.end(), answer_type)
+            said = terms(f"{frame} {label} {value or ''}").words
+            unsaid = [w for w in qwords if not _said(w, said)]
+            # the question's own name is not its answer: "whom did Tom Fairley succeed as Director of Operations"
+            if value and len(unsaid) <= MAX_UNSAID and value.lower() not in question.lower():
+                found.append((s, value, f"the {label} of {s.title or 'the list'}"))
+                break
+    if not found or any(v.lower() != found[0][1].lower() for _, v, _ in found[1:]):
+        return None
+    return found[0]
