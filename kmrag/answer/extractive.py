@@ -1065,7 +1065,7 @@ class ExtractiveGenerator:
             if len(cells) < 2 or any(len(c) != 2 for c in cells):
                 continue
             key = _unbracketed(cells[0][1]).strip()
-            kw = terms(key).words
+            kw = tables.key_words(key)
             if not kw or not kw <= qwords or (HAN.search(key) and key not in question) or not _letters_named(key, question):
                 continue  # a Chinese key is named as written, not as a bag of its characters
             heads = [(len(hw & qwords) / len(hw), h, v) for h, v in cells[1:]
@@ -1074,7 +1074,8 @@ class ExtractiveGenerator:
                      and 2 * len(hw & qwords) >= len(hw)
                      and (pattern is None or pattern.search(v) or _sum_in(h, v, analysis.answer_type))
                      and (analysis.answer_type != "PERSON" or _names_a_person(h))
-                     and (noun is None or noun in VAGUE_NOUNS or bool(terms(noun).words & hw))]
+                     and (noun is None or noun in VAGUE_NOUNS or bool(terms(noun).words & hw)
+                          or (analysis.answer_type == "DATE" and noun in DATE_NOUNS))]
             heads.sort(key=lambda x: -x[0])
             if heads and (len(heads) == 1 or heads[1][0] < heads[0][0]):
                 n, h, v = heads[0]
@@ -1932,6 +1933,7 @@ def _title_name(cand: str, at: int, text: str, titles: Sequence[str]) -> str:
 
 HEADED_SLACK = 20  # characters further from the question's words a name ending in the noun asked may stand
 # nouns that say nothing of the name asked for ("which one", "what kind of ...")
+DATE_NOUNS = frozenset({"year", "date", "month", "day"})  # "what year did X open": the Opened column's
 VAGUE_NOUNS = frozenset({"one", "thing", "name", "kind", "type", "sort", "person", "people", "man", "woman", "entity"})
 
 

@@ -101,7 +101,7 @@ class OfflineGrader:
         present = [m for m in named if names(m, evidence, frozenset(numbers))]
         on_topic = not named or len(present) * 2 >= len(named)
         # a year the question asks of is one the evidence states: "leakage in 2020-21" is not read from 2023-24's
-        unstated = sorted(y for y in terms(question).numbers if YEAR_NUMBER.fullmatch(y) and y not in numbers)
+        unstated = sorted(y for y in asked_years(question) if y not in numbers)
         if unstated and on_topic:
             return AnswerGrade(grounded, False, f"the evidence says nothing of {', '.join(unstated)}, which the "
                                "question asks of", on_topic=False)
@@ -127,7 +127,15 @@ class OfflineGrader:
         return AnswerGrade(grounded, addresses, why, on_topic=on_topic)
 
 
-YEAR_NUMBER = re.compile(r"1[0-9]{3}|20[0-9]{2}")
+# a time the question asks of ("leakage in 2020-21", "released in July 2010", "during 1944"), not a year that describes
+# one of its names ("the 1876 battle", "the officer born on July 10, 1886", "born in 1978")
+_ASKED_YEAR = re.compile(r"(?<!born )(?<!died )\b(?:in|during)\s+(?:the\s+)?(?:(?:year|season|financial year)\s+)?"
+                         r"(?:[A-Z][a-z]+\s+)?(1[0-9]{3}|20[0-9]{2})(?:[-–/]\d{2,4})?\b")
+
+
+def asked_years(question: str) -> list[str]:
+    """The years ``question`` asks of, by the time phrases that say them: "in 2020-21" -> ["2020"]."""
+    return [m.group(1) for m in _ASKED_YEAR.finditer(question)]
 _LISTED = re.compile(r"\s*(?:[-*•+]\s|\d{1,2}[.)]\s|(?:\*\*)?[A-Z][^:\n]{0,60}:\s)")
 
 

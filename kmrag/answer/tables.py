@@ -91,11 +91,22 @@ def _header_unit(header: str) -> str:
     return m.group(1).lower() if m else ""
 
 
+_ACRONYM_AFTER = re.compile(r"\s+[A-Z][A-Za-z]{0,4}[A-Z]\s*$")  # "Carrow WTW", "Fenby WwTW": a kind, abbreviated
+
+
+def key_words(key: str) -> frozenset[str]:
+    """The words a question must say to name a row's key: all of them, but for an abbreviation after a name
+    ("Carrow WTW" is named by "Carrow Water Treatment Works" and by "the Carrow works"; "NHS Trust" is not
+    named by "trust")."""
+    bare = terms(_ACRONYM_AFTER.sub(" ", key)).words
+    return bare or terms(key).words
+
+
 def _named(key: str, question: str) -> int:
     """Where the question names the row's key (-1: it does not); a Chinese key as written, else all its words."""
     if HAN.search(key):
         return question.find(key)
-    kw = terms(key).words
+    kw = key_words(key)
     if not kw or not kw <= terms(question).words:
         return -1
     m = re.search(re.escape(key.split()[0]), question, re.I)
@@ -168,8 +179,22 @@ def _nearest(pattern: re.Pattern[str], question: str, at: int, end: int) -> re.M
     return min(found, key=gap) if found else None
 
 
+# the order of dates a word asks for ("opened first", "the most recent"): later ones are the larger years
+DATE_ORDER = re.compile(r"\b(first|earliest|earlier|oldest|older|sooner|last|latest|later|newest|newer|"
+                        r"most recent(?:ly)?|more recent(?:ly)?)\b", re.I)
+_LATER = re.compile(r"^(last|latest|later|newest|newer|most recent(?:ly)?|more recent(?:ly)?)$", re.I)
+_YEAR = re.compile(r"\s*(?:1\d{3}|20\d{2})\s*")
+
+
+def _dated(head: str, valued: Sequence[Valued]) -> bool:
+    """A column of dates: its header says so ("Year", "日期"), or each of its cells is a year ("Opened: 1964")."""
+    return bool(DATE_HEAD.search(head)) or all(_YEAR.fullmatch(v) for _, v, *_ in valued)
+
+
 def _larger(word: str, units: Sequence[str]) -> bool:
     """Whether the word asks for the larger number; "faster" of durations is the smaller."""
+    if DATE_ORDER.fullmatch(word):
+        return bool(_LATER.match(word))
     durations = any(u in DURATIONS for u in units)
     if _QUICK.match(word):
         return not durations
@@ -225,6 +250,8 @@ def compare(question: str, spans: Sequence[Span], yes_no: bool) -> tuple[list[Sp
     if yes_no:
         return _yes_no(question, head, (at, end), named)
     sup, cmp = _nearest(SUPERLATIVE, question, at, end), _nearest(COMPARATIVE, question, at, end)
+    if sup is None and cmp is None and _dated(head, valued):
+        sup = _nearest(DATE_ORDER, question, at, end)  # "which opened first": the earliest year of the Opened column
     table = [r for r in rows_of(spans) if r.span.unit_id == valued[0][0].span.unit_id]
     said = _deduped(_said(question, table))
     if len(said) > 1:  # "准确率最高的方案平均耗时是多少": the row is chosen by one column, another's cell is asked

@@ -1,0 +1,146 @@
+"""Labelled fields ("Leakage: 61.3 megalitres per day"), volumes as units, totals at a per-unit rate, and the checks
+that keep them from answering another case (kmrag.answer.fields, kmrag.answer.extractive, kmrag.answer.grade)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.answer.context import Context
+from kmrag.answer.extractive import ExtractiveGenerator, charged, holds, quantities, row_range
+from kmrag.answer.fields import field_value
+from kmrag.answer.grade import OfflineGrader
+from kmrag.answer.spans import Span
+from kmrag.answer.validate import validate
+from kmrag.nlp.extract import SpacyExtractor
+from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis
+from tests.unit.test_answer_validation import T, unit
+
+pytestmark = pytest.mark.unit
+
+FIGURES = ("Revenue: £318.4 million (2022-23: £296.1 million) Capital investment: £142 million (2022-23: £121 million) "
+           "Average water put into supply: 262 megalitres per day Leakage: 61.3 megalitres per day (2022-23: 64.8) "
+           "Mains replaced or relined: 87 km")
+BOARD = ("- **Chair:** Sir Colin Ashdown (chair since July 2019)\n- **Chief Executive:** Morwenna Tate (since September "
+         "2021)\n- **Customer Services Director:** Lewis Okafor\n- **Director of Operations:** Tom Fairley")
+TARIFF = ("| Band | Quarterly usage | Charge per cubic metre |\n|---|---|---|\n| Band A | up to 15 m³ | £1.48 |\n"
+          "| Band B | more than 15 m³ and up to 40 m³ | £1.92 |\n| Band C | more than 40 m³ | £2.37 |")
+
+
+def span(display: str, title: str = "", section: str = "") -> Span:
+    return Span("u_" + "f" * 16, "src", 0, len(display), display, "sentence", " ".join(display.split()), 0, title,
+                section)
+
+
+def read(question: str, answer_type: str, spans: list[Span], mentions: tuple[str, ...] = ()) -> str | None:
+    got = field_value(question, answer_type, list(mentions), spans)
+    return None if got is None else got[1]
+
+
+def test_a_field_the_question_names_is_read_from_a_list_joined_into_one_paragraph() -> None:
+    figures = span(FIGURES, title="KEY FIGURES 2023-24")
+    assert read("What was average leakage in 2023-24?", "ENTITY", [figures]) == "61.3 megalitres per day"
+    assert read("What was the capital investment in 2023-24?", "MONEY", [figures]) == "£142 million"
+    assert read("How many km of mains were replaced or relined?", "NUMBER", [figures]) == "87 km"
+    # a year the fields are not of: the bracket's 2022-23 is no heading of theirs
+    assert read("What was leakage in 2022-23?", "ENTITY", [figures]) is None
+    assert read("What was leakage in 2020-21?", "ENTITY", [figures]) is None
+
+
+def test_a_field_s_label_is_whole_and_its_value_is_not_the_question_s_own_name() -> None:
+    board = span(BOARD, title="Board", section="About Halvern Vale Water / Leadership / Board")
+    assert read("Who chairs the board at Halvern Vale Water?", "PERSON", [board], ("Halvern Vale Water",)) == \
+        "Sir Colin Ashdown"
+    assert read("Who is the Director of Operations?", "PERSON", [board]) == "Tom Fairley"
+    # "Customer Services Director" has no label "Director"
+    assert read("Who is the director?", "PERSON", [board]) is None
+    # the value is the question's own name: whom he succeeded is not said here
+    assert read("Who did Tom Fairley take over from as Director of Operations?", "PERSON", [board]) is None
+
+
+def test_a_field_of_another_case_or_a_sentence_s_colon_is_no_answer() -> None:
+    charge = span("**Water standing charge:** £8.75 per quarter (the same in both charging zones)",
+                  title="Metered water supply")
+    assert read("What is the water standing charge?", "MONEY", [charge]) == "£8.75"
+    # business customers: a case the field does not say
+    assert read("What standing charge do business customers pay for water?", "MONEY", [charge]) is None
+    modes = span("Advanced RAG patterns address three failure modes: insufficient reasoning depth (multi-hop RAG), "
+                 "overconfident generation on weak retrieval (self-RAG).")
+    assert read("What are the three failure modes that advanced RAG patterns address?", "ENTITY", [modes]) is None
+    # two spans holding the field with other values: no one answer
+    other = span("Leakage: 58.0 megalitres per day", title="KEY FIGURES 2023-24")
+    assert read("What was average leakage in 2023-24?", "ENTITY", [span(FIGURES, "KEY FIGURES 2023-24"), other]) is None
+
+
+def test_volumes_and_areas_are_units_of_their_own() -> None:
+    assert row_range("up to 15 m³") == (None, 15.0, "m3")
+    assert row_range("more than 15 m³ and up to 40 m³") == (15.0, 40.0, "m3")
+    assert quantities("22 cubic metres") == [(22.0, "m3", "22 cubic metres")]
+    assert quantities("the dam is 38 metres high") == [(38.0, "m", "38 metres")]
+    assert quantities("a 40 m² flat") == [(40.0, "m2", "40 m²")]
+    assert not holds(row_range("up to 40 m³"), 38.0, "m")  # a dam's height is in no band of volumes
+    assert holds(row_range("up to 15 m³"), 14000.0, "l")
+
+
+def test_a_total_at_a_rate_is_the_question_s_quantity_times_the_rate(x: SpacyExtractor) -> None:
+    row = Span("u_1", "s", 0, 10, "| Band A | up to 15 m³ | £1.48 |", "row",
+               "Band: Band A; Quarterly usage: up to 15 m³; Charge per cubic metre: £1.48", 0)
+    total = charged("What will the water charge be for 14 cubic metres?", row, "£1.48", 14.0, "m3")
+    assert total is not None and total["value"] == "£20.72"
+    assert charged("How much per cubic metre do I pay for 14 cubic metres?", row, "£1.48", 14.0, "m3") is None
+    assert charged("What will the charge be for 14 hours?", row, "£1.48", 14.0, "h") is None  # no rate per hour
+
+    def answer(question: str) -> tuple[str | None, dict | None]:
+        ctx = Context.of(T, [unit("u_" + "1" * 16, TARIFF, type_="table", title="Household charges")])
+        draft = ExtractiveGenerator(x.nlp).generate(question, QuestionAnalyser(x).analyse(question), ctx)
+        v = validate(draft.text, ctx, lambda ids: set(), direct=draft.direct, basis=draft.basis)
+        return v.direct, v.basis
+
+    direct, basis = answer("My meter shows 14 cubic metres used last quarter - what will the volumetric water charge be?")
+    assert direct == "£20.72" and basis is not None and "14 cubic metres × £1.48" in basis["rule"]
+    assert answer("Which usage band would 22 cubic metres in a quarter put me in?")[0] == "Band B"
+    assert answer("What is the charge per cubic metre in Band C?")[0] == "£2.37"
+    # "the top band" names no row: "Band A" is not named by the article "a"
+    assert answer("What do heavy users in the top band pay per cubic metre of water?")[0] is None
+
+
+def test_a_total_that_is_not_the_rate_times_the_quantity_is_dropped() -> None:
+    table = unit("u_" + "2" * 16, TARIFF, type_="table", title="Household charges")
+    ctx = Context.of(T, [table])
+    row = next(s for s in ctx.spans[table.id] if "Band A" in s.quote)
+    text = f"{row.display}. [{table.id}]"
+    basis = {"kind": "band", "rule": "r", "entities": [{"unit_id": table.id, "quote": row.quote}],
+             "total": {"quantity": 14.0, "unit": "m3", "rate": "£1.48", "per": "per cubic metre", "value": "£20.72"}}
+    assert validate(text, ctx, lambda ids: set(), direct="£20.72", basis=basis).direct == "£20.72"
+    assert validate(text, ctx, lambda ids: set(), direct="£25.00", basis=basis).direct is None
+    wrong_rate = {**basis, "total": {**basis["total"], "rate": "£1.50"}}  # no cited span says £1.50
+    assert validate(text, ctx, lambda ids: set(), direct="£21.00", basis=wrong_rate).direct is None
+
+
+def test_a_year_the_question_asks_of_must_be_one_the_evidence_states() -> None:
+    figures = unit("u_" + "3" * 16, FIGURES, title="KEY FIGURES 2023-24")
+    ctx = Context.of(T, [figures])
+
+    def on_topic(question: str) -> bool:
+        analysis = QuestionAnalysis(question=question, kind="factoid", answer_type="ENTITY", mentions=[])
+        v = validate(f"{FIGURES} [{figures.id}]", ctx, lambda ids: set(), direct="61.3 megalitres per day",
+                     basis={"kind": "span"})
+        return OfflineGrader().grade_answer(question, analysis, v, ctx).on_topic
+
+    assert on_topic("What was average leakage in 2023-24?")
+    assert not on_topic("What was the company's leakage figure in 2020-21?")
+
+
+def test_a_list_is_about_what_its_headings_say_a_paragraph_is_not() -> None:
+    q = "Who chairs the board at Halvern Vale Water?"
+    analysis = QuestionAnalysis(question=q, kind="factoid", answer_type="PERSON", mentions=["Halvern Vale Water"])
+    path = ["About Halvern Vale Water", "Leadership", "Board"]
+
+    def on_topic(content: str, cited: str) -> bool:
+        u = unit("u_" + "4" * 16, content, title="Board").model_copy(update={"section_path": path})
+        ctx = Context.of(T, [u])
+        v = validate(f"{cited} [{u.id}]", ctx, lambda ids: set(), direct="Sir Colin Ashdown", basis={"kind": "span"})
+        return OfflineGrader().grade_answer(q, analysis, v, ctx).on_topic
+
+    assert on_topic(BOARD, "**Chair:** Sir Colin Ashdown (chair since July 2019)")
+    assert not on_topic("Sir Colin Ashdown chairs the board of the Kestrel Trust.",
+                        "Sir Colin Ashdown chairs the board of the Kestrel Trust.")
