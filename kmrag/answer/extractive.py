@@ -450,6 +450,24 @@ def _unbracketed(text: str) -> str:
     return re.sub(r"[（(][^）)]*[)）]", "", text)
 
 
+def _without_key(question: str, key: str, kw: frozenset[str], qwords: frozenset[str]) -> frozenset[str]:
+    """The question's words but for those it says only in naming the row's key: "the swim price at Northgate Pool
+    & Fitness" names no column "Main pool"; "the main pool at Northgate Pool & Fitness" does."""
+    name = key.split(", ")[0].strip()
+    if name and (at := question.lower().find(name.lower())) >= 0:  # and the words read into it ("how often": frequency)
+        return terms(question[:at] + " " + question[at + len(name):]).words | (qwords - terms(question).words)
+    return qwords - kw
+
+
+def _one_of_kind(question: str, answer_type: str) -> re.Pattern[str] | None:
+    """What a row's one value of the kind asked looks like, for the kind a row holds one of as a rule: a sum ("how
+    much is council tax for band F": a number to the analysis, a sum all the same). Not a date: a row's one date
+    ("Opened: 1978") answers no "when does it shut"."""
+    if answer_type == "MONEY" or (answer_type == "NUMBER" and re.search(r"\bhow much\b", question, re.I)):
+        return VALUE_OF["MONEY"]
+    return None
+
+
 def _letters_named(key: str, question: str) -> bool:
     """Every single capital letter of a row's key is a word of the question: "Band A" is no row of "the top band"
     (the letter is what tells the table's rows apart, and a bag of words drops it as the article "a")."""
@@ -572,6 +590,10 @@ def _cells(display: str) -> list[list[str]]:
     return [c.split(": ", 1) for c in display.split("; ")]
 
 
+# a quantity in a unit per unit, as written: "140 g/km", "5 mg/l" (matched to a header's "(g/km)" as it is written)
+PER_QUANTITY = re.compile(rf"{_NUM}\s*([A-Za-zµ]{{1,4}}/[A-Za-z]{{1,4}})(?![\w/])")
+
+
 def quantities(text: str) -> list[tuple[float, str, str]]:
     """(value, normalised unit, matched text) of the measured quantities in ``text``."""
     out = []
@@ -579,6 +601,9 @@ def quantities(text: str) -> list[tuple[float, str, str]]:
         v = _num(m.group(1))
         if v is not None:
             out.append((v, _unit(m.group(2)), m.group(0)))
+    for m in PER_QUANTITY.finditer(text):
+        if (v := _num(m.group(1))) is not None:
+            out.append((v, m.group(2).lower(), m.group(0)))
     return out
 
 
@@ -703,8 +728,10 @@ def same_kind(band: tuple[float | None, float | None, str], unit: str) -> bool:
     """Is ``band`` a band of quantities of ``unit``'s kind (in it, or in a unit it converts to: hours for minutes)?
     A bare band when its header names the quantity's kind."""
     bunit = band[2]
-    if bunit.startswith("header:"):
-        return bool(terms(bunit[7:]).words & BAND_HEADS.get(unit, frozenset()))
+    if bunit.startswith("header:"):  # "Age band" for years; "CO2 emissions (g/km)" for "140 g/km"
+        said = re.search(r"\(([^()]+)\)\s*$", bunit[7:])
+        return bool(terms(bunit[7:]).words & BAND_HEADS.get(unit, frozenset())) or \
+            bool(said and said.group(1).strip().lower() == unit)
     return bunit == unit or (unit, bunit) in PER
 
 
@@ -1068,14 +1095,21 @@ class ExtractiveGenerator:
             kw = tables.key_words(key)
             if not kw or not kw <= qwords or (HAN.search(key) and key not in question) or not _letters_named(key, question):
                 continue  # a Chinese key is named as written, not as a bag of its characters
-            heads = [(len(hw & qwords) / len(hw), h, v) for h, v in cells[1:]
+            hq = _without_key(question, key, kw, qwords)  # "Northgate Pool & Fitness" asks no "Main pool"
+            heads = [(len(hw & hq) / len(hw), h, v) for h, v in cells[1:]
                      if (hw := terms(_unbracketed(h)).words)
-                     and (len(hw & qwords) >= min(2, len(hw)) or _head_noun_named(h, qwords))
-                     and 2 * len(hw & qwords) >= len(hw)
+                     and (len(hw & hq) >= min(2, len(hw)) or _head_noun_named(h, hq))
+                     and 2 * len(hw & hq) >= len(hw)
                      and (pattern is None or pattern.search(v) or _sum_in(h, v, analysis.answer_type))
                      and (analysis.answer_type != "PERSON" or _names_a_person(h))
                      and (noun is None or noun in VAGUE_NOUNS or bool(terms(noun).words & hw)
-                          or (analysis.answer_type == "DATE" and noun in DATE_NOUNS))]
+                          or (analysis.answer_type == "DATE" and noun in DATE_NOUNS)
+                          or (noun in {"time", "times"} and bool(CLOCK.search(v))))]
+            if not heads and (kind := _one_of_kind(question, analysis.answer_type)) is not None:
+                # "the annual bill for a Band B property": the row's one sum, whatever its header calls it (not a
+                # band's bounds, "£40,001 to £52,000")
+                typed = [(0.0, h, v) for h, v in cells[1:] if kind.search(v) and band_of(h, v) is None]
+                heads = typed if len(typed) == 1 else []
             heads.sort(key=lambda x: -x[0])
             if heads and (len(heads) == 1 or heads[1][0] < heads[0][0]):
                 n, h, v = heads[0]
@@ -1086,7 +1120,9 @@ class ExtractiveGenerator:
         if len(found) > 1 and found[1][:2] == found[0][:2] and found[1][5] != found[0][5]:
             return None
         _, _, span, key, head, value = found[0]
-        return [span], value, f"cell:the {head} of the row keyed {key}"
+        if pattern is not None and len(parts := [p for p in value.split(", ") if pattern.search(p)]) == 1:
+            value = parts[0]  # "Main pool: 33.3 m, 8 lanes": the length asked, not the lanes
+        return [span], _end_asked(question, value), f"cell:the {head} of the row keyed {key}"
 
     @staticmethod
     def _field(question: str, scored: list[_Scored], analysis: QuestionAnalysis
@@ -1532,7 +1568,8 @@ class ExtractiveGenerator:
             cands = [(c, at) for c, at in cands if not (given and named_by(c, given))]
             if answer_type not in VALUE_OF:  # "Bishop" of "Bishop's Stortford": the name a unit's title gives
                 cands = [(_title_name(c, at, span.display, titles), at) for c, at in cands]
-            if answer_type in {"PLACE", "NATIONALITY"}:  # "Pierre-François Wartel" is no country of "François Wartel"
+            if answer_type in {"PLACE", "NATIONALITY", "PERSON"}:  # "Pierre-François Wartel" is no country of
+                # "François Wartel"; "Cllr Judith Hargreaves" is not who led the council before Judith Hargreaves
                 cands = [(c, at) for c, at in cands if not _holds_a_name(c, mentions)]
             if answer_type == "PLACE" and (other := _other_half(span.display, question)):
                 cands = [(c, at) for c, at in cands if not other[0] <= at < other[1]]  # not where he was born
@@ -1834,6 +1871,9 @@ class ExtractiveGenerator:
                 nums = _counts_of(counted.group(1), span.display)
             if LIFESPAN.search(question):  # "who lived longer": the years between birth and death
                 v = float(int(years[1]) - int(years[0])) if len(years) >= 2 else None
+            elif LENGTH_ASKED.search(question):  # "who served longer": a measure ("12 km", "3 hours"), or the years
+                measured = quantities(span.display)  # from one to the other ("1988 to 2009"); never a year itself
+                v = measured[0][0] if measured else _tenure(span.display)
             elif DEATH.search(question):  # "which died first": the year of the death, not the first year said
                 v = _death_year(span.display)
             else:
@@ -1857,6 +1897,16 @@ class ExtractiveGenerator:
         return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
                         "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
                                      for v, n, s in values]}
+
+
+LENGTH_ASKED = re.compile(r"\b(?:longer|shorter|longest|shortest)\b", re.I)
+_TENURE = re.compile(r"\b(1\d{3}|20\d{2})\s*(?:to|[-–]|until|till)\s*(?:[A-Z][a-z]+\s+)?(1\d{3}|20\d{2})\b")
+
+
+def _tenure(text: str) -> float | None:
+    """The years a span's "1988 to 2009" (or "2009 to August 2021") runs; None without one."""
+    m = _TENURE.search(text)
+    return float(int(m.group(2)) - int(m.group(1))) if m and int(m.group(2)) >= int(m.group(1)) else None
 
 
 def _saying(question: str, verb: str, name: str, span: Span, pool: Sequence[Span]) -> Span:
@@ -1933,6 +1983,24 @@ def _title_name(cand: str, at: int, text: str, titles: Sequence[str]) -> str:
 
 HEADED_SLACK = 20  # characters further from the question's words a name ending in the noun asked may stand
 # nouns that say nothing of the name asked for ("which one", "what kind of ...")
+_CLOCK_RANGE = re.compile(r"^\s*(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?)\s*(?:to|[-–])\s*(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?)\b",
+                          re.I)
+_ASKS_CLOSE = re.compile(r"\b(?:what time|when|how late)\b.*\b(?:close[sd]?|closing|shut|shuts|finish(?:es)?|ends?)\b", re.I)
+_ASKS_OPEN = re.compile(r"\b(?:what time|when|how early)\b.*\b(?:opens?|start[s]?|begins?)\b", re.I)
+
+
+def _end_asked(question: str, value: str) -> str:
+    """Of a cell's hours ("11am to 3pm"), the end a question asks when the place closes, the start when it opens;
+    else the cell."""
+    m = _CLOCK_RANGE.match(value)
+    if m is None or not CLOCK.search(m.group(0)):
+        return value
+    if _ASKS_CLOSE.search(question):
+        return m.group(2).strip()
+    return m.group(1).strip() if _ASKS_OPEN.search(question) else value
+
+
+CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.I)  # "3pm", "9:30am", "18:00"
 DATE_NOUNS = frozenset({"year", "date", "month", "day"})  # "what year did X open": the Opened column's
 VAGUE_NOUNS = frozenset({"one", "thing", "name", "kind", "type", "sort", "person", "people", "man", "woman", "entity"})
 

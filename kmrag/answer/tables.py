@@ -97,9 +97,10 @@ _ACRONYM_AFTER = re.compile(r"\s+[A-Z][A-Za-z]{0,4}[A-Z]\s*$")  # "Carrow WTW", 
 def key_words(key: str) -> frozenset[str]:
     """The words a question must say to name a row's key: all of them, but for an abbreviation after a name
     ("Carrow WTW" is named by "Carrow Water Treatment Works" and by "the Carrow works"; "NHS Trust" is not
-    named by "trust")."""
-    bare = terms(_ACRONYM_AFTER.sub(" ", key)).words
-    return bare or terms(key).words
+    named by "trust") and for where it is after a comma ("Central Library, Market Square")."""
+    name = key.split(", ")[0]  # "Central Library, Market Square": the name, then where it is
+    bare = terms(_ACRONYM_AFTER.sub(" ", name)).words
+    return bare or terms(name).words or terms(key).words
 
 
 def _named(key: str, question: str) -> int:

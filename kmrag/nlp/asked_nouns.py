@@ -36,7 +36,7 @@ MEASURE_NOUNS = {"accuracy", "precision", "percentage", "proportion", "rate", "r
 # what an amount of money is called ("What compensation is due ...?", "the price of X"): a sum is asked, said with
 # its currency ("600 EUR"); read for the answer's type only, not as a hop's relation (kmrag.retrieval.analysis)
 MONEY_NOUNS = frozenset({"compensation", "price", "cost", "fee", "fare", "salary", "wage", "payment", "refund",
-                         "reimbursement", "budget", "revenue", "income", "profit", "earnings", "allowance", "charge", "rent",
+                         "reimbursement", "budget", "revenue", "income", "profit", "earnings", "allowance", "charge", "rent", "bill",
                          "toll"})
 # the roles people have ("the engineer who"), but for the words that name other kinds too ("broadcaster", a
 # company; "model", a product) or as often a thing as a person ("driver", "pilot", "conductor")

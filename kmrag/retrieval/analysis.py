@@ -111,7 +111,7 @@ ORIGIN = re.compile(r"^\s*where\s+(?:(?:is|was|are|were)\b.*\bfrom|(?:does|did|d
 
 # "what is the (average) latency of X": the noun a copula's "what" asks for (spaCy parses "what" as the pronoun,
 # not the noun's determiner)
-ATTRIBUTE_ASKED = re.compile(r"^(?:what|which) (?:is|was|are|were) (?:the |its |their |his |her )?(?:[\w-]+ ){0,2}?"
+ATTRIBUTE_ASKED = re.compile(r"^(?:what|which) (?:is|was|are|were|'s|’s) (?:the |its |their |his |her )?(?:[\w-]+ ){0,3}?"
                              r"([a-z]+) (?:of|for|in|at|on)\b")
 
 
@@ -127,10 +127,13 @@ def _a_sum(doc: Any, text: str, attr: re.Match[str]) -> bool:
     """The noun a copula's "what" asks for names a sum: "the price of X", "the list price of Y", not a title
     ("The Price of Salt") nor another kind of cost ("the human cost of"). ``text``: the question's words in
     lower case, which ``attr`` matched."""
-    said = [t.text for t in doc if not t.is_punct][: len(text[: attr.end(1)].split())]  # as written
-    modifiers = said[2:-1]  # between "what is" and the noun
-    modifiers = modifiers[1:] if modifiers and modifiers[0].lower() in {"the", "its", "their", "his", "her"} else modifiers
-    return bool(said) and said[-1].islower() and all(m.lower() in SUM_MODIFIERS for m in modifiers)
+    toks = [t for t in doc if not t.is_punct][: len(text[: attr.end(1)].split())]  # as written
+    said = [t.text for t in toks]
+    modifiers = toks[2:-1]  # between "what is" and the noun
+    modifiers = modifiers[1:] if modifiers and modifiers[0].lower_ in {"the", "its", "their", "his", "her"} else modifiers
+    # "the annual council tax bill": a sum's words, or nouns in lower case that say what it is paid for
+    return bool(said) and said[-1].islower() and \
+        all(m.lower_ in SUM_MODIFIERS or (m.pos_ == "NOUN" and m.text.islower()) for m in modifiers)
 
 
 def _singular(noun: str) -> str:

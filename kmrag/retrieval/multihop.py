@@ -72,7 +72,7 @@ VALUE_OF = {
                         r"(?![A-Za-z])|[€$£])|[€$£]\s*\d(?:[\d,.]*\d)?(?:\s*(?:million|billion|thousand)\b)?", re.I),
     "NUMBER": re.compile(r"\d"),
     "QUANTITY": re.compile(r"\d[\d,.]*\s*(?:sq(?:uare)?\.?\s*(?:km|kilomet\w*|miles?|mi|metres|meters|m|feet|ft)\b|"
-                           r"km²|m²|ft²|mi²|km|kilomet\w*|miles?|metres|meters|feet|ft|kg|tonnes?|acres?|hectares?|"
+                           r"km²|m²|ft²|mi²|km|kilomet\w*|miles?|metres|meters|m|cm|mm|feet|ft|kg|tonnes?|acres?|hectares?|"
                            r"years?|hours?|minutes?|seconds?|ms|milliseconds?|days?|%|per ?cent)(?![A-Za-z])|"
                            # "eighteen minutes", "twenty-five km": a measure whose number is written in words
                            rf"\b{NUMBER_WORDS}[\s-]+(?:km|kilomet\w*|miles?|metres|meters|feet|kg|tonnes?|acres?|"

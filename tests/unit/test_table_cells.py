@@ -1,0 +1,100 @@
+"""Table cells a question names in its own words: a key's abbreviation or address left unsaid, a row's one sum, a
+unit per unit, opening hours' ends, years compared by "first", and what stops each from answering another question
+(kmrag.answer.extractive, kmrag.answer.tables)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.answer.extractive import quantities
+from kmrag.answer.tables import key_words
+from kmrag.nlp.extract import SpacyExtractor
+from kmrag.retrieval.analysis import QuestionAnalyser
+from tests.unit.test_extractive_answers import answer, basis
+
+pytestmark = pytest.mark.unit
+
+WORKS = ("| Site | Town | Opened | Main pool |\n|---|---|---|---|\n| Carrow WTW | Pennick | 1964 | 25 m, 6 lanes |\n"
+         "| Fenby WwTW | Fenby | 1972 | 33.3 m, 8 lanes |\n| Brackley Cross WTW | Brackley Cross | 1981 | – |")
+TAX = ("| Band | Value on 1 April 1991 | Annual charge 2024/25 |\n|---|---|---|\n| A | up to £40,000 | £1,456.24 |\n"
+       "| B | £40,001 to £52,000 | £1,698.95 |\n| F | £120,001 to £160,000 | £3,155.19 |")
+PERMITS = ("| CO2 emissions (g/km) | First permit | Second or third permit |\n|---|---|---|\n| 101 to 130 | £85 | £125 |\n"
+           "| 131 to 165 | £110 | £150 |\n| 166 to 225 | £145 | £185 |")
+LIBRARIES = ("| Library | Ward | Saturday | Sunday |\n|---|---|---|---|\n"
+             "| Central Library, Market Square | St Anselm's | 9am to 5pm | 11am to 3pm |\n"
+             "| Brindle Library, Church Street | Brindle | 10am to 1pm | Closed |")
+CENTRES = ("| Centre | Opened | Main pool |\n|---|---|---|\n| Northgate Pool & Fitness | 1994 | 33.3 m, 8 lanes |\n"
+           "| Riverside Leisure Centre | 1978 | 25 m, 6 lanes |")
+
+
+def table(content: str) -> list[tuple[str, str, str, str]]:
+    return [(content, "table", "Table", "")]
+
+
+def test_a_key_is_named_without_its_abbreviated_kind_or_its_address() -> None:
+    assert key_words("Carrow WTW") == {"carrow"}
+    assert key_words("Central Library, Market Square") == {"central", "librari"} or \
+        key_words("Central Library, Market Square") == key_words("Central Library")
+    assert key_words("NHS Trust") == key_words("NHS Trust")  # an abbreviation first is part of the name
+    assert "nhs" in key_words("NHS Trust")
+
+
+def test_cells_named_in_the_question_s_own_words(x: SpacyExtractor) -> None:
+    assert answer(x, "Which town is the Brackley Cross treatment works in?", table(WORKS))[0] == "Brackley Cross"
+    assert answer(x, "What year did Fenby wastewater treatment works originally open?", table(WORKS))[0] == "1972"
+    assert answer(x, "What time does Central Library close on a Sunday?", table(LIBRARIES))[0] == "3pm"
+    assert answer(x, "What time does Brindle Library open on Saturday?", table(LIBRARIES))[0] == "10am"
+    assert answer(x, "What are Central Library's Saturday opening hours?", table(LIBRARIES))[0] == "9am to 5pm"
+    # the length asked, not the lanes beside it in the cell
+    assert answer(x, "How long is the main pool at Northgate Pool & Fitness?", table(CENTRES))[0] == "33.3 m"
+
+
+def test_the_key_s_own_words_name_no_column(x: SpacyExtractor) -> None:
+    """"Northgate Pool & Fitness" says "pool": a swim's price is no "Main pool" cell (a span read may still offer
+    a number, which the confidence then weighs as read from a row that does not say what is asked)."""
+    assert basis(x, "How much is an adult swim session at Northgate Pool & Fitness?", table(CENTRES)).get("kind") != "cell"
+
+
+def test_a_row_s_one_sum_answers_what_it_costs_whatever_its_header_calls_it(x: SpacyExtractor) -> None:
+    assert answer(x, "What's the annual council tax bill for a Band B property in 2024/25?", table(TAX))[0] == \
+        "£1,698.95"
+    assert answer(x, "How much is council tax for a band F home?", table(TAX))[0] == "£3,155.19"
+    # a row's one date is no answer to a date it does not name: it opened then, it does not shut then
+    assert basis(x, "When does Riverside Leisure Centre shut for the building work?", table(CENTRES)).get("kind") != "cell"
+
+
+def test_a_quantity_per_unit_falls_in_the_band_of_a_header_in_that_unit(x: SpacyExtractor) -> None:
+    assert quantities("a car that emits 140 g/km") == [(140.0, "g/km", "140 g/km")]
+    assert answer(x, "How much is a resident parking permit for a car that emits 140 g/km of CO2?",
+                  table(PERMITS))[0] == "£110"
+
+
+def test_a_sum_asked_with_its_compound_noun_is_a_sum(x: SpacyExtractor) -> None:
+    analyse = QuestionAnalyser(x).analyse
+    assert analyse("What's the annual council tax bill for a Band B property?").answer_type == "MONEY"
+    assert analyse("What is the water standing charge for a household?").answer_type == "MONEY"
+    assert analyse("What is the human cost of the war?").answer_type != "MONEY"
+
+
+def test_a_table_s_years_compared_by_first_and_most_recent(x: SpacyExtractor) -> None:
+    assert answer(x, "Which opened first, Brackley Cross water treatment works or Fenby wastewater works?",
+                  table(WORKS))[0] == "Fenby WwTW"
+    assert answer(x, "Which opened more recently, Carrow WTW or Fenby WwTW?", table(WORKS))[0] == "Fenby WwTW"
+
+
+def test_a_person_who_holds_the_question_s_own_name_is_not_its_answer(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "Who led the council before Judith Hargreaves took over?", [
+        ("From 2003 to 2014 the council was led by Cllr Judith Hargreaves.", "paragraph", "History", "")])
+    assert direct is None
+
+
+def test_who_served_longer_compares_tenures_never_the_years_themselves(x: SpacyExtractor) -> None:
+    q = "Who served longer as chief executive, Eileen Dunstable or Alan Gossage?"
+    decades = [("Eileen Dunstable was the first woman to lead the council's staff in the 1990s.", "paragraph",
+                "Eileen Dunstable", ""),
+               ("Alan Gossage led the council through the spending reductions of the 2010s.", "paragraph",
+                "Alan Gossage", "")]
+    assert answer(x, q, decades)[0] is None  # "1990s" and "2010s" are when, not how long
+    tenures = [("Eileen Dunstable was chief executive from 1988 to 2009.", "paragraph", "Eileen Dunstable", ""),
+               ("Alan Gossage was chief executive from 2009 to August 2021.", "paragraph", "Alan Gossage", "")]
+    assert answer(x, q, tenures)[0] == "Eileen Dunstable"
