@@ -97,7 +97,10 @@ def _content_verb(nlp: Any, question: str) -> tuple[str, str] | None:
         done = next((c for c in verb.children if c.dep_ in {"xcomp", "advcl"}), None)  # the parking costs; "to
         if done is not None and not any(c.dep_ == "dobj" for c in done.children):  # build Line T1": the line
             verb = done
-    if verb.pos_ not in {"VERB", "NOUN"} or verb.pos_ == "NOUN" and verb.dep_ not in {"xcomp", "advcl"} or \
+    # a verb the tagger took for a noun: one of "to do" ("how to build") or with its auxiliary ("who did X replace")
+    misread = verb.pos_ == "NOUN" and (verb.dep_ in {"xcomp", "advcl"} or
+                                       verb.dep_ == "ROOT" and any(c.dep_ == "aux" for c in verb.children))
+    if verb.pos_ not in {"VERB", "NOUN"} or verb.pos_ == "NOUN" and not misread or \
             verb.lemma_.lower() in LIGHT_VERBS or verb.i == found[0].i:
         return None
     return verb.text, verb.lemma_.lower()

@@ -459,6 +459,28 @@ def _without_key(question: str, key: str, kw: frozenset[str], qwords: frozenset[
     return qwords - kw
 
 
+_EXTREME_BAND = re.compile(r"\b(top|highest|upper|bottom|lowest|first|last)\s+(?:usage\s+|rate\s+|price\s+)?"
+                           r"(band|tier|bracket)\b", re.I)
+
+
+def _extreme_band(question: str, rows: Sequence[tuple[Any, tuple[float | None, float | None, str]]]
+                  ) -> tuple[Any, str] | None:
+    """The row of a table's highest range for "the top band" (its lowest for "the bottom band"), when the rows'
+    ranges are of one unit and of one table; None when the question names no such band."""
+    m = _EXTREME_BAND.search(question)
+    if m is None or len({r[2] for _, r in rows}) != 1 or len({s.span.unit_id for s, _ in rows}) != 1 or len(rows) < 2:
+        return None
+    high = m.group(1).lower() in {"top", "highest", "upper", "last"}
+
+    def level(band: tuple[float | None, float | None, str]) -> float:
+        lo, hi, _ = band
+        return (lo if lo is not None else -1e18) if high else (hi if hi is not None else 1e18)
+    ranked = sorted(rows, key=lambda x: level(x[1]), reverse=high)
+    if level(ranked[0][1]) == level(ranked[1][1]):
+        return None
+    return ranked[0][0], f"the row of the {'highest' if high else 'lowest'} range ({m.group(0)})"
+
+
 def _one_of_kind(question: str, answer_type: str) -> re.Pattern[str] | None:
     """What a row's one value of the kind asked looks like, for the kind a row holds one of as a rule: a sum ("how
     much is council tax for band F": a number to the analysis, a sum all the same). Not a date: a row's one date
@@ -1154,6 +1176,8 @@ class ExtractiveGenerator:
         rows = [(s, r) for s, r in rows if self._asks_row_value(question, s.span, analysis)]
         if not rows:
             return None
+        if (top := _extreme_band(question, rows)) is not None:  # "the top band": the row of the highest range
+            return [top[0].span], self._row_value(top[0].span, analysis), top[1]
         units = {r[2] for _, r in rows}
         asked = row_range(question)
         for row, r in rows:  # the question names a row's own range ("more than 3500 km")

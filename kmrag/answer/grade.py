@@ -105,6 +105,8 @@ class OfflineGrader:
         if unstated and on_topic:
             return AnswerGrade(grounded, False, f"the evidence says nothing of {', '.join(unstated)}, which the "
                                "question asks of", on_topic=False)
+        if on_topic and (out_of_time := _out_of_time(question, validated.basis)):
+            return AnswerGrade(grounded, False, out_of_time, on_topic=False)
         elsewhere = on_topic and _read_elsewhere(analysis, validated, context, named)
         other = _of_another(question, analysis, validated, named) if on_topic and not elsewhere else None
         on_topic = on_topic and not elsewhere and other is None
@@ -131,6 +133,26 @@ class OfflineGrader:
 # one of its names ("the 1876 battle", "the officer born on July 10, 1886", "born in 1978")
 _ASKED_YEAR = re.compile(r"(?<!born )(?<!died )\b(?:in|during)\s+(?:the\s+)?(?:(?:year|season|financial year)\s+)?"
                          r"(?:[A-Z][a-z]+\s+)?(1[0-9]{3}|20[0-9]{2})(?:[-–/]\d{2,4})?\b")
+
+
+# "who led the council before X took over in 2003": the time asked is before 2003 ("after": after it)
+_BEFORE_AFTER_YEAR = re.compile(r"\b(before|after)\b[^?]*?\b(?:in|of)\s+(?:[A-Z][a-z]+\s+)?(1[0-9]{3}|20[0-9]{2})\b")
+_YEAR_IN_TEXT = re.compile(r"(?<![\d.,])(1[0-9]{3}|20[0-9]{2})(?![\d.,]\d)")
+
+
+def _out_of_time(question: str, basis: dict[str, Any] | None) -> str | None:
+    """Why the answer's span speaks of another time than the question's "before X in 2003" ("Cllr Luscombe was
+    elected Leader in May 2022": every year it says is after), or None."""
+    m = _BEFORE_AFTER_YEAR.search(question)
+    quote = str((basis or {}).get("quote", ""))
+    years = [int(y) for y in _YEAR_IN_TEXT.findall(quote)]
+    if m is None or not years:
+        return None
+    year, before = int(m.group(2)), m.group(1).lower() == "before"
+    if all(y > year for y in years) if before else all(y < year for y in years):
+        return (f"the answer's span speaks of {', '.join(map(str, sorted(set(years))))}, "
+                f"{'after' if before else 'before'} the {year} the question asks {m.group(1).lower()}")
+    return None
 
 
 def asked_years(question: str) -> list[str]:

@@ -99,8 +99,9 @@ def test_a_total_at_a_rate_is_the_question_s_quantity_times_the_rate(x: SpacyExt
     assert direct == "£20.72" and basis is not None and "14 cubic metres × £1.48" in basis["rule"]
     assert answer("Which usage band would 22 cubic metres in a quarter put me in?")[0] == "Band B"
     assert answer("What is the charge per cubic metre in Band C?")[0] == "£2.37"
-    # "the top band" names no row: "Band A" is not named by the article "a"
-    assert answer("What do heavy users in the top band pay per cubic metre of water?")[0] is None
+    # "the top band" is the row of the highest range, not "Band A" named by the article "a"
+    assert answer("What do heavy users in the top band pay per cubic metre of water?")[0] == "£2.37"
+    assert answer("What is the charge per cubic metre in the lowest band?")[0] == "£1.48"
 
 
 def test_a_total_that_is_not_the_rate_times_the_quantity_is_dropped() -> None:
@@ -144,3 +145,27 @@ def test_a_list_is_about_what_its_headings_say_a_paragraph_is_not() -> None:
     assert on_topic(BOARD, "**Chair:** Sir Colin Ashdown (chair since July 2019)")
     assert not on_topic("Sir Colin Ashdown chairs the board of the Kestrel Trust.",
                         "Sir Colin Ashdown chairs the board of the Kestrel Trust.")
+
+
+def test_an_answer_from_a_span_of_another_time_than_the_one_asked_is_off_topic() -> None:
+    said = "At the elections in May 2022, Cllr Deborah Luscombe was elected Leader."
+    u = unit("u_" + "5" * 16, "From 2003 to 2014 the council was led by Cllr Judith Hargreaves. " + said,
+             title="History")
+    ctx = Context.of(T, [u])
+
+    def on_topic(question: str) -> bool:
+        analysis = QuestionAnalysis(question=question, kind="factoid", answer_type="PERSON", mentions=[])
+        v = validate(f"{said} [{u.id}]", ctx, lambda ids: set(), direct="Cllr Deborah Luscombe", basis={"kind": "span"})
+        return OfflineGrader().grade_answer(question, analysis, v, ctx).on_topic
+
+    assert not on_topic("Who led the council before Judith Hargreaves took over in 2003?")
+    assert on_topic("Who led the council after Judith Hargreaves took over in 2003?")
+    assert on_topic("Who was elected Leader of the council?")
+
+
+def test_a_key_s_capital_letter_must_be_named_in_the_question() -> None:
+    from kmrag.answer.extractive import _letters_named
+
+    assert _letters_named("Band A", "What is the charge per cubic metre in Band A?")
+    assert not _letters_named("Band A", "What does a heavy user pay per cubic metre in a band?")
+    assert _letters_named("Central Library", "When does Central Library open?")

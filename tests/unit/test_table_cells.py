@@ -98,3 +98,9 @@ def test_who_served_longer_compares_tenures_never_the_years_themselves(x: SpacyE
     tenures = [("Eileen Dunstable was chief executive from 1988 to 2009.", "paragraph", "Eileen Dunstable", ""),
                ("Alan Gossage was chief executive from 2009 to August 2021.", "paragraph", "Alan Gossage", "")]
     assert answer(x, q, tenures)[0] == "Eileen Dunstable"
+
+
+def test_a_verb_the_tagger_took_for_a_noun_is_still_the_question_s_verb(x: SpacyExtractor) -> None:
+    from kmrag.answer.asked import asking_verb
+
+    assert asking_verb(x.nlp, "Who did Joanna Threlkeld replace as chief executive?") is not None
