@@ -481,6 +481,22 @@ def _extreme_band(question: str, rows: Sequence[tuple[Any, tuple[float | None, f
     return ranked[0][0], f"the row of the {'highest' if high else 'lowest'} range ({m.group(0)})"
 
 
+def _the_row_named(question: str, row: Span, key: str, spans: Sequence[Span]) -> bool:
+    """Of the rows of one table keyed as ``row`` is ("MSc Hydrogeology" for its Home and its International fees),
+    is ``row`` the one the question names by a cell the others do not share ("Home")? True for a key no other row
+    has."""
+    def cells(s: Span) -> list[str]:
+        return [c[1] for c in _cells(s.display)[1:] if len(c) == 2]
+    same = [s for s in spans if s.kind == "row" and s.unit_id == row.unit_id and _cells(s.display)
+            and len(first := _cells(s.display)[0]) == 2 and _unbracketed(first[1]).strip() == key]
+    if len(same) < 2:
+        return True
+    qwords = terms(question).words
+    shared = frozenset.intersection(*(frozenset(cells(s)) for s in same))
+    named = [s for s in same if any((w := terms(c).words) and w <= qwords for c in cells(s) if c not in shared)]
+    return named == [row]
+
+
 def _one_of_kind(question: str, answer_type: str) -> re.Pattern[str] | None:
     """What a row's one value of the kind asked looks like, for the kind a row holds one of as a rule: a sum ("how
     much is council tax for band F": a number to the analysis, a sum all the same). Not a date: a row's one date
@@ -640,6 +656,27 @@ _PER_HEAD = re.compile(rf"\bper\s+(?:an?\s+|one\s+)?({_UNIT.strip('()')})\b", re
 _ASKS_RATE = re.compile(r"\b(?:per|a|each|every|rate|tariff|price of one)\s+(?:\w+\s+)?(?:cubic|square)?\s*"
                         r"(?:met(?:re|er)|m³|m3|m²|m2|lit(?:re|er)|hour|minute|day|year|km|kilomet(?:re|er)|mile|kg)\b|"
                         r"\b(?:rate|unit price|per)\b", re.I)
+
+
+# the question asks a total, not a rate: "altogether", "in total", "over the two years"
+TOTAL_ASKED = re.compile(r"\b(?:altogether|in total|in all|overall|total|over (?:the |my |a |all )?(?:\w+ )?"
+                         r"(?:years|months|weeks|days|hours))\b", re.I)
+_COUNT_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
+def _total_over(question: str, row: Span, rate: str | None, per: re.Match[str]) -> dict[str, Any] | None:
+    """A rate per unit ("£5,900" per year) times the count of that unit the question says ("over the two years"),
+    else its column's header ("Part-time (per year, 2 years)"): {quantity, unit, rate, per, value} as :func:`charged`
+    gives; None when neither says such a count."""
+    unit = _unit(per.group(1))
+    head = next((h for h, v in _cells(row.display) if v == rate), "")  # "Part-time (per year, 2 years)": its count
+    for m in [*re.finditer(r"\b(\d+|" + "|".join(_COUNT_WORDS) + r")\s+(\w+)", question, re.I),
+              *re.finditer(r"\b(\d+|" + "|".join(_COUNT_WORDS) + r")\s+(\w+)", head, re.I)]:
+        said = _unit(m.group(2).lower()) or m.group(2).lower()
+        if said == unit or said.rstrip("s") == unit.rstrip("s"):
+            n = float(m.group(1)) if m.group(1).isdigit() else float(_COUNT_WORDS[m.group(1).lower()])
+            return charged("", row, rate, n, unit)
+    return None
 
 
 def charged(question: str, row: Span, rate: str | None, value: float, unit: str) -> dict[str, Any] | None:
@@ -1092,7 +1129,7 @@ class ExtractiveGenerator:
 
     @staticmethod
     def _cell(question: str, scored: list[_Scored], analysis: QuestionAnalysis,
-              noun: str | None = None) -> tuple[list[Span], str | None, str] | None:
+              noun: str | None = None) -> tuple[Any, ...] | None:
         """The cell of the row and column the question names ("单跳检索的准确率是多少" -> the 准确率 of the
         row keyed 单跳检索; "what is the accuracy of single-hop retrieval"): every word of the row's key
         (without its parenthesis) is a word of the question, and most of the column header's are (at least
@@ -1127,9 +1164,12 @@ class ExtractiveGenerator:
                      and (noun is None or noun in VAGUE_NOUNS or bool(terms(noun).words & hw)
                           or (analysis.answer_type == "DATE" and noun in DATE_NOUNS)
                           or (noun in {"time", "times"} and bool(CLOCK.search(v))))]
-            if not heads and (kind := _one_of_kind(question, analysis.answer_type)) is not None:
+            named_heads = [h for h, _ in cells[1:] if (hw := terms(_unbracketed(h)).words) and 2 * len(hw & hq) >= len(hw)
+                           and (len(hw & hq) >= min(2, len(hw)) or _head_noun_named(h, hq))]
+            if not heads and not named_heads and (kind := _one_of_kind(question, analysis.answer_type)) is not None:
                 # "the annual bill for a Band B property": the row's one sum, whatever its header calls it (not a
-                # band's bounds, "£40,001 to £52,000")
+                # band's bounds, "£40,001 to £52,000"), when the question names none of its columns ("the part-time
+                # fee" of a row whose Part-time cell says "Not available" is no Full-time fee)
                 typed = [(0.0, h, v) for h, v in cells[1:] if kind.search(v) and band_of(h, v) is None]
                 heads = typed if len(typed) == 1 else []
             heads.sort(key=lambda x: -x[0])
@@ -1139,11 +1179,22 @@ class ExtractiveGenerator:
         if not found:
             return None
         found.sort(key=lambda f: (-f[0], -f[1]))
-        if len(found) > 1 and found[1][:2] == found[0][:2] and found[1][5] != found[0][5]:
+        pool = [x.span for x in scored]
+        # of rows keyed alike, the one the question names by a cell of its own ("International", not "Home")
+        found = [f for f in found if _the_row_named(question, f[2], f[3], pool)]
+        if not found or len(found) > 1 and found[1][:2] == found[0][:2] and found[1][5] != found[0][5]:
             return None
         _, _, span, key, head, value = found[0]
         if pattern is not None and len(parts := [p for p in value.split(", ") if pattern.search(p)]) == 1:
             value = parts[0]  # "Main pool: 33.3 m, 8 lanes": the length asked, not the lanes
+        if (per := _PER_HEAD.search(head)) is not None and TOTAL_ASKED.search(question):
+            # "what will I pay altogether over the two years" of a "Part-time (per year)" cell: the rate times the
+            # years the question says, or no answer (the rate is not the total asked)
+            total = _total_over(question, span, value, per)
+            if total is None:
+                return None
+            return [span], total["value"], f"{total['quantity']:g} × {value} {total['per']} = {total['value']} " \
+                f"({value}: the {head} of the row keyed {key})", {"total": total}
         return [span], _end_asked(question, value), f"cell:the {head} of the row keyed {key}"
 
     @staticmethod

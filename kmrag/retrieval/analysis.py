@@ -28,7 +28,7 @@ from kmrag.nlp.extract import SpacyExtractor, clean_name
 
 Kind = Literal["bridge", "comparison", "yes_no", "inference", "factoid"]
 
-AUX_START = {"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will",
+AUX_START = {"am", "is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will",
              "would", "should", "shall", "may", "might", "must"}
 COMPARATIVE = re.compile(
     r"\b(first|earlier|earliest|later|latest|last|older|oldest|elder|eldest|younger|youngest|longer|longest|shorter|"
@@ -197,7 +197,9 @@ class QuestionAnalyser:
                 or re.search(r"\bhow much (?!time\b|longer\b|further\b)(?:\w+ ){0,4}(receive|get|be paid|paid|owed|claim|"
                              r"earn|refund(ed)?|entitled)\b", text) \
                 or re.search(r"\bwhat (?:do|does|did|will|would|should|must) (?:i|we|you|they|he|she|one) (?:have to )?"
-                             r"(?:pay|owe|be charged)\b", text):  # "what do I pay for parking"
+                             r"(?:pay|owe|be charged)\b", text) \
+                or re.search(r"^what (?:do|does|did|will|would) (?!.*\bcost of living\b).{1,80}\bcost\b", text):
+            # "what do I pay for parking", "what will the part-time course cost"
             return "MONEY"
         if re.search(r"\bhow (many|much)\b", text) or re.search(MEASURED_BY_ADJECTIVE, text):
             return "NUMBER"  # "how accurate was X": its accuracy, a number
@@ -491,12 +493,14 @@ _GROUPED = (r"(?:^(?:of|between|among|amongst)?\s*|[,:;]\s*|" + _GROUP_WORD + r"
 SAME_WORD = re.compile(r"\bsame\b", re.I)
 # the set-up a question opens with before its own clause: "A and B: were both ...?", "A — is it ...?"
 _SETUP = re.compile(r"(?:[:;]|\s[\u2014\u2013-]+)\s*([A-Za-z]+)\b[^:;\u2014\u2013]*$")
+# an opening phrase before the question's clause: "As an MSc student, am I allowed ...", "If I move, do I ..."
+_OPENING = re.compile(r"(?i:as|for|in|on|at|after|before|during|if|with|since|once|by)\b[^,?:;]{1,80},\s*([A-Za-z]+)\b")
 
 
 def _lead_after_setup(question: str) -> str:
     """The first word of the question's own clause after a set-up ("A and B: were both ...?": "were"); ""
     when it has none."""
-    m = _SETUP.search(question.strip())
+    m = _SETUP.search(question.strip()) or _OPENING.match(question.strip())
     if m is None:
         return ""
     clause = re.findall(r"[A-Za-z][\w'-]*", question.strip()[m.start(1):])

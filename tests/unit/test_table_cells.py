@@ -104,3 +104,38 @@ def test_a_verb_the_tagger_took_for_a_noun_is_still_the_question_s_verb(x: Spacy
     from kmrag.answer.asked import asking_verb
 
     assert asking_verb(x.nlp, "Who did Joanna Threlkeld replace as chief executive?") is not None
+
+
+FEES = ("| Programme | Student category | Full-time (1 year) | Part-time (per year, 2 years) |\n|---|---|---|---|\n"
+        "| MSc Applied Geoscience | Home | £11,200 | £5,900 |\n| MSc Applied Geoscience | International | £27,400 | "
+        "Not available |\n| MSc Hydrogeology | Home | £10,500 | £5,500 |\n"
+        "| MSc Hydrogeology | International | £26,150 | Not available |")
+
+
+def test_a_total_over_years_of_a_yearly_fee_is_the_fee_times_the_years(x: SpacyExtractor) -> None:
+    fees = [(FEES, "table", "Tuition fees", "")]
+    assert answer(x, "If I do the MSc Applied Geoscience part-time as a Home student, what will I pay in tuition "
+                     "altogether over the two years?", fees)[0] == "£11,800"
+    # the count from the column's header when the question says none
+    assert answer(x, "What will the part-time MSc Hydrogeology cost a Home student in total?", fees)[0] == "£11,000"
+    assert answer(x, "What will the part-time MSc Hydrogeology cost a Home student per year?", fees)[0] == "£5,500"
+
+
+def test_of_rows_keyed_alike_the_one_named_by_its_own_cell_is_read(x: SpacyExtractor) -> None:
+    fees = [(FEES, "table", "Tuition fees", "")]
+    assert answer(x, "What is the full-time fee for an International student on the MSc Hydrogeology?", fees)[0] == \
+        "£26,150"
+    assert answer(x, "What is the full-time fee for a Home student on the MSc Hydrogeology?", fees)[0] == "£10,500"
+    # neither named: no one row; the International part-time cell is no sum: not the full-time fee beside it
+    assert basis(x, "What is the full-time fee for the MSc Hydrogeology?", fees).get("kind") != "cell"
+    assert basis(x, "What is the part-time fee for an International student on the MSc Hydrogeology?",
+                 fees).get("kind") not in {"cell", "band"}
+
+
+def test_questions_after_an_opening_phrase_and_what_a_thing_will_cost(x: SpacyExtractor) -> None:
+    analyse = QuestionAnalyser(x).analyse
+    assert analyse("As an MSc student, am I allowed to use the SEM out of hours?").answer_type == "YES_NO"
+    assert analyse("If I move house, do I need a new permit?").answer_type == "YES_NO"
+    assert analyse("In 2010, who was the mayor of Paris?").answer_type != "YES_NO"
+    assert analyse("What will the part-time course cost a Home student?").answer_type == "MONEY"
+    assert analyse("What does the cost of living index measure?").answer_type != "MONEY"
