@@ -501,16 +501,30 @@ def _one_of_kind(question: str, answer_type: str) -> re.Pattern[str] | None:
     """What a row's one value of the kind asked looks like, for the kind a row holds one of as a rule: a sum ("how
     much is council tax for band F": a number to the analysis, a sum all the same). Not a date: a row's one date
     ("Opened: 1978") answers no "when does it shut"."""
+    if OTHER_SUMS.search(question):
+        return None  # "the single person discount for Band B", "the deposit": another sum than the row's
     if answer_type == "MONEY" or (answer_type == "NUMBER" and re.search(r"\bhow much\b", question, re.I)):
         return VALUE_OF["MONEY"]
     return None
 
 
-def _letters_named(key: str, question: str) -> bool:
-    """Every single capital letter of a row's key is a word of the question: "Band A" is no row of "the top band"
-    (the letter is what tells the table's rows apart, and a bag of words drops it as the article "a")."""
-    words = set(re.findall(r"\w+", question))
-    return all(t in words for t in re.findall(r"\b[A-Z]\b", key))
+# sums of their own, which a row's one sum (its price, its charge) is not
+OTHER_SUMS = re.compile(r"\b(?:discounts?|deposits?|penalt(?:y|ies)|fines?|refunds?|rebates?|premiums?|surcharges?|"
+                        r"reductions?|grants?|bursar(?:y|ies)|scholarships?|stipends?|salar(?:y|ies)|wages?|interest|"
+                        r"commissions?|lev(?:y|ies)|deductions?|subsid(?:y|ies)|allowances?|compensation|"
+                        r"reimbursements?|concessions?)\b", re.I)
+
+
+def _letters_named(key: str, question: str, head: str = "") -> bool:
+    """Every single capital letter of a row's key is said in the question after the word it follows in the key, or
+    after the key column's header ("Band A", "band B" for a key "B" under "Band"): "Band A" is no row of "the top
+    band" (a bag of words drops the letter as the article "a"), nor "Band I" of "what would I pay"."""
+    for m in re.finditer(r"\b[A-Z]\b", key):
+        before = re.findall(r"[\w'-]+", key[: m.start()]) or re.findall(r"[\w'-]+", _unbracketed(head))
+        lead = rf"(?i:{re.escape(before[-1])})\s+" if before else r"(?<!^)(?<![.?!]\s)"
+        if not re.search(rf"{lead}{m.group(0)}\b(?![\w'’-])", question.strip()):
+            return False
+    return True
 
 
 def _head_noun_named(header: str, qwords: frozenset[str]) -> bool:
@@ -661,6 +675,9 @@ _ASKS_RATE = re.compile(r"\b(?:per|a|each|every|rate|tariff|price of one)\s+(?:\
 # the question asks a total, not a rate: "altogether", "in total", "over the two years"
 TOTAL_ASKED = re.compile(r"\b(?:altogether|in total|in all|overall|total|over (?:the |my |a |all )?(?:\w+ )?"
                          r"(?:years|months|weeks|days|hours))\b", re.I)
+# ... unless it asks the rate all the same: "the total yearly fee", "the overall fee per year"
+RATE_ASKED = re.compile(r"\b(?:per|a|each|every)\s+(?:year|month|week|day|hour|term|quarter|night)\b|"
+                        r"\b(?:yearly|annual|annually|monthly|weekly|daily|hourly|nightly|quarterly)\b", re.I)
 _COUNT_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 
 
@@ -670,12 +687,14 @@ def _total_over(question: str, row: Span, rate: str | None, per: re.Match[str]) 
     gives; None when neither says such a count."""
     unit = _unit(per.group(1))
     head = next((h for h, v in _cells(row.display) if v == rate), "")  # "Part-time (per year, 2 years)": its count
-    for m in [*re.finditer(r"\b(\d+|" + "|".join(_COUNT_WORDS) + r")\s+(\w+)", question, re.I),
-              *re.finditer(r"\b(\d+|" + "|".join(_COUNT_WORDS) + r")\s+(\w+)", head, re.I)]:
-        said = _unit(m.group(2).lower()) or m.group(2).lower()
-        if said == unit or said.rstrip("s") == unit.rstrip("s"):
-            n = float(m.group(1)) if m.group(1).isdigit() else float(_COUNT_WORDS[m.group(1).lower()])
-            return charged("", row, rate, n, unit)
+    count = re.compile(r"\b(\d+|" + "|".join(_COUNT_WORDS) + r")\s+(years?|months?|weeks?|days?|hours?|nights?|"
+                       r"quarters?|terms?|minutes?)\b", re.I)
+    asked = [(m.group(1), _unit(m.group(2).lower())) for m in count.finditer(question)]
+    if any(u != unit for _, u in asked):
+        return None  # "if I study for 18 months" of a rate per year: not the header's 2 years
+    for n, said in asked or [(m.group(1), _unit(m.group(2).lower())) for m in count.finditer(head)]:
+        if said == unit:
+            return charged("", row, rate, float(n) if n.isdigit() else float(_COUNT_WORDS[n.lower()]), unit)
     return None
 
 
@@ -1144,6 +1163,15 @@ class ExtractiveGenerator:
         noun = noun or _attribute_asked(question)  # the noun asked: "which town", "the opening hours of"
         pattern = VALUE_OF.get(analysis.answer_type)
         found: list[tuple[int, float, Span, str, str, str]] = []
+        bare_keys: dict[tuple[str, frozenset[str]], set[str]] = {}
+        for x in scored:  # keys of one table told apart only by what key_words leaves out ("London LHR", "London LGW")
+            if x.span.kind == "row" and len(first := _cells(x.span.display)[0]) == 2:
+                k = _unbracketed(first[1]).strip()
+                bare_keys.setdefault((x.span.unit_id, tables.key_words(k)), set()).add(k)
+
+        def kw_full(span: Span, key: str) -> frozenset[str]:
+            alike = bare_keys.get((span.unit_id, tables.key_words(key)), set())
+            return terms(key).words if len(alike) > 1 else frozenset()
         for s in scored:
             if s.span.kind != "row" or not qnumbers <= terms(f"{s.span.title} {s.span.display}").numbers:
                 continue  # "a single adult fare across 3 zones": not the Single row of a table without 3 zones
@@ -1152,7 +1180,8 @@ class ExtractiveGenerator:
                 continue
             key = _unbracketed(cells[0][1]).strip()
             kw = tables.key_words(key)
-            if not kw or not kw <= qwords or (HAN.search(key) and key not in question) or not _letters_named(key, question):
+            if not kw or not kw <= qwords or (HAN.search(key) and key not in question) or \
+                    not _letters_named(key, question, cells[0][0]) or not kw_full(s.span, key) <= qwords:
                 continue  # a Chinese key is named as written, not as a bag of its characters
             hq = _without_key(question, key, kw, qwords)  # "Northgate Pool & Fitness" asks no "Main pool"
             heads = [(len(hw & hq) / len(hw), h, v) for h, v in cells[1:]
@@ -1187,7 +1216,8 @@ class ExtractiveGenerator:
         _, _, span, key, head, value = found[0]
         if pattern is not None and len(parts := [p for p in value.split(", ") if pattern.search(p)]) == 1:
             value = parts[0]  # "Main pool: 33.3 m, 8 lanes": the length asked, not the lanes
-        if (per := _PER_HEAD.search(head)) is not None and TOTAL_ASKED.search(question):
+        if (per := _PER_HEAD.search(head)) is not None and TOTAL_ASKED.search(question) and \
+                not RATE_ASKED.search(question):
             # "what will I pay altogether over the two years" of a "Part-time (per year)" cell: the rate times the
             # years the question says, or no answer (the rate is not the total asked)
             total = _total_over(question, span, value, per)
@@ -1947,8 +1977,9 @@ class ExtractiveGenerator:
             if LIFESPAN.search(question):  # "who lived longer": the years between birth and death
                 v = float(int(years[1]) - int(years[0])) if len(years) >= 2 else None
             elif LENGTH_ASKED.search(question):  # "who served longer": a measure ("12 km", "3 hours"), or the years
-                measured = quantities(span.display)  # from one to the other ("1988 to 2009"); never a year itself
-                v = measured[0][0] if measured else _tenure(span.display)
+                measured = [q for q in quantities(span.display)  # from one to the other ("1988 to 2009"); never a
+                            if not re.match(r"\s*old\b", span.display[span.display.find(q[2]) + len(q[2]):])]  # year,
+                v = _tenure(span.display) or (measured[0][0] if measured else None)  # nor an age ("41 years old")
             elif DEATH.search(question):  # "which died first": the year of the death, not the first year said
                 v = _death_year(span.display)
             else:
@@ -2060,7 +2091,7 @@ HEADED_SLACK = 20  # characters further from the question's words a name ending 
 # nouns that say nothing of the name asked for ("which one", "what kind of ...")
 _CLOCK_RANGE = re.compile(r"^\s*(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?)\s*(?:to|[-–])\s*(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?)\b",
                           re.I)
-_ASKS_CLOSE = re.compile(r"\b(?:what time|when|how late)\b.*\b(?:close[sd]?|closing|shut|shuts|finish(?:es)?|ends?)\b", re.I)
+_ASKS_CLOSE = re.compile(r"\b(?:what time|when|how late)\b.*\b(?:close[sd]?|closing|shut|shuts|finish(?:es)?)\b", re.I)
 _ASKS_OPEN = re.compile(r"\b(?:what time|when|how early)\b.*\b(?:opens?|start[s]?|begins?)\b", re.I)
 
 

@@ -23,10 +23,22 @@ _VALUE_END = re.compile(r"\s+\(|,\s|;\s|\s+[–—-]\s|\s+-\s+\*\*|\n|(?<=[a-z0-
 # what a value of each kind may be, read from the value's start (a name's capital, a value's figure)
 NAMED = frozenset({"PERSON", "ORG"})
 MAX_LABEL_WORDS = 6
-# the question's words neither the label, the value nor what the fields are of says: one (a verb: "pay", "take"),
-# not the case the question asks of ("What standing charge do business customers pay?": not the household's)
-MAX_UNSAID = 1
+MAX_DATE_AT = 24  # a date value opens its field ("Completed: 1961", "Set up: on 1 April 1974")
+# the question's words neither the label, the value nor what the fields are of says: none ("What standing charge do
+# business customers pay?" is not the household's; "Who did the Director of Operations replace?" not its holder)
+MAX_UNSAID = 0
+# a field states who or what holds it now: not the one before, after or beside ("Who was the previous Chair?",
+# "Who will succeed the Chief Executive?", "Who is the deputy Chair?")
+HELD_BY = frozenset({"PERSON", "ORG", "ENTITY"})  # the kinds of value a post is held by
+OTHER_HOLDER = re.compile(r"\b(?:before|after|previous(?:ly)?|former(?:ly)?|next|deputy|acting|vice|predecessor|"
+                          r"successor|replace[ds]?|succeed(?:s|ed)?|until|first|last|original(?:ly)?|used to)\b", re.I)
 MAX_LONE_LABEL_WORDS = 4  # a span with one colon is a field when it starts with a label of so many words
+
+
+def _names_of(text: str, skip_first: bool = False) -> set[str]:
+    """The capitalised words of ``text`` (a name's), but for its first when ``skip_first`` (a question's opening)."""
+    words = re.findall(r"[A-Za-z][\w'’-]+", text)
+    return {w for w in words[1 if skip_first else 0:] if w[:1].isupper() and len(w) > 2}
 
 
 def _said(word: str, qwords: frozenset[str]) -> bool:
@@ -73,22 +85,35 @@ def _value(text: str, start: int, answer_type: str) -> str | None:
         m = re.match(r"[£$€]?\s?\d[\d,.]*", rest)
         return _whole_figure(rest, m) if m else None
     if (pattern := VALUE_OF.get(answer_type)) is not None:
-        head = rest[:120]
+        nxt = _COLON.search(rest)  # the value ends where the next field's label does
+        head = rest[: nxt.start() if nxt else 120][:120]
         m = pattern.search(head)
-        if m is None or m.start() > 0 and answer_type != "DATE":
+        if m is None or m.start() > 0 and answer_type != "DATE" or m.start() > MAX_DATE_AT:
             return None  # "Leakage: 61.3 ..." is the figure after the label, not one further on
         return _whole_figure(rest, m) if answer_type != "DATE" else _date(head, m)
     end = _VALUE_END.search(rest)
-    value = rest[:end.start() if end else len(rest)].strip(" *_")
+    value = _before_next_label(rest[:end.start() if end else len(rest)]).strip(" *_")
     if not value or (answer_type in NAMED and not value[:1].isupper()) or len(value.split()) > 8:
         return None
     return value
 
 
+def _before_next_label(value: str) -> str:
+    """A value without the next field's label a joined list runs on into ("61.3 megalitres per day Capacity:"):
+    up to the last capital after a lower-case word or a figure, when a colon follows."""
+    nxt = _COLON.search(value)
+    if nxt is None:
+        return value
+    head = value[: nxt.start()]
+    starts = list(re.finditer(r"(?<=[a-z0-9)%²³.])\s+(?=(?:\*\*)?[A-Z])", head))
+    return head[: starts[-1].start()] if starts else head
+
+
 def _whole_figure(text: str, m: re.Match[str]) -> str:
     """A figure with its unit: "61.3 megalitres per day", not "61.3"."""
-    unit = re.match(r"[\d,.]+\s*(?:(?:million|billion|thousand|m|bn)\b\s*)?(?:[a-zA-Z%³²/]+(?:\s+per\s+\w+)?)?",
-                    text[m.start():])
+    # its unit in lower case or a short symbol ("Ml", "km²"), never the next label ("1,240 Customers served:")
+    unit = re.match(r"[£$€]?\s?[\d,.]+\s*(?:(?:million|billion|thousand|m|bn)\b\s*)?"
+                    r"(?:(?!per\b)(?:[a-z%³²/µ][a-zA-Z%³²/]*|[A-Z][a-z]?(?![A-Za-z]))(?:²|³)?(?:\s+per\s+[a-z]+)?)?", text[m.start():])
     got = unit.group(0).strip() if unit else m.group(0)
     return got if len(got) >= len(m.group(0)) else m.group(0)
 
@@ -106,6 +131,7 @@ def field_value(question: str, answer_type: str, mentions: Sequence[str], spans:
     and the value is of the kind asked. None when no span, or two spans with other values, have such a field."""
     qwords = terms(question).words
     qnumbers = terms(question).numbers
+    asking_words = terms(re.sub(r"\bhow\s+\w+", " ", question, flags=re.I)).words  # "how many": no word to say
     found: list[tuple[Span, str, str]] = []
     for s in spans:
         if s.kind != "sentence":
@@ -124,9 +150,10 @@ def field_value(question: str, answer_type: str, mentions: Sequence[str], spans:
                 continue  # "leakage in 2020-21" is no field of KEY FIGURES 2023-24
             value = _value(s.display, colon.end(), answer_type)
             said = terms(f"{frame} {label} {value or ''}").words
-            unsaid = [w for w in qwords if not _said(w, said)]
+            unsaid = [w for w in asking_words if not _said(w, said)]
             # the question's own name is not its answer: "whom did Tom Fairley succeed as Director of Operations"
-            if value and len(unsaid) <= MAX_UNSAID and value.lower() not in question.lower():
+            if value and len(unsaid) <= MAX_UNSAID and not _names_of(value) & _names_of(question, skip_first=True) \
+                    and not (answer_type in HELD_BY and OTHER_HOLDER.search(question)):
                 found.append((s, value, f"the {label} of {s.title or 'the list'}"))
                 break
     if not found or any(v.lower() != found[0][1].lower() for _, v, _ in found[1:]):

@@ -132,7 +132,10 @@ class OfflineGrader:
 # a time the question asks of ("leakage in 2020-21", "released in July 2010", "during 1944"), not a year that describes
 # one of its names ("the 1876 battle", "the officer born on July 10, 1886", "born in 1978")
 _ASKED_YEAR = re.compile(r"(?<!born )(?<!died )\b(?:in|during)\s+(?:the\s+)?(?:(?:year|season|financial year)\s+)?"
-                         r"(?:[A-Z][a-z]+\s+)?(1[0-9]{3}|20[0-9]{2})(?:[-–/]\d{2,4})?\b")
+                         r"(?:[A-Z][a-z]+\s+)?(1[0-9]{3}|20[0-9]{2})(?:[-–/]\d{2,4})?\b"
+                         # a quantity is no year: "in 1500 litres", "in 1200 km"
+                         r"(?!\s*(?:km|kilomet|miles?\b|m\b|m²|m³|metres|meters|feet|ft\b|litres|liters|l\b|kg|tonnes|"
+                         r"people|units|%|per\b|hours|minutes|seconds|pages|words))")
 
 
 # "who led the council before X took over in 2003": the time asked is before 2003 ("after": after it)

@@ -198,7 +198,8 @@ class QuestionAnalyser:
                              r"earn|refund(ed)?|entitled)\b", text) \
                 or re.search(r"\bwhat (?:do|does|did|will|would|should|must) (?:i|we|you|they|he|she|one) (?:have to )?"
                              r"(?:pay|owe|be charged)\b", text) \
-                or re.search(r"^what (?:do|does|did|will|would) (?!.*\bcost of living\b).{1,80}\bcost\b", text):
+                or re.search(r"^what (?:do|does|did|will|would) (?!.*\bcost of living\b).{1,80}(?<!the )(?<!a )(?<!its )"
+                             r"\bcost\b(?![-\w])", text):
             # "what do I pay for parking", "what will the part-time course cost"
             return "MONEY"
         if re.search(r"\bhow (many|much)\b", text) or re.search(MEASURED_BY_ADJECTIVE, text):

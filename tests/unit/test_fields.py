@@ -67,7 +67,7 @@ def test_a_field_of_another_case_or_a_sentence_s_colon_is_no_answer() -> None:
                  "overconfident generation on weak retrieval (self-RAG).")
     assert read("What are the three failure modes that advanced RAG patterns address?", "ENTITY", [modes]) is None
     # two spans holding the field with other values: no one answer
-    other = span("Leakage: 58.0 megalitres per day", title="KEY FIGURES 2023-24")
+    other = span("Average leakage: 58.0 megalitres per day", title="KEY FIGURES 2023-24")
     assert read("What was average leakage in 2023-24?", "ENTITY", [span(FIGURES, "KEY FIGURES 2023-24"), other]) is None
 
 
@@ -169,3 +169,24 @@ def test_a_key_s_capital_letter_must_be_named_in_the_question() -> None:
     assert _letters_named("Band A", "What is the charge per cubic metre in Band A?")
     assert not _letters_named("Band A", "What does a heavy user pay per cubic metre in a band?")
     assert _letters_named("Central Library", "When does Central Library open?")
+
+
+def test_a_field_is_not_read_for_another_holder_or_into_the_next_label() -> None:
+    board = span(BOARD, title="Board", section="About Halvern Vale Water / Leadership / Board")
+    for q in ["Who did the Director of Operations replace?", "Who will succeed the Chief Executive?",
+              "Who was the previous Chair?", "Who is the deputy Chair?", "Who was Chair before Sir Colin?"]:
+        assert read(q, "PERSON", [board]) is None, q
+    joined = span("Employees: 1,240 Customers served: 388,000 Leakage: 61.3 megalitres per day Capacity: 18,400 Ml")
+    assert read("How many employees?", "NUMBER", [joined]) == "1,240"
+    assert read("How many customers served?", "NUMBER", [joined]) == "388,000"
+    assert read("What was leakage?", "ENTITY", [joined]) == "61.3 megalitres per day"
+    dam = span("Completed: awaiting survey Opened: 12 May 1961", title="Dam")
+    assert read("When was the dam completed?", "DATE", [dam]) is None
+    assert read("When was the dam opened?", "DATE", [dam]) == "12 May 1961"
+
+
+def test_a_quantity_after_in_is_no_year_asked() -> None:
+    from kmrag.answer.grade import asked_years
+
+    assert asked_years("What is the charge in 1500 litres?") == []
+    assert asked_years("What was leakage in 2020-21?") == ["2020"]
