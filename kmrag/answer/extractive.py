@@ -47,7 +47,7 @@ from kmrag.answer.code_values import read_assigned
 from kmrag.answer.context import Context
 from kmrag.answer.countries import country_in, country_named, place_names
 from kmrag.answer.fields import field_value
-from kmrag.answer.judge import judge
+from kmrag.answer.judge import NUMBER_WORDS, judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
 from kmrag.answer.listed import asked_count, stated_list
@@ -678,7 +678,7 @@ TOTAL_ASKED = re.compile(r"\b(?:altogether|in total|in all|overall|total|over (?
 # ... unless it asks the rate all the same: "the total yearly fee", "the overall fee per year"
 RATE_ASKED = re.compile(r"\b(?:per|a|each|every)\s+(?:year|month|week|day|hour|term|quarter|night)\b|"
                         r"\b(?:yearly|annual|annually|monthly|weekly|daily|hourly|nightly|quarterly)\b", re.I)
-_COUNT_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_COUNT_WORDS = {w: int(n) for w, n in NUMBER_WORDS.items() if int(n) <= 12}  # "over the two years" (zero to twelve)
 
 
 def _total_over(question: str, row: Span, rate: str | None, per: re.Match[str]) -> dict[str, Any] | None:

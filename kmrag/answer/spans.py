@@ -100,24 +100,21 @@ def unit_spans(unit: Any, rank: int) -> list[Span]:
 def _spans(unit: Any, rank: int) -> list[Span]:
     if unit.type == "section":
         return []
-    return [replace(s, section=" / ".join(getattr(unit, "section_path", None) or [])) for s in _unit_spans(unit, rank)]
-
-
-def _unit_spans(unit: Any, rank: int) -> list[Span]:
+    section = " / ".join(getattr(unit, "section_path", None) or [])
     content: str = unit.content
     if unit.type == "table":
         spans = []
         for start, end, header, cells in table_rows(content):
             pairs = [f"{h}: {c}" if h else c for h, c in zip(header + [""] * len(cells), cells, strict=False) if c]
             spans.append(Span(unit.id, unit.source_id, start, end, content[start:end], "row", "; ".join(pairs),
-                              rank, unit.title))
+                              rank, unit.title, section))
         if spans:
             return spans
     if unit.type == "code":
-        return [Span(unit.id, unit.source_id, a, b, content[a:b], "code", content[a:b], rank, unit.title)
+        return [Span(unit.id, unit.source_id, a, b, content[a:b], "code", content[a:b], rank, unit.title, section)
                 for a, b in code_spans(content)]
     return [Span(unit.id, unit.source_id, a, b, content[a:b], "sentence", " ".join(content[a:b].split()), rank,
-                 unit.title)
+                 unit.title, section)
             for a, b in sentence_spans(content)]
 
 
