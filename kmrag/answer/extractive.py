@@ -46,12 +46,14 @@ from kmrag.answer.claims import claims
 from kmrag.answer.code_values import read_assigned
 from kmrag.answer.context import Context
 from kmrag.answer.countries import country_in, country_named, place_names
+from kmrag.answer.describe import read_description
 from kmrag.answer.fields import field_value
 from kmrag.answer.judge import NUMBER_WORDS, judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
 from kmrag.answer.listed import asked_count, stated_list
 from kmrag.answer.ordered import as_choice
+from kmrag.answer.rows import row_named_by_cells
 from kmrag.answer.spans import TITLE_QUALIFIER, Span
 from kmrag.answer.support import STOP, negated, number_key, stem, terms
 from kmrag.answer.titled import titled_compared
@@ -959,9 +961,14 @@ class ExtractiveGenerator:
         scored.sort(key=lambda x: (-x.score, x.span.rank, x.span.start))
         if not scored or scored[0].score <= 0:
             return Draft(text="", notes=[{"generator": "extractive", "why": "no span shares a word with the question"}])
+        if analysis.answer_type == "DESCRIBE":  # "What does Millstone do?": the clause of a span describing it
+            got = read_description(question, [x.span for x in scored], self.nlp)
+            chain, direct, basis = got if got is not None else (self._chain(scored, qwords, analysis), None, None)
+            return Draft(text="\n".join(f"{_ended(s)} [{s.unit_id}]" for s in chain), direct=direct, basis=basis,
+                         notes=[{"generator": "extractive", "statements": len(chain), "described": got is not None}])
         band = self._band(question, scored, analysis) or (
             self._cell(question, scored, analysis, asking(self.nlp, question)[1] if question.isascii() else None)
-            or self._field(question, scored, analysis)
+            or self._row_by_cells(question, scored, analysis) or self._field(question, scored, analysis)
             if analysis.kind == "factoid" and analysis.answer_type != "YES_NO"
             else None)
         basis: dict[str, Any] | None = None
@@ -1226,6 +1233,19 @@ class ExtractiveGenerator:
             return [span], total["value"], f"{total['quantity']:g} × {value} {total['per']} = {total['value']} " \
                 f"({value}: the {head} of the row keyed {key})", {"total": total}
         return [span], _end_asked(question, value), f"cell:the {head} of the row keyed {key}"
+
+    def _row_by_cells(self, question: str, scored: list[_Scored], analysis: QuestionAnalysis
+                      ) -> tuple[list[Span], str, str] | None:
+        """The asked column of the one row the question names by what its cells say, not by its key ("what port
+        does Gatehouse listen on for HTTP writes": the Port of the row Gatehouse, HTTP writes; kmrag.answer.rows),
+        read as a cell is, "cell:" + how."""
+        if analysis.answer_type in CLAUSE_ASKED or not question.isascii():
+            return None
+        noun = asking(self.nlp, question)[1] or _attribute_asked(question)  # "the opening hours of": hours
+        got = row_named_by_cells(question, analysis.answer_type, [x.span for x in scored], akin,
+                                 VALUE_OF.get(analysis.answer_type), None if noun in VAGUE_NOUNS else noun,
+                                 _names_a_person)
+        return None if got is None else ([got[0]], got[2], f"cell:the {got[1]} of the row its cells name")
 
     @staticmethod
     def _field(question: str, scored: list[_Scored], analysis: QuestionAnalysis
@@ -2310,8 +2330,10 @@ def _named_cells(claim: str, row: str) -> str | None:
     """The row's key and the cells whose header the claim names ("Library: Eastmoor Library; Wednesday: Closed"
     for "Eastmoor Library is open on Wednesdays."), or None when it names none."""
     cells = _cells(row)
-    words = terms(claim).words
-    named = [f"{c[0]}: {c[1]}" for c in cells[1:] if len(c) == 2 and (h := terms(c[0]).words) and h <= words]
+    words = terms(claim).words | {p for w in terms(claim).words for p in w.split("-")}
+    # a header is named by all its words, a hyphened one's parts counted ("On-site laboratory": on, site)
+    named = [f"{c[0]}: {c[1]}" for c in cells[1:] if len(c) == 2 and (h := terms(c[0]).words)
+             and {p for w in h for p in w.split("-") if p not in STOP} <= words]
     return "; ".join([": ".join(cells[0]), *named]) if named and len(cells[0]) == 2 else None
 
 

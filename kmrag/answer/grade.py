@@ -92,7 +92,7 @@ class OfflineGrader:
         # band from Sayreville, New Jersey") while the sentence cited is the one holding the answer
         whole = terms(" ".join(context.unit(u).content for u in cited if u in context.spans))
         evidence, numbers = evidence | whole.words, numbers | set(whole.numbers)
-        # and, for code and lists, which never say in words what they are about, the headings they sit under: "the
+        # and, for code, tables and lists, which never say in words what they are about, the headings they sit under: "the
         # multi-hop RAG retry example" is the title of the document a line of code was cited from, "About Halvern
         # Vale Water / Leadership / Board" what a list of officers is of (a paragraph says what it is about)
         evidence |= terms(" ".join(t for u in cited if u in context.spans and _headed(context.unit(u))
@@ -165,9 +165,10 @@ _LISTED = re.compile(r"\s*(?:[-*•+]\s|\d{1,2}[.)]\s|(?:\*\*)?[A-Z][^:\n]{0,60}
 
 
 def _headed(unit: Any) -> bool:
-    """Is ``unit`` one its headings say what it is about: code, or a list (every line a bullet or a "Label:")?"""
+    """Is ``unit`` one its headings say what it is about: code, a table ("Tallyhouse Configuration Reference /
+    Common options" is what its rows are of), or a list (every line a bullet or a "Label:")?"""
     lines = [line for line in unit.content.split("\n") if line.strip()]
-    return unit.type == "code" or (len(lines) >= 2 and all(_LISTED.match(line) for line in lines))
+    return unit.type in {"code", "table"} or (len(lines) >= 2 and all(_LISTED.match(line) for line in lines))
 
 
 class LLMGrader(OfflineGrader):

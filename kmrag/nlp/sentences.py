@@ -18,9 +18,14 @@ _ABBREV = {
 # quote or bracket); or a CJK terminator (。！？；), which needs no space after it
 _BOUNDARY = re.compile(r"""([.!?…]+)(["'”’)\]]*)(\s+)(?=\S)|([。！？；]+)([”’」』）】〉》"')\]]*)(\s*)(?=\S)""")
 _OPENERS = "\"'“‘([「『（【"
+# a list item at the start of a line ("- **Ledger** — Appends ...", "2. Restart it"): after a sentence's end and a
+# line break it opens a sentence whatever letter follows the marker
+_ITEM = re.compile(r"(?:[-*•+]|\d{1,2}[.)])\s")
 
 
-def _starts_sentence(text: str, at: int) -> bool:
+def _starts_sentence(text: str, at: int, gap: str = "") -> bool:
+    if "\n" in gap and _ITEM.match(text, at):
+        return True
     c = text[at + 1] if text[at] in _OPENERS and at + 1 < len(text) else text[at]
     return c.isupper() or c.isdigit() or c == "_"
 
@@ -33,7 +38,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         if m.group(4) is not None:  # CJK: the terminator ends the sentence wherever it stands
             end, nxt = m.end(5), m.end(6)
         else:
-            if not _starts_sentence(text, m.end(3)):
+            if not _starts_sentence(text, m.end(3), m.group(3)):
                 continue
             end, nxt = m.end(2), m.end(3)
             word = re.search(r"([\w.]+)$", text[start:m.start(1)])

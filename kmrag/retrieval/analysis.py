@@ -115,8 +115,40 @@ ATTRIBUTE_ASKED = re.compile(r"^(?:what|which) (?:is|was|are|were|'s|’s) (?:th
                              r"([a-z]+) (?:of|for|in|at|on)\b")
 
 
-# answer types a clause answers ("Why ...?", "How did ...?"), never a name or a value of the spans
-CLAUSE_ASKED = frozenset({"REASON", "MANNER"})
+# answer types a clause answers ("Why ...?", "How did ...?", "What does X do?"), never a name or a value of the
+# spans (a described thing's description is read by kmrag.answer.described)
+CLAUSE_ASKED = frozenset({"REASON", "MANNER", "DESCRIBE"})
+
+_THING = r"(?P<x>(?!(?:i|we|you|they|he|she|it|one|this|that|there)\b)[^?]{1,60}?)"
+# "What does Millstone (actually) do?", "What is the Ledger used for?", "What's Scythe for", "What is Switchyard's
+# job in a cluster?", "What is the purpose of X?", "Can someone explain what the Sieve component does?": what a
+# thing does or is for, said in a clause; ``x`` the thing, ``rest`` what the question adds ("if the answer ...")
+DESCRIBED = [re.compile(p, re.I) for p in (
+    rf"^(?:.*\b(?:explain|describe|tell me|know|wondering)\s+)?what\s+(?:does|do|did)\s+{_THING}\s+"
+    r"(?:actually\s+|exactly\s+|really\s+|even\s+)?do\b(?P<rest>[^?]*)\??\s*$",
+    rf"^.*\b(?:explain|describe|tell me|know|wondering)\s+what\s+{_THING}\s+(?:actually\s+|really\s+)?"
+    r"(?:does|do)\b(?P<rest>[^?]*)\??\s*$",
+    rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+{_THING}\s+(?:(?:used|meant|designed|needed)\s+)?for\s*\??\s*$",
+    rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+{_THING}['’]s?\s+(?:job|role|purpose|function|task)\b"
+    r"(?P<rest>[^?]*)\??\s*$",
+    rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+the\s+(?:job|role|purpose|function|task)\s+of\s+{_THING}\s*\??\s*$",
+)]
+
+
+def thing_described(question: str) -> tuple[str, str] | None:
+    """(the thing, the rest) of a question asking what a thing does or is for; None for any other question
+    ("what does it cost", "what do I pay", "what is the fee for X" are no such question)."""
+    q = " ".join(question.split())
+    for form in DESCRIBED:
+        if (m := form.match(q)) is None:
+            continue
+        thing = re.sub(r"^(?:the|a|an)\s+", "", m.group("x").strip(), flags=re.I)
+        rest = (m.groupdict().get("rest") or "").strip()
+        if not thing or re.search(r"(?i)\b(?:cost|costs|pay|charge|mean|means|stand|living)\b", f"{thing} {rest}") or \
+                re.search(r"(?i)\w+ed$", thing) and " " in thing:  # "the award named for": no description
+            return None
+        return thing, rest
+    return None
 
 
 SUM_MODIFIERS = frozenset({"list", "average", "total", "retail", "ticket", "purchase", "sale", "sales", "base", "unit",
@@ -211,6 +243,8 @@ class QuestionAnalyser:
         if re.match(r"(?:and |so )?how (?:did|does|do|is|are|was|were|can|could|has|have|had|will|would)\b", text) \
                 and not re.search(r"\b(?:die|died|dies|death|finish|finished|rank|ranked|related)\b", text):
             return "MANNER"  # "How did X differ ...?", "How were they expelled?": a way, said in a clause
+        if thing_described(doc.text) is not None:
+            return "DESCRIBE"  # "What does Millstone do?", "What is the Ledger used for?": a clause describes it
         if (attr := ATTRIBUTE_ASKED.search(text)) and _singular(attr.group(1)) in NUMBER_NOUNS | MEASURE_NOUNS:
             return "NUMBER"  # "What is the average latency of X?", "What was the population of Y in 1900?"
         if (attr := ATTRIBUTE_ASKED.search(text)) and _singular(attr.group(1)) in MONEY_NOUNS and " or " not in text \

@@ -37,10 +37,11 @@ from kmrag.graph.base import GraphStore
 from kmrag.nlp import kin
 from kmrag.nlp.embed import Embedder
 from kmrag.nlp.extract import SpacyExtractor
+from kmrag.nlp.glossed import glosses, thing_names
 from kmrag.nlp.names import UPPER, coarse_type, resolution_key, without_honorific
 from kmrag.nlp.rephrase import rephrase
 from kmrag.nlp.stopwords import STOP as WORDS_STOP
-from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis, SubQuestion
+from kmrag.retrieval.analysis import QuestionAnalyser, QuestionAnalysis, SubQuestion, thing_described
 from kmrag.retrieval.graph_retriever import EntityLinker
 from kmrag.retrieval.observe import TraceLog
 from kmrag.retrieval.ppr import personalised_pagerank
@@ -48,6 +49,7 @@ from kmrag.retrieval.strategies import DenseRetriever, FullTextRetriever, Retrie
 from kmrag.schema.search_keys import described_keys, identifier_key, identifiers
 from kmrag.units.store import PgUnitStore
 
+TABLE_LEAD = 8  # BM25's best units among which a table is a lead of its own (dense search rarely finds one)
 # the constant of the last fusion (reciprocal rank, 1 / (k + rank)): a smaller k lets a unit ranked first by one of
 # the round's lists (a question entity's unit, a bridge, a resolved sub-question's) outweigh one that is middling in
 # many. Chosen on the dev sets' tune halves by replaying every question's lists (recall@5 2Wiki / HotpotQA / MuSiQue
@@ -197,12 +199,22 @@ class MultiHopRetriever:
         st.sides = [each[c][0][0] for c in st.analysis.compared if each[c]]
         st.add(first, self.w_first)
         st.add(about, self.w_about)
+        # a table the question's words find: its vector, a blend of many rows, is rarely near any one question
+        st.add([u.id for u in self.units.get_units(tenant, lex.unit_ids[:TABLE_LEAD], include_retired=False)
+                if u.type == "table"], self.w_about)
         if named := [identifier_key(n) for n in identifiers(q)]:
             # "what top_k does self_rag use": the code naming them, as sure a lead as any name (BM25 on the joined
             # identifiers, which search keys index whichever way the code writes them)
             st.add(self.lexical.retrieve(tenant, " ".join(named), st.depth).unit_ids, 2 * self.w_about)
         elif described := self._described_identifiers(tenant, q, st.depth):
             st.add(described, 2 * self.w_about)  # "the default quality threshold": quality_threshold
+        if st.analysis.answer_type == "DESCRIBE" and (asked := thing_described(q)) is not None:
+            # "What is Switchyard's job in a cluster?": the units naming the thing, not those of "job" or "cluster"
+            named = self.lexical.retrieve(tenant, asked[0], st.depth).unit_ids
+            st.add(named, self.w_about)
+            names = thing_names(asked[0])  # a line glossing it ("- **Millstone** (compactor) — Merges ..."): the lead
+            st.add([u.id for u in self.units.get_units(tenant, named[:20], include_retired=False)
+                    if glosses(u.content, names)], 2 * self.w_about)
         hops = self._hops(tenant, st)
         st.followed |= {resolution_key(n) for n in names}
         st.queries.add(q)

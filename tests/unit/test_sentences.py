@@ -22,3 +22,11 @@ def test_capitals_of_any_script_start_a_sentence_and_abbreviations_do_not_end_on
                           "It is 3.5 km long. and so on")
     assert got == ["Dr. Smith went home.", "Он пришёл домой.", "Είναι εδώ.", "J. R. R. Tolkien wrote it.",
                    "It is 3.5 km long. and so on"]
+
+
+def test_a_list_item_on_a_new_line_opens_a_sentence() -> None:
+    text = ("- **Gatehouse** (gateway) — Accepts writes. Owned by Team Sluice.\n- **Ledger** (log) — Appends every "
+            "batch.\n2. restart it. Then wait.\nA - b. - c.")
+    assert split_sentences(text) == ["- **Gatehouse** (gateway) — Accepts writes.", "Owned by Team Sluice.",
+                                     "- **Ledger** (log) — Appends every batch.", "2. restart it.", "Then wait.",
+                                     "A - b. - c."]  # a dash inside a line opens nothing

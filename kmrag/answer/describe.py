@@ -1,0 +1,95 @@
+"""What a thing does or is for ("What does Millstone do?", "What is the Ledger used for?", "What does Self-RAG do
+if the answer is not well-supported?"), read from a span that describes it:
+
+- a glossed term: a list item, a line or a definition that opens with the thing's name, an optional gloss in
+  brackets, then a dash or a colon ("- **Millstone** (compactor) — Merges small segment files into larger ones");
+  the description is what follows;
+- else a sentence whose subject is the thing ("Scythe deletes blocks ...") or stands for it under a heading that
+  names it ("the system re-retrieves ..." under "Self-RAG"); the description is the sentence's predicate.
+
+What the question adds ("if the generated answer is not well-supported", "in a cluster") must be said by the span
+or the headings it sits under, a condition word for word and with the same polarity. The description is the span's
+own words, so it is a quote of what is cited."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kmrag.answer.spans import Span
+from kmrag.answer.support import terms
+from kmrag.nlp.glossed import MAX_DESCRIPTION, glossed, thing_names
+from kmrag.retrieval.analysis import thing_described
+
+# subjects that stand for the thing a heading names ("If ..., the system re-retrieves ...")
+STANDS_FOR = frozenset({"it", "this", "they", "system", "component", "service", "tool", "process", "module", "loop",
+                        "pipeline", "pattern", "method", "approach", "technique", "feature"})
+CONDITION = re.compile(r"(?i)^(?:if|when|whenever|once|after|before|unless|while|during|until)\b")
+NEGATION = re.compile(r"(?i)\b(?:not|no|never|n't|cannot|without|fails?\s+to)\b")
+MAX_UNSAID = 1  # words of what the question adds (not a condition) that neither the span nor its headings say
+
+
+def _clean(text: str) -> str | None:
+    text = text.strip().rstrip(".;:").strip()
+    return text if 3 <= len(text) <= MAX_DESCRIPTION and re.search(r"[a-z]{3}", text) else None
+
+
+def _subject_predicate(doc: Any, names: Sequence[str], headed: bool, past: bool) -> str | None:
+    """The predicate of the sentence's main verb when its subject is one of ``names`` (or stands for it, when
+    ``headed``: the span's headings name it); the verb's tense is the question's."""
+    for sent in doc.sents:
+        root = sent.root
+        if root.pos_ not in {"VERB", "AUX"}:
+            continue
+        # an active subject ("Scythe deletes ..."), or a passive one of "is used to ..." (not "is found stuck")
+        subj = next((c for c in root.children if c.dep_ == "nsubj" or c.dep_ == "nsubjpass" and root.lemma_ == "use"),
+                    None)
+        if subj is None or subj.i > root.i:
+            continue
+        said = terms(doc[subj.left_edge.i:subj.right_edge.i + 1].text).words
+        named = any((nw := terms(n).words) and said == nw for n in names)  # not "Scythe and Millstone"
+        stands = headed and said and said <= STANDS_FOR | {subj.lower_}
+        if not (named or stands) or (root.tag_ == "VBD") != past and root.tag_ in {"VBD", "VBZ", "VBP"}:
+            continue
+        end = root.right_edge.i + 1
+        while end > subj.right_edge.i + 1 and doc[end - 1].is_punct:
+            end -= 1
+        return _clean(doc[subj.right_edge.i + 1:end].text)
+    return None
+
+
+def _adds_said(rest: str, span: Span, thing: str) -> bool:
+    """What the question adds is said: a condition word for word with its polarity, else all but MAX_UNSAID words
+    (by the span, its title or its headings)."""
+    if not rest:
+        return True
+    have = terms(f"{span.display} {span.title} {span.section}").words
+    wanted = terms(rest).words - terms(thing).words
+    if CONDITION.match(rest):
+        return wanted <= terms(span.display).words and bool(NEGATION.search(rest)) == bool(NEGATION.search(span.display))
+    return len(wanted - have) <= MAX_UNSAID
+
+
+def read_description(question: str, spans: Sequence[Span], parse: Callable[[str], Any], pool: int = 6
+                   ) -> tuple[list[Span], str, dict[str, Any]] | None:
+    """(the span, its description of the thing asked, the basis) for a question asking what a thing does or is
+    for; a glossed term among all ``spans`` first, else a subject's predicate among the first ``pool``."""
+    asked = thing_described(question)
+    if asked is None:
+        return None
+    thing, rest = asked
+    names = thing_names(thing)
+    past = bool(re.match(r"(?i).*\bwhat\s+did\b", question))
+    for span in spans:
+        desc = glossed(span.display, names)
+        if desc is not None and _adds_said(rest, span, thing):
+            return [span], desc, {"kind": "described", "how": "glossed", "unit_id": span.unit_id, "quote": span.quote}
+    for span in spans[:pool]:
+        if span.kind != "sentence" or not _adds_said(rest, span, thing):
+            continue
+        headed = any((nw := terms(n).words) and nw <= terms(f"{span.title} {span.section}").words for n in names)
+        desc = _subject_predicate(parse(span.display), names, headed, past)
+        if desc is not None:
+            return [span], desc, {"kind": "described", "how": "subject", "unit_id": span.unit_id, "quote": span.quote}
+    return None

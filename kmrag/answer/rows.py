@@ -1,0 +1,92 @@
+"""A table row named by what its cells say, not by its key: "what port does Gatehouse listen on for HTTP writes?"
+is the Port of the row whose Component is Gatehouse and whose Protocol is HTTP writes; "when was the first public
+release?" the Date of the row whose Highlights say "First public release"; "how long is raw data kept by default
+before it is deleted?" the Default of the row described "How long raw data is kept before it is deleted".
+
+The column is the one the question names (all of its header's words), or, for a date asked, the one headed by a
+date noun; its value must be of the kind asked. A cell (or a part of one, between semicolons and commas) names the
+row when the question says every one of its words; the row read is the one whose cells say the most of the
+question's words, and it must say strictly more than any other row of its table, or nothing is read."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from kmrag.answer.spans import Span
+from kmrag.answer.support import terms
+
+NAMED = frozenset({"PERSON", "ORG", "PLACE", "WORK", "NATIONALITY"})
+MIN_NAMED = 2  # question words a row's naming cells must say between them
+DATE_HEADS = frozenset({"date", "year", "released", "published", "opened", "when"})
+_PARTS = re.compile(r";\s+|,\s+|\s+\(|\)")
+_MARKS = "`*_"  # a cell's markup: "`30d`" is 30d
+
+
+def _cells(display: str) -> list[tuple[str, str]]:
+    pairs = [c.split(": ", 1) for c in display.split("; ")]
+    return [(h.strip(), v.strip(_MARKS + " ")) for h, v in (p for p in pairs if len(p) == 2)]
+
+
+def _asked_column(header: str, qwords: frozenset[str], answer_type: str, noun: str | None,
+                  same: Callable[[str, frozenset[str]], bool]) -> bool:
+    """The column asked: the one the question's asked noun heads ("what port": Port), else one all of whose words
+    the question says ("by default": Default) or, for a date asked, a date's."""
+    hw = terms(header).words
+    if noun is not None:
+        return any(same(w, frozenset({noun})) for w in hw)
+    return bool(hw) and hw <= qwords or answer_type == "DATE" and bool(hw & DATE_HEADS)
+
+
+def _fits(value: str, answer_type: str, pattern: re.Pattern[str] | None) -> bool:
+    if answer_type in {"DATE", "NUMBER", "QUANTITY", "MONEY"} and not re.search(r"\d", value):
+        return False
+    if answer_type in NAMED and not re.search(r"[A-Z][a-z]", value):
+        return False  # "Who was chief executive when X opened?": not the Opened cell's 2016
+    if answer_type in {"DATE", "MONEY"} and pattern is not None:
+        return bool(pattern.search(value))
+    return bool(value) and len(value) <= 80
+
+
+def _said_by(row: list[tuple[str, str]], asked: str, qwords: frozenset[str], same: Callable[[str, frozenset[str]], bool],
+             ) -> frozenset[str]:
+    """The question's words said by the cells (or cell parts) of ``row`` other than the asked column that the
+    question says whole."""
+    said: set[str] = set()
+    for header, value in row:
+        if header == asked:
+            continue
+        for part in [value, *_PARTS.split(value)]:
+            pw = terms(part).words
+            if pw and all(same(w, qwords) for w in pw):
+                said |= {q for q in qwords if any(same(q, frozenset({w})) for w in pw)}
+    return frozenset(said)
+
+
+def row_named_by_cells(question: str, answer_type: str, rows: Sequence[Span], same: Callable[[str, frozenset[str]], bool],
+                       pattern: re.Pattern[str] | None = None, noun: str | None = None,
+                       person_header: Callable[[str], bool] | None = None) -> tuple[Span, str, str] | None:
+    """(the row, the asked column's header, its value) of the one row the question names by its cells, or None.
+    ``noun``: the noun the question word asks ("port" of "what port"); ``person_header``: whether a header is one a
+    person's name stands under (a "who" question's column)."""
+    qwords = terms(question).words
+    best: dict[tuple[str, str], list[tuple[int, Span, str]]] = {}  # (unit, column) -> [(words said, row, value)]
+    for span in rows:
+        if span.kind != "row":
+            continue
+        cells = _cells(span.display)
+        for header, value in cells:
+            if not _asked_column(header, qwords, answer_type, noun, same) or not _fits(value, answer_type, pattern) \
+                    or answer_type == "PERSON" and person_header is not None and not person_header(header):
+                continue
+            said = _said_by(cells, header, qwords - terms(header).words, same)
+            best.setdefault((span.unit_id, header), []).append((len(said), span, value))
+    found: list[tuple[int, Span, str, str]] = []
+    for (_, header), got in best.items():
+        got.sort(key=lambda g: -g[0])
+        if got[0][0] >= MIN_NAMED and (len(got) == 1 or got[1][0] < got[0][0]):
+            found.append((got[0][0], got[0][1], header, got[0][2]))
+    found.sort(key=lambda f: -f[0])
+    if not found or len(found) > 1 and found[1][0] == found[0][0] and found[1][3] != found[0][3]:
+        return None  # two tables' rows named as well, with different values: no answer
+    return found[0][1], found[0][2], found[0][3]
