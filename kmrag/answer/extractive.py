@@ -963,9 +963,10 @@ class ExtractiveGenerator:
             return Draft(text="", notes=[{"generator": "extractive", "why": "no span shares a word with the question"}])
         if analysis.answer_type == "DESCRIBE":  # "What does Millstone do?": the clause of a span describing it
             got = read_description(question, [x.span for x in scored], self.nlp)
-            chain, direct, basis = got if got is not None else (self._chain(scored, qwords, analysis), None, None)
-            return Draft(text="\n".join(f"{_ended(s)} [{s.unit_id}]" for s in chain), direct=direct, basis=basis,
-                         notes=[{"generator": "extractive", "statements": len(chain), "described": got is not None}])
+            said = got[0] if got is not None else self._chain(scored, qwords, analysis)
+            return Draft(text="\n".join(f"{_ended(s)} [{s.unit_id}]" for s in said), direct=got and got[1],
+                         basis=got and got[2],
+                         notes=[{"generator": "extractive", "statements": len(said), "described": got is not None}])
         band = self._band(question, scored, analysis) or (
             self._cell(question, scored, analysis, asking(self.nlp, question)[1] if question.isascii() else None)
             or self._row_by_cells(question, scored, analysis) or self._field(question, scored, analysis)

@@ -1,0 +1,91 @@
+"""Questions that ask what a thing does or is for ("What does Millstone do?", "What is the Ledger used for?"): read
+from a glossed term ("- **Millstone** (compactor) — Merges ...") or from a sentence whose subject is the thing, and
+never from a sentence that only mentions it. Found on a software company's wiki, where every such question was
+"not found" or answered with a name ("What is the Ledger used for?" → "Gatehouse" at 0.56)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.nlp.extract import SpacyExtractor
+from kmrag.nlp.glossed import glossed, glosses, thing_names
+from kmrag.retrieval.analysis import QuestionAnalyser, thing_described
+from tests.unit.test_extractive_answers import answer, basis
+
+pytestmark = pytest.mark.unit
+
+WRITE_PATH = """- **Gatehouse** (ingest gateway) — Accepts writes over HTTP and groups incoming samples into batches. Owned by Team Sluice.
+- **Ledger** (write-ahead log) — Appends every accepted batch to local disk before the write is acknowledged. Owned by Team Keel.
+- **Millstone** (compactor) — Merges small segment files into larger ones every 10 minutes. Owned by Team Keel."""
+RULES = "Scythe and Millstone must take block locks in ascending block-ID order."
+TIMELINE = "09:34 Millstone is found stuck; pausing and resuming it has no effect."
+SELF_RAG = ("Self-RAG adds a check after generation. If the generated answer is not well-supported by the retrieved "
+            "chunks, the system re-retrieves with a refined query and regenerates.")
+
+
+@pytest.mark.parametrize(("question", "thing", "rest"), [
+    ("What does Millstone actually do?", "Millstone", ""),
+    ("what's Scythe for", "Scythe", ""),
+    ("Can someone explain what the Sieve component does?", "Sieve component", ""),
+    ("What is Switchyard's job in a Tallyhouse cluster?", "Switchyard", "in a Tallyhouse cluster"),
+    ("What is the Ledger used for?", "Ledger", ""),
+    ("What is the purpose of the result cache?", "result cache", ""),
+    ("What does Self-RAG do if the generated answer is not well-supported?", "Self-RAG",
+     "if the generated answer is not well-supported"),
+])
+def test_a_question_asking_what_a_thing_does_names_the_thing(question: str, thing: str, rest: str) -> None:
+    assert thing_described(question) == (thing, rest)
+
+
+@pytest.mark.parametrize("question", [
+    "What do I pay for parking?", "What does the Business plan cost per seat per month?", "What is the fee for parking?",
+    "What country does the director of Axis (Film) come from?", "What do John Lanchester and Alan Dean Foster both do "
+    "for a living?", "What is the award named for?", "What does RAG stand for?", "What is Corrective RAG?",
+    "What does it do?", "Who founded Lufthansa?",
+])
+def test_other_questions_ask_no_description(question: str) -> None:
+    assert thing_described(question) is None
+
+
+def test_the_analysis_types_a_description_and_nothing_else(x: SpacyExtractor) -> None:
+    analyser = QuestionAnalyser(x)
+    assert analyser.analyse("What does Millstone do?").answer_type == "DESCRIBE"
+    assert analyser.analyse("What does the Business plan cost per seat per month?").answer_type == "MONEY"
+
+
+def test_a_glossed_term_is_the_whole_name_before_its_dash_or_colon() -> None:
+    line = "- **Millstone** (compactor) — Merges small segment files into larger ones every 10 minutes."
+    assert glossed(line, ["Millstone"]) == "Merges small segment files into larger ones every 10 minutes"
+    assert glossed("Ledger: the write-ahead log of every node.", ["Ledger"]) == "the write-ahead log of every node"
+    assert glossed(line, ["Mill"]) is None and glossed("- **Millstones** — Merge files.", ["Millstone"]) is None
+    assert glossed(RULES, ["Millstone"]) is None and glossed("Millstone — ok", ["Millstone"]) is None  # too short
+    assert thing_names("the Sieve component") == ["the Sieve component", "the Sieve"]
+    assert glosses(WRITE_PATH, ["Ledger"]) and not glosses(RULES, ["Scythe"])
+
+
+def test_the_description_is_read_from_the_glossed_item_not_a_sentence_mentioning_the_thing(x: SpacyExtractor) -> None:
+    units = [(RULES, "rule", "Design rules", ""), (TIMELINE, "paragraph", "Timeline", ""),
+             (WRITE_PATH, "paragraph", "Write path", "")]
+    direct, quotes, _ = answer(x, "What does Millstone actually do?", units)
+    assert direct == "Merges small segment files into larger ones every 10 minutes"
+    assert quotes == ["- **Millstone** (compactor) — Merges small segment files into larger ones every 10 minutes."]
+    assert answer(x, "What is the Ledger used for?", units)[0] == \
+        "Appends every accepted batch to local disk before the write is acknowledged"
+    assert basis(x, "What is the Ledger used for?", units)["how"] == "glossed"
+
+
+def test_a_sentence_whose_subject_is_the_thing_or_stands_for_it_under_its_heading(x: SpacyExtractor) -> None:
+    units = [(SELF_RAG, "paragraph", "Self-RAG", "")]
+    question = "What does Self-RAG do if the generated answer is not well-supported?"
+    assert answer(x, question, units)[0] == "re-retrieves with a refined query and regenerates"
+    assert basis(x, question, units)["how"] == "subject"
+    # the condition's polarity is the question's: the span says what happens when it is *not* well-supported
+    assert answer(x, "What does Self-RAG do if the generated answer is well-supported?", units)[0] is None
+    # a condition the span does not state is no description of what the thing does then
+    assert answer(x, "What does Self-RAG do if the retrieval times out?", units)[0] is None
+
+
+def test_a_shared_subject_or_a_passive_is_no_description(x: SpacyExtractor) -> None:
+    units = [(RULES, "rule", "Design rules", ""), (TIMELINE, "paragraph", "Timeline", "")]
+    assert answer(x, "What does Millstone do?", units)[0] is None  # "Scythe and Millstone must ...", "is found stuck"
+    assert answer(x, "What does Scythe do?", [(RULES, "rule", "Design rules", "")])[0] is None

@@ -1,0 +1,66 @@
+"""A table row named by what its cells say rather than by its key (kmrag.answer.rows): the port of the row whose
+Component is Gatehouse and whose Protocol is HTTP writes; the Default of the option described "How long raw data
+is kept before it is deleted"; the Date of the release whose Highlights say "First public release". A software
+wiki's three such questions were answered "gatehouse.http_port", "60 seconds" and "2023", at 0.51–0.65."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.answer.extractive import _cells_deny, _named_cells
+from kmrag.nlp.extract import SpacyExtractor
+from tests.unit.test_extractive_answers import answer, basis
+
+pytestmark = pytest.mark.unit
+
+PORTS = ("| Port | Component | Protocol |\n|------|-----------|----------|\n| 8427 | Gatehouse | HTTP writes |\n"
+         "| 8428 | Gatehouse | TCP line protocol |\n| 8430 | Switchyard | HTTP queries |")
+OPTIONS = ("| Option | Default | Description |\n|--------|---------|-------------|\n"
+           "| `scythe.retention` | `30d` | How long raw data is kept before it is deleted |\n"
+           "| `switchyard.query_timeout` | `60s` | Queries running longer than this are cancelled |\n"
+           "| `ledger.segment_size` | `64MB` | Size at which a Ledger segment is closed |")
+RELEASES = ("| Version | Date | Highlights |\n|---|---|---|\n"
+            "| 1.0.0 | 2021-06-08 | First public release; single-node only |\n"
+            "| 2.0.0 | 2022-05-17 | Clustering via gossip; Switchyard query router introduced |")
+WARDS = ("| Ward | Councillor | Leisure sites |\n|---|---|---|\n| Northgate | Priya Okafor | Northgate Pool & Fitness |\n"
+         "| Millbrook | Tomasz Wierzbicki | Riverside Leisure Centre |")
+SITES = ("| Site | Opened | Manager |\n|---|---|---|\n| Caverley Sports Hub | 2016 | Dana Pryce |\n"
+         "| Riverside Leisure Centre | 1988 | Omar Haddad |")
+
+
+def test_the_column_asked_of_the_row_its_cells_name(x: SpacyExtractor) -> None:
+    assert answer(x, "what port does gatehouse listen on for http writes?", [(PORTS, "table", "Network ports", "")]
+                  )[0] == "8427"
+    assert basis(x, "what port does gatehouse listen on for http writes?", [(PORTS, "table", "Network ports", "")]
+                 )["rule"] == "the Port of the row its cells name"
+    options = [(OPTIONS, "table", "Common options", "")]
+    assert answer(x, "How long does Tallyhouse keep raw data by default before it gets deleted?", options)[0] == "30d"
+    assert answer(x, "If a query runs forever, after how long does Switchyard cancel it by default?", options
+                  )[0] == "60s"
+    assert answer(x, "When was the very first public release?", [(RELEASES, "table", "Releases", "")])[0] == \
+        "2021-06-08"
+
+
+def test_a_row_named_no_better_than_another_answers_nothing(x: SpacyExtractor) -> None:
+    # "Gatehouse" names two rows as well as each other: which port is not said
+    assert basis(x, "What port does Gatehouse use?", [(PORTS, "table", "Network ports", "")]).get("rule") != \
+        "the Port of the row its cells name"
+
+
+def test_the_column_is_the_noun_asked_and_of_the_kind_asked(x: SpacyExtractor) -> None:
+    wards = [(WARDS, "table", "Wards", "")]
+    # the question names the Ward column on the way; it asks the councillor
+    assert answer(x, "Which councillor represents the ward that Northgate Pool & Fitness is in?", wards)[0] != \
+        "Northgate"
+    # "when ... opened" says when; "who" asks a person, never the Opened cell's year
+    sites = [(SITES, "table", "Sites", "")]
+    assert answer(x, "Who was the council's chief executive when Caverley Sports Hub opened?", sites)[0] != "2016"
+
+
+def test_a_hyphened_header_is_named_by_its_parts_in_a_yes_no_claim() -> None:
+    """"Is there a laboratory at the Fenby wastewater site?" was "yes" at 0.95: the claim was judged against the
+    whole row, as no header was named by it, and its "On-site laboratory: No" went unread."""
+    row = "Site: Fenby WwTW; Type: Wastewater; On-site laboratory: No"
+    named = _named_cells("there a laboratory at is the Fenby wastewater site.", row)
+    assert named == "Site: Fenby WwTW; On-site laboratory: No" and _cells_deny(named)
+    assert _named_cells("Fenby WwTW has a pumping station on site.", row) is None  # "laboratory" unsaid
