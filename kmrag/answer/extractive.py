@@ -437,6 +437,13 @@ def _range_end(cands: list[tuple[str, int]], text: str, question: str) -> list[t
     return out
 
 
+def _a_bound(quantity: tuple[float, str, str], text: str) -> bool:
+    """Is ``quantity`` a bound of a range ``text`` states ("stays of over 1 hour and up to 2 hours"), a band's
+    edge rather than a measure of anything?"""
+    bounds = row_range(text)
+    return bounds is not None and bounds[2] == quantity[1] and quantity[0] in bounds[:2]
+
+
 def _num(text: str) -> float | None:
     key = number_key(text)
     return float(key) if key is not None else None
@@ -1303,7 +1310,7 @@ class ExtractiveGenerator:
         named = [m.lower() for m in analysis.mentions if m[:1].isupper()]
         facts = [(s, q) for s in scored if s.span.kind != "row" and s.score > 0
                  and (not named or any(m in f"{s.span.title} {s.span.display}".lower() for m in named))
-                 for q in quantities(s.span.display) if q[1] in units]
+                 for q in quantities(s.span.display) if q[1] in units and not _a_bound(q, s.span.display)]
         for fact, (value, unit, said) in facts:  # best-scored fact first
             for row, (lo, hi, runit) in rows:
                 if runit != unit or not _names_each(fact.span, places, but=row.span):

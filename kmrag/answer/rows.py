@@ -28,14 +28,17 @@ def _cells(display: str) -> list[tuple[str, str]]:
     return [(h.strip(), v.strip(_MARKS + " ")) for h, v in (p for p in pairs if len(p) == 2)]
 
 
-def _asked_column(header: str, qwords: frozenset[str], answer_type: str, noun: str | None,
-                  same: Callable[[str, frozenset[str]], bool]) -> bool:
+def _asked_column(header: str, row: list[tuple[str, str]], qwords: frozenset[str], answer_type: str,
+                  noun: str | None, same: Callable[[str, frozenset[str]], bool]) -> bool:
     """The column asked: the one the question's asked noun heads ("what port": Port), else one all of whose words
-    the question says ("by default": Default) or, for a date asked, a date's."""
+    the question says ("by default": Default) or, for a date asked, a date's; a noun asked that no header says
+    must be said by another cell of the row ("the default size of a ledger segment": the Default of the option
+    described "Size at which a Ledger segment is closed", not the Opened year of "the opening hours of X")."""
     hw = terms(header).words
-    if noun is not None:
-        return any(same(w, frozenset({noun})) for w in hw)
-    return bool(hw) and hw <= qwords or answer_type == "DATE" and bool(hw & DATE_HEADS)
+    if noun is not None and any(same(w, frozenset({noun})) for w in hw):
+        return True
+    named = bool(hw) and hw <= qwords or answer_type == "DATE" and bool(hw & DATE_HEADS)
+    return named and (noun is None or any(same(noun, terms(v).words) for h, v in row if h != header))
 
 
 def _fits(value: str, answer_type: str, pattern: re.Pattern[str] | None) -> bool:
@@ -76,7 +79,7 @@ def row_named_by_cells(question: str, answer_type: str, rows: Sequence[Span], sa
             continue
         cells = _cells(span.display)
         for header, value in cells:
-            if not _asked_column(header, qwords, answer_type, noun, same) or not _fits(value, answer_type, pattern) \
+            if not _asked_column(header, cells, qwords, answer_type, noun, same) or not _fits(value, answer_type, pattern) \
                     or answer_type == "PERSON" and person_header is not None and not person_header(header):
                 continue
             said = _said_by(cells, header, qwords - terms(header).words, same)

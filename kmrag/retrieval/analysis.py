@@ -128,10 +128,14 @@ DESCRIBED = [re.compile(p, re.I) for p in (
     r"(?:actually\s+|exactly\s+|really\s+|even\s+)?do\b(?P<rest>[^?]*)\??\s*$",
     rf"^.*\b(?:explain|describe|tell me|know|wondering)\s+what\s+{_THING}\s+(?:actually\s+|really\s+)?"
     r"(?:does|do)\b(?P<rest>[^?]*)\??\s*$",
-    rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+{_THING}\s+(?:(?:used|meant|designed|needed)\s+)?for\s*\??\s*$",
+    rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+{_THING}\s+(?:actually\s+|really\s+|exactly\s+)?"
+    r"(?:(?:used|meant|designed|needed)\s+)?for\s*\??\s*$",
     rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+{_THING}['’]s?\s+(?:job|role|purpose|function|task)\b"
     r"(?P<rest>[^?]*)\??\s*$",
     rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+the\s+(?:job|role|purpose|function|task)\s+of\s+{_THING}\s*\??\s*$",
+    # "I'm thinking of volunteering as a ward befriender - what would I actually be doing?"
+    rf"^.*\bas\s+(?:an?|the)\s+{_THING}\s*[-–—,.;:]+\s*what\s+(?:would|will|do|does|should|might)\s+"
+    r"(?:i|we|you|they|he|she)\s+(?:actually\s+|really\s+|be\s+)*(?:doing|do)\b(?P<rest>[^?]*)\??\s*$",
 )]
 
 

@@ -32,6 +32,9 @@ SELF_RAG = ("Self-RAG adds a check after generation. If the generated answer is 
     ("What is the purpose of the result cache?", "result cache", ""),
     ("What does Self-RAG do if the generated answer is not well-supported?", "Self-RAG",
      "if the generated answer is not well-supported"),
+    ("What is the Patient Transport Service actually for?", "Patient Transport Service", ""),
+    ("I'm thinking of volunteering as a ward befriender - what would I actually be doing?", "ward befriender", ""),
+    ("What does a ward befriender do?", "ward befriender", ""),
 ])
 def test_a_question_asking_what_a_thing_does_names_the_thing(question: str, thing: str, rest: str) -> None:
     assert thing_described(question) == (thing, rest)

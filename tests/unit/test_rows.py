@@ -41,6 +41,16 @@ def test_the_column_asked_of_the_row_its_cells_name(x: SpacyExtractor) -> None:
         "2021-06-08"
 
 
+def test_a_noun_asked_that_no_header_says_is_said_by_the_rows_cells(x: SpacyExtractor) -> None:
+    # "the default size of a ledger segment": the Default of the option described "Size at which ...", while
+    # "the opening hours of" a site is not its Opened year (no cell of its row says hours)
+    assert answer(x, "What is the default size of a ledger segment?", [(OPTIONS, "table", "Common options", "")]
+                  )[0] == "64MB"
+    sites = ("| Site | Opened | Manager |\n|---|---|---|\n| St Aldric's Clinic | 2009 | Dana Pryce |\n"
+             "| Harrowgate Hospital | 1923 | Omar Haddad |")
+    assert answer(x, "What are the opening hours of St Aldric's Clinic?", [(sites, "table", "Sites", "")])[0] != "2009"
+
+
 def test_a_row_named_no_better_than_another_answers_nothing(x: SpacyExtractor) -> None:
     # "Gatehouse" names two rows as well as each other: which port is not said
     assert basis(x, "What port does Gatehouse use?", [(PORTS, "table", "Network ports", "")]).get("rule") != \
@@ -64,3 +74,13 @@ def test_a_hyphened_header_is_named_by_its_parts_in_a_yes_no_claim() -> None:
     named = _named_cells("there a laboratory at is the Fenby wastewater site.", row)
     assert named == "Site: Fenby WwTW; On-site laboratory: No" and _cells_deny(named)
     assert _named_cells("Fenby WwTW has a pumping station on site.", row) is None  # "laboratory" unsaid
+
+
+def test_a_bound_of_a_range_another_span_states_picks_no_band(x: SpacyExtractor) -> None:
+    """"How much does a weekly parking pass cost?" was "£2.00" at 0.97: the band of "1 hour", read from minutes
+    saying "the charge for stays of over 1 hour and up to 2 hours rises ..." (a band's edge, no measure of anything)."""
+    bands = ("| Band | Length of stay | Charge |\n|---|---|---|\n| 1 | Up to 30 minutes | Free |\n"
+             "| 2 | Over 30 minutes, up to 1 hour | £1.20 |\n| 3 | Over 1 hour, up to 2 hours | £2.00 |")
+    minutes = "RESOLVED: the charge for stays of over 1 hour and up to 2 hours rises from £1.80 to £2.00 from 1 April."
+    units = [(minutes, "paragraph", "Board minutes", ""), (bands, "table", "Parking charges", "")]
+    assert basis(x, "How much does a weekly parking pass cost?", units).get("kind") != "band"
