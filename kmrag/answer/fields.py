@@ -33,6 +33,14 @@ HELD_BY = frozenset({"PERSON", "ORG", "ENTITY"})  # the kinds of value a post is
 OTHER_HOLDER = re.compile(r"\b(?:before|after|previous(?:ly)?|former(?:ly)?|next|deputy|acting|vice|predecessor|"
                           r"successor|replace[ds]?|succeed(?:s|ed)?|until|first|last|original(?:ly)?|used to)\b", re.I)
 MAX_LONE_LABEL_WORDS = 4  # a span with one colon is a field when it starts with a label of so many words
+# a question after the one who held a post before another: "Who was the site manager before Orla Kestwick?", "Who
+# did X replace as Chair?", "X's predecessor"; a label of that holder: "Previous site manager:", "Former Chair:"
+ASKS_PREVIOUS = re.compile(r"\bbefore\s+(?-i:[A-Z])|\b(?:replace[ds]?|succeed(?:s|ed)?|preceded?|predecessor|"
+                           r"previous(?:ly)?|former(?:ly)?|t(?:ake|akes|ook|aken)\s+over\s+from)\b", re.I)
+PREVIOUS_LABEL = re.compile(r"^(?:\*\*|__)?(?:previous|former|preceding|past)\s", re.I)
+PREVIOUS_WORDS = terms("previous former preceding past").words
+ASKING_PREVIOUS = terms("before replace replaced replaces succeed succeeds succeeded precede preceded predecessor "
+                        "previous previously former formerly take takes took taken").words  # said by a "Previous ..." label
 
 
 def _names_of(text: str, skip_first: bool = False) -> set[str]:
@@ -72,7 +80,12 @@ def _starts_label(text: str, words: Sequence[re.Match[str]], i: int) -> bool:
     if i == 0:
         return True
     gap = text[words[i - 1].end():words[i].start()]
-    return not (re.fullmatch(r"[ \t]+", gap) and words[i - 1].group(0)[:1].isupper())
+    before = words[i - 1].group(0)
+    # a code or a double-barrelled name ends a value, never starts a label: "Site code: BCH-PCH Site manager:",
+    # "Matron: Bernadette Fowey-Lund Opened: 1978"
+    value_like = bool(re.search(r"\d", before) or before.isupper() and len(before) > 1 or
+                      re.fullmatch(r"[A-Z][a-z]+-[A-Z][\w'’]+", before))
+    return not (re.fullmatch(r"[ \t]+", gap) and before[:1].isupper() and not value_like)
 
 
 def _value(text: str, start: int, answer_type: str) -> str | None:
@@ -129,9 +142,12 @@ def field_value(question: str, answer_type: str, mentions: Sequence[str], spans:
     """(span, value, rule) of the one field the question names, in the best span that has it: its label's words
     are the question's, the question's names and figures are the span's title's or the span's before the label,
     and the value is of the kind asked. None when no span, or two spans with other values, have such a field."""
-    qwords = terms(question).words
+    previous = bool(ASKS_PREVIOUS.search(question))
+    qwords = terms(question).words | (PREVIOUS_WORDS if previous else frozenset())  # "before X" says "Previous"
     qnumbers = terms(question).numbers
     asking_words = terms(re.sub(r"\bhow\s+\w+", " ", question, flags=re.I)).words  # "how many": no word to say
+    if previous:
+        asking_words -= ASKING_PREVIOUS
     found: list[tuple[Span, str, str]] = []
     for s in spans:
         if s.kind != "sentence":
@@ -152,8 +168,9 @@ def field_value(question: str, answer_type: str, mentions: Sequence[str], spans:
             said = terms(f"{frame} {label} {value or ''}").words
             unsaid = [w for w in asking_words if not _said(w, said)]
             # the question's own name is not its answer: "whom did Tom Fairley succeed as Director of Operations"
+            before = PREVIOUS_LABEL.match(label) is not None  # "Previous site manager": the one before, asked or not
             if value and len(unsaid) <= MAX_UNSAID and not _names_of(value) & _names_of(question, skip_first=True) \
-                    and not (answer_type in HELD_BY and OTHER_HOLDER.search(question)):
+                    and not (answer_type in HELD_BY and OTHER_HOLDER.search(question) and not (before and previous)):
                 found.append((s, value, f"the {label} of {s.title or 'the list'}"))
                 break
     if not found or any(v.lower() != found[0][1].lower() for _, v, _ in found[1:]):

@@ -190,3 +190,26 @@ def test_a_quantity_after_in_is_no_year_asked() -> None:
 
     assert asked_years("What is the charge in 1500 litres?") == []
     assert asked_years("What was leakage in 2020-21?") == ["2020"]
+
+
+SHEET = span("Document: Site fact sheet Site name: Pellowdene Community Hospital Site code: BCH-PCH Site manager: Orla "
+             "Kestwick Site manager since: 1 November 2021 Previous site manager: Desmond Ashgrove (2012 to October "
+             "2021) Matron: Bernadette Fowey-Lund", title="site-factsheet-pellowdene")
+
+
+def test_the_one_before_a_holder_is_read_from_a_previous_holders_field() -> None:
+    """"Who was the site manager at Pellowdene before Orla Kestwick?" was not read ("Fact", 0.33): a "before X" asks
+    the "Previous site manager:" field, as "Who did X replace?" and "whom did X take over from" do."""
+    for q in ("Who was the site manager at Pellowdene before Orla Kestwick?",
+              "Who did Orla Kestwick replace as site manager at Pellowdene?",
+              "Who did Orla Kestwick take over from as site manager at Pellowdene?"):
+        assert read(q, "PERSON", [SHEET], ("Pellowdene", "Orla Kestwick")) == "Desmond Ashgrove", q
+    assert read("Who is the site manager at Pellowdene?", "PERSON", [SHEET], ("Pellowdene",)) == "Orla Kestwick"
+    # the one before the previous holder is not said; nor is the current holder one before anyone
+    assert read("Who was the site manager at Pellowdene before Desmond Ashgrove?", "PERSON", [SHEET],
+                ("Pellowdene", "Desmond Ashgrove")) is None
+    assert read("Who was the previous site manager at Pellowdene?", "PERSON", [SHEET], ("Pellowdene",)) == \
+        "Desmond Ashgrove"
+    # a code or a double-barrelled name ends the value before a label ("BCH-PCH Site manager:", "Fowey-Lund Opened:")
+    assert read("When did Pellowdene open?", "DATE", [span(SHEET.display + " Opened: 1978 Beds: 32")],
+                ("Pellowdene",)) == "1978"
