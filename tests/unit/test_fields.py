@@ -213,3 +213,16 @@ def test_the_one_before_a_holder_is_read_from_a_previous_holders_field() -> None
     # a code or a double-barrelled name ends the value before a label ("BCH-PCH Site manager:", "Fowey-Lund Opened:")
     assert read("When did Pellowdene open?", "DATE", [span(SHEET.display + " Opened: 1978 Beds: 32")],
                 ("Pellowdene",)) == "1978"
+
+
+def test_the_one_before_is_read_only_from_a_span_that_says_a_succession(x: SpacyExtractor) -> None:
+    """"Who did Joanna Threlkeld replace as chief executive?" was "Cllr Deborah Luscombe" at 0.61: the name beside
+    hers in a letter's sign-off, which says nothing of who came before whom."""
+    from tests.unit.test_extractive_answers import answer
+
+    signoff = [("Yours faithfully,\nCllr Deborah Luscombe, Leader of the Council\nJoanna Threlkeld, Chief Executive",
+                "paragraph", "Foreword", "")]
+    assert answer(x, "Who did Joanna Threlkeld replace as chief executive?", signoff)[0] is None
+    release = [("Tom Fairley will become Director of Operations on 1 October 2024. He succeeds Hilary Brandt, who "
+                "retires at the end of September.", "paragraph", "Press release", "")]
+    assert answer(x, "Who did Tom Fairley replace as Director of Operations?", release)[0] == "Hilary Brandt"
