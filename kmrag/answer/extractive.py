@@ -47,7 +47,7 @@ from kmrag.answer.code_values import read_assigned
 from kmrag.answer.context import Context
 from kmrag.answer.countries import country_in, country_named, place_names
 from kmrag.answer.describe import read_description
-from kmrag.answer.fields import ASKS_PREVIOUS, field_value
+from kmrag.answer.fields import ASKS_PREDECESSOR, field_value
 from kmrag.answer.judge import NUMBER_WORDS, judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
@@ -1715,7 +1715,7 @@ class ExtractiveGenerator:
                 cands = [(c, at) for c, at in cands if not other[0] <= at < other[1]]  # not where he was born
             if about_another(span.display, mentions, people):
                 return []  # "Southwold Depot ... holds 64 buses" says nothing of Northgate Depot's
-            if answer_type == "PERSON" and ASKS_PREVIOUS.search(question) and not SUCCESSION.search(span.display):
+            if answer_type == "PERSON" and ASKS_PREDECESSOR.search(question) and not SUCCESSION.search(span.display):
                 return []  # "Who did Joanna Threlkeld replace?" is no name beside hers in a letter's sign-off
             if answer_type == "PERSON" and (past := past_holders(self.nlp, question, span.display)):
                 cands = [(c, at) for c, at in cands if not any(a <= at < b for a, b in past)]  # "who is the chief

@@ -33,10 +33,14 @@ HELD_BY = frozenset({"PERSON", "ORG", "ENTITY"})  # the kinds of value a post is
 OTHER_HOLDER = re.compile(r"\b(?:before|after|previous(?:ly)?|former(?:ly)?|next|deputy|acting|vice|predecessor|"
                           r"successor|replace[ds]?|succeed(?:s|ed)?|until|first|last|original(?:ly)?|used to)\b", re.I)
 MAX_LONE_LABEL_WORDS = 4  # a span with one colon is a field when it starts with a label of so many words
-# a question after the one who held a post before another: "Who was the site manager before Orla Kestwick?", "Who
-# did X replace as Chair?", "X's predecessor"; a label of that holder: "Previous site manager:", "Former Chair:"
-ASKS_PREVIOUS = re.compile(r"\bbefore\s+(?-i:[A-Z])|\b(?:replace[ds]?|succeed(?:s|ed)?|preceded?|predecessor|"
-                           r"previous(?:ly)?|former(?:ly)?|t(?:ake|akes|ook|aken)\s+over\s+from)\b", re.I)
+# a question after the one who held a post before another: "Who was the site manager before Orla Kestwick?" (not
+# "Just Before I Go", a title), "Who did X replace as Chair?" (not "Who won the election to replace X?", whose verb is
+# "won"), "X's predecessor"; or, to read a field, "the previous Chair"; a label of that holder: "Previous site
+# manager:", "Former Chair:"
+ASKS_PREDECESSOR = re.compile(r"(?-i:\bbefore)\s+(?-i:[A-Z])|"
+                              r"\b(?:who|whom)\s+(?:did|does|do|had|has|will)\b[^?]*?\b(?:replace|succeed|precede|"
+                              r"take\s+over\s+from|follow)\b|\bpredecessor\b", re.I)
+ASKS_PREVIOUS = re.compile(rf"{ASKS_PREDECESSOR.pattern}|\b(?:previous(?:ly)?|former(?:ly)?)\b", re.I)
 PREVIOUS_LABEL = re.compile(r"^(?:\*\*|__)?(?:previous|former|preceding|past)\s", re.I)
 PREVIOUS_WORDS = terms("previous former preceding past").words
 ASKING_PREVIOUS = terms("before replace replaced replaces succeed succeeds succeeded precede preceded predecessor "

@@ -226,3 +226,18 @@ def test_the_one_before_is_read_only_from_a_span_that_says_a_succession(x: Spacy
     release = [("Tom Fairley will become Director of Operations on 1 October 2024. He succeeds Hilary Brandt, who "
                 "retires at the end of September.", "paragraph", "Press release", "")]
     assert answer(x, "Who did Tom Fairley replace as Director of Operations?", release)[0] == "Hilary Brandt"
+
+
+@pytest.mark.parametrize(("question", "asks"), [
+    ("Who was the site manager at Pellowdene before Orla Kestwick?", True),
+    ("Who did Orla Kestwick replace as site manager?", True),
+    ("Whom did Tom Fairley take over from?", True),
+    ("Who was Sir Colin Ashdown's predecessor as Chair?", True),
+    ("Just Before I Go stars an actress who plays what character in the series?", False),  # a title
+    ("Who won the special election in 2014 to replace Bill Young?", False),  # the verb asked is "won"
+    ("What happened before 1990?", False),
+])
+def test_a_question_after_the_one_before_a_holder(question: str, asks: bool) -> None:
+    from kmrag.answer.fields import ASKS_PREDECESSOR
+
+    assert bool(ASKS_PREDECESSOR.search(question)) is asks
