@@ -38,7 +38,7 @@ PRIOR = {"bias": -2.0, "direct": 1.5, "computed": 0.0, "support_min": 1.0, "grou
 # the spaCy labels of each expected answer type (a value of the wrong kind is unlikely to be the answer)
 LABELS = {"PERSON": {"PERSON"}, "PLACE": {"GPE", "LOC", "FAC"}, "ORG": {"ORG"}, "DATE": {"DATE"},
           "MONEY": {"MONEY"}, "QUANTITY": {"QUANTITY"}, "NUMBER": {"CARDINAL", "QUANTITY", "MONEY", "PERCENT"},
-          "WORK": {"WORK_OF_ART", "PRODUCT", "EVENT", "ORG"}, "NATIONALITY": {"NORP", "GPE"}}
+          "WORK": {"WORK_OF_ART", "PRODUCT", "EVENT", "ORG"}, "NATIONALITY": {"NORP", "GPE"}, "TIME": {"TIME"}}
 
 
 def features(question: str, analysis: QuestionAnalysis, validated: Any, titles: Mapping[str, str],

@@ -72,7 +72,7 @@ LABELS = {
     "PERSON": {"PERSON"}, "PLACE": {"GPE", "LOC", "FAC"}, "ORG": {"ORG"},
     "WORK": {"WORK_OF_ART", "PRODUCT", "EVENT"}, "DATE": {"DATE"}, "MONEY": {"MONEY"},
     "QUANTITY": {"QUANTITY"}, "NUMBER": {"CARDINAL", "QUANTITY", "MONEY", "PERCENT"},
-    "NATIONALITY": {"NORP", "GPE"},
+    "NATIONALITY": {"NORP", "GPE"}, "TIME": set(),  # a clock time by its pattern, not "hourly", "every morning"
     "ENTITY": {"PERSON", "GPE", "LOC", "FAC", "ORG", "WORK_OF_ART", "PRODUCT", "EVENT", "LANGUAGE", "LAW"},
 }
 UNIT_WORDS = {"km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km",
@@ -442,6 +442,17 @@ SUCCESSION = re.compile(r"\b(?:replac\w*|succe(?:ed|eds|eded|eding|ssor|ssion)|p
                         r"over|preced\w*|previous(?:ly)?|former(?:ly)?|before|until|after|followed|stepped down|"
                         r"retir\w*|left|handed over|took office|appointed|elected)\b|[-–—]\s*(?:1\d|20)\d\d|\bto\s+"
                         r"(?:[A-Z][a-z]+\s+)?(?:1\d|20)\d\d", re.I)
+
+
+_DAYS_AND_MONTHS = ("monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+                    "august september october november december").split()
+# a day's or a month's name with its short forms ("Sat", "Tues", "Thurs", "Sept"), as terms() gives them
+SHORT_FORMS = {d: terms(f"{d[:3]} {d[:4]}").words | terms(d).words for d in _DAYS_AND_MONTHS}
+
+
+def _abbreviated(words: frozenset[str]) -> frozenset[str]:
+    """``words`` with the short forms of the days and months among them: a header "Sat" is named by "Saturday"."""
+    return words.union(*(SHORT_FORMS[w] for w in words if w in SHORT_FORMS))
 
 
 def _a_bound(quantity: tuple[float, str, str], text: str) -> bool:
@@ -1205,7 +1216,8 @@ class ExtractiveGenerator:
             if not kw or not kw <= qwords or (HAN.search(key) and key not in question) or \
                     not _letters_named(key, question, cells[0][0]) or not kw_full(s.span, key) <= qwords:
                 continue  # a Chinese key is named as written, not as a bag of its characters
-            hq = _without_key(question, key, kw, qwords)  # "Northgate Pool & Fitness" asks no "Main pool"
+            hq = _abbreviated(_without_key(question, key, kw, qwords))  # "Northgate Pool & Fitness" asks no "Main
+            # pool"; "Saturday" names a header "Sat"
             heads = [(len(hw & hq) / len(hw), h, v) for h, v in cells[1:]
                      if (hw := terms(_unbracketed(h)).words)
                      and (len(hw & hq) >= min(2, len(hw)) or _head_noun_named(h, hq))
@@ -2143,7 +2155,7 @@ def _end_asked(question: str, value: str) -> str:
     return m.group(1).strip() if _ASKS_OPEN.search(question) else value
 
 
-CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.I)  # "3pm", "9:30am", "18:00"
+CLOCK = VALUE_OF["TIME"]  # "3pm", "9:30am", "18:00"
 DATE_NOUNS = frozenset({"year", "date", "month", "day"})  # "what year did X open": the Opened column's
 VAGUE_NOUNS = frozenset({"one", "thing", "name", "kind", "type", "sort", "person", "people", "man", "woman", "entity"})
 

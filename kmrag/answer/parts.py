@@ -55,7 +55,7 @@ THING = {"it", "its", "they", "them", "their"}
 ARTICLES = {"a", "an", "the"}
 NAME_JOINS = {"of", "the", "and", "de", "du", "la", "von", "van", "&"}  # "Bank of England"
 _ABOUT_PARTS = re.compile(r"\b(?:and|or|of|between|difference|same)\b")  # no attribute of its own
-NOT_REFERRED = {"DATE", "NUMBER", "QUANTITY", "MONEY", "PERCENT"}  # "it" is not a year or an amount
+NOT_REFERRED = {"DATE", "NUMBER", "QUANTITY", "MONEY", "PERCENT", "TIME"}  # "it" is not a year or an amount
 NOT_IT = NOT_REFERRED | {"PERSON", "REASON", "MANNER"}  # answers no "it" can stand for
 TIME_NOUNS = {"time", "year", "date", "day", "month", "century", "decade", "age", "period", "season", "hour"}
 # a combined value of two attributes: "A和B之差" is one question

@@ -64,7 +64,7 @@ CONVERSE = [({"father", "mother", "parent"}, {"son", "daughter", "child", "child
 # of a question ("father", "director", "birth") is one some hop must say
 KIND_NOUNS = DATE_NOUNS | PLACE_NOUNS | ORG_NOUNS | WORK_NOUNS | NUMBER_NOUNS | {"person", "people", "man", "woman", "thing"}
 QUESTION_WORDS = {"who", "whom", "whose", "what", "which", "when", "where", "why", "how", "name"}
-VALUE_TYPES = {"DATE", "NUMBER", "QUANTITY", "MONEY"}
+VALUE_TYPES = {"DATE", "NUMBER", "QUANTITY", "MONEY", "TIME"}
 NAME_LABELS = LABELS["ENTITY"]
 FIRST_HOPS = 500   # first hops read from the question's entities
 BEAM = 8           # first-hop ends the second hop leaves from

@@ -90,7 +90,8 @@ class SubQuestion(BaseModel):
 class QuestionAnalysis(BaseModel):
     question: str
     kind: Kind
-    answer_type: str  # PERSON | PLACE | NATIONALITY | ORG | WORK | DATE | NUMBER | MONEY | QUANTITY | YES_NO | ENTITY
+    answer_type: str  # PERSON | PLACE | NATIONALITY | ORG | WORK | DATE | TIME | NUMBER | MONEY | QUANTITY | YES_NO |
+    # ENTITY, or one a clause answers: REASON | MANNER | DESCRIBE
     mentions: list[str] = Field(default_factory=list)
     compared: list[str] = Field(default_factory=list)
     sub_question: SubQuestion | None = None
@@ -254,6 +255,8 @@ class QuestionAnalyser:
         if (attr := ATTRIBUTE_ASKED.search(text)) and _singular(attr.group(1)) in MONEY_NOUNS and " or " not in text \
                 and not re.search(r"\bcost of living\b", text) and _a_sum(doc, text, attr):
             return "MONEY"  # "What is the price of X?": a sum (not "which price is higher, A or B?")
+        if re.search(r"\b(?:what|which) time\b(?! (?:period|frame|zone|span|scale|of (?:year|the year|life)))", text):
+            return "TIME"  # "What time does the clinic close on a Saturday?": a clock time ("12:00", "9:30am")
         asked = _asking_wh(doc)  # "when" / "where" that ask, not those of a relative clause ("the city where")
         if re.search(r"\b(what year|which year|what date|which date|in what year|date of|year of|"
                      r"(?:birth|death) (?:date|year)|birthdate|birthday)\b", text) or "when" in asked:

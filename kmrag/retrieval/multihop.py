@@ -80,6 +80,7 @@ VALUE_OF = {
                            rf"\b{NUMBER_WORDS}[\s-]+(?:km|kilomet\w*|miles?|metres|meters|feet|kg|tonnes?|acres?|"
                            r"hectares?|years?|hours?|minutes?|seconds?|days?|weeks?|months?|per ?cent)(?![A-Za-z])", re.I),
     "DATE": re.compile(rf"\b(?:1\d{{3}}|20\d{{2}})\b|\b{MONTHS}\b|(?<!\d)(?:1\d{{3}}|20\d{{2}})年"),
+    "TIME": re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.I),  # "3pm", "9:30am", "18:00"
 }
 
 

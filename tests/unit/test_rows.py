@@ -84,3 +84,29 @@ def test_a_bound_of_a_range_another_span_states_picks_no_band(x: SpacyExtractor)
     minutes = "RESOLVED: the charge for stays of over 1 hour and up to 2 hours rises from £1.80 to £2.00 from 1 April."
     units = [(minutes, "paragraph", "Board minutes", ""), (bands, "table", "Parking charges", "")]
     assert basis(x, "How much does a weekly parking pass cost?", units).get("kind") != "band"
+
+
+HOURS = ("| Site | Mon | Tue | Sat | Sun |\n|---|---|---|---|---|\n"
+         "| Carrowby Health Centre | 08:00–18:30 | 08:00–18:30 | 09:00–13:00 | Closed |\n"
+         "| Fennimore Street Clinic | 09:00–17:00 | Closed | 09:00–12:00 | Closed |")
+
+
+def test_a_day_named_in_full_names_its_short_header_and_what_time_asks_a_clock(x: SpacyExtractor) -> None:
+    """"What time does Fennimore Street Clinic close on a Saturday?" was not read: "Saturday" did not name the
+    header "Sat", and "what time" asked for no kind of value ("What time's the first Skylark out?" read a place)."""
+    hours = [(HOURS, "table", "General clinics by site and weekday", "")]
+    assert answer(x, "What time does Fennimore Street Clinic close on a Saturday?", hours)[0] == "12:00"
+    assert answer(x, "What time does Carrowby Health Centre open on Tuesdays?", hours)[0] == "08:00"
+    night = [("- **Skylark** (night bus) — Runs hourly between Orrisford Bus Station, Saltmarrow Quay and Ledwick "
+              "Cross.", "paragraph", "Our services", "")]
+    assert answer(x, "What time's the first Skylark out of Orrisford Bus Station?", night)[0] is None
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("What time does the library open?", "TIME"), ("By what time do groups have to check in?", "TIME"),
+    ("What time's the first Skylark out of Orrisford?", "TIME"), ("What time period was the castle built in?", "ENTITY"),
+])
+def test_what_time_asks_a_clock_time(x: SpacyExtractor, question: str, kind: str) -> None:
+    from kmrag.retrieval.analysis import QuestionAnalyser
+
+    assert QuestionAnalyser(x).analyse(question).answer_type == kind
