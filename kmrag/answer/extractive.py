@@ -740,6 +740,56 @@ def charged(question: str, row: Span, rate: str | None, value: float, unit: str)
     return {"quantity": value, "unit": unit, "rate": rate, "per": per.group(0), "value": shown}
 
 
+# a count of things bought or booked: "5 adult Vale Day tickets", "three parking passes" (not "2 years", "14 m³")
+_ITEMS = re.compile(r"\b(\d{1,3}|" + "|".join(w for w in _COUNT_WORDS if w not in {"zero", "one"}) +
+                    r")\s+(?:[A-Za-z][\w'’-]*\s+){0,4}?([a-z]{3,}s)\b", re.I)
+_NOT_ITEMS = frozenset("""years months weeks days hours minutes seconds nights quarters terms miles metres meters litres
+liters tonnes pounds euros dollars pence cents kilometres kilometers grams kilograms percent times""".split())
+# a period the price may be per: "for a full year", "monthly" (a second multiplier: no total is computed)
+PERIOD = re.compile(r"\b(?:for|per|a|each|every|over|by the)\s+(?:(?:a|an|the|one|two|three|\d+|full|whole)\s+)*"
+                    r"(?:years?|months?|weeks?|days?|nights?)\b|\b(?:annual(?:ly)?|monthly|weekly|yearly)\b|"
+                    r"\bmonth to month\b", re.I)
+
+
+def items_counted(question: str, read: str = "") -> float | None:
+    """The count of things the question buys or books ("I need to buy 5 adult day tickets"), or None; not when it
+    asks the price of one ("how much is a ticket each", "per ticket"), nor a count that names the row read ("across
+    3 zones" of the row keyed "3 zones": ``read``, how the value was read)."""
+    said = terms(read)
+    m = next((m for m in _ITEMS.finditer(question) if m.group(2).lower() not in _NOT_ITEMS
+              and not terms(m.group(2)).words & said.words and not terms(m.group(1)).numbers & said.numbers), None)
+    if m is None or _ASKS_RATE.search(question) or re.search(r"\b(?:each|apiece)\b", question, re.I):
+        return None
+    n = m.group(1).lower()
+    count = float(n) if n.isdigit() else float(_COUNT_WORDS[n])
+    return count if count >= 2 else None
+
+
+def _counted(question: str, got: tuple[Any, ...] | None) -> tuple[Any, ...] | None:
+    """A price read as a cell or a field, for a question that buys a count of things ("5 adult Vale Day tickets -
+    what will that come to?"): the price times the count, shown and checked as a band's total is; None when the
+    price may be per a period the question also says ("12 seats ... for a full year": two multipliers), or is no
+    sum. Any other read as it was."""
+    if got is None or not str(got[2]).startswith("cell:") or got[1] is None or \
+            not re.fullmatch(rf"\s*{_CUR}\s?{_NUM}\s*", got[1]) or (items := items_counted(question, got[2])) is None:
+        return got
+    total = None if PERIOD.search(question) else charged_each(got[1], items)
+    if total is None:
+        return None
+    return got[0], total["value"], f"{items:g} × {got[1]} each = {total['value']} ({got[1]}: {got[2][5:]})", \
+        {"total": total}
+
+
+def charged_each(row_price: str, count: float) -> dict[str, Any] | None:
+    """``count`` things at ``row_price`` each ("£5.80" × 5 → £29.00), as :func:`charged` shows a total; None when
+    the price is no sum."""
+    if not (m := re.fullmatch(rf"\s*{_CUR}\s?{_NUM}\s*", row_price)) or (amount := _num(m.group(2))) is None:
+        return None
+    total = amount * count
+    shown = f"{m.group(1)}{total:,.2f}" if "." in m.group(2) or total != int(total) else f"{m.group(1)}{int(total):,}"
+    return {"quantity": count, "unit": "each", "rate": row_price, "per": "each", "value": shown}
+
+
 def _row_pattern(answer_type: str) -> re.Pattern[str] | None:
     """What a row's value cell of ``answer_type`` looks like; a price ("how much", a sum or a number to the
     analysis) may be "Free" ("How much is a prescription?")."""
@@ -993,8 +1043,9 @@ class ExtractiveGenerator:
                          basis=got and got[2],
                          notes=[{"generator": "extractive", "statements": len(said), "described": got is not None}])
         band = self._band(question, scored, analysis) or (
-            self._cell(question, scored, analysis, asking(self.nlp, question)[1] if question.isascii() else None)
-            or self._row_by_cells(question, scored, analysis) or self._field(question, scored, analysis)
+            _counted(question, self._cell(question, scored, analysis, asking(self.nlp, question)[1]
+                                          if question.isascii() else None)
+                     or self._row_by_cells(question, scored, analysis) or self._field(question, scored, analysis))
             if analysis.kind == "factoid" and analysis.answer_type != "YES_NO"
             else None)
         basis: dict[str, Any] | None = None

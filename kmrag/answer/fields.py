@@ -37,7 +37,7 @@ MAX_LONE_LABEL_WORDS = 4  # a span with one colon is a field when it starts with
 # "Just Before I Go", a title), "Who did X replace as Chair?" (not "Who won the election to replace X?", whose verb is
 # "won"), "X's predecessor"; or, to read a field, "the previous Chair"; a label of that holder: "Previous site
 # manager:", "Former Chair:"
-ASKS_PREDECESSOR = re.compile(r"(?-i:\bbefore)\s+(?-i:[A-Z])|"
+ASKS_PREDECESSOR = re.compile(r"(?-i:\bbefore)\s+(?:(?-i:[A-Z])|the\s+(?:current|present|new)\b)|"
                               r"\b(?:who|whom)\s+(?:did|does|do|had|has|will)\b[^?]*?\b(?:replace|succeed|precede|"
                               r"take\s+over\s+from|follow)\b|\bpredecessor\b", re.I)
 ASKS_PREVIOUS = re.compile(rf"{ASKS_PREDECESSOR.pattern}|\b(?:previous(?:ly)?|former(?:ly)?)\b", re.I)

@@ -104,6 +104,7 @@ _TOKEN = re.compile(r"(?:[^\W\d_]\.){2,}|"  # "U.S.", "D.C.": one word, as spaCy
                     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|"
                     r"[^\W\d_\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af](?:[^\W]|['’-])*|"
                     r"\d+(?:st|nd|rd|th)\b|\d[\d,.]*\d|\d|[€$%£]")
+_CODE = re.compile(r"(?<![\w.])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z\d]{2,12}(?![\w])")  # a code: letters and figures
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 _AUXW = r"(?!(?:is|was|are|were|has|had|have)\b)"
 # an upper-case letter of a Latin name ("Émile", "Łódź"), not only A-Z
@@ -270,6 +271,9 @@ def _evidence_words(text: str) -> list[tuple[str, str, int]]:
         for n in range(2, min(6, len(caps)) + 1):  # "Major League Baseball" is also "MLB"
             out.append((w, "".join(c[0] for c in caps[-n:]).lower(), m.start()))
     out += [(said, key, at) for said, at, key in _bounds(text)]
+    for m in _CODE.finditer(text):  # "23X", "EAS7005", "A4": one word, as spaCy reads a statement's
+        if key := _key(m.group(0))[0]:
+            out.append((m.group(0), key, m.start()))
     for m in re.finditer(r"[^\W_]+(?:&[^\W_]+)+", text):  # "X&Y", "AT&T": one name
         out.append((m.group(0), _key(m.group(0))[0], m.start()))
     for m in _WORK_YEAR.finditer(text):  # "a 1958 British drama film": released, came out, premiered in 1958
@@ -415,14 +419,19 @@ def _spaced(text: str) -> str:
     return re.sub(r"\s+([.,;:!?])(?=\s|$)", r"\1", " ".join(text.split()))  # not ".NET"
 
 
+def _unlisted(text: str) -> str:
+    """``text`` without the list marker it opens with ("- ", "2. "): an item is the same quote with or without it."""
+    return re.sub(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+", "", text)
+
+
 def _verbatim(statement: str, spans: Sequence[str]) -> bool:
     """The statement is a cited span, or one whole sentence or line of it, word for word (spaces and the closing stop
     aside): a quote says what it quotes, in any script ("(Arabic: فلاي دبي)", "Atari 400/800")."""
-    said = _spaced(statement).rstrip(". ")
+    said = _unlisted(_spaced(statement)).rstrip(". ")
     if not said:
         return False
     for span in spans:
-        whole = _spaced(span)
+        whole = _unlisted(_spaced(span))
         if whole.rstrip(". ") == said:
             return True
         if any(sent.rstrip(". ") == said for sent in re.split(r"(?<=[.!?])\s+(?=[A-Z\"“(])", whole)):

@@ -134,6 +134,9 @@ DESCRIBED = [re.compile(p, re.I) for p in (
     rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+{_THING}['’]s?\s+(?:job|role|purpose|function|task)\b"
     r"(?P<rest>[^?]*)\??\s*$",
     rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+the\s+(?:job|role|purpose|function|task)\s+of\s+{_THING}\s*\??\s*$",
+    # "What is the Airlink 23X?", "What's Corrective RAG?": a name alone, asked what it is
+    r"^what(?:\s+(?:is|are)|['’]s)\s+(?:the\s+|an?\s+)?(?P<x>(?-i:[A-Z])[\w&'’.-]*(?:\s+(?-i:[A-Z0-9])[\w&'’.-]*){0,4})"
+    r"\s*\??\s*$",
     # "I'm thinking of volunteering as a ward befriender - what would I actually be doing?"
     rf"^.*\bas\s+(?:an?|the)\s+{_THING}\s*[-–—,.;:]+\s*what\s+(?:would|will|do|does|should|might)\s+"
     r"(?:i|we|you|they|he|she)\s+(?:actually\s+|really\s+|be\s+)*(?:doing|do)\b(?P<rest>[^?]*)\??\s*$",

@@ -110,3 +110,24 @@ def test_what_time_asks_a_clock_time(x: SpacyExtractor, question: str, kind: str
     from kmrag.retrieval.analysis import QuestionAnalyser
 
     assert QuestionAnalyser(x).analyse(question).answer_type == kind
+
+
+FARES = ("| Ticket | Valid for | Adult | Child | Concession |\n|---|---|---|---|---|\n"
+         "| Vale Single | One journey | £2.40 | £1.20 | £1.60 |\n| Vale Day | Unlimited travel for one day | £5.80 | £2.90 | "
+         "£3.90 |")
+PLANS = "| Plan | Price per seat per month |\n|---|---|\n| Team | $14 |\n| Business | $29 |"
+
+
+def test_a_count_of_things_bought_multiplies_the_price_or_nothing_is_read(x: SpacyExtractor) -> None:
+    """"I need to buy 5 adult Vale Day tickets ... what will that come to in total?" was £5.80 at 0.94, one
+    ticket's price; now 5 × £5.80, shown and recomputed by validation."""
+    fares = [(FARES, "table", "Fares", "")]
+    question = "I need to buy 5 adult Vale Day tickets for our team's away day - what will that come to in total?"
+    assert answer(x, question, fares)[0] == "£29.00"
+    assert basis(x, question, fares)["total"]["quantity"] == 5
+    assert answer(x, "How much is an adult Vale Day ticket?", fares)[0] == "£5.80"
+    assert answer(x, "How much is an adult Vale Day ticket each, if I buy 5?", fares)[0] == "£5.80"  # the price asked
+    # a second multiplier (the month the price is per, a year asked): no total is computed, nor the price given
+    plans = [(PLANS, "table", "Plans", "")]
+    assert answer(x, "We want 12 people on the Team plan, billed month to month. What would that cost us for a full "
+                     "year?", plans)[0] is None
