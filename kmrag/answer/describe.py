@@ -27,12 +27,38 @@ STANDS_FOR = frozenset({"it", "this", "they", "system", "component", "service", 
                         "pipeline", "pattern", "method", "approach", "technique", "feature"})
 CONDITION = re.compile(r"(?i)^(?:if|when|whenever|once|after|before|unless|while|during|until)\b")
 NEGATION = re.compile(r"(?i)\b(?:not|no|never|n't|cannot|without|fails?\s+to)\b")
-MAX_UNSAID = 1  # words of what the question adds (not a condition) that neither the span nor its headings say
+# words of what the question adds that neither the span nor its headings say: one of a setting ("in a Tallyhouse
+# cluster"), none of anything else ("with rejected writes")
+MAX_UNSAID = 1
+SETTING = re.compile(r"(?i)^(?:in|within|inside|at|on|across)\b")
+# verbs that say what a thing is or has, not what it does ("Millstone uses about 4 GB", "Dana Pryce lives in ...")
+STATIVE = frozenset("""be have use live weigh cost need require remain stay seem appear contain consist include own belong
+like love want know hold measure""".split())
+# a description opens with what the thing does ("Merges ...", "Assign stable IDs ...") or what it is ("A web UI ...");
+# not a status ("no change since last week", "still blocked", "faster deletes")
+_NOT_DESCRIBING = frozenset({"no", "none", "not", "any", "all", "some", "this", "that", "these", "those"})
+_FIELD = re.compile(r"(?:^|\s)(?:\*\*)?[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,3}(?:\*\*)?:\s")  # "Owner: Team Keel"
 
 
 def _clean(text: str) -> str | None:
-    text = text.strip().rstrip(".;:").strip()
+    text = text.strip().rstrip(".;:!?").strip()
     return text if 3 <= len(text) <= MAX_DESCRIPTION and re.search(r"[a-z]{3}", text) else None
+
+
+def _describes(desc: str, parse: Callable[[str], Any]) -> bool:
+    """Does ``desc`` read as a description: a verb or a determined noun phrase first, and not a list of fields run
+    on ("the write-ahead log Owner: Team Keel")?"""
+    if _FIELD.search(desc):
+        return False
+    words = desc.split()
+    if not words or words[0].lower().strip("*_") in _NOT_DESCRIBING:
+        return False
+    low = words[0].lower().strip("*_") + " " + " ".join(words[1:6])
+    if parse(low)[0].tag_ in {"DT", "PRP$"}:  # "A web UI for ...", "our volunteer programme"
+        return True
+    # a verb, as a tagger reads it after a subject ("It merges ...", "They build links"): a fragment's first word alone
+    # is tagged at random ("Merges" an adjective, "Build" a noun)
+    return parse(f"It {low}")[1].tag_ == "VBZ" or parse(f"They {low}")[1].tag_ == "VBP"
 
 
 def _subject_predicate(doc: Any, names: Sequence[str], headed: bool, past: bool) -> str | None:
@@ -52,8 +78,11 @@ def _subject_predicate(doc: Any, names: Sequence[str], headed: bool, past: bool)
         stands = headed and said and said <= STANDS_FOR | {subj.lower_}
         if not (named or stands) or (root.tag_ == "VBD") != past and root.tag_ in {"VBD", "VBZ", "VBP"}:
             continue
+        if root.lemma_ in STATIVE and subj.dep_ == "nsubj" or any(c.dep_ == "neg" for c in root.children) or \
+                subj.ent_type_ == "PERSON":
+            continue  # what it has or is not, or what a person does with their life: no description of a function
         end = root.right_edge.i + 1
-        while end > subj.right_edge.i + 1 and doc[end - 1].is_punct:
+        while end > subj.right_edge.i + 1 and doc[end - 1].text in {".", ",", ";", ":", "!", "?", "—", "–"}:
             end -= 1
         return _clean(doc[subj.right_edge.i + 1:end].text)
     return None
@@ -68,7 +97,7 @@ def _adds_said(rest: str, span: Span, thing: str) -> bool:
     wanted = terms(rest).words - terms(thing).words
     if CONDITION.match(rest):
         return wanted <= terms(span.display).words and bool(NEGATION.search(rest)) == bool(NEGATION.search(span.display))
-    return len(wanted - have) <= MAX_UNSAID
+    return len(wanted - have) <= (MAX_UNSAID if SETTING.match(rest) else 0)
 
 
 def read_description(question: str, spans: Sequence[Span], parse: Callable[[str], Any], pool: int = 6
@@ -83,12 +112,14 @@ def read_description(question: str, spans: Sequence[Span], parse: Callable[[str]
     past = bool(re.match(r"(?i).*\bwhat\s+did\b", question))
     for span in spans:
         desc = glossed(span.display, names)
-        if desc is not None and _adds_said(rest, span, thing):
+        if desc is not None and _adds_said(rest, span, thing) and _describes(desc, parse):
             return [span], desc, {"kind": "described", "how": "glossed", "unit_id": span.unit_id, "quote": span.quote}
     for span in spans[:pool]:
         if span.kind != "sentence" or not _adds_said(rest, span, thing):
             continue
-        headed = any((nw := terms(n).words) and nw <= terms(f"{span.title} {span.section}").words for n in names)
+        # a subject standing for the thing ("the system") only where the question's condition pins the sentence
+        headed = bool(rest) and any((nw := terms(n).words) and nw <= terms(f"{span.title} {span.section}").words
+                                    for n in names)
         desc = _subject_predicate(parse(span.display), names, headed, past)
         if desc is not None:
             return [span], desc, {"kind": "described", "how": "subject", "unit_id": span.unit_id, "quote": span.quote}

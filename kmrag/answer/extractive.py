@@ -743,8 +743,13 @@ def charged(question: str, row: Span, rate: str | None, value: float, unit: str)
 # a count of things bought or booked: "5 adult Vale Day tickets", "three parking passes" (not "2 years", "14 m³")
 _ITEMS = re.compile(r"\b(\d{1,3}|" + "|".join(w for w in _COUNT_WORDS if w not in {"zero", "one"}) +
                     r")\s+(?:[A-Za-z][\w'’-]*\s+){0,4}?([a-z]{3,}s)\b", re.I)
-_NOT_ITEMS = frozenset("""years months weeks days hours minutes seconds nights quarters terms miles metres meters litres
-liters tonnes pounds euros dollars pence cents kilometres kilometers grams kilograms percent times""".split())
+# what is bought or booked by the count: tickets, passes, seats ... or the people they are for
+_BOUGHT = frozenset("""tickets passes seats sessions licences licenses copies places memberships permits bookings lessons
+classes people persons adults children kids users members guests passengers""".split())
+# the question asks the price of one, whatever it counts besides: "how much is an adult day ticket", "what does a
+# family ticket cost"
+_ONE_ASKED = re.compile(r"\b(?:how much (?:is|are|does|do|would|will)|what (?:is|does|would|will)|what['’]s)\s+"
+                        r"(?:an?|one|each|the price of an?)\s", re.I)
 # a period the price may be per: "for a full year", "monthly" (a second multiplier: no total is computed)
 PERIOD = re.compile(r"\b(?:for|per|a|each|every|over|by the)\s+(?:(?:a|an|the|one|two|three|\d+|full|whole)\s+)*"
                     r"(?:years?|months?|weeks?|days?|nights?)\b|\b(?:annual(?:ly)?|monthly|weekly|yearly)\b|"
@@ -756,10 +761,11 @@ def items_counted(question: str, read: str = "") -> float | None:
     asks the price of one ("how much is a ticket each", "per ticket"), nor a count that names the row read ("across
     3 zones" of the row keyed "3 zones": ``read``, how the value was read)."""
     said = terms(read)
-    m = next((m for m in _ITEMS.finditer(question) if m.group(2).lower() not in _NOT_ITEMS
+    m = next((m for m in _ITEMS.finditer(question) if m.group(2).lower() in _BOUGHT
               and not terms(m.group(2)).words & said.words and not terms(m.group(1)).numbers & said.numbers), None)
-    if m is None or _ASKS_RATE.search(question) or re.search(r"\b(?:each|apiece)\b", question, re.I):
-        return None
+    if m is None or _ASKS_RATE.search(question) or _ONE_ASKED.search(question) or \
+            re.search(r"\b(?:each|apiece)\b", question, re.I):
+        return None  # "with 2 bikes, how much is an adult day ticket?": the price of one
     n = m.group(1).lower()
     count = float(n) if n.isdigit() else float(_COUNT_WORDS[n])
     return count if count >= 2 else None
@@ -1242,6 +1248,8 @@ class ExtractiveGenerator:
         if RELATIVE_ASK.search(question):
             return None  # "和单跳检索相比…提高了多少": a difference against the named row, not its cell
         qwords, qnumbers = terms(question).words, terms(question).numbers
+        if (count := items_counted(question)) is not None:  # "5 adult day tickets": a count, no row's number
+            qnumbers -= terms(f"{count:g}").numbers
         if HOW_OFTEN.search(question):  # "how often does Line 14 run": its frequency
             qwords |= {"frequency"}
         noun = noun or _attribute_asked(question)  # the noun asked: "which town", "the opening hours of"
@@ -1778,6 +1786,12 @@ class ExtractiveGenerator:
                 cands = [(c, at) for c, at in cands if not other[0] <= at < other[1]]  # not where he was born
             if about_another(span.display, mentions, people):
                 return []  # "Southwold Depot ... holds 64 buses" says nothing of Northgate Depot's
+            if answer_type == "TIME" and (any(not akin(w, terms(span.display).words)
+                                              for w in terms(re.sub(r"\b[A-Z][\w'’-]*", " ", question)).words - {"time"})
+                                          or not terms(question).names <= terms(f"{span.title} {span.display}").words):
+                # "What time does the AGM start?" is not "Board meetings start at 6pm", nor "What time does the quiz
+                # start?" "Doors open at 7pm" under "Quiz night": the span says what is timed; the names, its title may
+                return []
             if answer_type == "PERSON" and ASKS_PREDECESSOR.search(question) and not SUCCESSION.search(span.display):
                 return []  # "Who did Joanna Threlkeld replace?" is no name beside hers in a letter's sign-off
             if answer_type == "PERSON" and (past := past_holders(self.nlp, question, span.display)):
@@ -2406,6 +2420,13 @@ def _keyed_by(name: str, span: Span) -> bool:
     return bool(cells) and len(cells[0]) == 2 and _unbracketed(cells[0][1]).strip().lower() == name.strip().lower()
 
 
+def _header_words(header: frozenset[str]) -> frozenset[str]:
+    """The words a claim must say to name a header: a hyphened word's parts but its stop words ("On-site
+    laboratory": site, laboratory), unless that leaves one word ("Walk-in" is named whole)."""
+    parts = frozenset(p for w in header for p in w.split("-") if p not in STOP)
+    return parts if len(parts) >= 2 else header
+
+
 def _named_cells(claim: str, row: str) -> str | None:
     """The row's key and the cells whose header the claim names ("Library: Eastmoor Library; Wednesday: Closed"
     for "Eastmoor Library is open on Wednesdays."), or None when it names none."""
@@ -2413,7 +2434,7 @@ def _named_cells(claim: str, row: str) -> str | None:
     words = terms(claim).words | {p for w in terms(claim).words for p in w.split("-")}
     # a header is named by all its words, a hyphened one's parts counted ("On-site laboratory": on, site)
     named = [f"{c[0]}: {c[1]}" for c in cells[1:] if len(c) == 2 and (h := terms(c[0]).words)
-             and {p for w in h for p in w.split("-") if p not in STOP} <= words]
+             and _header_words(h) <= words]
     return "; ".join([": ".join(cells[0]), *named]) if named and len(cells[0]) == 2 else None
 
 

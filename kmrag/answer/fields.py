@@ -38,8 +38,9 @@ MAX_LONE_LABEL_WORDS = 4  # a span with one colon is a field when it starts with
 # "won"), "X's predecessor"; or, to read a field, "the previous Chair"; a label of that holder: "Previous site
 # manager:", "Former Chair:"
 ASKS_PREDECESSOR = re.compile(r"(?-i:\bbefore)\s+(?:(?-i:[A-Z])|the\s+(?:current|present|new)\b)|"
-                              r"\b(?:who|whom)\s+(?:did|does|do|had|has|will)\b[^?]*?\b(?:replace|succeed|precede|"
-                              r"take\s+over\s+from|follow)\b|\bpredecessor\b", re.I)
+                              r"\b(?:who|whom)\s+(?:did|does|do|had|has)\s+(?:(?!replace|succeed|precede|take|follow)"
+                              r"[\w'’.-]+\s+){1,6}(?:replace|succeed|precede|take\s+over\s+from|follow)\b|"
+                              r"\bpredecessor\b", re.I)
 ASKS_PREVIOUS = re.compile(rf"{ASKS_PREDECESSOR.pattern}|\b(?:previous(?:ly)?|former(?:ly)?)\b", re.I)
 PREVIOUS_LABEL = re.compile(r"^(?:\*\*|__)?(?:previous|former|preceding|past)\s", re.I)
 PREVIOUS_WORDS = terms("previous former preceding past").words

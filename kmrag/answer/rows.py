@@ -18,6 +18,8 @@ from kmrag.answer.support import terms
 
 NAMED = frozenset({"PERSON", "ORG", "PLACE", "WORK", "NATIONALITY"})
 MIN_NAMED = 2  # question words a row's naming cells must say between them
+MAX_UNSAID = 1  # words of the question neither the row, its headers nor its table's headings say ("listen")
+ASKING = terms("what which when where who whom how long much many time date year default value setting").words
 DATE_HEADS = frozenset({"date", "year", "released", "published", "opened", "when"})
 _PARTS = re.compile(r";\s+|,\s+|\s+\(|\)")
 _MARKS = "`*_"  # a cell's markup: "`30d`" is 30d
@@ -66,6 +68,27 @@ def _said_by(row: list[tuple[str, str]], asked: str, qwords: frozenset[str], sam
     return frozenset(said)
 
 
+def _contradicted(question: str, row: Span, asked: str, others: Sequence[Span], qwords: frozenset[str],
+                  same: Callable[[str, frozenset[str]], bool]) -> bool:
+    """Does the question say what the row does not: another row's cell in a column where this row has another
+    ("What port does Switchyard listen on for HTTP writes?" of the Gatehouse row), a name neither the row nor its
+    table's headings say ("Tollbooth"), or more than MAX_UNSAID words none of them says ("in the cold archive
+    tier")?"""
+    mine = dict(_cells(row.display))
+    for other in others:
+        for header, value in _cells(other.display):
+            if header == asked or mine.get(header, "") == value:
+                continue
+            ow = terms(value).words - terms(mine.get(header, "")).words
+            if ow and all(same(w, qwords) for w in terms(value).words):
+                return True  # the question names the other row's cell, not this row's
+    said = terms(f"{row.display} {row.title} {row.section}").words
+    names = {w.lower() for w in re.findall(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w'’-]+", question.strip())}
+    if any(not same(n, said) for n in terms(" ".join(names)).words):
+        return True
+    return len([w for w in qwords - ASKING if not same(w, said)]) > MAX_UNSAID
+
+
 def row_named_by_cells(question: str, answer_type: str, rows: Sequence[Span], same: Callable[[str, frozenset[str]], bool],
                        pattern: re.Pattern[str] | None = None, noun: str | None = None,
                        person_header: Callable[[str], bool] | None = None) -> tuple[Span, str, str] | None:
@@ -87,7 +110,8 @@ def row_named_by_cells(question: str, answer_type: str, rows: Sequence[Span], sa
     found: list[tuple[int, Span, str, str]] = []
     for (_, header), got in best.items():
         got.sort(key=lambda g: -g[0])
-        if got[0][0] >= MIN_NAMED and (len(got) == 1 or got[1][0] < got[0][0]):
+        if got[0][0] >= MIN_NAMED and (len(got) == 1 or got[1][0] < got[0][0]) and \
+                not _contradicted(question, got[0][1], header, [g[1] for g in got[1:]], qwords, same):
             found.append((got[0][0], got[0][1], header, got[0][2]))
     found.sort(key=lambda f: -f[0])
     if not found or len(found) > 1 and found[1][0] == found[0][0] and found[1][3] != found[0][3]:

@@ -120,6 +120,10 @@ ATTRIBUTE_ASKED = re.compile(r"^(?:what|which) (?:is|was|are|were|'s|’s) (?:th
 # spans (a described thing's description is read by kmrag.answer.described)
 CLAUSE_ASKED = frozenset({"REASON", "MANNER", "DESCRIBE"})
 
+# a name's last word that makes "What is the Gatehouse Port?" a value asked, not a thing to describe
+ATTRIBUTE_NOUNS = frozenset("""port number phone telephone address email e-mail price fee cost charge date time year
+day name title role rate salary budget total population size capacity length height width weight age code postcode
+score count percentage share limit default value""".split())
 _THING = r"(?P<x>(?!(?:i|we|you|they|he|she|it|one|this|that|there)\b)[^?]{1,60}?)"
 # "What does Millstone (actually) do?", "What is the Ledger used for?", "What's Scythe for", "What is Switchyard's
 # job in a cluster?", "What is the purpose of X?", "Can someone explain what the Sieve component does?": what a
@@ -131,9 +135,9 @@ DESCRIBED = [re.compile(p, re.I) for p in (
     r"(?:does|do)\b(?P<rest>[^?]*)\??\s*$",
     rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+{_THING}\s+(?:actually\s+|really\s+|exactly\s+)?"
     r"(?:(?:used|meant|designed|needed)\s+)?for\s*\??\s*$",
-    rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+{_THING}['’]s?\s+(?:job|role|purpose|function|task)\b"
+    rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+{_THING}['’]s?\s+(?:job|purpose|function|task)\b"
     r"(?P<rest>[^?]*)\??\s*$",
-    rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+the\s+(?:job|role|purpose|function|task)\s+of\s+{_THING}\s*\??\s*$",
+    rf"^what(?:\s+(?:is|are|was|were)|['’]s)\s+the\s+(?:job|purpose|function|task)\s+of\s+{_THING}\s*\??\s*$",
     # "What is the Airlink 23X?", "What's Corrective RAG?": a name alone, asked what it is
     r"^what(?:\s+(?:is|are)|['’]s)\s+(?:the\s+|an?\s+)?(?P<x>(?-i:[A-Z])[\w&'’.-]*(?:\s+(?-i:[A-Z0-9])[\w&'’.-]*){0,4})"
     r"\s*\??\s*$",
@@ -153,7 +157,8 @@ def thing_described(question: str) -> tuple[str, str] | None:
         thing = re.sub(r"^(?:the|a|an)\s+", "", m.group("x").strip(), flags=re.I)
         rest = (m.groupdict().get("rest") or "").strip()
         if not thing or re.search(r"(?i)\b(?:cost|costs|pay|charge|mean|means|stand|living)\b", f"{thing} {rest}") or \
-                re.search(r"(?i)\w+ed$", thing) and " " in thing:  # "the award named for": no description
+                re.search(r"(?i)\w+ed$", thing) and " " in thing or \
+                thing.split()[-1].lower() in ATTRIBUTE_NOUNS:  # "the award named for", "the Reception Phone Number"
             return None
         return thing, rest
     return None

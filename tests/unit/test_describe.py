@@ -115,3 +115,29 @@ def test_a_name_alone_asked_what_it_is_is_described(x: SpacyExtractor) -> None:
               "Airport.\n- **Skylark** (night bus) — Runs hourly on Friday nights.", "paragraph", "Our services", "")]
     assert answer(x, "What is the Airlink 23X?", units)[0] == \
         "A limited-stop service between Orrisford Bus Station and Kestrelvale Airport"
+
+
+@pytest.mark.parametrize(("question", "content", "title"), [
+    ("What does Millstone do?", "- Millstone: no change since last week, still blocked on review.", "Status"),
+    ("What is Scythe for?", "- Scythe: faster deletes.\n- Ledger: fewer fsyncs.", "Changelog 2.3"),
+    ("What is the Ledger?", "Ledger: the write-ahead log\nOwner: Team Keel\nOn-call: Priya Okafor", "Components"),
+    ("What does Dana Pryce do?", "Dana Pryce lives in Harrowgate with her two dogs.", "Staff"),
+    ("What does Ledger do?", "Ledger does not replicate data across nodes.", "Ledger"),
+    ("What does Millstone do?", "The system pages the on-call engineer when disk usage passes 90%.",
+     "Millstone incident review"),
+    ("What does Gatehouse do with rejected writes?", "- **Gatehouse** — Accepts writes over HTTP and groups samples "
+     "into batches.", "Write path"),
+])
+def test_a_status_a_field_list_or_any_predicate_is_no_description(x: SpacyExtractor, question: str, content: str,
+                                                                   title: str) -> None:
+    """A reviewer's probes, each answered at about 0.68 before: a status line or a changelog's entry is no gloss, a
+    field list does not run on into the description, what a thing has or is not, or where a person lives, is no
+    description of what it does, "the system" stands for the thing only under a condition the question sets, and
+    "with rejected writes" must be said."""
+    assert answer(x, question, [(content, "paragraph", title, "")])[0] is None
+
+
+def test_what_a_thing_does_is_its_functional_sentence_not_what_it_uses(x: SpacyExtractor) -> None:
+    units = [("Millstone uses about 4 GB of memory per node. Millstone merges small segment files.", "paragraph",
+              "Components", "")]
+    assert answer(x, "What does Millstone do?", units)[0] == "merges small segment files"

@@ -208,6 +208,8 @@ def test_the_one_before_a_holder_is_read_from_a_previous_holders_field() -> None
     # the one before the previous holder is not said; nor is the current holder one before anyone
     assert read("Who was the site manager at Pellowdene before Desmond Ashgrove?", "PERSON", [SHEET],
                 ("Pellowdene", "Desmond Ashgrove")) is None
+    assert read("Who will replace Orla Kestwick as site manager at Pellowdene?", "PERSON", [SHEET],
+                ("Pellowdene", "Orla Kestwick")) is None  # the one after is not the one before
     assert read("Who was the previous site manager at Pellowdene?", "PERSON", [SHEET], ("Pellowdene",)) == \
         "Desmond Ashgrove"
     # a code or a double-barrelled name ends the value before a label ("BCH-PCH Site manager:", "Fowey-Lund Opened:")
@@ -236,6 +238,9 @@ def test_the_one_before_is_read_only_from_a_span_that_says_a_succession(x: Spacy
     ("Just Before I Go stars an actress who plays what character in the series?", False),  # a title
     ("Who won the special election in 2014 to replace Bill Young?", False),  # the verb asked is "won"
     ("What happened before 1990?", False),
+    ("Who will replace Orla Kestwick as site manager?", False),  # the one after
+    ("Who will take over from Orla Kestwick?", False),
+    ("Who has succeeded Hilary Brandt?", False),
 ])
 def test_a_question_after_the_one_before_a_holder(question: str, asks: bool) -> None:
     from kmrag.answer.fields import ASKS_PREDECESSOR

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from kmrag.answer.extractive import _cells_deny, _named_cells
+from kmrag.answer.extractive import _cells_deny, _named_cells, _names_a_person, akin
+from kmrag.answer.rows import row_named_by_cells
+from kmrag.answer.spans import Span, unit_spans
 from kmrag.nlp.extract import SpacyExtractor
+from tests.unit.test_answer_validation import unit
 from tests.unit.test_extractive_answers import answer, basis
 
 pytestmark = pytest.mark.unit
@@ -33,7 +36,7 @@ def test_the_column_asked_of_the_row_its_cells_name(x: SpacyExtractor) -> None:
                   )[0] == "8427"
     assert basis(x, "what port does gatehouse listen on for http writes?", [(PORTS, "table", "Network ports", "")]
                  )["rule"] == "the Port of the row its cells name"
-    options = [(OPTIONS, "table", "Common options", "")]
+    options = [(OPTIONS, "table", "Tallyhouse configuration: common options", "")]
     assert answer(x, "How long does Tallyhouse keep raw data by default before it gets deleted?", options)[0] == "30d"
     assert answer(x, "If a query runs forever, after how long does Switchyard cancel it by default?", options
                   )[0] == "60s"
@@ -48,23 +51,45 @@ def test_a_noun_asked_that_no_header_says_is_said_by_the_rows_cells(x: SpacyExtr
                   )[0] == "64MB"
     sites = ("| Site | Opened | Manager |\n|---|---|---|\n| St Aldric's Clinic | 2009 | Dana Pryce |\n"
              "| Harrowgate Hospital | 1923 | Omar Haddad |")
-    assert answer(x, "What are the opening hours of St Aldric's Clinic?", [(sites, "table", "Sites", "")])[0] != "2009"
+    assert row_named_by_cells("What are the opening hours of St Aldric's Clinic?", "ENTITY", rows_of(sites, "Sites"),
+                              akin, noun="hours") is None
 
 
-def test_a_row_named_no_better_than_another_answers_nothing(x: SpacyExtractor) -> None:
+def test_a_row_named_no_better_than_another_answers_nothing() -> None:
     # "Gatehouse" names two rows as well as each other: which port is not said
-    assert basis(x, "What port does Gatehouse use?", [(PORTS, "table", "Network ports", "")]).get("rule") != \
-        "the Port of the row its cells name"
+    assert row_named_by_cells("What port does Gatehouse use?", "ENTITY", rows_of(PORTS, "Network ports"), akin,
+                              noun="port") is None
+
+
+def rows_of(table: str, title: str) -> list[Span]:
+    return unit_spans(unit("u_" + "a" * 16, table, type_="table", title=title), 0)
 
 
 def test_the_column_is_the_noun_asked_and_of_the_kind_asked(x: SpacyExtractor) -> None:
-    wards = [(WARDS, "table", "Wards", "")]
     # the question names the Ward column on the way; it asks the councillor
-    assert answer(x, "Which councillor represents the ward that Northgate Pool & Fitness is in?", wards)[0] != \
-        "Northgate"
+    assert row_named_by_cells("Which councillor represents the ward that Northgate Pool & Fitness is in?", "PERSON",
+                              rows_of(WARDS, "Wards"), akin, noun="councillor", person_header=_names_a_person) is None
     # "when ... opened" says when; "who" asks a person, never the Opened cell's year
-    sites = [(SITES, "table", "Sites", "")]
-    assert answer(x, "Who was the council's chief executive when Caverley Sports Hub opened?", sites)[0] != "2016"
+    assert row_named_by_cells("Who was the council's chief executive when Caverley Sports Hub opened?", "PERSON",
+                              rows_of(SITES, "Sites"), akin, person_header=_names_a_person) is None
+    assert answer(x, "Who was the council's chief executive when Caverley Sports Hub opened?",
+                  [(SITES, "table", "Sites", "")])[0] != "2016"
+
+
+def test_a_row_whose_cells_the_question_contradicts_is_not_read() -> None:
+    """A reviewer's probes: "What port does Switchyard listen on for HTTP writes?" was Gatehouse's 8427 at 0.97."""
+    ports = rows_of(PORTS, "Network ports")
+    for question in ("What port does Switchyard listen on for HTTP writes?",  # another row's Component
+                     "What port does Gatehouse listen on for HTTP queries?",  # another row's Protocol
+                     "What port does Tollbooth listen on for HTTP writes?"):  # a name the table does not have
+        assert row_named_by_cells(question, "ENTITY", ports, akin, noun="port") is None, question
+    got = row_named_by_cells("What port does Gatehouse listen on for HTTP writes?", "ENTITY", ports, akin, noun="port")
+    assert got is not None and got[2] == "8427"
+    options = rows_of(OPTIONS, "Tallyhouse configuration")
+    assert row_named_by_cells("By default, how long is raw data kept in the cold archive tier before it is deleted?",
+                              "QUANTITY", options, akin) is None  # three words no cell says
+    assert row_named_by_cells("How long is raw data kept by default before it is deleted?", "QUANTITY", options,
+                              akin)[2] == "30d"
 
 
 def test_a_hyphened_header_is_named_by_its_parts_in_a_yes_no_claim() -> None:
@@ -74,6 +99,8 @@ def test_a_hyphened_header_is_named_by_its_parts_in_a_yes_no_claim() -> None:
     named = _named_cells("there a laboratory at is the Fenby wastewater site.", row)
     assert named == "Site: Fenby WwTW; On-site laboratory: No" and _cells_deny(named)
     assert _named_cells("Fenby WwTW has a pumping station on site.", row) is None  # "laboratory" unsaid
+    # a hyphened header of one word and a stop word is named whole: "within walking distance" names no "Walk-in"
+    assert _named_cells("Eastmoor Clinic is within walking distance.", "Site: Eastmoor Clinic; Walk-in: No") is None
 
 
 def test_a_bound_of_a_range_another_span_states_picks_no_band(x: SpacyExtractor) -> None:
@@ -131,3 +158,13 @@ def test_a_count_of_things_bought_multiplies_the_price_or_nothing_is_read(x: Spa
     plans = [(PLANS, "table", "Plans", "")]
     assert answer(x, "We want 12 people on the Team plan, billed month to month. What would that cost us for a full "
                      "year?", plans)[0] is None
+
+
+def test_a_clock_time_is_read_only_from_a_span_saying_what_the_question_times(x: SpacyExtractor) -> None:
+    """A reviewer's probes: "What time does the AGM start?" read "6pm" off "Board meetings start at 6pm"."""
+    assert answer(x, "What time does the AGM start?", [("Board meetings start at 6pm. The AGM is held in March.",
+                                                      "paragraph", "Meetings", "")])[0] is None
+    assert answer(x, "What time does the quiz start?", [("Doors open at 7pm. The quiz begins once all teams have "
+                                                       "registered.", "paragraph", "Quiz night", "")])[0] is None
+    assert answer(x, "What time does the AGM start?", [("The AGM starts at 6pm in the main hall.", "paragraph",
+                                                      "Meetings", "")])[0] == "6pm"
