@@ -725,6 +725,11 @@ def _total_over(question: str, row: Span, rate: str | None, per: re.Match[str]) 
     return None
 
 
+def _sum_shown(currency: str, rate: str, total: float) -> str:
+    """A computed sum as the rate is written: pence when the rate has them or the total does ("£20.72")."""
+    return f"{currency}{total:,.2f}" if "." in rate or total != int(total) else f"{currency}{int(total):,}"
+
+
 def charged(question: str, row: Span, rate: str | None, value: float, unit: str) -> dict[str, Any] | None:
     """What ``value`` ``unit`` (the question's "14 cubic metres") costs at ``rate``, the row's sum per that unit
     ("Charge per cubic metre: £1.48" → £20.72): {quantity, rate, per, value}; None when the question asks the rate
@@ -736,7 +741,7 @@ def charged(question: str, row: Span, rate: str | None, value: float, unit: str)
     if per is None or _unit(per.group(1)) != unit or (amount := _num(m.group(2))) is None:
         return None
     total = amount * value
-    shown = f"{m.group(1)}{total:,.2f}" if "." in m.group(2) or total != int(total) else f"{m.group(1)}{int(total):,}"
+    shown = _sum_shown(m.group(1), m.group(2), total)
     return {"quantity": value, "unit": unit, "rate": rate, "per": per.group(0), "value": shown}
 
 
@@ -792,7 +797,7 @@ def charged_each(row_price: str, count: float) -> dict[str, Any] | None:
     if not (m := re.fullmatch(rf"\s*{_CUR}\s?{_NUM}\s*", row_price)) or (amount := _num(m.group(2))) is None:
         return None
     total = amount * count
-    shown = f"{m.group(1)}{total:,.2f}" if "." in m.group(2) or total != int(total) else f"{m.group(1)}{int(total):,}"
+    shown = _sum_shown(m.group(1), m.group(2), total)
     return {"quantity": count, "unit": "each", "rate": row_price, "per": "each", "value": shown}
 
 
