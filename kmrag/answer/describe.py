@@ -61,9 +61,22 @@ def _describes(desc: str, parse: Callable[[str], Any]) -> bool:
     return parse(f"It {low}")[1].tag_ == "VBZ" or parse(f"They {low}")[1].tag_ == "VBP"
 
 
-def _subject_predicate(doc: Any, names: Sequence[str], headed: bool, past: bool) -> str | None:
+def _defined(sent: Any, root: Any) -> str | None:
+    """What a copula says the subject is, a determined noun phrase to the verb's end ("Tallyhouse is a self-hosted
+    metrics database." → "a self-hosted metrics database"); None for any other sentence or a negated one."""
+    attr = next((c for c in root.children if c.dep_ == "attr" and c.i > root.i), None)
+    if attr is None or any(c.dep_ == "neg" for c in root.children) or attr.left_edge.tag_ not in {"DT", "PRP$"}:
+        return None
+    end = root.right_edge.i + 1
+    while end > attr.i + 1 and sent.doc[end - 1].text in {".", ",", ";", ":", "!", "?", "—", "–"}:
+        end -= 1
+    return _clean(sent.doc[attr.left_edge.i:end].text)
+
+
+def _subject_predicate(doc: Any, names: Sequence[str], headed: bool, past: bool, what_is: bool = False) -> str | None:
     """The predicate of the sentence's main verb when its subject is one of ``names`` (or stands for it, when
-    ``headed``: the span's headings name it); the verb's tense is the question's."""
+    ``headed``: the span's headings name it); the verb's tense is the question's. For "What is X?" (``what_is``),
+    also what a copula says X is ("X is a ...")."""
     for sent in doc.sents:
         root = sent.root
         if root.pos_ not in {"VERB", "AUX"}:
@@ -77,6 +90,10 @@ def _subject_predicate(doc: Any, names: Sequence[str], headed: bool, past: bool)
         named = any((nw := terms(n).words) and said == nw for n in names)  # not "Scythe and Millstone"
         stands = headed and said and said <= STANDS_FOR | {subj.lower_}
         if not (named or stands) or (root.tag_ == "VBD") != past and root.tag_ in {"VBD", "VBZ", "VBP"}:
+            continue
+        if what_is and named and root.lemma_ == "be":
+            if (defined := _defined(sent, root)) is not None:
+                return defined
             continue
         if root.lemma_ in STATIVE and subj.dep_ == "nsubj" or any(c.dep_ == "neg" for c in root.children) or \
                 subj.ent_type_ == "PERSON":
@@ -110,6 +127,8 @@ def read_description(question: str, spans: Sequence[Span], parse: Callable[[str]
     thing, rest = asked
     names = thing_names(thing)
     past = bool(re.match(r"(?i).*\bwhat\s+did\b", question))
+    what_is = bool(re.match(rf"(?i)\s*what(?:\s+(?:is|are)|['’]s)\s+(?:the\s+|an?\s+)?{re.escape(thing)}\s*\??\s*$",
+                            question))  # "What is Tallyhouse?": what a copula says it is describes it too
     for span in spans:
         desc = glossed(span.display, names)
         if desc is not None and _adds_said(rest, span, thing) and _describes(desc, parse):
@@ -120,7 +139,7 @@ def read_description(question: str, spans: Sequence[Span], parse: Callable[[str]
         # a subject standing for the thing ("the system") only where the question's condition pins the sentence
         headed = bool(rest) and any((nw := terms(n).words) and nw <= terms(f"{span.title} {span.section}").words
                                     for n in names)
-        desc = _subject_predicate(parse(span.display), names, headed, past)
+        desc = _subject_predicate(parse(span.display), names, headed, past, what_is)
         if desc is not None:
             return [span], desc, {"kind": "described", "how": "subject", "unit_id": span.unit_id, "quote": span.quote}
     return None

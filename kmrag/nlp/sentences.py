@@ -30,8 +30,22 @@ def _starts_sentence(text: str, at: int, gap: str = "") -> bool:
     return c.isupper() or c.isdigit() or c == "_"
 
 
+# a line that introduces a list ("use structural parsers:\n1. **Parse**: ...") ends where the list's first item opens
+_INTRO = re.compile(r":[ \t]*\n\s*(?=(?:[-*•+]|\d{1,2}[.)])\s)")
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence; the spans cover the text without gaps except whitespace."""
+    out: list[tuple[int, int]] = []
+    for a, b in _sentence_spans(text):
+        cuts = [m.start() + 1 for m in _INTRO.finditer(text, a, b)]
+        for start, end in zip([a, *cuts], [*cuts, b], strict=True):
+            if text[start:end].strip():
+                out.append(_trim(text, start, end))
+    return out
+
+
+def _sentence_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _BOUNDARY.finditer(text):

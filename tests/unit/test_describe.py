@@ -141,3 +141,22 @@ def test_what_a_thing_does_is_its_functional_sentence_not_what_it_uses(x: SpacyE
     units = [("Millstone uses about 4 GB of memory per node. Millstone merges small segment files.", "paragraph",
               "Components", "")]
     assert answer(x, "What does Millstone do?", units)[0] == "merges small segment files"
+
+
+def test_what_is_a_name_reads_what_a_copula_says_it_is(x: SpacyExtractor) -> None:
+    units = [("Tallyhouse is a self-hosted metrics database. A single binary contains every component.", "paragraph",
+              "Architecture", "")]
+    assert answer(x, "What is Tallyhouse?", units)[0] == "a self-hosted metrics database"
+    assert answer(x, "What does Tallyhouse do?", units)[0] is None  # what it is, not what it does
+    assert answer(x, "What is Tallyhouse?", [("Tallyhouse is not a hosted service.", "paragraph", "FAQ", "")]
+                  )[0] is None  # what it is not
+
+
+def test_the_first_item_of_a_list_after_its_introducing_line_is_read(x: SpacyExtractor) -> None:
+    """The seeds' "use structural parsers:\\n1. **Parse**: Extract sections/tables" was one sentence with its intro."""
+    units = [("Instead of split, use structural parsers:\n1. **Parse**: Extract sections/tables (e.g., using "
+              "Unstructured).\n2. **Normalize**: Assign stable IDs based on content hash + source metadata.",
+              "paragraph", "4. Ingestion Workflow", "")]
+    assert answer(x, "What does the Parse step do?", units)[0] == "Extract sections/tables (e.g., using Unstructured)"
+    assert answer(x, "What does the Normalize step do?", units)[0] == \
+        "Assign stable IDs based on content hash + source metadata"

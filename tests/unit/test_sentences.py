@@ -30,3 +30,9 @@ def test_a_list_item_on_a_new_line_opens_a_sentence() -> None:
     assert split_sentences(text) == ["- **Gatehouse** (gateway) — Accepts writes.", "Owned by Team Sluice.",
                                      "- **Ledger** (log) — Appends every batch.", "2. restart it.", "Then wait.",
                                      "A - b. - c."]  # a dash inside a line opens nothing
+
+
+def test_a_line_introducing_a_list_ends_before_its_first_item() -> None:
+    text = "use structural parsers:\n1. **Parse**: Extract sections.\n2. **Normalize**: Assign IDs.\nNote: a: b."
+    assert split_sentences(text) == ["use structural parsers:", "1. **Parse**: Extract sections.",
+                                     "2. **Normalize**: Assign IDs.", "Note: a: b."]  # a colon inside a line splits nothing
