@@ -54,7 +54,7 @@ from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
 from kmrag.answer.listed import asked_count, stated_list
 from kmrag.answer.ordered import as_choice
 from kmrag.answer.rows import row_named_by_cells
-from kmrag.answer.spans import TITLE_QUALIFIER, Span
+from kmrag.answer.spans import TITLE_QUALIFIER, Span, row_cells
 from kmrag.answer.support import STOP, negated, number_key, stem, terms
 from kmrag.answer.titled import titled_compared
 from kmrag.answer.validate import named_by
@@ -455,6 +455,15 @@ def _abbreviated(words: frozenset[str]) -> frozenset[str]:
     return words.union(*(SHORT_FORMS[w] for w in words if w in SHORT_FORMS))
 
 
+def _times_the_asked(question: str, span: Span) -> bool:
+    """Does ``span`` say what a "what time" question times? "What time does the AGM start?" is not "Board meetings
+    start at 6pm", nor "What time does the quiz start?" "Doors open at 7pm" under "Quiz night": the span says the
+    question's words; its names, the span's title may."""
+    said = terms(span.display).words
+    words = terms(re.sub(r"\b[A-Z][\w'’-]*", " ", question)).words - {"time"}
+    return all(akin(w, said) for w in words) and terms(question).names <= terms(f"{span.title} {span.display}").words
+
+
 def _a_bound(quantity: tuple[float, str, str], text: str) -> bool:
     """Is ``quantity`` a bound of a range ``text`` states ("stays of over 1 hour and up to 2 hours"), a band's
     edge rather than a measure of anything?"""
@@ -664,9 +673,7 @@ def _a_band_row(span: Span | None) -> bool:
     return span is not None and span.kind == "row" and any(row_range(c[-1]) for c in _cells(span.display))
 
 
-def _cells(display: str) -> list[list[str]]:
-    """A table row shown as "Header: value; Header: value" as [header, value] pairs."""
-    return [c.split(": ", 1) for c in display.split("; ")]
+_cells = row_cells  # a table row shown as "Header: value; Header: value" as [header, value] pairs
 
 
 # a quantity in a unit per unit, as written: "140 g/km", "5 mg/l" (matched to a header's "(g/km)" as it is written)
@@ -1791,11 +1798,7 @@ class ExtractiveGenerator:
                 cands = [(c, at) for c, at in cands if not other[0] <= at < other[1]]  # not where he was born
             if about_another(span.display, mentions, people):
                 return []  # "Southwold Depot ... holds 64 buses" says nothing of Northgate Depot's
-            if answer_type == "TIME" and (any(not akin(w, terms(span.display).words)
-                                              for w in terms(re.sub(r"\b[A-Z][\w'’-]*", " ", question)).words - {"time"})
-                                          or not terms(question).names <= terms(f"{span.title} {span.display}").words):
-                # "What time does the AGM start?" is not "Board meetings start at 6pm", nor "What time does the quiz
-                # start?" "Doors open at 7pm" under "Quiz night": the span says what is timed; the names, its title may
+            if answer_type == "TIME" and not _times_the_asked(question, span):
                 return []
             if answer_type == "PERSON" and ASKS_PREDECESSOR.search(question) and not SUCCESSION.search(span.display):
                 return []  # "Who did Joanna Threlkeld replace?" is no name beside hers in a letter's sign-off

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from kmrag.answer.spans import Span
+from kmrag.answer.spans import Span, row_cells
 from kmrag.answer.support import terms
 
 NAMED = frozenset({"PERSON", "ORG", "PLACE", "WORK", "NATIONALITY"})
@@ -26,8 +26,8 @@ _MARKS = "`*_"  # a cell's markup: "`30d`" is 30d
 
 
 def _cells(display: str) -> list[tuple[str, str]]:
-    pairs = [c.split(": ", 1) for c in display.split("; ")]
-    return [(h.strip(), v.strip(_MARKS + " ")) for h, v in (p for p in pairs if len(p) == 2)]
+    """The row's (header, value) pairs, a value without its markup ("`30d`" is 30d)."""
+    return [(h.strip(), v.strip(_MARKS + " ")) for h, v in (p for p in row_cells(display) if len(p) == 2)]
 
 
 def _asked_column(header: str, row: list[tuple[str, str]], qwords: frozenset[str], answer_type: str,

@@ -72,6 +72,12 @@ def table_rows(content: str) -> list[tuple[int, int, list[str], list[str]]]:
 _FENCE_LINE = re.compile(r"^\s*(```|~~~)")
 
 
+def row_cells(display: str) -> list[list[str]]:
+    """A row's display ("Header: value; Header: value", as :func:`unit_spans` writes it) as its [header, value]
+    pairs (a cell without a header stays one item)."""
+    return [c.split(": ", 1) for c in display.split("; ")]
+
+
 def code_spans(content: str) -> list[tuple[int, int]]:
     """The line groups of a code unit (runs of non-blank lines, fence lines left out), never its "sentences"."""
     out: list[tuple[int, int]] = []
