@@ -65,6 +65,7 @@ from kmrag.nlp.language import language_of
 from kmrag.nlp.places import available as places_available
 from kmrag.nlp.places import countries_of, country_only, people_of
 from kmrag.nlp.rephrase import agent_of
+from kmrag.nlp.sentences import FIELD_LINE
 from kmrag.retrieval.analysis import BIRTH, CLAUSE_ASKED, DEATH, HOW_MANY_TIME, QuestionAnalysis, offered
 from kmrag.retrieval.multihop import MONTHS, VALUE_OF
 
@@ -461,7 +462,52 @@ def _times_the_asked(question: str, span: Span) -> bool:
     question's words; its names, the span's title may."""
     said = terms(span.display).words
     words = terms(re.sub(r"\b[A-Z][\w'’-]*", " ", question)).words - {"time"}
+    if (edge := _timed_edge(question, span.display)) is not None:
+        words -= edge[2]  # "what time does the quiz kick off?": "Quiz Night – every Wednesday from 19:30"
     return all(akin(w, said) for w in words) and terms(question).names <= terms(f"{span.title} {span.display}").words
+
+
+def _another_field(question: str, text: str) -> bool:
+    """Is ``text`` a "Field: value" line whose label says a word the question does not ("Mains replaced or relined:
+    87 km" asked how many km of mains the company has; "Household waste collected" asked of food waste)? A word
+    naming the kind of value ("Date", "Length", "Rate") needs no saying."""
+    m = FIELD_LINE.fullmatch(text.strip())
+    if m is None or ":" not in text:
+        return False
+    label = re.sub(r"\([^()]*\)", " ", text.split(":", 1)[0])  # ("Leakage (2023-24)": a qualifier)
+    if len(label.split()) > 6 or _CLAUSE_WORDS & {w.lower().strip("-*•+") for w in label.split()}:
+        return False  # a sentence's clause before a colon ("This requires three steps: ..."), no label
+    asked = terms(question).words | {w.lower() for w in terms(question).names}
+    return any(not akin(w, asked) for w in terms(label).words - _VALUE_KINDS)
+
+
+_CLAUSE_WORDS = frozenset("this that these those it its we i you they he she is are was were be been has have had will "
+                          "would can could should must do does did there here".split())
+# the words of a field's label that name the kind of value it holds, not what it is of
+_VALUE_KINDS = frozenset("date time year day venue place location address name price cost fee charge amount number "
+                         "total rate value figure count length size area distance duration height weight capacity "
+                         "population level percentage share".split())
+
+
+def _months_stated(text: str) -> set[tuple[str, str]]:
+    """The (month, year) pairs a text states ("October 2024", "9 October 2024")."""
+    return {(m.group(1).lower(), m.group(2)) for m in re.finditer(rf"\b({MONTHS})\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?"
+                                                               r"(\d{4})\b", text)}
+
+
+def _timed_edge(question: str, text: str) -> tuple[int, int, frozenset[str]] | None:
+    """Where the time a question asks the start or the end of stands in ``text`` (after "from" for a start, after
+    "until" / "to" for an end) and the question's words that it says; None when the question asks neither or the
+    text says no such time."""
+    lead, said = (r"from|starting\s+at|beginning\s+at", _STARTS) if _ASKS_OPEN.search(question) else \
+        (r"until|till|to|closing\s+at|ending\s+at", _ENDS) if _ASKS_CLOSE.search(question) else (None, frozenset())
+    m = re.search(rf"\b(?:{lead})\s+({CLOCK.pattern})", text, re.I) if lead else None
+    return (m.start(1), m.end(1), said) if m else None
+
+
+# the words of a question about when a thing starts or ends, said by a span's "from <time>" / "until <time>"
+_STARTS = frozenset("start starts starting begin begins kick kicks off commence commences".split())
+_ENDS = frozenset("end ends finish finishes finishing stop stops wrap wraps up".split())
 
 
 def _a_bound(quantity: tuple[float, str, str], text: str) -> bool:
@@ -1798,8 +1844,15 @@ class ExtractiveGenerator:
                 cands = [(c, at) for c, at in cands if not other[0] <= at < other[1]]  # not where he was born
             if about_another(span.display, mentions, people):
                 return []  # "Southwold Depot ... holds 64 buses" says nothing of Northgate Depot's
+            if span.sheet and _another_field(question, span.display):
+                return []  # "Household waste collected: 41,200 tonnes" is not how much food waste was
+            if answer_type == "DATE" and (stated := _months_stated(question)):
+                cands = [(c, at) for c, at in cands if not _months_stated(c) & stated]  # "the next meeting after the
+                # October 2024 one" is not "Date: Wednesday 9 October 2024"
             if answer_type == "TIME" and not _times_the_asked(question, span):
                 return []
+            if answer_type == "TIME" and (edge := _timed_edge(question, span.display)) is not None:
+                cands = [(c, at) for c, at in cands if edge[0] <= at < edge[1]] or cands  # "finish": after "until"
             if answer_type == "PERSON" and ASKS_PREDECESSOR.search(question) and not SUCCESSION.search(span.display):
                 return []  # "Who did Joanna Threlkeld replace?" is no name beside hers in a letter's sign-off
             if answer_type == "PERSON" and (past := past_holders(self.nlp, question, span.display)):
@@ -1822,9 +1875,10 @@ class ExtractiveGenerator:
                      if m.group(0).lower() not in STOP]
             anchors = [at for at, w in words if akin(w, asked)] or [at for at, w in words if akin(w, relational)] \
                 or [at for at, w in words if w in qwords]  # the value nearest the asking part's words
+            clocked = answer_type == "TIME"  # a clock time is read only from a span that says what is timed
             how = {"kind": "span", "candidates": len({c.lower() for c, _ in cands}), "distance": None,
-                   "relation_stated": span in stated,
-                   "verb_said": verb is None or says_verb(question, verb, span.display)}
+                   "relation_stated": clocked or span in stated,
+                   "verb_said": clocked or verb is None or says_verb(question, verb, span.display)}
             if not anchors:
                 return cands[0][0], span, how
             if answer_type == "PERSON" and (who := self._pronoun_subject(question, span, [at for at, w in words
@@ -2213,8 +2267,10 @@ HEADED_SLACK = 20  # characters further from the question's words a name ending 
 # nouns that say nothing of the name asked for ("which one", "what kind of ...")
 _CLOCK_RANGE = re.compile(r"^\s*(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?)\s*(?:to|[-–])\s*(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?)\b",
                           re.I)
-_ASKS_CLOSE = re.compile(r"\b(?:what time|when|how late)\b.*\b(?:close[sd]?|closing|shut|shuts|finish(?:es)?)\b", re.I)
-_ASKS_OPEN = re.compile(r"\b(?:what time|when|how early)\b.*\b(?:opens?|start[s]?|begins?)\b", re.I)
+_ASKS_CLOSE = re.compile(r"\b(?:what time|when|how late)\b.*\b(?:close[sd]?|closing|shut|shuts|finish(?:es)?|ends?(?!\s+of\b)|"
+                         r"stops?|wraps?\s+up)\b|\b(?:closing|finishing|end)\s+time\b", re.I)
+_ASKS_OPEN = re.compile(r"\b(?:what time|when|how early)\b.*\b(?:opens?|start[s]?|begins?|kicks?\s+off|commences?)\b|"
+                        r"\b(?:opening|starting|start)\s+time\b", re.I)
 
 
 def _end_asked(question: str, value: str) -> str:

@@ -48,6 +48,11 @@ ASKING_PREVIOUS = terms("before replace replaced replaces succeed succeeds succe
                         "previous previously former formerly take takes took taken").words  # said by a "Previous ..." label
 
 
+# the verbs of holding a post ("who ran / led / headed X?"): a field's holder is the one asked, whatever the label
+RUNNING = terms("run runs ran running lead leads led leading head heads headed heading manage manages managed "
+                "managing oversee oversees oversaw").words
+
+
 def _names_of(text: str, skip_first: bool = False) -> set[str]:
     """The capitalised words of ``text`` (a name's), but for its first when ``skip_first`` (a question's opening)."""
     words = re.findall(r"[A-Za-z][\w'’-]+", text)
@@ -142,6 +147,11 @@ def _date(head: str, m: re.Match[str]) -> str:
     return whole.group(0) if whole else m.group(0)
 
 
+def _flat(frame: str) -> str:
+    """A field's frame as words: "Team: Keel" names "team keel"."""
+    return " ".join(re.sub(r"[:*_]+", " ", frame).lower().split())
+
+
 def field_value(question: str, answer_type: str, mentions: Sequence[str], spans: Sequence[Span]
                 ) -> tuple[Span, str, str] | None:
     """(span, value, rule) of the one field the question names, in the best span that has it: its label's words
@@ -149,14 +159,22 @@ def field_value(question: str, answer_type: str, mentions: Sequence[str], spans:
     and the value is of the kind asked. None when no span, or two spans with other values, have such a field."""
     previous = bool(ASKS_PREVIOUS.search(question))
     qwords = terms(question).words | (PREVIOUS_WORDS if previous else frozenset())  # "before X" says "Previous"
+    if answer_type in HELD_BY and qwords & RUNNING:
+        qwords |= RUNNING  # "who ran Team Keel?" says the label "Lead"
     qnumbers = terms(question).numbers
     asking_words = terms(re.sub(r"\bhow\s+\w+", " ", question, flags=re.I)).words  # "how many": no word to say
     if previous:
         asking_words -= ASKING_PREVIOUS
+    if answer_type in HELD_BY:
+        asking_words -= RUNNING  # "who ran Team Keel before ...": a post's holder, whatever its label calls it
     found: list[tuple[Span, str, str]] = []
-    for s in spans:
+    record: dict[str, str] = {}  # a fact sheet's lines so far, by unit and record: what a line's field belongs to
+    for s in sorted(spans, key=lambda s: (s.unit_id, s.start)) if any(s.sheet for s in spans) else spans:
         if s.kind != "sentence":
             continue
+        lines_before = record.get(f"{s.unit_id}@{s.record}", "") if s.sheet else ""
+        if s.sheet:
+            record[f"{s.unit_id}@{s.record}"] = f"{lines_before} {s.display}"
         colons = list(_COLON.finditer(s.display))
         for colon in colons:
             label = _label_before(s.display, colon.start(), qwords)
@@ -165,9 +183,9 @@ def field_value(question: str, answer_type: str, mentions: Sequence[str], spans:
             if label is None or len(colons) < 2 and (len(label.split()) > MAX_LONE_LABEL_WORDS or
                                                       s.display.strip(" -*•_").find(label) != 0):
                 continue
-            frame = f"{s.section} {s.title} {s.display[:colon.start()]}"
+            frame = f"{s.section} {s.title} {lines_before} {s.display[:colon.start()]}"
             if not qnumbers <= terms(f"{s.title} {label}").numbers or \
-                    any(m.lower() not in frame.lower() for m in mentions if m.lower() not in label.lower()):
+                    any(m.lower() not in _flat(frame) for m in mentions if m.lower() not in label.lower()):
                 continue  # "leakage in 2020-21" is no field of KEY FIGURES 2023-24
             value = _value(s.display, colon.end(), answer_type)
             said = terms(f"{frame} {label} {value or ''}").words

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kmrag.nlp.sentences import sentence_spans
+from kmrag.nlp.sentences import FIELD_LINE, sentence_spans
 
 # a sentence addressed to a model rather than stating a fact: document text is data, so it is never citable
 INSTRUCTION = re.compile(
@@ -35,6 +35,12 @@ class Span:
     rank: int      # the unit's rank in the context (0 = best)
     title: str = ""
     section: str = ""  # the headings above the unit ("About Halvern Vale Water / Leadership / Board")
+    record: int = -1  # a "Field: value" line of a fact sheet (a paragraph of two or more such lines): where its
+    # paragraph, the record it belongs to, starts in the unit; -1 for any other span
+
+    @property
+    def sheet(self) -> bool:
+        return self.record >= 0
 
 
 def _cells(line: str) -> list[str]:
@@ -119,9 +125,17 @@ def _spans(unit: Any, rank: int) -> list[Span]:
     if unit.type == "code":
         return [Span(unit.id, unit.source_id, a, b, content[a:b], "code", content[a:b], rank, unit.title, section)
                 for a, b in code_spans(content)]
+    sheet = len(FIELD_LINE.findall(content)) >= 2
     return [Span(unit.id, unit.source_id, a, b, content[a:b], "sentence", " ".join(content[a:b].split()), rank,
-                 unit.title, section)
+                 unit.title, section, record=_record_start(content, a) if sheet and FIELD_LINE.fullmatch(
+                     content[a:b].split("\n")[0]) is not None else -1)
             for a, b in sentence_spans(content)]
+
+
+def _record_start(content: str, at: int) -> int:
+    """Where the paragraph holding ``at`` starts: after the last blank line before it."""
+    blank = max(content.rfind("\n\n", 0, at), content.rfind("\n \n", 0, at))
+    return 0 if blank < 0 else blank + 2
 
 
 def line_of(span: Span, text: str) -> Span:

@@ -171,8 +171,14 @@ def _pieces(block: Block, source_text: str) -> list[tuple[str, int, int]]:
     for a, b in pack_sentences(raw, MAX_UNIT_CHARS):
         cuts = [(a, b)] if b - a <= SENTENCE_MAX_CHARS else \
             [(a + x, a + y) for x, y in split_bounded(raw[a:b], MAX_UNIT_CHARS)]
-        out.extend((" ".join(raw[x:y].split()), block.start + x, block.start + y) for x, y in cuts)
+        out.extend((_lines_kept(raw[x:y]), block.start + x, block.start + y) for x, y in cuts)
     return out
+
+
+def _lines_kept(text: str) -> str:
+    """A packed piece with its spaces collapsed but its line breaks kept: a fact sheet's "Field: value" lines stay
+    lines, each read as a sentence of its own (the unit's id hashes the text with all whitespace collapsed)."""
+    return "\n".join(" ".join(line.split()) for line in text.splitlines() if line.strip())
 
 
 def _title_cased(text: str) -> bool:

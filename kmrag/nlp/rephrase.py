@@ -123,6 +123,10 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                (re.compile(r"(\bthe|['’]s)\s+(?:native|home)\s+country\b(?=\s+(?:of\b|the\s+same\b|as\b|and\b|\?))", re.I),
                 lambda m: f"{m.group(1)} nationality"),
                (re.compile(r"(?-i:\bwifey\b)"), lambda m: "wife"),
+               (re.compile(r"\bone\s+and\s+the\s+same\b", re.I), lambda m: "the same"),
+               # "the place where X was born" inside a question: X's birthplace (the place is not what is asked)
+               (re.compile(r"(?<=\s)the\s+(?:place|location)\s+(?:where|in\s+which)\s+((?-i:[A-Z])[^?,;]{1,60}?)\s+"
+                           r"(?:was|were)\s+born\b(?=\s*\?)", re.I), lambda m: f"the birthplace of {m.group(1)}"),
                # "[A] vs [B]": names in square brackets are the names
                (re.compile(r"\[([^\[\]?]{1,80})\](\s*(?:vs\.?|versus|and|or|,|&|/)\s*)\[([^\[\]?]{1,80})\]", re.I),
                 lambda m: m.group(1) + m.group(2) + m.group(3)),
@@ -462,10 +466,10 @@ _SOMEONE = r"(people|persons|someone|somebody|a\s+person|a\s+man|a\s+woman|men|w
 _BY_SOMEONE = re.compile(rf"^(were|was|are|is)\s+(.+?)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:who\s+(?:are|were)\s+)?"
                          r"((?:from|born|of)\b.*)$", re.I | re.S)
 # "X was directed by someone of what nationality?" -> "What nationality is the director of X?"
-_BY_WHOM_OF = re.compile(rf"^(.+?)\s+(?:was|were)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:of|with|holding)\s+(?:what|which)\s+"
+_BY_WHOM_OF = re.compile(rf"^(.+?)\s+(?:was|were|is|are)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:of|with|holding)\s+(?:what|which)\s+"
                          r"(nationality|citizenship)\s*\??$", re.I | re.S)
 # "X was directed by whom?" -> "Who directed X?"
-_BY_WHOM = re.compile(r"^(.+?)\s+(?:was|were)\s+([a-z]+ed|written|made|built|sung|drawn|led|won|shot|founded)\s+by\s+whom\s*\?$",
+_BY_WHOM = re.compile(r"^(.+?)\s+(?:was|were|is|are)\s+([a-z]+ed|written|made|built|sung|drawn|led|won|shot|founded)\s+by\s+whom\s*\?$",
                       re.S)
 # "number of schools at the university where ..." -> "How many schools are there at the university where ...?"
 _NUMBER_OF = re.compile(r"^\s*(?:the\s+)?(?:total\s+)?number\s+of\s+((?:[a-z]+\s+)?[a-z]+s)\s+((?:at|in|on|of|for|by|with|from)\s+.+?)\s*\??$",
@@ -484,7 +488,7 @@ _COMPARE = re.compile(r"^\s*(?:please\s+)?compare\s+(?:the\s+[\w ]{1,30}?\s+of\s
                       r"\s*,?\s+and\s+(?:tell\s+me|say|decide|determine|find\s+out|work\s+out)\s+)(which\b.+?)\s*[.?!]?\s*$",
                       re.I | re.S)
 # "X was directed by a person born on what date?" -> "When was the director of X born?"
-_IN_SITU = re.compile(rf"^(.+?)\s+(?:was|were)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:who\s+(?:was|were)\s+)?(born|died|who\s+died)"
+_IN_SITU = re.compile(rf"^(.+?)\s+(?:was|were|is|are)\s+(\w+)\s+by\s+{_SOMEONE}\s+(?:who\s+(?:was|were)\s+)?(born|died|who\s+died)"
                       r"\s+(?:on|in|at)\s+(?:what|which)\s+(date|day|year|place|city|town|country)\s*\??$", re.I | re.S)
 # an attribute two things may have in common ("share a border with" is a relation, not an attribute)
 _SHARED = ("nationality|citizenship|birthplace|hometown|country|language|religion|profession|occupation|genre|"
@@ -1191,6 +1195,10 @@ def _introduced(q: str) -> str | None:
             # founding year?": all of it
             if after is None:
                 return None
+            owned_end = _owned_noun_end(ask, ref.end())  # the noun the parse says is owned: "that book's author"
+            if owned_end is not None and owned_end < ref.end() + after.end():  # (not "... write in total")
+                out = f"{ask[:ref.start()]}the {ask[ref.end():owned_end].strip()} of {thing}{ask[owned_end:]}"
+                return out[:1].upper() + out[1:]
             out = f"{ask[:ref.start()]}the {after.group(1)} of {thing}{ask[ref.end() + after.end():]}"
         else:
             out = f"{ask[:ref.start()]}{thing}{ask[ref.end():]}"
@@ -1238,6 +1246,19 @@ _DONE_BY = re.compile(r"(?!(?:in|on|at|during|after|before|since|by|for)\s)(?P<x
 
 _THERE_CALLED = re.compile(r"there(?:['’]s|\s+is|\s+was|\s+exists)\s+(?:an?|this|one)\s+(?P<mods>(?:[\w-]+\s+){0,3}?)"
                            r"(?P<n>(?-i:[a-z][\w-]*))\s+(?:called|named|titled|entitled|known\s+as)\s+(?P<x>.+)", re.I)
+
+
+def _owned_noun_end(ask: str, at: int) -> int | None:
+    """Where the noun after a possessive at `at` ends, by the parse ("that book's author write ..." -> after
+    "author"); None when the parse does not say."""
+    doc = _nlp()(ask)
+    first = next((t for t in doc if t.idx >= at), None)
+    poss = next((t for t in doc if t.dep_ == "poss" and t.idx < at and t.head.i >= (first.i if first else len(doc))),
+                None)
+    if first is None or poss is None or poss.head.pos_ not in {"NOUN", "PROPN"}:
+        return None
+    end = _of_noun(doc, poss.head)
+    return doc[end].idx + len(doc[end].text)
 
 
 def _locates(name: str) -> bool:
@@ -1391,6 +1412,12 @@ def _introducing(stmt: str, noun: str | None) -> tuple[str, str, bool] | None:
     before = before[0].lower() + before[1:] if re.match(r"(?:The|A|An|In|On|At|During|After|Before|For)\s", before) \
         else before
     link = f"{m.group('prep').lower()} which" if m.group("prep") else "that"
+    done = re.fullmatch(rf"(?P<s>.+?)\s+(?P<p>{_PREPS})\s+(?:an?|the)\s+(?P<o>(?:[\w'’-]+\s+){{0,5}}?[\w'’-]+)\s+"
+                        r"(?P<v>(?-i:[a-z]{3,}ed))", before, re.I)
+    if link == "by which" and done and not re.search(r"(?i)\b(?:is|are|was|were|been|be)$", done.group("o")):
+        # "X played in a cup hosted by a state": the state that hosted the cup in which X played
+        return (f"the {mods}{n}{rest} that {done.group('v')} the {done.group('o')} {done.group('p').lower()} which "
+                f"{done.group('s')}"), n, False
     return f"the {mods}{n}{rest} {link} {before}", n, False
 
 
@@ -1583,7 +1610,7 @@ def _doers(q: str) -> str:
 
 # "X was directed by someone who died when?", "X was performed by a group formed in what year?", "X was directed
 # by someone from which country?": the doer, then the question asked of it
-_BY_ONE_WHO = re.compile(r"^(?P<x>.+?)\s+(?:was|were)\s+(?P<v>(?-i:[a-z]+))\s+by\s+(?:someone|somebody|a\s+person|"
+_BY_ONE_WHO = re.compile(r"^(?P<x>.+?)\s+(?P<be>was|were|is|are)\s+(?P<v>(?-i:[a-z]+))\s+by\s+(?:someone|somebody|a\s+person|"
                          r"an?\s+(?P<n>(?-i:[a-z]+)))\s+(?:(?:who|that)\s+(?:(?P<passive>was|were)\s+)?)?"
                          r"(?P<pred>(?-i:[a-z]+)(?:\s+(?:in|on|at))?)?\s*"
                          r"(?P<wh>when|where|(?:in|on|at|from)\s+(?:what|which)\s+(?P<noun>year|date|day|city|country|place|"
@@ -1601,7 +1628,7 @@ def _by_one_who(q: str) -> str:
     x = x[0].lower() + x[1:] if re.match(r"(?:The|A|An)\s", x) else x
     agent, n = agent_of(m.group("v")), m.group("n")
     if n and n.lower() not in {"person", "man", "woman"}:  # "a group formed in ...": the group by which X was performed
-        doer = f"the {n} by {'whom' if n.lower() in _person_nouns() else 'which'} {x} was {m.group('v')}"
+        doer = f"the {n} by {'whom' if n.lower() in _person_nouns() else 'which'} {x} {m.group('be').lower()} {m.group('v')}"
     elif agent:
         doer = f"the {agent} of {x}"
     else:
@@ -1780,6 +1807,8 @@ def _invert(clause: str) -> str | None:
     if not subj:
         return None
     start = min(t.i for t in subj[0].subtree)
+    if 0 < start and all(t.text[:1].isupper() and t.pos_ == "AUX" for t in doc[:start]) and doc[start].pos_ == "PROPN":
+        start = 0  # "Will James and X came from ...": a name's first word read as an auxiliary
     if start != 0:
         return None  # a fronted phrase: leave it as it is
     auxes = sorted([t for t in root.children if t.dep_ in {"aux", "auxpass"} and t.i > subj[0].i], key=lambda t: t.i)

@@ -34,11 +34,49 @@ def _starts_sentence(text: str, at: int, gap: str = "") -> bool:
 _INTRO = re.compile(r":[ \t]*\n\s*(?=(?:[-*•+]|\d{1,2}[.)])\s)")
 
 
+# a "Field: value" line ("Mixed case (24 x 440ml core cans): £78.00", "- Yeast: house strain QM-1"): a label that
+# opens with a capital or a digit, then a colon and its value on the same line
+FIELD_LINE = re.compile(r"^[ \t]*(?:[-*•+][ \t]+)?(?:\*\*)?[A-Z0-9][^\n:]{0,60}?:(?:\*\*)?[ \t]+\S[^\n]*$", re.M)
+
+
+def _field_cuts(text: str, a: int, b: int) -> list[int]:
+    """Where sentences start inside [a, b) of a paragraph with two or more "Field: value" lines (a fact sheet, a
+    price list): at each field line, and at the first line after one that does not go on with its value."""
+    cuts: list[int] = []
+    for para in re.finditer(r"(?:[^\n]*\S[^\n]*(?:\n|$))+", text[a:b]):
+        lines = [(a + para.start() + m.start(), m.group(0)) for m in re.finditer(r"[^\n]+", para.group(0))]
+        fields = [FIELD_LINE.fullmatch(line) is not None for _, line in lines]
+        if sum(fields) < 2:
+            continue
+        cuts.append(lines[0][0] + len(lines[0][1]) - len(lines[0][1].lstrip()))  # a heading above it stands alone
+        after = re.compile(r"\s*(?=\S)").match(text, a + para.end(), b)
+        if after and after.end() < b:
+            cuts.append(after.end())  # and what follows it, after a blank line
+        value = False  # inside a field's value (its line, or lines that go on with it)
+        prev = ""
+        for (at, line), field in zip(lines, fields, strict=True):
+            lead = at + len(line) - len(line.lstrip())
+            if field:
+                cuts.append(lead)
+                value = True
+            elif value and not _goes_on(prev, line.lstrip()[:1]):
+                cuts.append(lead)
+                value = False
+            prev = line
+    return sorted({c for c in cuts if a < c < b})
+
+
+def _goes_on(line: str, first: str) -> bool:
+    """Does the line after a "Field: value" line go on with its value? It opens in lower case or a bracket, or
+    the value ends on a comma, an open bracket or a joining word ("Present: A (Chair), B,\nC ...")."""
+    return first.islower() or first in "()[]&" or bool(re.search(r"(?:[,;(&/–-]|\b(?:and|or|of|the))\s*$", line))
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence; the spans cover the text without gaps except whitespace."""
     out: list[tuple[int, int]] = []
     for a, b in _sentence_spans(text):
-        cuts = [m.start() + 1 for m in _INTRO.finditer(text, a, b)]
+        cuts = sorted({m.start() + 1 for m in _INTRO.finditer(text, a, b)} | set(_field_cuts(text, a, b)))
         for start, end in zip([a, *cuts], [*cuts, b], strict=True):
             if text[start:end].strip():
                 out.append(_trim(text, start, end))

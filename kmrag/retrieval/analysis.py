@@ -112,8 +112,8 @@ ORIGIN = re.compile(r"^\s*where\s+(?:(?:is|was|are|were)\b.*\bfrom|(?:does|did|d
 
 # "what is the (average) latency of X": the noun a copula's "what" asks for (spaCy parses "what" as the pronoun,
 # not the noun's determiner)
-ATTRIBUTE_ASKED = re.compile(r"^(?:what|which) (?:is|was|are|were|'s|’s) (?:the |its |their |his |her )?(?:[\w-]+ ){0,3}?"
-                             r"([a-z]+) (?:of|for|in|at|on)\b")
+ATTRIBUTE_ASKED = re.compile(r"^(?:what|which) (?:is|was|are|were|'s|’s) (?:the |its |their |his |her )?(?:[\w'’-]+ ){0,6}?"
+                             r"([a-z]+)(?: (?:of|for|in|at|on)\b| ?\?$|$)")
 
 
 # answer types a clause answers ("Why ...?", "How did ...?", "What does X do?"), never a name or a value of the

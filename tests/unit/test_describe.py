@@ -120,7 +120,6 @@ def test_a_name_alone_asked_what_it_is_is_described(x: SpacyExtractor) -> None:
 @pytest.mark.parametrize(("question", "content", "title"), [
     ("What does Millstone do?", "- Millstone: no change since last week, still blocked on review.", "Status"),
     ("What is Scythe for?", "- Scythe: faster deletes.\n- Ledger: fewer fsyncs.", "Changelog 2.3"),
-    ("What is the Ledger?", "Ledger: the write-ahead log\nOwner: Team Keel\nOn-call: Priya Okafor", "Components"),
     ("What does Dana Pryce do?", "Dana Pryce lives in Harrowgate with her two dogs.", "Staff"),
     ("What does Ledger do?", "Ledger does not replicate data across nodes.", "Ledger"),
     ("What does Millstone do?", "The system pages the on-call engineer when disk usage passes 90%.",
@@ -135,6 +134,13 @@ def test_a_status_a_field_list_or_any_predicate_is_no_description(x: SpacyExtrac
     description of what it does, "the system" stands for the thing only under a condition the question sets, and
     "with rejected writes" must be said."""
     assert answer(x, question, [(content, "paragraph", title, "")])[0] is None
+
+
+def test_a_field_line_of_a_fact_sheet_is_read_alone_not_run_on_into_the_next(x: SpacyExtractor) -> None:
+    """Each line of a run of "Field: value" lines is a sentence of its own: the Ledger's gloss stops at its line's
+    end (it used to run on into "Owner: Team Keel ...", and was refused for that)."""
+    content = "Ledger: the write-ahead log\nOwner: Team Keel\nOn-call: Priya Okafor"
+    assert answer(x, "What is the Ledger?", [(content, "paragraph", "Components", "")])[0] == "the write-ahead log"
 
 
 def test_what_a_thing_does_is_its_functional_sentence_not_what_it_uses(x: SpacyExtractor) -> None:

@@ -246,3 +246,21 @@ def test_a_question_after_the_one_before_a_holder(question: str, asks: bool) -> 
     from kmrag.answer.fields import ASKS_PREDECESSOR
 
     assert bool(ASKS_PREDECESSOR.search(question)) is asks
+
+
+def test_a_fact_sheet_line_is_read_with_the_lines_of_its_record_above_it() -> None:
+    """Each line of a fact sheet is a sentence of its own now; the field reader reads a line's record (the lines above
+    it in the unit) as what names it: "Team: Keel" and "Lead: Marisol Quennell" frame "Previous lead: ...". "Who ran"
+    a team says its "Lead" label. A line of another record does not answer for this one."""
+    from kmrag.answer.spans import unit_spans
+
+    sheet = ("Team: Sluice\nLead: Bram Esterhuizen\nPrevious lead: Oona Vey\n\nTeam: Keel\nFocus: Storage engine\n"
+             "Lead: Marisol Quennell\nLead since: 2023-09-01\nPrevious lead: Hadrian Pike (moved in September 2023)")
+    spans = unit_spans(unit("u_0000000000000001", sheet, type_="paragraph", title="Team sheet"), 0)
+    assert all(s.sheet for s in spans)
+    got = field_value("Who ran Team Keel before Marisol Quennell took over?", "PERSON", ["Team Keel", "Marisol Quennell"],
+                      spans)
+    assert got is not None and got[1] == "Hadrian Pike"
+    got = field_value("Who led Team Sluice before Bram Esterhuizen?", "PERSON", ["Team Sluice", "Bram Esterhuizen"],
+                      spans)
+    assert got is not None and got[1] == "Oona Vey"

@@ -7,6 +7,7 @@ from kmrag.ingestion.sources import SourceDocument, SourceProblem, SourceSkip, r
 from kmrag.ingestion.units import MAX_UNIT_CHARS, build_units
 from kmrag.nlp.sentences import pack_sentences, split_sentences
 from kmrag.schema import UnitType
+from kmrag.schema.ids import unit_id
 from tests.fixtures.docs import ATLAS_HTML, GUIDE_MD, minimal_pdf
 
 pytestmark = pytest.mark.unit
@@ -263,3 +264,23 @@ def test_html_layout_tables_are_read_as_the_blocks_they_hold_and_data_tables_sta
     assert tables == ["| Function | Since |\n|---|---|\n| xsltApplyStylesheet | 1.0 |"]  # only the data table
     assert [b.text for b in blocks if b.kind == "definition"] == ["label: CHECK_STOPPED xsltNewLocale"]
     assert max(len(b.text) for b in blocks) < 80  # no page-long 'table' row
+
+
+def test_a_fact_sheet_keeps_its_lines_and_its_ids_stay_as_they_were():
+    """A paragraph of two or more "Field: value" lines keeps its line breaks (each line is then read as a sentence),
+    short or packed into pieces; prose lines are joined as before; the unit's id, which hashes the text with its
+    whitespace collapsed, is the one the joined text had."""
+    sheet = "Name: Teodor Vance\nRole: Mobile Library Officer\nResponsible for: driving the Wayfarer\n"
+    prose = "The Wayfarer visits villages\nand estates far from a branch.\n"
+    [fields] = parse_text(sheet)
+    [para] = parse_text(prose)
+    assert fields.text == sheet.strip() and para.text == "The Wayfarer visits villages and estates far from a branch."
+    doc = SourceDocument(source_id="s.txt", uri="s.txt", kind="text", title="s", text=sheet, version="v1")
+    [unit] = build_units(doc, parse_text(sheet), sheet, "t").units
+    assert unit.content == sheet.strip()
+    assert unit.id == unit_id("t", "s.txt", " ".join(sheet.split()))
+    long_sheet = "".join(f"Item {i}, large: £{i}.00\n" for i in range(120))
+    doc = SourceDocument(source_id="p.txt", uri="p.txt", kind="text", title="p", text=long_sheet, version="v1")
+    pieces = build_units(doc, parse_text(long_sheet), long_sheet, "t").units
+    assert len(pieces) > 1 and all("\n" in u.content and len(u.content) <= MAX_UNIT_CHARS for u in pieces)
+    assert "Item 7, large: £7.00" in split_sentences(pieces[0].content)

@@ -1266,3 +1266,28 @@ def test_no_comma_before_the_mark_no_participle_as_a_verb_no_two_statements_merg
 ])
 def test_the_twentieth_round_s_review_probes(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    # a name whose first word is an auxiliary ("Will James") is still the subject turned round
+    ("Tell me whether Will James (artist) and Samuel Hanson Stone came from one and the same country.",
+     "Did Will James (artist) and Samuel Hanson Stone come from the same country?"),
+    # the passive in the present tense, with the wh-word at the end
+    ("Sea Of Flags is performed by an artist born on which date?",
+     "When was the artist by whom Sea Of Flags is performed born?"),
+    ("Jaws is directed by a man born in which city?", "Where was the director of Jaws born?"),
+    ("Jaws is directed by whom?", "Who directed Jaws?"),
+    # a statement, then a question about what it introduced: the owned noun is the one the parse says
+    ("A 2008 film scripted by Andrew Davies adapted an 1811 book. How many major novels did that book's author write "
+     "in total?", "How many major novels did the author of the 1811 book that a 2008 film scripted by Andrew Davies "
+     "adapted write in total?"),
+    ("Tom played in a band. Where did that band's lead singer grow up?",
+     "Where did the lead singer of the band in which Tom played grow up?"),
+    # ... and a thing introduced as the doer of a participle ("a cup hosted by a state")
+    ("Tom played in a league organised by a company. Who founded that company?",
+     "Who founded the company that organised the league in which Tom played?"),
+    # "the place where X was born" is X's birthplace
+    ("In which county is the place where Erik Hort was born?", "In which county is the birthplace of Erik Hort?"),
+])
+def test_the_twenty_eighth_round_s_forms(asked: str, read: str) -> None:
+    assert rephrase(asked) == read

@@ -129,6 +129,17 @@ def test_a_day_named_in_full_names_its_short_header_and_what_time_asks_a_clock(x
     assert answer(x, "What time's the first Skylark out of Orrisford Bus Station?", night)[0] is None
 
 
+def test_a_start_or_an_end_asked_is_said_by_from_or_until_a_time(x: SpacyExtractor) -> None:
+    """"what time does quiz night kick off?" was refused: "kick" is no word of "Quiz Night – every Wednesday from
+    19:30"; "from <time>" says when a thing starts, "until <time>" when it ends; neither says the other."""
+    events = [("- **Quiz Night** – every Wednesday from 19:30. £2 per player, teams of up to six.\n- **Doors** – "
+               "the taproom opens at 16:00.", "paragraph", "Events", "")]
+    assert answer(x, "what time does quiz night kick off?", events)[0] == "19:30"
+    classes = [("Life drawing runs every Thursday from 18:00 until 20:30 in the studio.", "paragraph", "Classes", "")]
+    assert answer(x, "What time does life drawing finish?", classes)[0] == "20:30"
+    assert answer(x, "What time does the quiz finish?", events)[0] is None
+
+
 @pytest.mark.parametrize(("question", "kind"), [
     ("What time does the library open?", "TIME"), ("By what time do groups have to check in?", "TIME"),
     ("What time's the first Skylark out of Orrisford?", "TIME"), ("What time period was the castle built in?", "ENTITY"),
@@ -168,3 +179,25 @@ def test_a_clock_time_is_read_only_from_a_span_saying_what_the_question_times(x:
                                                        "registered.", "paragraph", "Quiz night", "")])[0] is None
     assert answer(x, "What time does the AGM start?", [("The AGM starts at 6pm in the main hall.", "paragraph",
                                                       "Meetings", "")])[0] == "6pm"
+
+
+def test_a_fact_sheet_line_answers_only_what_its_label_says(x: SpacyExtractor) -> None:
+    """Once each "Field: value" line of a fact sheet was a sentence, "How many tonnes of food waste were collected?"
+    read "Household waste collected: 41,200 tonnes" and "How many kilometres of water mains does the company
+    have?" read "Mains replaced or relined: 87 km". A label word the question does not say ("household",
+    "replaced") is another field; a word naming the kind of value ("Length", "Rate") needs no saying."""
+    sheet = [("KEY FIGURES 2023-24\nHousehold waste collected: 41,200 tonnes\nRecycling and composting rate: 46.8%\n"
+              "Mains replaced or relined: 87 km\nLength of water mains: 6,420 km", "paragraph", "Annual report", "")]
+    assert answer(x, "How many tonnes of food waste were collected in 2023-24?", sheet)[0] is None
+    assert answer(x, "How many kilometres of water mains does the company have?", sheet)[0] == "6,420 km"
+    assert answer(x, "How many tonnes of household waste were collected in 2023-24?", sheet)[0] == "41,200"
+
+
+def test_a_date_the_question_states_is_not_its_answer(x: SpacyExtractor) -> None:
+    """"When's the next meeting after the October 2024 one?" read the minutes' own "Date: Wednesday 9 October 2024"
+    once that line stood alone: a month and year the question states are not what it asks."""
+    minutes = [("Quarter: Q3 2024\nDate: Wednesday 9 October 2024, 09:30\nLocation: The Mezzanine", "paragraph",
+                "QUARTERLY MANAGEMENT MEETING - MINUTES", ""),
+               ("Next meeting: Wednesday 15 January 2025, 09:30, The Mezzanine.", "paragraph", "6. AOB", "")]
+    assert answer(x, "When's the next quarterly management meeting after the October 2024 one?", minutes)[0] == \
+        "Wednesday 15 January 2025"

@@ -36,3 +36,23 @@ def test_a_line_introducing_a_list_ends_before_its_first_item() -> None:
     text = "use structural parsers:\n1. **Parse**: Extract sections.\n2. **Normalize**: Assign IDs.\nNote: a: b."
     assert split_sentences(text) == ["use structural parsers:", "1. **Parse**: Extract sections.",
                                      "2. **Normalize**: Assign IDs.", "Note: a: b."]  # a colon inside a line splits nothing
+
+
+def test_each_line_of_a_fact_sheet_is_a_sentence_of_its_own() -> None:
+    """Lines of "Field: value" (a price list, a staff sheet) end in no full stop; they were read as one run-on
+    sentence ("Larkspur Yeast Lab Honey"). Two or more of them in a paragraph make each a sentence; a value that
+    goes on onto the next line stays with its field; the heading above them and what follows stand alone."""
+    sheet = ("== TAKE-AWAY ==\nSingle can, 440ml, core beer: £3.80\nMixed case (24 x 440ml core cans): £78.00\n"
+             "Present: Cllr Harriet Oyelaran (Chair), Cllr Neville Brasch,\nCllr Amaka Tideswell\n"
+             "In attendance: Odile Framsby\n(Central Library Manager)\n\nThe meeting opened at six.")
+    assert split_sentences(sheet) == [
+        "== TAKE-AWAY ==", "Single can, 440ml, core beer: £3.80", "Mixed case (24 x 440ml core cans): £78.00",
+        "Present: Cllr Harriet Oyelaran (Chair), Cllr Neville Brasch,\nCllr Amaka Tideswell",
+        "In attendance: Odile Framsby\n(Central Library Manager)", "The meeting opened at six."]
+    # one field line, or prose wrapped at a colon, is as before
+    assert split_sentences("Note: the shop shuts early\non Fridays.") == ["Note: the shop shuts early\non Fridays."]
+    assert split_sentences("The plan is\nas follows: we go. Then we stop.") == [
+        "The plan is\nas follows: we go.", "Then we stop."]
+    # a line after a field's value that opens a new thought is a sentence of its own
+    assert split_sentences("Name: Bob\nRole: chef\nIt was a good day.") == ["Name: Bob", "Role: chef",
+                                                                         "It was a good day."]
