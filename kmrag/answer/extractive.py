@@ -1399,8 +1399,11 @@ class ExtractiveGenerator:
         (kmrag.answer.fields); read as a cell is, "cell:" + how."""
         if analysis.answer_type in CLAUSE_ASKED or not question.isascii():
             return None
-        got = field_value(question, analysis.answer_type, analysis.mentions,
-                          [x.span for x in scored[:FIELD_POOL] if x.score > 0])
+        pool = [x.span for x in scored[:FIELD_POOL] if x.score > 0]
+        records = {(s.unit_id, s.record) for s in pool if s.sheet}  # the other lines of a fact sheet's record the
+        pool += [x.span for x in scored if x.span.sheet and (x.span.unit_id, x.span.record) in records  # question
+                 and x.span not in pool]  # names ("Team: Keel" ... "Previous lead: Hadrian Pike")
+        got = field_value(question, analysis.answer_type, analysis.mentions, pool, [x.span for x in scored])
         return None if got is None else ([got[0]], got[1], "cell:" + got[2])
 
     # -- bands -----------------------------------------------------------------------------------

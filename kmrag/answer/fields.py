@@ -152,11 +152,12 @@ def _flat(frame: str) -> str:
     return " ".join(re.sub(r"[:*_]+", " ", frame).lower().split())
 
 
-def field_value(question: str, answer_type: str, mentions: Sequence[str], spans: Sequence[Span]
-                ) -> tuple[Span, str, str] | None:
+def field_value(question: str, answer_type: str, mentions: Sequence[str], spans: Sequence[Span],
+                context: Sequence[Span] = ()) -> tuple[Span, str, str] | None:
     """(span, value, rule) of the one field the question names, in the best span that has it: its label's words
     are the question's, the question's names and figures are the span's title's or the span's before the label,
-    and the value is of the kind asked. None when no span, or two spans with other values, have such a field."""
+    and the value is of the kind asked. None when no span, or two spans with other values, have such a field.
+    ``context``: all the spans read (a fact sheet line's record, the lines above it, is read from them)."""
     previous = bool(ASKS_PREVIOUS.search(question))
     qwords = terms(question).words | (PREVIOUS_WORDS if previous else frozenset())  # "before X" says "Previous"
     if answer_type in HELD_BY and qwords & RUNNING:
@@ -168,13 +169,14 @@ def field_value(question: str, answer_type: str, mentions: Sequence[str], spans:
     if answer_type in HELD_BY:
         asking_words -= RUNNING  # "who ran Team Keel before ...": a post's holder, whatever its label calls it
     found: list[tuple[Span, str, str]] = []
-    record: dict[str, str] = {}  # a fact sheet's lines so far, by unit and record: what a line's field belongs to
-    for s in sorted(spans, key=lambda s: (s.unit_id, s.start)) if any(s.sheet for s in spans) else spans:
+    lines = sorted({(s.unit_id, s.start): s for s in [*context, *spans] if s.sheet}.values(),
+                   key=lambda s: (s.unit_id, s.start))
+    for s in spans:
         if s.kind != "sentence":
             continue
-        lines_before = record.get(f"{s.unit_id}@{s.record}", "") if s.sheet else ""
-        if s.sheet:
-            record[f"{s.unit_id}@{s.record}"] = f"{lines_before} {s.display}"
+        # a fact sheet's line is read with the lines of its record above it: what its field belongs to
+        lines_before = " ".join(x.display for x in lines if x.unit_id == s.unit_id and x.record == s.record
+                                and x.start < s.start) if s.sheet else ""
         colons = list(_COLON.finditer(s.display))
         for colon in colons:
             label = _label_before(s.display, colon.start(), qwords)

@@ -98,7 +98,8 @@ def _joinable(a: Block, b: Block) -> bool:
 
 
 def _join(a: Block, b: Block) -> Block:
-    return a.model_copy(update={"text": f"{a.text} {b.text}", "end": b.end})
+    gap = "\n\n" if "\n" in a.text or "\n" in b.text else " "  # fact sheets' records stay apart (FIELD_LINE)
+    return a.model_copy(update={"text": f"{a.text}{gap}{b.text}", "end": b.end})
 
 
 def merge_fragments(blocks: Sequence[Block]) -> list[Block]:

@@ -58,6 +58,7 @@ from kmrag.nlp.patterns import (
     place_chain,
     vague_date,
 )
+from kmrag.nlp.sentences import FIELD_LINE
 from kmrag.schema import KnowledgeUnit, UnitType
 from kmrag.schema.search_keys import has_cjk
 
@@ -121,6 +122,12 @@ class Extractor(Protocol):
 
 
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+def _sheet_as_prose(content: str) -> str:
+    """A fact sheet's lines ("Team: Keel\nLead: ...") read as one line, as they were stored before their breaks were
+    kept: the parser's names and the graph stay what they were (the same length, so offsets hold)."""
+    return content.replace("\n", " ") if len(FIELD_LINE.findall(content)) >= 2 else content
 
 
 def table_key_text(content: str) -> str:
@@ -187,7 +194,7 @@ class SpacyExtractor:
         return [ex if ex is not None else next(english) for ex in out]
 
     def _extract_english(self, units: Sequence[KnowledgeUnit]) -> list[Extraction]:
-        texts = [u.content if u.type is not UnitType.TABLE else table_key_text(u.content) for u in units]
+        texts = [table_key_text(u.content) if u.type is UnitType.TABLE else _sheet_as_prose(u.content) for u in units]
         out: list[Extraction] = []
         for lo, hi in self._groups(texts):
             for unit, doc in zip(units[lo:hi], self.nlp.pipe(texts[lo:hi], batch_size=self.batch_size), strict=True):

@@ -201,3 +201,13 @@ def test_a_date_the_question_states_is_not_its_answer(x: SpacyExtractor) -> None
                ("Next meeting: Wednesday 15 January 2025, 09:30, The Mezzanine.", "paragraph", "6. AOB", "")]
     assert answer(x, "When's the next quarterly management meeting after the October 2024 one?", minutes)[0] == \
         "Wednesday 15 January 2025"
+
+
+def test_a_fact_sheet_record_s_line_is_read_though_it_shares_no_word_with_the_question(x: SpacyExtractor) -> None:
+    """"Previous lead: Hadrian Pike" says none of "Who ran Team Keel before Marisol Quennell took over?": the field
+    reader takes it with the lines of its record that do ("Team: Keel", "Lead: Marisol Quennell"), whatever the
+    unit's title says (a file name, "team-sheet", said "team" before)."""
+    keel = ("Team: Keel\nFocus: Storage engine\nLead: Marisol Quennell\nLead since: 2023-09-01\nPrevious lead: "
+            "Hadrian Pike (moved to Developer Relations in September 2023)\nHeadcount: 6 engineers")
+    assert answer(x, "Who ran Team Keel before Marisol Quennell took over?", [(keel, "paragraph", "team-sheet", "")])[0] \
+        == "Hadrian Pike"
