@@ -53,6 +53,7 @@ from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
 from kmrag.answer.listed import asked_count, stated_list
 from kmrag.answer.ordered import as_choice
+from kmrag.answer.roles import role_holder
 from kmrag.answer.rows import row_named_by_cells
 from kmrag.answer.spans import TITLE_QUALIFIER, Span, row_cells
 from kmrag.answer.support import STOP, negated, number_key, stem, terms
@@ -486,7 +487,7 @@ _CLAUSE_WORDS = frozenset("this that these those it its we i you they he she is 
 # the words of a field's label that name the kind of value it holds, not what it is of
 _VALUE_KINDS = frozenset("date time year day venue place location address name price cost fee charge amount number "
                          "total rate value figure count length size area distance duration height weight capacity "
-                         "population level percentage share".split())
+                         "population level percentage share rating score reading grade".split())
 
 
 def _months_stated(text: str) -> set[tuple[str, str]]:
@@ -1109,7 +1110,8 @@ class ExtractiveGenerator:
         band = self._band(question, scored, analysis) or (
             _counted(question, self._cell(question, scored, analysis, asking(self.nlp, question)[1]
                                           if question.isascii() else None)
-                     or self._row_by_cells(question, scored, analysis) or self._field(question, scored, analysis))
+                     or self._row_by_cells(question, scored, analysis) or self._field(question, scored, analysis)
+                     or self._role(question, scored, analysis))
             if analysis.kind == "factoid" and analysis.answer_type != "YES_NO"
             else None)
         basis: dict[str, Any] | None = None
@@ -1341,7 +1343,7 @@ class ExtractiveGenerator:
                      and 2 * len(hw & hq) >= len(hw)
                      and (pattern is None or pattern.search(v) or _sum_in(h, v, analysis.answer_type))
                      and (analysis.answer_type != "PERSON" or _names_a_person(h))
-                     and (noun is None or noun in VAGUE_NOUNS or bool(terms(noun).words & hw)
+                     and (noun is None or noun in VAGUE_NOUNS or bool(terms(noun).words & hw) or noun in _VALUE_KINDS
                           or (analysis.answer_type == "DATE" and noun in DATE_NOUNS)
                           or (noun in {"time", "times"} and bool(CLOCK.search(v))))]
             named_heads = [h for h, _ in cells[1:] if (hw := terms(_unbracketed(h)).words) and 2 * len(hw & hq) >= len(hw)
@@ -1404,6 +1406,17 @@ class ExtractiveGenerator:
         pool += [x.span for x in scored if x.span.sheet and (x.span.unit_id, x.span.record) in records  # question
                  and x.span not in pool]  # names ("Team: Keel" ... "Previous lead: Hadrian Pike")
         got = field_value(question, analysis.answer_type, analysis.mentions, pool, [x.span for x in scored])
+        return None if got is None else ([got[0]], got[1], "cell:" + got[2])
+
+    @staticmethod
+    def _role(question: str, scored: list[_Scored], analysis: QuestionAnalysis
+              ) -> tuple[list[Span], str | None, str] | None:
+        """The one person whose bracketed role the question asks ("Who chairs the Library Committee?": "Cllr Harriet
+        Oyelaran (Chair)" in its minutes), read from the best-scored spans (kmrag.answer.roles); read as a cell
+        is, "cell:" + how."""
+        if analysis.answer_type != "PERSON" or not question.isascii():
+            return None
+        got = role_holder(question, analysis.mentions, [x.span for x in scored[:FIELD_POOL] if x.score > 0], akin)
         return None if got is None else ([got[0]], got[1], "cell:" + got[2])
 
     # -- bands -----------------------------------------------------------------------------------

@@ -141,6 +141,12 @@ DESCRIBED = [re.compile(p, re.I) for p in (
     # "What is the Airlink 23X?", "What's Corrective RAG?": a name alone, asked what it is
     r"^what(?:\s+(?:is|are)|['’]s)\s+(?:the\s+|an?\s+)?(?P<x>(?-i:[A-Z])[\w&'’.-]*(?:\s+(?-i:[A-Z0-9])[\w&'’.-]*){0,4})"
     r"\s*\??\s*$",
+    # "Can you explain what the plate heat exchanger is for?", "Please explain what the Repair Café is.": the same,
+    # embedded in a request
+    rf"^.*\b(?:explain|describe|tell me|know|wondering)\s+what\s+{_THING}\s+(?:is|are)\s+(?:actually\s+|really\s+)?"
+    r"(?:(?:used|meant|designed|needed)\s+)?for\b(?P<rest>[^?.]*)[?.]?\s*$",
+    r"^.*\b(?:explain|describe|tell me)\s+what\s+(?:the\s+|an?\s+)?(?P<x>(?-i:[A-Z])[\w&'’.-]*(?:\s+(?-i:[A-Z0-9])"
+    r"[\w&'’.-]*){0,4})\s+(?:is|are)\s*[?.]?\s*$",
     # "I'm thinking of volunteering as a ward befriender - what would I actually be doing?"
     rf"^.*\bas\s+(?:an?|the)\s+{_THING}\s*[-–—,.;:]+\s*what\s+(?:would|will|do|does|should|might)\s+"
     r"(?:i|we|you|they|he|she)\s+(?:actually\s+|really\s+|be\s+)*(?:doing|do)\b(?P<rest>[^?]*)\??\s*$",

@@ -166,3 +166,17 @@ def test_the_first_item_of_a_list_after_its_introducing_line_is_read(x: SpacyExt
     assert answer(x, "What does the Parse step do?", units)[0] == "Extract sections/tables (e.g., using Unstructured)"
     assert answer(x, "What does the Normalize step do?", units)[0] == \
         "Assign stable IDs based on content hash + source metadata"
+
+
+@pytest.mark.parametrize(("question", "thing"), [
+    ("Please explain what the Repair Café is.", "Repair Café"),
+    ("Can you explain what the plate heat exchanger is for?", "plate heat exchanger"),
+    ("Could you describe what the Digital Drop-in is?", "Digital Drop-in"),
+])
+def test_a_request_to_explain_what_a_thing_is_or_is_for_asks_a_description(question: str, thing: str) -> None:
+    """Two users' forms answered "not found" (0.02, 0.45): "explain what X is" and "explain what X is for", the
+    questions "What is X?" and "What is X for?" embedded in a request; "explain what the fee is for" is no such
+    question (a sum's noun), nor "explain what the problem is" (no name)."""
+    assert thing_described(question) == (thing, "")
+    assert thing_described("Can you explain what the fee is for?") is None
+    assert thing_described("Explain what the problem is.") is None

@@ -211,3 +211,13 @@ def test_a_fact_sheet_record_s_line_is_read_though_it_shares_no_word_with_the_qu
             "Hadrian Pike (moved to Developer Relations in September 2023)\nHeadcount: 6 engineers")
     assert answer(x, "Who ran Team Keel before Marisol Quennell took over?", [(keel, "paragraph", "team-sheet", "")])[0] \
         == "Hadrian Pike"
+
+
+def test_a_column_asked_with_a_word_for_its_kind_of_value_is_the_column(x: SpacyExtractor) -> None:
+    """"What is the IBU rating of Pelt & Thistle?" read another row's style ("Imperial Stout"): "rating" named no
+    header, so no cell was read. A word that only names the kind of value ("rating", "score", "figure") asks the
+    column the question otherwise names."""
+    beers = [("| Beer | Style | ABV | IBU |\n|---|---|---|---|\n| Pelt & Thistle | Hazy IPA | 6.2% | 35 |\n"
+              "| Nightjar | Imperial Stout | 10.4% | 55 |", "table", "Our Beers", "")]
+    assert answer(x, "What is the IBU rating of Pelt & Thistle?", beers)[0] == "35"
+    assert answer(x, "What is the ABV figure for Nightjar?", beers)[0] == "10.4%"
