@@ -468,6 +468,15 @@ def _times_the_asked(question: str, span: Span) -> bool:
     return all(akin(w, said) for w in words) and terms(question).names <= terms(f"{span.title} {span.display}").words
 
 
+def _another_record(question: str, mentions: Sequence[str], span: Span, record: str) -> bool:
+    """Is a fact sheet's line of a record the question does not name? Its names (not said by the line itself) and
+    its figures ("in 2020-21") must be said by the record's lines, the unit's title or its section."""
+    frame = f"{span.section} {span.title} {record}"
+    flat = " ".join(re.sub(r"[:*_]+", " ", frame).lower().split())
+    return any(m.lower() not in flat for m in mentions if m.lower() not in span.display.lower()) or \
+        not terms(question).numbers <= terms(frame).numbers
+
+
 def _another_field(question: str, text: str) -> bool:
     """Is ``text`` a "Field: value" line whose label says a word the question does not ("Mains replaced or relined:
     87 km" asked how many km of mains the company has; "Household waste collected" asked of food waste)? A word
@@ -496,16 +505,32 @@ def _months_stated(text: str) -> set[tuple[str, str]]:
                                                                r"(\d{4})\b", text)}
 
 
+def _months_after(question: str) -> set[tuple[str, str]]:
+    """The (month, year) pairs a question asks what came after ("the next meeting after the October 2024 one",
+    "following the March 2023 closure"): a point of reference, not the answer ("closed in March 2023" narrows it)."""
+    return {pair for m in re.finditer(rf"\b(?:after|following|since)\b[^?.]{{0,24}}?\b{MONTHS}\s+(?:\d{{1,2}}"
+                                      r"(?:st|nd|rd|th)?,?\s+)?\d{4}", question) for pair in _months_stated(m.group(0))}
+
+
 def _timed_edge(question: str, text: str) -> tuple[int, int, frozenset[str]] | None:
     """Where the time a question asks the start or the end of stands in ``text`` (after "from" for a start, after
-    "until" / "to" for an end) and the question's words that it says; None when the question asks neither or the
-    text says no such time."""
+    "until" / "to" for an end), in the clause that says what the question times ("the drinks reception until
+    19:00", not "talks from 09:30 until 17:00"), and the question's words that it says; None when the question asks
+    neither, or no one clause says both the time and every word of what is timed."""
     lead, said = (r"from|starting\s+at|beginning\s+at", _STARTS) if _ASKS_OPEN.search(question) else \
         (r"until|till|to|closing\s+at|ending\s+at", _ENDS) if _ASKS_CLOSE.search(question) else (None, frozenset())
-    m = re.search(rf"\b(?:{lead})\s+({CLOCK.pattern})", text, re.I) if lead else None
-    return (m.start(1), m.end(1), said) if m else None
+    if lead is None:
+        return None
+    timed = terms(question).words - {"time"} - _STARTS - _ENDS - _OPENS
+    edges = []
+    for clause in re.finditer(r"(?:[^,;:]|(?<=\d):(?=\d))+?(?=\s+(?:and|with|while|but|then)\s+|[,;]|:(?!\d)|$)", text):
+        m = re.search(rf"\b(?:{lead})\s+({CLOCK.pattern})", clause.group(0), re.I)
+        if m and all(akin(w, terms(clause.group(0)).words) for w in timed):
+            edges.append((clause.start() + m.start(1), clause.start() + m.end(1), said))
+    return edges[0] if len(edges) == 1 else None
 
 
+_OPENS = frozenset("open opens opening close closes closing shut shuts".split())
 # the words of a question about when a thing starts or ends, said by a span's "from <time>" / "until <time>"
 _STARTS = frozenset("start starts starting begin begins kick kicks off commence commences".split())
 _ENDS = frozenset("end ends finish finishes finishing stop stops wrap wraps up".split())
@@ -1408,15 +1433,15 @@ class ExtractiveGenerator:
         got = field_value(question, analysis.answer_type, analysis.mentions, pool, [x.span for x in scored])
         return None if got is None else ([got[0]], got[1], "cell:" + got[2])
 
-    @staticmethod
-    def _role(question: str, scored: list[_Scored], analysis: QuestionAnalysis
+    def _role(self, question: str, scored: list[_Scored], analysis: QuestionAnalysis
               ) -> tuple[list[Span], str | None, str] | None:
         """The one person whose bracketed role the question asks ("Who chairs the Library Committee?": "Cllr Harriet
         Oyelaran (Chair)" in its minutes), read from the best-scored spans (kmrag.answer.roles); read as a cell
         is, "cell:" + how."""
         if analysis.answer_type != "PERSON" or not question.isascii():
             return None
-        got = role_holder(question, analysis.mentions, [x.span for x in scored[:FIELD_POOL] if x.score > 0], akin)
+        got = role_holder(question, analysis.mentions, [x.span for x in scored[:FIELD_POOL] if x.score > 0], akin,
+                          lambda text: {e.text for e in self.nlp(text).ents if e.label_ == "PERSON"})
         return None if got is None else ([got[0]], got[1], "cell:" + got[2])
 
     # -- bands -----------------------------------------------------------------------------------
@@ -1838,6 +1863,9 @@ class ExtractiveGenerator:
                 (shared := self._shared_kind(question, mentions, ranked)):
             return shared
         titles = list(dict.fromkeys(TITLE_QUALIFIER.sub("", s.title) for s in order if s.title))
+        records: dict[tuple[str, int], str] = {}  # a fact sheet's records: their lines, heading first
+        for s in sorted((s for s in order if s.record >= 0), key=lambda s: (s.unit_id, s.start)):
+            records[(s.unit_id, s.record)] = f"{records.get((s.unit_id, s.record), '')} {s.display}"
 
         # a value asked of a case the question states ("what compensation is due for a 2,000 km flight"), not a
         # range it asks about ("which river is over 6,000 km long")
@@ -1860,9 +1888,11 @@ class ExtractiveGenerator:
                 cands = [(c, at) for c, at in cands if not other[0] <= at < other[1]]  # not where he was born
             if about_another(span.display, mentions, people):
                 return []  # "Southwold Depot ... holds 64 buses" says nothing of Northgate Depot's
-            if span.sheet and _another_field(question, span.display):
-                return []  # "Household waste collected: 41,200 tonnes" is not how much food waste was
-            if answer_type == "DATE" and (stated := _months_stated(question)):
+            if span.sheet and (_another_field(question, span.display) or _another_record(
+                    question, mentions, span, records.get((span.unit_id, span.record), ""))):
+                return []  # "Household waste collected: 41,200 tonnes" is not how much food waste was; Team Keel's
+                # "Lead: Marisol Quennell" is not who leads Team Oar
+            if answer_type == "DATE" and (stated := _months_after(question)):
                 cands = [(c, at) for c, at in cands if not _months_stated(c) & stated]  # "the next meeting after the
                 # October 2024 one" is not "Date: Wednesday 9 October 2024"
             if answer_type == "TIME" and not _times_the_asked(question, span):
@@ -1891,7 +1921,8 @@ class ExtractiveGenerator:
                      if m.group(0).lower() not in STOP]
             anchors = [at for at, w in words if akin(w, asked)] or [at for at, w in words if akin(w, relational)] \
                 or [at for at, w in words if w in qwords]  # the value nearest the asking part's words
-            clocked = answer_type == "TIME"  # a clock time is read only from a span that says what is timed
+            clocked = answer_type == "TIME" and (len({c for c, _ in cands}) == 1 or _timed_edge(
+                question, span.display) is not None)  # the one time of a span that says what is timed
             how = {"kind": "span", "candidates": len({c.lower() for c, _ in cands}), "distance": None,
                    "relation_stated": clocked or span in stated,
                    "verb_said": clocked or verb is None or says_verb(question, verb, span.display)}

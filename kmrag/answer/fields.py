@@ -169,14 +169,16 @@ def field_value(question: str, answer_type: str, mentions: Sequence[str], spans:
     if answer_type in HELD_BY:
         asking_words -= RUNNING  # "who ran Team Keel before ...": a post's holder, whatever its label calls it
     found: list[tuple[Span, str, str]] = []
-    lines = sorted({(s.unit_id, s.start): s for s in [*context, *spans] if s.sheet}.values(),
-                   key=lambda s: (s.unit_id, s.start))
+    lines = sorted({(s.unit_id, s.start): s for s in [*context, *spans] if s.record >= 0}.values(),
+                   key=lambda s: (s.unit_id, s.start))  # a record's lines, its heading too ("TAKE-AWAY CANS")
     for s in spans:
         if s.kind != "sentence":
             continue
         # a fact sheet's line is read with the lines of its record above it: what its field belongs to
-        lines_before = " ".join(x.display for x in lines if x.unit_id == s.unit_id and x.record == s.record
-                                and x.start < s.start) if s.sheet else ""
+        above = [x for x in lines if x.unit_id == s.unit_id and x.record == s.record and x.start < s.start] \
+            if s.sheet else []
+        lines_before = " ".join(x.display for x in above)
+        heading = " ".join(x.display for x in above if not x.sheet)  # "KEY FIGURES 2023-24": the record's figures
         colons = list(_COLON.finditer(s.display))
         for colon in colons:
             label = _label_before(s.display, colon.start(), qwords)
@@ -186,7 +188,7 @@ def field_value(question: str, answer_type: str, mentions: Sequence[str], spans:
                                                       s.display.strip(" -*•_").find(label) != 0):
                 continue
             frame = f"{s.section} {s.title} {lines_before} {s.display[:colon.start()]}"
-            if not qnumbers <= terms(f"{s.title} {label}").numbers or \
+            if not qnumbers <= terms(f"{s.title} {heading} {label}").numbers or \
                     any(m.lower() not in _flat(frame) for m in mentions if m.lower() not in label.lower()):
                 continue  # "leakage in 2020-21" is no field of KEY FIGURES 2023-24
             value = _value(s.display, colon.end(), answer_type)

@@ -35,12 +35,13 @@ class Span:
     rank: int      # the unit's rank in the context (0 = best)
     title: str = ""
     section: str = ""  # the headings above the unit ("About Halvern Vale Water / Leadership / Board")
-    record: int = -1  # a "Field: value" line of a fact sheet (a paragraph of two or more such lines): where its
-    # paragraph, the record it belongs to, starts in the unit; -1 for any other span
+    record: int = -1  # a span of a fact sheet (a unit with two or more "Field: value" lines): where its paragraph,
+    # the record it belongs to, starts in the unit; -1 for any other span
 
     @property
     def sheet(self) -> bool:
-        return self.record >= 0
+        """A "Field: value" line of a fact sheet."""
+        return self.record >= 0 and FIELD_LINE.fullmatch(self.quote.split("\n")[0]) is not None
 
 
 def _cells(line: str) -> list[str]:
@@ -127,8 +128,7 @@ def _spans(unit: Any, rank: int) -> list[Span]:
                 for a, b in code_spans(content)]
     sheet = len(FIELD_LINE.findall(content)) >= 2
     return [Span(unit.id, unit.source_id, a, b, content[a:b], "sentence", " ".join(content[a:b].split()), rank,
-                 unit.title, section, record=_record_start(content, a) if sheet and FIELD_LINE.fullmatch(
-                     content[a:b].split("\n")[0]) is not None else -1)
+                 unit.title, section, record=_record_start(content, a) if sheet else -1)
             for a, b in sentence_spans(content)]
 
 

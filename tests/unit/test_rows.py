@@ -190,7 +190,7 @@ def test_a_fact_sheet_line_answers_only_what_its_label_says(x: SpacyExtractor) -
               "Mains replaced or relined: 87 km\nLength of water mains: 6,420 km", "paragraph", "Annual report", "")]
     assert answer(x, "How many tonnes of food waste were collected in 2023-24?", sheet)[0] is None
     assert answer(x, "How many kilometres of water mains does the company have?", sheet)[0] == "6,420 km"
-    assert answer(x, "How many tonnes of household waste were collected in 2023-24?", sheet)[0] == "41,200"
+    assert answer(x, "How many tonnes of household waste were collected in 2023-24?", sheet)[0] == "41,200 tonnes"
 
 
 def test_a_date_the_question_states_is_not_its_answer(x: SpacyExtractor) -> None:
@@ -221,3 +221,32 @@ def test_a_column_asked_with_a_word_for_its_kind_of_value_is_the_column(x: Spacy
               "| Nightjar | Imperial Stout | 10.4% | 55 |", "table", "Our Beers", "")]
     assert answer(x, "What is the IBU rating of Pelt & Thistle?", beers)[0] == "35"
     assert answer(x, "What is the ABV figure for Nightjar?", beers)[0] == "10.4%"
+
+
+@pytest.mark.parametrize(("content", "question", "expected"), [
+    # the reviewer's probes: the time after "from" / "until" is the asked thing's only in its own clause
+    ("The museum closes at 17:00, and group visits are admitted from 10:00 to 15:00.",
+     "What time does the museum close?", "17:00"),
+    ("The café serves lunch from 12:00 until 15:00 and breakfast from 08:00 until 11:30.",
+     "What time does breakfast finish at the café?", None),
+    ("Registration opens from 08:30, with talks from 09:30 until 17:00 and a drinks reception until 19:00.",
+     "What time does the drinks reception finish?", "19:00"),
+    ("The concert: doors from 18:30, with the concert itself running 19:30 to 22:00.",
+     "What time does the concert start?", None),
+])
+def test_a_start_or_an_end_is_read_from_the_clause_of_the_thing_asked(x: SpacyExtractor, content: str, question: str,
+                                                                      expected: str | None) -> None:
+    assert answer(x, question, [(content, "paragraph", "Events", "")])[0] == expected
+
+
+@pytest.mark.parametrize(("content", "question", "expected"), [
+    ("The Hale Bridge was closed on 14 March 2023 for repairs and reopened to traffic on 2 June 2023.",
+     "When was the Hale Bridge closed in March 2023?", "14 March 2023"),
+    ("The committee met on 9 October 2024. The previous meeting was held on 10 July 2024.",
+     "On what day in October 2024 did the committee meet?", "9 October 2024"),
+])
+def test_a_month_the_question_narrows_to_is_still_the_answer_s(x: SpacyExtractor, content: str, question: str,
+                                                               expected: str) -> None:
+    """Only a date the question asks what came after ("after the October 2024 one") is ruled out, not one it narrows
+    the answer to (the reviewer's probes answered "2 June 2023" and "10 July 2024")."""
+    assert answer(x, question, [(content, "paragraph", "Hale Bridge", "")])[0] == expected
