@@ -1248,6 +1248,11 @@ _THERE_CALLED = re.compile(r"there(?:['’]s|\s+is|\s+was|\s+exists)\s+(?:an?|th
                            r"(?P<n>(?-i:[a-z][\w-]*))\s+(?:called|named|titled|entitled|known\s+as)\s+(?P<x>.+)", re.I)
 
 
+# the past tense of a participle that is not the same word ("a school run by a charity": the charity ran it)
+_PAST_OF = {"run": "ran", "written": "wrote", "given": "gave", "taken": "took", "sung": "sang", "drawn": "drew",
+            "chosen": "chose"}
+
+
 def _owned_noun_end(ask: str, at: int) -> int | None:
     """Where the noun after a possessive at `at` ends, by the parse ("that book's author write ..." -> after
     "author"); None when the parse does not say."""
@@ -1413,10 +1418,12 @@ def _introducing(stmt: str, noun: str | None) -> tuple[str, str, bool] | None:
         else before
     link = f"{m.group('prep').lower()} which" if m.group("prep") else "that"
     done = re.fullmatch(rf"(?P<s>.+?)\s+(?P<p>{_PREPS})\s+(?:an?|the)\s+(?P<o>(?:[\w'’-]+\s+){{0,5}}?[\w'’-]+)\s+"
-                        r"(?P<v>(?-i:[a-z]{3,}ed))", before, re.I)
+                        r"(?P<v>(?-i:[a-z]{3,}ed|built|held|won|run|made|led|written|given|taken|sung|drawn|shot|"
+                        r"owned|kept|sold|bought|taught|chosen))", before, re.I)
     if link == "by which" and done and not re.search(r"(?i)\b(?:is|are|was|were|been|be)$", done.group("o")):
         # "X played in a cup hosted by a state": the state that hosted the cup in which X played
-        return (f"the {mods}{n}{rest} that {done.group('v')} the {done.group('o')} {done.group('p').lower()} which "
+        active = _PAST_OF.get(done.group("v").lower(), done.group("v"))  # "a school run by a charity": it ran it
+        return (f"the {mods}{n}{rest} that {active} the {done.group('o')} {done.group('p').lower()} which "
                 f"{done.group('s')}"), n, False
     return f"the {mods}{n}{rest} {link} {before}", n, False
 

@@ -1291,3 +1291,13 @@ def test_the_twentieth_round_s_review_probes(asked: str, read: str) -> None:
 ])
 def test_the_twenty_eighth_round_s_forms(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    ("Alice lives in a house built by a firm. Who founded that firm?",
+     "Who founded the firm that built the house in which Alice lives?"),
+    ("Tom studied at a school run by a charity. When was that charity founded?",
+     "When was the charity that ran the school at which Tom studied founded?"),
+])
+def test_a_thing_introduced_as_the_doer_of_an_irregular_participle(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
