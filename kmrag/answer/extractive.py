@@ -123,7 +123,7 @@ MONTH_ASKED = re.compile(r"\b(?:what|which)\s+month\b", re.I)
 # the kinds of place a name may end in ("Albany County", "Hudson River"): a name of one kind is not of another
 PLACE_KIND = re.compile(r"(?i:county|state|province|region|country|city|town|village|river|lake|island|mountain|"
                         r"district|borough|parish|municipality)")
-YEAR_ASKED = re.compile(r"\b(what|which|in what|in which) year\b|\byear (of|was|did|when)\b", re.I)
+YEAR_ASKED = re.compile(r"\b(what|which|in what|in which) year\b|(?<!\bof the )\byear (of|was|did|when)\b", re.I)
 QUALIFIER = re.compile(r"^(?:about|around|approximately|nearly|almost|over|more than|less than|under|some|roughly|"
                        r"at least|up to)\s+", re.I)
 _RANGE_SPLIT = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*")

@@ -43,7 +43,7 @@ _IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?:(?:can|could|would|will)\s+you\s
                          r"i'm\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|help\s+me\s+find)\s+(?:me\s+|us\s+)?(.*)$",
                          re.I | re.S)
 # a year asked for ("in which year", "the year in which", "X was founded in what year?")
-_YEAR = re.compile(r"\b(?:publication|release|founding|completion|construction|opening|birth|death)\s+year\b|\b(?:what|which)\s+year\b|\byear\s+(?:in\s+which|when|that)\b|\bthe\s+year\b", re.I)
+_YEAR = re.compile(r"\b(?:publication|release|founding|completion|construction|opening|birth|death)\s+year\b|\b(?:what|which)\s+year\b|\byear\s+(?:in\s+which|when|that)\b|(?<!\bof\s)\bthe\s+year\b", re.I)
 # "On what date did X die?" (not "On which day of the week ...", "In what time zone ...")
 _WH_DATE = re.compile(r"^(?:on|in|at)\s+(?:what|which)\s+(?P<noun>date|day|year|place|location)\s+"
                       r"((?:did|does|do|was|were|is|are|will|has|had|have)\b.*)$", re.I | re.S)
@@ -113,6 +113,9 @@ _VERSUS = re.compile(r"^\s*(.+?)\s+(?:vs\.?|versus)\s+(.+?)\s*(?::|\s[-\u2013\u2
 # a name of a pair typed as a subject: capitalised words, "of"/"de"/"the" between, a place after its comma
 # ("Peak Pobeda, Sakha"), a bracketed tag ("City Police (Film)")
 _PAIR_NAME = r"(?-i:[A-Z])[\w'’.-]*(?:,?\s+(?:(?-i:[A-Z])[\w'’.-]*|of|de|la|von|van|the|\([^()]{1,40}\)))*"
+# the past tense of the verbs of coming out ("Did A come out before B ...?": which came out first)
+_PAST_VERB: dict[str, str] = {"come": "came", "appear": "appeared", "premiere": "premiered", "open": "opened",
+                              "debut": "debuted"}
 _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if "ed" in m.group(0).lower() else "die"),
                (re.compile(r"\bpasses\s+away\b", re.I), lambda m: "dies"),
                (re.compile(r"\b(what|who|where|when|how)'s\b", re.I), lambda m: f"{m.group(1)} is"),
@@ -124,6 +127,28 @@ _SAME_WORDS = [(re.compile(r"\bpass(?:ed)?\s+away\b", re.I), lambda m: "died" if
                 lambda m: f"{m.group(1)} nationality"),
                (re.compile(r"(?-i:\bwifey\b)"), lambda m: "wife"),
                (re.compile(r"\bone\s+and\s+the\s+same\b", re.I), lambda m: "the same"),
+               # "On what day of the year was X born?": the date (day and month), not the year
+               (re.compile(r"\b(what|which)\s+day\s+of\s+the\s+year\b", re.I), lambda m: f"{m.group(1)} date"),
+               # "X's birthplace belongs to which county?": the county it is in
+               (re.compile(r"^(.{2,80}?)\s+belongs?\s+to\s+(?:which|what)\s+(county|state|country|province|region|"
+                           r"district)\s*\?$", re.I), lambda m: f"Which {m.group(2).lower()} is {m.group(1)} in?"),
+               (re.compile(r"^(?:which|what)\s+(county|state|country|province|region|district)\s+(?:does|do)\s+(.{2,80}?)"
+                           r"\s+belong\s+to\s*\?$", re.I), lambda m: f"Which {m.group(1).lower()} is {m.group(2)} in?"),
+               # "List the occupations shared by A and B": what both have
+               (re.compile(r"^(?:list|name|give|state|what\s+are)\s+(?:me\s+)?the\s+(\w+)\s+(?:shared\s+by|common\s+to)\s+"
+                           r"(.{2,60}?)\s+and\s+(.{2,60}?)\s*[.?]?$", re.I),
+                lambda m: f"What {m.group(1).lower()} do both {m.group(2)} and {m.group(3)} have?"),
+               # "Did A come out before B, or was it the other way around?": which came first
+               (re.compile(r"^did\s+((?-i:[A-Z\"“'‘])[^,?]{0,80}?)\s+(come\s+out|appear|premiere|open|debut)\s+(?:before|earlier\s+than)\s+"
+                           r"((?-i:[A-Z\"“'‘])[^,?]{0,80}?)\s*,?\s+or\s+(?:was\s+it\s+|is\s+it\s+)?(?:the\s+other\s+way\s+(?:a)?round|"
+                           r"vice\s+versa|the\s+reverse|the\s+opposite)\s*\??$", re.I),
+                lambda m: f"Which {_PAST_VERB.get(m.group(2).lower().split()[0], m.group(2))}"
+                          f"{' out' if m.group(2).lower().startswith('come') else ''} first, {m.group(1)} or {m.group(3)}?"),
+               (re.compile(r"^(?:was|were)\s+((?-i:[A-Z\"“'‘])[^,?]{0,80}?)\s+(born|released|founded|published|made|built|"
+                           r"established|formed|created)\s+(?:before|earlier\s+than)\s+((?-i:[A-Z\"“'‘])[^,?]{0,80}?)\s*,?\s+or\s+"
+                           r"(?:was\s+it\s+)?(?:the\s+other\s+way\s+(?:a)?round|vice\s+versa|the\s+reverse|the\s+opposite)"
+                           r"\s*\??$", re.I),
+                lambda m: f"Which was {m.group(2).lower()} first, {m.group(1)} or {m.group(3)}?"),
                # "the place where X was born" inside a question: X's birthplace (the place is not what is asked)
                (re.compile(r"(?<=\s)the\s+(?:place|location)\s+(?:where|in\s+which)\s+((?-i:[A-Z])[^?,;]{1,60}?)\s+"
                            r"(?:was|were)\s+born\b(?=\s*\?)", re.I), lambda m: f"the birthplace of {m.group(1)}"),
@@ -795,6 +820,9 @@ def _words(q: str) -> str:
     q = _PAIR_ROLES.sub(lambda m: f"{m.group(3).capitalize()} the {m.group(4).lower()} of {m.group(1)} and {m.group(2)} "
                         f"{m.group(5)}?" if m.group(4).lower()[:-1] in _person_nouns() else m.group(0), q)
     q = _PAIR_CHOICE.sub(_pair_choice, q)
+    if (m := _PAIR_SET_UP.match(q)) and " or " not in m.group(3) and len(m.group(1).split()) <= 8 and \
+            len(m.group(2).split()) <= 8 and q[:m.start(3)].lower().count(" and ") == 1:  # "A and B each have a director. Which film's director was born earlier?"
+        q = f"{m.group(3)}, {m.group(1)} or {m.group(2)}?"
     q = _ON_THE_SIDE.sub(lambda m: f"{m.group(2)[:1].upper()}{m.group(2)[1:]}{_SIDE_OF[m.group(1).lower()]} "
                          f"{m.group(3)}", q)
     q = _kinship(q)
@@ -815,7 +843,8 @@ def _words(q: str) -> str:
             _nlp()(m.group(1).lower())[-1].pos_ == "NOUN" and \
             not any(t.pos_ in {"VERB", "AUX"} and t.dep_ == "ROOT" and not _relative_verb(t)
                     and not any(t.idx in r for r in quoted) for t in _nlp()(q)):
-        q = f"What is the {m.group(1)[0].lower()}{m.group(1)[1:]} of {m.group(2)}?"
+        who = m.group(1).split()[-1].lower() in _person_nouns()  # "Author of the book ...?": a person
+        q = f"{'Who' if who else 'What'} is the {m.group(1)[0].lower()}{m.group(1)[1:]} of {m.group(2)}?"
     q = _MEASURE_ASKED.sub(lambda m: f"What is the {m.group(1).lower()} {m.group(2)}?", q)  # "Distance in miles from A
     # to B?"
     m = _BIRTHDAY.match(q)
@@ -1248,6 +1277,9 @@ _THERE_CALLED = re.compile(r"there(?:['’]s|\s+is|\s+was|\s+exists)\s+(?:an?|th
                            r"(?P<n>(?-i:[a-z][\w-]*))\s+(?:called|named|titled|entitled|known\s+as)\s+(?P<x>.+)", re.I)
 
 
+# a pair named in a statement, then a choice asked between them with no options of its own
+_PAIR_SET_UP = re.compile(rf"^({_ALT})\s+and\s+({_ALT})\s+(?:each\s+|both\s+)?(?:have|has|had|are|were|is|was)\b[^.?]*\.\s+"
+                          r"((?:which|who|whose)\b[^?]*?)\s*\?$", re.I | re.S)
 # the past tense of a participle that is not the same word ("a school run by a charity": the charity ran it)
 _PAST_OF = {"run": "ran", "written": "wrote", "given": "gave", "taken": "took", "sung": "sang", "drawn": "drew",
             "chosen": "chose"}
@@ -1650,7 +1682,7 @@ def _by_one_who(q: str) -> str:
     wh = "In what year" if noun == "year" else "When" if m.group("wh").lower() == "when" or noun in {"date", "day"} \
         else "Where"
     if m.group("passive") or verb in {"born", "formed", "founded", "established", "created", "buried", "raised",
-                                      "educated"}:  # "who was knighted when?": when was he knighted
+                                      "educated", "based", "located", "headquartered", "situated"}:  # "who was knighted when?": when was he knighted
         return f"{wh} was {doer} {verb}?"
     return f"{wh} did {doer} {_base(verb)}?"
 

@@ -1301,3 +1301,27 @@ def test_the_twenty_eighth_round_s_forms(asked: str, read: str) -> None:
 ])
 def test_a_thing_introduced_as_the_doer_of_an_irregular_participle(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+@pytest.mark.parametrize("asked, read", [
+    # forms of the blind7 reworded set, read after it was measured (it is a tuning set from then on)
+    ("Did Matrimonium come out before Kaala Patthar, or was it the other way around?",
+     "Which came out first, Matrimonium or Kaala Patthar?"),
+    ("Was Mozart born before Haydn, or vice versa?", "Which was born first, Mozart or Haydn?"),
+    ("On what day of the year was the performer of the song Sea Of Flags born?",
+     "When was the performer of the song Sea Of Flags born?"),
+    ("Cadets Of St. Martin and Hussar Fever each have a director. Which film's director was born earlier?",
+     "Which film's director was born earlier, Cadets Of St. Martin or Hussar Fever?"),
+    ("XXXTentacion's single \"Revenge\" was distributed by a company based where?",
+     "Where was the company by which XXXTentacion's single \"Revenge\" was distributed based?"),
+    ("Author of the book that inspired the name of the CD/DVD \"Here at the End of All Things\"?",
+     "Who is the author of the book that inspired the name of the CD/DVD \"Here at the End of All Things\"?"),
+    ("Erik Hort's birthplace belongs to which county?", "Which county is Erik Hort's birthplace in?"),
+    ("List the occupations shared by Ian Hunter and Rob Thomas.",
+     "What occupations do both Ian Hunter and Rob Thomas have?"),
+    # a title with "and" in the statement is not split into a pair
+    ("Pride and Prejudice and Emma are novels. Which was published first?",
+     "Pride and Prejudice and Emma are novels. Which was published first?"),
+])
+def test_the_twenty_eighth_round_s_blind7_forms(asked: str, read: str) -> None:
+    assert rephrase(asked) == read
