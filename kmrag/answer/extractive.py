@@ -62,6 +62,7 @@ from kmrag.answer.validate import named_by
 from kmrag.nlp import kin, wordnet
 from kmrag.nlp.asked_nouns import PERSON_NOUNS
 from kmrag.nlp.chinese import HAN, named_spans
+from kmrag.nlp.kin import PARTICLES
 from kmrag.nlp.language import language_of
 from kmrag.nlp.places import available as places_available
 from kmrag.nlp.places import countries_of, country_only, people_of
@@ -468,13 +469,29 @@ def _times_the_asked(question: str, span: Span) -> bool:
     return all(akin(w, said) for w in words) and terms(question).names <= terms(f"{span.title} {span.display}").words
 
 
-def _another_record(question: str, mentions: Sequence[str], span: Span, record: str) -> bool:
-    """Is a fact sheet's line of a record the question does not name? Its names (not said by the line itself) and
-    its figures ("in 2020-21") must be said by the record's lines, the unit's title or its section."""
-    frame = f"{span.section} {span.title} {record}"
-    flat = " ".join(re.sub(r"[:*_]+", " ", frame).lower().split())
-    return any(m.lower() not in flat for m in mentions if m.lower() not in span.display.lower()) or \
-        not terms(question).numbers <= terms(frame).numbers
+def _records_of(spans: Sequence[Span]) -> dict[tuple[str, int], tuple[str, str]]:
+    """A fact sheet's records, by unit and record: (their lines in order, the lines of them that are no field —
+    a heading, "KEY FIGURES 2023-24")."""
+    records: dict[tuple[str, int], tuple[str, str]] = {}
+    for s in sorted((s for s in spans if s.record >= 0), key=lambda s: (s.unit_id, s.start)):
+        lines, heads = records.get((s.unit_id, s.record), ("", ""))
+        records[(s.unit_id, s.record)] = (f"{lines} {s.display}", heads if s.sheet else f"{heads} {s.display}")
+    return records
+
+
+_PERIOD = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def _another_record(question: str, mentions: Sequence[str], span: Span, record: tuple[str, str]) -> bool:
+    """Is a fact sheet's line of a record the question does not name? Its names (not said by the line itself) must
+    be said by the record's lines, the unit's title or its section; a year it asks, when the record's heading, the
+    title or the section dates it, must be theirs ("in 2020-21" is not "KEY FIGURES 2023-24")."""
+    flat = " ".join(re.sub(r"[:*_]+", " ", f"{span.section} {span.title} {record[0]}").lower().split())
+    if any(m.lower() not in flat for m in mentions if m.lower() not in span.display.lower() and
+           all(w[:1].isupper() or w[:1].isdigit() or w in PARTICLES for w in m.split())):  # (a name, not "X first")
+        return True
+    asked, dated = set(_PERIOD.findall(question)), set(_PERIOD.findall(f"{span.section} {span.title} {record[1]}"))
+    return bool(asked and dated and not asked & dated)
 
 
 def _another_field(question: str, text: str) -> bool:
@@ -1121,6 +1138,7 @@ class ExtractiveGenerator:
                           key=lambda x: (-x.score, x.span.rank, x.span.start))
         meaning = self._meaning(question, queries, [x.span for x in by_words[:MEANING_TOP]])
         self._meanings = meaning
+        self._records = _records_of(spans)  # a fact sheet's records, read whole whatever span is read
         scored = [self._score(s, qwords, analysis, ents, meaning.get((s.unit_id, s.start), 0.0 if meaning else None))
                   for s in spans]
         scored.sort(key=lambda x: (-x.score, x.span.rank, x.span.start))
@@ -1863,9 +1881,7 @@ class ExtractiveGenerator:
                 (shared := self._shared_kind(question, mentions, ranked)):
             return shared
         titles = list(dict.fromkeys(TITLE_QUALIFIER.sub("", s.title) for s in order if s.title))
-        records: dict[tuple[str, int], str] = {}  # a fact sheet's records: their lines, heading first
-        for s in sorted((s for s in order if s.record >= 0), key=lambda s: (s.unit_id, s.start)):
-            records[(s.unit_id, s.record)] = f"{records.get((s.unit_id, s.record), '')} {s.display}"
+        records = {**_records_of(order), **getattr(self, "_records", {})}
 
         # a value asked of a case the question states ("what compensation is due for a 2,000 km flight"), not a
         # range it asks about ("which river is over 6,000 km long")
@@ -1889,7 +1905,7 @@ class ExtractiveGenerator:
             if about_another(span.display, mentions, people):
                 return []  # "Southwold Depot ... holds 64 buses" says nothing of Northgate Depot's
             if span.sheet and (_another_field(question, span.display) or _another_record(
-                    question, mentions, span, records.get((span.unit_id, span.record), ""))):
+                    question, mentions, span, records.get((span.unit_id, span.record), ("", "")))):
                 return []  # "Household waste collected: 41,200 tonnes" is not how much food waste was; Team Keel's
                 # "Lead: Marisol Quennell" is not who leads Team Oar
             if answer_type == "DATE" and (stated := _months_after(question)):

@@ -322,3 +322,19 @@ def test_the_sixteenth_tuning_set_and_the_sixth_blind_set(questions: dict[str, d
     assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
     assert {split_of(r.dataset, r.qid) for r in rows} == {half}
     assert len(Counter(r.form for r in rows)) >= forms and max(Counter(r.form for r in rows).values()) <= most
+
+
+@pytest.mark.parametrize(("name", "forms", "most"), [("blind7.jsonl", 100, 4), ("blind8.jsonl", 85, 4)])
+def test_the_seventh_and_eighth_blind_sets(questions: dict[str, dict[str, str]], name: str, forms: int,
+                                           most: int) -> None:
+    """blind7.jsonl (run twice, then read: a tuning set since) and blind8.jsonl (run, not read): 40 test-half
+    questions of each set, written on 2026-12-07 by writers who saw only a list of original questions (README)."""
+    from kmrag.eval.calibrate import split_of
+
+    rows = load_reworded(REPO / "tests" / "data" / "reworded" / name)
+    assert Counter(r.dataset for r in rows) == {"2wiki": 40, "hotpotqa": 40, "musique": 40}
+    assert not [k for k, n in Counter((r.dataset, r.qid) for r in rows).items() if n > 1]
+    assert not [(r.dataset, r.qid) for r in rows if questions[r.dataset].get(r.qid) != r.original]
+    assert not [r.qid for r in rows if words(r.reworded) == words(r.original)]
+    assert {split_of(r.dataset, r.qid) for r in rows} == {"test"}
+    assert len(Counter(r.form for r in rows)) >= forms and max(Counter(r.form for r in rows).values()) <= most

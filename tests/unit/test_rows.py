@@ -250,3 +250,20 @@ def test_a_month_the_question_narrows_to_is_still_the_answer_s(x: SpacyExtractor
     """Only a date the question asks what came after ("after the October 2024 one") is ruled out, not one it narrows
     the answer to (the reviewer's probes answered "2 June 2023" and "10 July 2024")."""
     assert answer(x, question, [(content, "paragraph", "Hale Bridge", "")])[0] == expected
+
+
+def test_a_fact_sheet_line_is_read_for_its_record_by_the_record_s_own_lines(x: SpacyExtractor) -> None:
+    """A line of a sheet answers only for its record: the record's names are said by its lines above ("Site name:
+    Pellowdene Community Hospital" for "Opened: 1978", though the question's words make a longer phrase of the name),
+    and a year the question asks must be the one the record's heading states, when it states one."""
+    sheet = [("Document: Site fact sheet\nSite name: Pellowdene Community Hospital\nSite manager: Orla Kestwick\n"
+              "Opened: 1978\nBeds: 32", "paragraph", "site-factsheet-pellowdene", "")]
+    assert answer(x, "What year did Pellowdene Community Hospital first open?", sheet)[0] == "1978"
+    figures = [("KEY FIGURES 2023-24\nRevenue: £318.4 million\nLeakage: 92 megalitres per day", "paragraph",
+                "Annual report", "")]
+    assert answer(x, "What was leakage in 2023-24?", figures)[0] == "92 megalitres per day"
+    assert answer(x, "How much water is lost to leakage per day in 2020-21?", figures)[0] is None
+    teams = [("Team: Keel\nFocus: Storage engine\nLead: Marisol Quennell\n\nTeam: Oar\nFocus: Query planner\n"
+              "Headcount: 4 engineers", "paragraph", "team-sheet", "")]
+    assert answer(x, "Who leads Team Oar?", teams)[0] is None
+    assert answer(x, "Who leads Team Keel?", teams)[0] == "Marisol Quennell"
