@@ -47,7 +47,7 @@ from kmrag.answer.code_values import read_assigned
 from kmrag.answer.context import Context
 from kmrag.answer.countries import country_in, country_named, place_names
 from kmrag.answer.describe import read_description
-from kmrag.answer.fields import ASKS_PREDECESSOR, field_value
+from kmrag.answer.fields import ASKS_PREDECESSOR, field_value, flat
 from kmrag.answer.judge import NUMBER_WORDS, judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
@@ -486,8 +486,8 @@ def _another_record(question: str, mentions: Sequence[str], span: Span, record: 
     """Is a fact sheet's line of a record the question does not name? Its names (not said by the line itself) must
     be said by the record's lines, the unit's title or its section; a year it asks, when the record's heading, the
     title or the section dates it, must be theirs ("in 2020-21" is not "KEY FIGURES 2023-24")."""
-    flat = " ".join(re.sub(r"[:*_]+", " ", f"{span.section} {span.title} {record[0]}").lower().split())
-    if any(m.lower() not in flat for m in mentions if m.lower() not in span.display.lower() and
+    said = flat(f"{span.section} {span.title} {record[0]}")
+    if any(m.lower() not in said for m in mentions if m.lower() not in span.display.lower() and
            all(w[:1].isupper() or w[:1].isdigit() or w in PARTICLES for w in m.split())):  # (a name, not "X first")
         return True
     asked, dated = set(_PERIOD.findall(question)), set(_PERIOD.findall(f"{span.section} {span.title} {record[1]}"))

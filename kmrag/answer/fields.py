@@ -147,7 +147,7 @@ def _date(head: str, m: re.Match[str]) -> str:
     return whole.group(0) if whole else m.group(0)
 
 
-def _flat(frame: str) -> str:
+def flat(frame: str) -> str:
     """A field's frame as words: "Team: Keel" names "team keel"."""
     return " ".join(re.sub(r"[:*_]+", " ", frame).lower().split())
 
@@ -189,7 +189,7 @@ def field_value(question: str, answer_type: str, mentions: Sequence[str], spans:
                 continue
             frame = f"{s.section} {s.title} {lines_before} {s.display[:colon.start()]}"
             if not qnumbers <= terms(f"{s.title} {heading} {label}").numbers or \
-                    any(m.lower() not in _flat(frame) for m in mentions if m.lower() not in label.lower()):
+                    any(m.lower() not in flat(frame) for m in mentions if m.lower() not in label.lower()):
                 continue  # "leakage in 2020-21" is no field of KEY FIGURES 2023-24
             value = _value(s.display, colon.end(), answer_type)
             said = terms(f"{frame} {label} {value or ''}").words

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kmrag.nlp.sentences import FIELD_LINE, sentence_spans
+from kmrag.nlp.sentences import FIELD_LINE, fact_sheet, sentence_spans
 
 # a sentence addressed to a model rather than stating a fact: document text is data, so it is never citable
 INSTRUCTION = re.compile(
@@ -126,7 +126,7 @@ def _spans(unit: Any, rank: int) -> list[Span]:
     if unit.type == "code":
         return [Span(unit.id, unit.source_id, a, b, content[a:b], "code", content[a:b], rank, unit.title, section)
                 for a, b in code_spans(content)]
-    sheet = len(FIELD_LINE.findall(content)) >= 2
+    sheet = fact_sheet(content)
     return [Span(unit.id, unit.source_id, a, b, content[a:b], "sentence", " ".join(content[a:b].split()), rank,
                  unit.title, section, record=_record_start(content, a) if sheet else -1)
             for a, b in sentence_spans(content)]

@@ -58,7 +58,7 @@ from kmrag.nlp.patterns import (
     place_chain,
     vague_date,
 )
-from kmrag.nlp.sentences import FIELD_LINE
+from kmrag.nlp.sentences import fact_sheet
 from kmrag.schema import KnowledgeUnit, UnitType
 from kmrag.schema.search_keys import has_cjk
 
@@ -127,7 +127,7 @@ _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 def _sheet_as_prose(content: str) -> str:
     """A fact sheet's lines ("Team: Keel\nLead: ...") read as one line, as they were stored before their breaks were
     kept: the parser's names and the graph stay what they were (the same length, so offsets hold)."""
-    return content.replace("\n", " ") if len(FIELD_LINE.findall(content)) >= 2 else content
+    return content.replace("\n", " ") if fact_sheet(content) else content
 
 
 def table_key_text(content: str) -> str:

@@ -39,6 +39,11 @@ _INTRO = re.compile(r":[ \t]*\n\s*(?=(?:[-*•+]|\d{1,2}[.)])\s)")
 FIELD_LINE = re.compile(r"^[ \t]*(?:[-*•+][ \t]+)?(?:\*\*)?[A-Z0-9][^\n:]{0,60}?:(?:\*\*)?[ \t]+\S[^\n]*$", re.M)
 
 
+def fact_sheet(text: str) -> bool:
+    """Does ``text`` hold two or more "Field: value" lines (a fact sheet, a price list)?"""
+    return len(FIELD_LINE.findall(text)) >= 2
+
+
 def _field_cuts(text: str, a: int, b: int) -> list[int]:
     """Where sentences start inside [a, b) of a paragraph with two or more "Field: value" lines (a fact sheet, a
     price list): at each field line, and at the first line after one that does not go on with its value."""

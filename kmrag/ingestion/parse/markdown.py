@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from kmrag.ingestion.parse.blocks import Block
-from kmrag.nlp.sentences import FIELD_LINE
+from kmrag.nlp.sentences import fact_sheet
 
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _SETEXT = re.compile(r"^(=+|-+)\s*$")
@@ -115,7 +115,7 @@ def parse_markdown(text: str, page: int | None = None, base: int = 0, indented_c
             end = para[-1][0] + len(para[-1][1])
             lines = [s.strip() for _, s in para]
             # a fact sheet's "Field: value" lines stay lines (each is read as a sentence); prose lines are joined
-            body = ("\n" if sum(bool(FIELD_LINE.match(s)) for s in lines) >= 2 else " ").join(lines).strip()
+            body = ("\n" if fact_sheet("\n".join(lines)) else " ").join(lines).strip()
             if body:
                 blocks.append(Block(kind="paragraph", text=body, start=base + start, end=base + end, page=page))
             para.clear()
