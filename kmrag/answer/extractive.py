@@ -110,8 +110,14 @@ NAME_AFTER_BY = re.compile(r"\bby\s+((?:[A-Z][\w.'-]+)(?:\s+(?:[A-Z][\w.'-]+|de|
 EARLIER = re.compile(r"\b(first|earlier|earliest|older|oldest|elder|eldest|before|sooner|previously)\b", re.I)
 LATER = re.compile(r"\b(later|latest|last|younger|youngest|after|newer|newest|more recent(?:ly)?|most recent(?:ly)?)\b", re.I)
 MORE = re.compile(r"\b(more|most|larger|largest|bigger|biggest|longer|longest|higher|highest|taller|tallest|"
-                  r"greater|greatest|further|farther)\b", re.I)
-LESS = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|shorter|shortest|lower|lowest)\b", re.I)
+                  r"greater|greatest|further|farther|stronger|strongest|heavier|heaviest|wider|widest|deeper|deepest|"
+                  r"faster|fastest|dearer|dearest|pricier|priciest|costlier|costliest)\b", re.I)
+LESS = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|shorter|shortest|lower|lowest|cheaper|cheapest|"
+                  r"weaker|weakest|lighter|lightest|narrower|narrowest|shallower|shallowest|slower|slowest)\b", re.I)
+# a comparison of prices ("which is cheaper", "which costs more"): each side's sum, not its first number
+PRICED = re.compile(r"\b(?:cheap\w*|dear\w*|pric\w*|costl\w*|expensive|costs?|fees?|charges?)\b", re.I)
+# a comparison of strength ("which beer is stronger"): a percentage (its alcohol by volume), not its first number
+STRENGTH = re.compile(r"\b(?:strong|stronger|strongest|weak|weaker|weakest)\b", re.I)
 YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
 LIFESPAN = re.compile(r"\b(lived (longer|shorter)|longer life|shorter life|died (younger|older)|"
                       r"at an? (younger|older) age)\b", re.I)
@@ -303,7 +309,8 @@ def _counts(text: str, value: str, at: int, noun: str) -> bool:
 _STREET = (r"Road|Street|Lane|Row|Avenue|Way|Place|Square|Drive|Close|Court|Hill|Terrace|Crescent|Gardens|Walk|"
            r"Boulevard|Parade|Mews|Quay|Rd|St|Ave|Blvd")
 STREET_ADDRESS = re.compile(rf"(?<![\w,])\d{{1,5}}[A-Za-z]?\s+(?:[A-Z][\w'’-]*\s+){{0,3}}(?:{_STREET})\b"
-                            r"(?:,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}(?![\w'’-]))?"
+                            r"(?:,\s*[A-Z][\w'’-]*(?:\s+(?![A-Z]{1,2}\d)[A-Z][\w'’-]*){0,2}(?![\w'’-]))?"  # (a town's
+                            # words, not the postcode's "KB3")
                             r"(?:,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b)?")
 ASKS_ADDRESS = re.compile(r"(?<!e-mail )(?<!email )(?<!web )(?<!IP )\b(?:postal |street )?address\b", re.I)
 
@@ -1665,7 +1672,9 @@ class ExtractiveGenerator:
         pattern = VALUE_OF.get(answer_type)
         if pattern is not None and answer_type not in {"DATE", "NUMBER"}:
             cands += [(m.group(0).strip(), m.start()) for m in pattern.finditer(span.display)]
-        cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels]
+        whole = list(cands)  # a value the pattern reads whole ("£14"), not the recogniser's part of it ("14")
+        cands += [(text, at) for text, lab, at in ents.get((span.unit_id, span.start), []) if lab in labels
+                  and not any(a <= at and at + len(text) <= a + len(w) and (w, a) != (text, at) for w, a in whole)]
         # a people's adjective the recogniser knows is no place ("to European royalty") nor person ("by South
         # Korean boy group"), whatever a pattern below finds there
         norp = {at for _, lab, at in ents.get((span.unit_id, span.start), []) if lab == "NORP"} \
@@ -2213,6 +2222,10 @@ class ExtractiveGenerator:
             nums = [q[0] for q in quantities(span.display)] or [v for v in (_num(x) for x in re.findall(r"\d[\d,]*", span.display)) if v]
             if counted := COUNTED_MORE.search(question):  # "which has more beds": a number of beds, not a postcode's
                 nums = _counts_of(counted.group(1), span.display)
+            elif PRICED.search(question):  # "which is cheaper": the sums
+                nums = [a[0] for a in amounts(span.display)]
+            elif STRENGTH.search(question):  # "which is stronger": the percentages
+                nums = [float(p) for p in re.findall(r"(\d+(?:\.\d+)?)\s*%", span.display)]
             if LIFESPAN.search(question):  # "who lived longer": the years between birth and death
                 v = float(int(years[1]) - int(years[0])) if len(years) >= 2 else None
             elif LENGTH_ASKED.search(question):  # "who served longer": a measure ("12 km", "3 hours"), or the years
@@ -2417,6 +2430,8 @@ def own(name: str, span: Span) -> bool:
     if terms(TITLE_QUALIFIER.sub("", span.title)).words == terms(bare).words:
         return True
     opening = re.sub(r"^(?:the|a|an)\s+", "", span.display.lstrip(" \"'“("), flags=re.I)
+    if span.kind == "row":  # a table's row opens with its key cell, under the column's label ("Beer: Nightjar; ...")
+        opening = re.sub(r"^[^:;]{1,40}:\s*", "", opening)
     named = re.escape(re.sub(r"^(?:the|a|an)\s+", "", bare, flags=re.I))
     return bool(re.match(rf"(?i:{named})(?![\w'’-])(?!\s+(?-i:[A-Z]))", opening))
 

@@ -657,7 +657,31 @@ def _request(q: str) -> str:
         if kind:  # "Looking for the league that X's team played in.", "List the films that X directed."
             plural = kind.group(1).lower().endswith("s") and not kind.group(1).lower().endswith("ss")
             return f"What {'are' if plural else 'is'} {body}{tail}?"
+        if (asked := _noun_phrase_asked(body)) is not None:  # "Could you tell me the price per person for a tour?"
+            return asked.rstrip("?") + tail + "?"
     return q
+
+
+def _noun_phrase_asked(body: str) -> str | None:
+    """A request's object when it is a noun phrase and nothing more ("the price per person for a brewery tour",
+    "the amount agreed for the book fund"), asked as "What is ...?" ("Who is ...?" for a person, "are" for a
+    plural); None for a clause ("the film I saw", "the bus leaves at 9"), whose own verb says what is asked."""
+    if not re.match(r"(?i)(?:the|your|its|their|his|her|our)\s+\S", body):
+        return None
+    doc = _nlp()(body)
+    head = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if head is not None and head.tag_ == "VBD" and head.lower_.endswith("ed") and not any(
+            c.dep_ in {"dobj", "attr", "ccomp"} for c in head.children):  # "the amount agreed for X": a participle
+        head = next((c for c in head.children if c.dep_ == "nsubj" and c.pos_ == "NOUN"), None)  # the parser read
+        # as a verb with the noun its subject
+    if head is None or any(t.tag_ in {"VBZ", "VBP", "MD"} or t.tag_ == "VBD" and t.head != head and t != head.head
+                           or t.lower_ in {"i", "we", "you", "he", "she", "they"} for t in doc):
+        return None
+    if head is None or head.pos_ not in {"NOUN", "PROPN"}:
+        return None
+    who = head.lemma_.lower() in _person_nouns()
+    plural = head.tag_ in {"NNS", "NNPS"}
+    return f"{'Who' if who else 'What'} {'are' if plural else 'is'} {_lower_article(body)}?"
 
 
 # "A or B has the earlier-born director" (each alternative a name of at most eight words)

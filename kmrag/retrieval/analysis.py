@@ -113,7 +113,8 @@ ORIGIN = re.compile(r"^\s*where\s+(?:(?:is|was|are|were)\b.*\bfrom|(?:does|did|d
 # "what is the (average) latency of X": the noun a copula's "what" asks for (spaCy parses "what" as the pronoun,
 # not the noun's determiner)
 ATTRIBUTE_ASKED = re.compile(r"^(?:what|which) (?:is|was|are|were|'s|’s) (?:the |its |their |his |her )?(?:[\w'’-]+ ){0,6}?"
-                             r"([a-z]+)(?: (?:of|for|in|at|on)\b| ?\?$|$)")
+                             r"([a-z]+)(?: (?-i:[a-z]+ed))?(?: (?:of|for|in|at|on|per)\b| ?\?$|$)")
+# ("the price per person for a tour", "the amount agreed for the fund": the noun before a rate or a participle)
 
 
 # answer types a clause answers ("Why ...?", "How did ...?", "What does X do?"), never a name or a value of the
@@ -217,7 +218,7 @@ class QuestionAnalyser:
         if yes_no and no_wh:
             kind: Kind = "comparison" if (compared or BOTH_SAME.search(question)) and len(mentions) >= 2 else "yes_no"
             answer_type = "YES_NO"
-        elif compared and COMPARATIVE.search(question):
+        elif compared and (COMPARATIVE.search(question) or _compares(doc, compared)):
             kind = "comparison"
             if first == "whose" or (first == "which" and answer_type == "PERSON" and len(doc) > 1 and
                                     (doc[1].lower_ == "one" or doc[1].pos_ not in {"NOUN", "PROPN"})):
@@ -269,7 +270,9 @@ class QuestionAnalyser:
         if (attr := ATTRIBUTE_ASKED.search(text)) and _singular(attr.group(1)) in MONEY_NOUNS and " or " not in text \
                 and not re.search(r"\bcost of living\b", text) and _a_sum(doc, text, attr):
             return "MONEY"  # "What is the price of X?": a sum (not "which price is higher, A or B?")
-        if re.search(r"\b(?:what|which) time\b(?! (?:period|frame|zone|span|scale|of (?:year|the year|life)))", text):
+        if re.search(r"\b(?:what|which) time\b(?! (?:period|frame|zone|span|scale|of (?:year|the year|life)))", text) \
+                or re.search(r"\b(?:opening|closing|start|starting|finish|finishing|departure|arrival|kick-off|check-in|"
+                             r"check-out) times?\b", text):
             return "TIME"  # "What time does the clinic close on a Saturday?": a clock time ("12:00", "9:30am")
         asked = _asking_wh(doc)  # "when" / "where" that ask, not those of a relative clause ("the city where")
         if re.search(r"\b(what year|which year|what date|which date|in what year|date of|year of|"
@@ -366,7 +369,8 @@ class QuestionAnalyser:
         relative: list[tuple[str, str]] | None = None  # parsed once, when a pattern needs it
         skip = r"(?!(?:where|that|which|who|whose|when)\b)"
         for anchor in sorted(names, key=len, reverse=True):  # names, not phrases ending in a common noun
-            a = re.escape(anchor) + r"(?!\s+[A-Z])"  # the whole name, not the start of a longer one
+            a = re.escape(anchor) + r"(?!\s+[A-Z])" + _NAMED_KIND  # the whole name, not the start of a longer one
+            # ("the Fenwick Green library": the library is named by it)
             found: list[tuple[str, str]] = []  # (phrase, relational noun)
             # the relational noun right before the name ("the date of birth of the performer of X": "performer")
             # ("the group behind X": "behind" is "of" for a maker)
@@ -551,6 +555,18 @@ SAME_WORD = re.compile(r"\bsame\b", re.I)
 _SETUP = re.compile(r"(?:[:;]|\s[\u2014\u2013-]+)\s*([A-Za-z]+)\b[^:;\u2014\u2013]*$")
 # an opening phrase before the question's clause: "As an MSc student, am I allowed ...", "If I move, do I ..."
 _OPENING = re.compile(r"(?i:as|for|in|on|at|after|before|during|if|with|since|once|by)\b[^,?:;]{1,80},\s*([A-Za-z]+)\b")
+
+
+# a body or a place a name names with its kind noun after it, the phrase ending there ("the Fenwick Green library?",
+# "the Carrow treatment works,"): the name of that thing, no hop to another
+_NAMED_KIND = r"(?!\s+(?:" + "|".join(sorted((ORG_NOUNS | PLACE_NOUNS) - {"capital"})) + r")s?\s*(?:[,.?;]|$))"
+
+
+def _compares(doc: Any, names: Sequence[str]) -> bool:
+    """A comparative or superlative the parser tells by its form ("stronger", "cheaper", "most bitter"), outside
+    the names compared ("Greater Manchester or Leeds": a name's word)."""
+    inside = " ".join(names).lower().split()
+    return any(t.tag_ in {"JJR", "RBR", "JJS", "RBS"} and t.lower_ not in inside for t in doc)
 
 
 def _lead_after_setup(question: str) -> str:
