@@ -965,7 +965,7 @@ def _eval_calibrate(args: argparse.Namespace, out_root: Any) -> int:
     from kmrag.eval.calibrate import render, run_calibration
     from kmrag.stores import open_stores
 
-    datasets = [d for ds in (args.dataset or ["2wiki,hotpotqa,musique,demo"]) for d in ds.split(",") if d]
+    datasets = [d for ds in (args.dataset or ["2wiki,hotpotqa,musique,demo,orgs"]) for d in ds.split(",") if d]
     settings = _settings(args)
     if args.rows:
         result = run_calibration(None, datasets, out_root, write=args.write, rows_from=Path(args.rows),

@@ -60,7 +60,7 @@ from kmrag.answer.support import STOP, negated, number_key, stem, terms
 from kmrag.answer.titled import titled_compared
 from kmrag.answer.validate import named_by
 from kmrag.nlp import kin, wordnet
-from kmrag.nlp.asked_nouns import PERSON_NOUNS
+from kmrag.nlp.asked_nouns import MONEY_NOUNS, PERSON_NOUNS
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.kin import PARTICLES
 from kmrag.nlp.language import language_of
@@ -728,6 +728,20 @@ def _header_spans(display: str) -> list[tuple[int, int]]:
 _ATTRIBUTE = re.compile(r"^\s*what\s+(?:is|are|was|were)\s+the\s+((?:[a-z]+\s+){0,3}?[a-z]+)\s+(?:of|for|at|on)\b", re.I)
 
 
+# the sum a question asks by its name ("how much is the deposit for ...", "what is the late fee on ..."): a kind of
+# payment, which a row of other sums does not give
+_SUM_ASKED = re.compile(r"^(?:how\s+much|what)\s+(?:is|are|was|were|will\s+be|would\s+be)\s+(?:the|a|an|my|your|our)\s+"
+                        r"(?:[\w-]+\s+){0,3}?([a-z]+?)s?\s+(?:for|of|on|per|to|in|at|if|when)\b", re.I)
+_SUMS = frozenset(MONEY_NOUNS | {"deposit", "discount", "fine", "penalty", "tax", "levy", "surcharge", "premium",
+                                 "grant", "bursary", "stipend", "subscription", "membership", "admission"})
+
+
+def _sum_asked(question: str) -> str | None:
+    """The name of the sum a question asks for ("deposit"), when it names one."""
+    m = _SUM_ASKED.match(question.strip())
+    return m.group(1).lower() if m and m.group(1).lower() in _SUMS else None
+
+
 def _attribute_asked(question: str) -> str | None:
     """The noun "what are the N of X" asks for ("hours" of "What are the opening hours of St Aldric's Clinic?"): a
     cell answers it from a column that names it, not from "Opened"."""
@@ -1050,7 +1064,9 @@ STRICT_BOUND = re.compile(r"\b(?:more|less|fewer) than\b|\b(?:over|above|under|b
 # a question about a change or a comparison with the thing it names: no single cell answers it
 RELATIVE_ASK = re.compile(r"相比|相较|比起|比较|提高了|提升了|增加了|减少了|下降了|降低了|高出|低了|多了|少了|"
                           r"\bcompared (?:to|with)\b|\b(?:improve|increase|decrease|differ)\w*", re.I)
-_AGENT = re.compile(r"[\w'-]+ed\s+(?:(?:in|on)\s+[\w ,]{1,20}?\s+)?by\s+(?:the\s+)?")  # "popularized (in 1949) by "
+_AGENT = re.compile(r"[\w'-]+(?:ed|en|wn)\s+(?:and\s+[\w'-]+(?:ed|en|wn)\s+)?(?:(?:in|on)\s+[\w ,]{1,20}?\s+)?by\s+"
+                    r"(?:(?:the|our|their|its|his|her)\s+)?(?:(?:[A-Za-z][\w'-]*\s+){0,3}[A-Za-z][\w'-]*,\s+)?")
+# "popularized (in 1949) by ", "driven and staffed by our Mobile Library Officer, ": the doer after its role
 _MODIFIES = re.compile(r"\s+(?!(?:and|or|in|on|at|for|with|from|who|which|as|of|to|during|after|before)\b)[a-z]")
 HEADED = "+NOUN"  # the label of a name's phrase with its head noun (:func:`_headed`), in no answer type's labels
 ENTS_CACHE = 20_000  # spans whose entities a generator remembers (the same units come back across attempts)
@@ -1683,6 +1699,10 @@ class ExtractiveGenerator:
             cands = [(t, at) for t, at in cands if not _names_number(span.display, t, at)]
         if answer_type == "NUMBER":  # "01632 960 700": a phone number is whole, whatever the recogniser kept of it
             cands = [_whole_phone(span.display, t, at) for t, at in cands]
+        if answer_type in {"NUMBER", "MONEY"}:  # "£2.50": a sum keeps the currency sign the recogniser left out
+            cands = [(span.display[at - 1] + t, at - 1) if at > 0 and span.display[at - 1] in "£$€¥" and
+                     t[:1].isdigit() else (t, at) for t, at in cands]
+            cands = list(dict.fromkeys(cands))
         if answer_type == "NUMBER" and (counted := _HOW_MANY_OF.search(question)) and \
                 not HOW_MANY_TIME.search(question):  # "how many copies": "150 million copies", not "one of ..."
             counting = [(t, at) for t, at in cands if _counts(span.display, t, at, counted.group(1))]
@@ -1929,6 +1949,9 @@ class ExtractiveGenerator:
             if answer_type == "PERSON" and (past := past_holders(self.nlp, question, span.display)):
                 cands = [(c, at) for c, at in cands if not any(a <= at < b for a, b in past)]  # "who is the chief
                 # executive" is not "the founding chief executive, in 1994, was Robert Haddon"
+            if span.kind == "row" and (paid := _sum_asked(question)) and not akin(
+                    paid, terms(f"{span.title} {span.section} {span.display}").words):
+                return []  # "the deposit for an International student": not the fee a row of fees gives
             if span.kind == "row":  # a row's values answer, never its column headers ("Daytime frequency: ...")
                 heads = _header_spans(span.display)
                 cands = [(c, at) for c, at in cands if not any(a <= at < b for a, b in heads)]

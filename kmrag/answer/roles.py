@@ -14,10 +14,15 @@ from kmrag.answer.support import STOP, terms
 # a person's name (with an honorific), then a bracket of at most eight words: their role
 _HELD = re.compile(r"(?P<name>(?:(?:Cllr|Councillor|Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?\s+)?(?-i:[A-Z])[\w'’.-]+"
                    r"(?:\s+(?-i:[A-Z])[\w'’-]+){1,3})\s*\((?P<role>[^()]{2,60})\)")
+# a list item of a team page: a name, a dash, the role ("- **Ines Vardalou** — Head Brewer", "Dev Kallaway - Operations
+# Director; looks after finance"): the role up to a full stop or a semicolon
+_LISTED = re.compile(r"^\s*(?:(?:[-*•+]|\d{1,2}[.)])\s+)?\**(?P<name>(?:(?:Cllr|Councillor|Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)"
+                     r"\.?\s+)?(?-i:[A-Z])[\w'’.-]+(?:\s+(?-i:[A-Z])[\w'’-]+){1,3})\**\s+[—–-]\s+(?P<role>[^;.()]{2,60}?)\s*"
+                     r"(?:[;.]|$)")
 _HONORIFIC = re.compile(r"^(?:Cllr|Councillor|Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?\s+")
 # the words of a question that ask, not what is asked
 _ASKING = frozenset({"who", "whom", "whose", "is", "are", "was", "were", "the", "of", "at", "in", "for", "current",
-                     "currently", "now"})
+                     "currently", "now", "moment", "present", "today", "these", "days"})
 
 
 def role_holder(question: str, mentions: Sequence[str], spans: Sequence[Span],
@@ -36,25 +41,43 @@ def role_holder(question: str, mentions: Sequence[str], spans: Sequence[Span],
     own = frozenset(w for w in asked - named if "-" not in w)  # the question's words for the role
     found: dict[str, tuple[Span, str, str]] = {}
     for s in spans:
-        if s.kind != "sentence" or "(" not in s.display:
+        held = [*_HELD.finditer(s.display), *_LISTED.finditer(s.display)] if s.kind == "sentence" else []
+        if not held:
             continue
         frame = f"{s.section} {s.title} {s.display}".lower()
         if any(m.lower() not in frame for m in mentions if not _held_inside(m, s.display)):
             continue
         persons: set[str] | None = None
-        for m in _HELD.finditer(s.display):
-            parts = [p.strip() for p in m.group("role").split(",")]
-            role = frozenset(w.lower() for w in re.findall(r"[\w'’]+", parts[0]) if w.lower() not in STOP)
-            if not role or not all(akin(w, asked) for w in role) or not all(akin(w, role) for w in own or asked):
+        for m in held:
+            parts = [p.strip() for p in re.split(r",|\s+and\s+", m.group("role"))]  # "Managing Director and co-founder"
+            if m.re is _HELD:
+                parts = parts[:1]  # "(co-opted member, Friends of X)": the bracket's first part is the role
+            roles = [frozenset(w.lower() for w in re.findall(r"[\w'’]+", p) if w.lower() not in STOP) for p in parts]
+            held_role = next((i for i, role in enumerate(roles) if role and all(akin(w, asked) for w in role)
+                              and all(akin(w, role) for w in own or asked)), None)
+            if held_role is None:
                 continue
             name = _HONORIFIC.sub("", m.group("name")).strip()
             if name.lower() in named or any(n in name.lower() for n in named if len(n) > 3):
                 continue  # the question's own name is no answer
             persons = people(s.display) if persons is None else persons
-            if not _HONORIFIC.match(m.group("name")) and not any(name in p or p in name for p in persons):
+            a_person = any(name in p or p in name for p in persons) or (m.re is _LISTED and _a_person_s_role(
+                parts[held_role]))  # a team list's item: its role says a person holds it, whatever the parser
+            # makes of a rare name ("Ines Vardalou" an organisation)
+            if not _HONORIFIC.match(m.group("name")) and not a_person:
                 continue  # "Annual Accounts (Treasurer)": an agenda item, no person
-            found.setdefault(name.lower(), (s, name, f"the {parts[0]} named in {s.title or 'the list'}"))
+            found.setdefault(name.lower(), (s, name, f"the {parts[held_role]} named in {s.title or 'the list'}"))
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _a_person_s_role(role: str) -> bool:
+    """Does the role's last word name a person ("Head Brewer", "Taproom Manager", "Chair"), not a thing ("Trade
+    Sales", "Annual Accounts")?"""
+    from kmrag.nlp.asked_nouns import PERSON_NOUNS
+
+    last = (re.findall(r"[A-Za-z]+", role) or [""])[-1].lower()
+    return last in PERSON_NOUNS or last in {"chair", "head", "lead"} or (
+        len(last) > 4 and last.endswith(("er", "or", "ist", "ant", "ian")))
 
 
 def _held_inside(mention: str, text: str) -> bool:

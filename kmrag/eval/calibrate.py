@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -28,6 +29,8 @@ from kmrag.eval import metrics as M
 from kmrag.stores import Stores
 
 DEMO_QUESTIONS = Path(__file__).resolve().parents[2] / "tests" / "data" / "demo" / "questions.jsonl"
+# organisations' own documents with questions people asked of them, one folder each
+ORGS = Path(__file__).resolve().parents[2] / "tests" / "data" / "orgs"
 
 
 class CalibrationRow(BaseModel):
@@ -81,14 +84,20 @@ def collect(stores: Stores, dataset: str, limit: int | None = None, data_root: s
 
         tenant = tenant or tenant_for("calibrate-demo", get_embedder(settings).name)
         ingest(stores, [corpus_path()], tenant, progress=progress)
-        items = [(f"demo-{i}", q["question"], q["answers"]) for i, q in enumerate(demo_questions())]
+        items = [(tenant, f"demo-{i}", q["question"], q["answers"]) for i, q in enumerate(demo_questions())]
+    elif dataset == "orgs":
+        items = []
+        for name, docs, questions in org_sets():  # each organisation's documents in a tenant of their own
+            org_tenant = tenant_for(f"calibrate-orgs-{name}", get_embedder(settings).name)
+            ingest(stores, [docs], org_tenant, progress=progress)
+            items += [(org_tenant, f"{name}-{i}", q, answers) for i, (q, answers) in enumerate(questions)]
     else:
         from kmrag.eval.runner import load_set
 
         path, _fmt, loaded, _problems, _passages = load_set(dataset, data_root)
         tenant = tenant or tenant_for(dataset if not Path(dataset).exists() else path.stem, get_embedder(settings).name)
         ingest(stores, [path], tenant, progress=progress)
-        items = [(q.id, q.question, q.answers) for q in loaded]
+        items = [(tenant, q.id, q.question, q.answers) for q in loaded]
     items = items[:limit] if limit else items
     answerer = Answerer(stores.units, stores.graph, get_embedder(settings), settings, generator="extractive",
                         save=False)
@@ -98,9 +107,9 @@ def collect(stores: Stores, dataset: str, limit: int | None = None, data_root: s
         from tqdm import tqdm
 
         bar = tqdm(total=len(items), desc=f"calibrate {dataset}", unit="q", leave=False)
-    for qid, question, answers in items:
+    for asked_in, qid, question, answers in items:
         try:
-            ans = answerer.answer(tenant, question)
+            ans = answerer.answer(asked_in, question)
         except BadInput:
             continue
         if not any(s.get("step") == "parts" for s in ans.trace):  # a question of parts has no features of its
@@ -110,6 +119,25 @@ def collect(stores: Stores, dataset: str, limit: int | None = None, data_root: s
     if bar is not None:
         bar.close()
     return rows
+
+
+def org_sets(root: Path = ORGS) -> list[tuple[str, Path, list[tuple[str, list[str]]]]]:
+    """The organisations' own documents and the questions people asked of them (tests/data/orgs/<name>/docs and
+    questions.tsv: question, gold, kind, where): (name, docs folder, [(question, answers)]). A gold of
+    ``NOT_IN_DOCS`` has no answer (right when not found); a gold's bracketed note ("Ashcombe Road (09:00 vs
+    10:00)") is an alias without it."""
+    out = []
+    for folder in sorted(p for p in root.iterdir() if (p / "questions.tsv").is_file()):
+        questions = []
+        for n, line in enumerate((folder / "questions.tsv").read_text(encoding="utf-8").splitlines()[1:], start=2):
+            cells = line.split("\t")
+            if len(cells) < 2 or not cells[0].strip():
+                raise BadInput(f"{folder / 'questions.tsv'}:{n}: expected question<TAB>gold<TAB>kind<TAB>where")
+            gold = cells[1].strip()
+            bare = re.sub(r"\s*\([^()]*\)\s*$", "", gold).strip()
+            questions.append((cells[0].strip(), [] if gold == "NOT_IN_DOCS" else list(dict.fromkeys([gold, bare]))))
+        out.append((folder.name, folder / "docs", questions))
+    return out
 
 
 def demo_questions(path: Path = DEMO_QUESTIONS) -> list[dict[str, Any]]:

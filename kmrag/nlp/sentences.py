@@ -71,6 +71,18 @@ def _field_cuts(text: str, a: int, b: int) -> list[int]:
     return sorted({c for c in cuts if a < c < b})
 
 
+def _item_cuts(text: str, a: int, b: int) -> list[int]:
+    """Where sentences start inside [a, b) of a paragraph with two or more list items ("- **Ines Vardalou** — Head
+    Brewer"): at each item, which needs no full stop to end; a line without a marker goes on with the item above."""
+    cuts: list[int] = []
+    for para in re.finditer(r"(?:[^\n]*\S[^\n]*(?:\n|$))+", text[a:b]):
+        items = [a + para.start() + m.start(1) for m in re.finditer(r"^[ \t]*((?:[-*•+]|\d{1,2}[.)])[ \t]+\S)",
+                                                                     para.group(0), re.M)]
+        if len(items) >= 2:
+            cuts += items
+    return sorted({c for c in cuts if a < c < b})
+
+
 def _goes_on(line: str, first: str) -> bool:
     """Does the line after a "Field: value" line go on with its value? It opens in lower case or a bracket, or
     the value ends on a comma, an open bracket or a joining word ("Present: A (Chair), B,\nC ...")."""
@@ -81,7 +93,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence; the spans cover the text without gaps except whitespace."""
     out: list[tuple[int, int]] = []
     for a, b in _sentence_spans(text):
-        cuts = sorted({m.start() + 1 for m in _INTRO.finditer(text, a, b)} | set(_field_cuts(text, a, b)))
+        cuts = sorted({m.start() + 1 for m in _INTRO.finditer(text, a, b)} | set(_field_cuts(text, a, b)) |
+                      set(_item_cuts(text, a, b)))
         for start, end in zip([a, *cuts], [*cuts, b], strict=True):
             if text[start:end].strip():
                 out.append(_trim(text, start, end))
@@ -102,6 +115,9 @@ def _sentence_spans(text: str) -> list[tuple[int, int]]:
             token = word.group(1).lower() if word else ""
             if m.group(1) == "." and (token.rstrip(".") in _ABBREV or (len(token) == 1 and token.isalpha())):
                 continue  # "Dr. Smith", "M. D.", "J. R. R. Tolkien"
+            if m.group(1) == "." and re.fullmatch(r"\d{1,2}", token) and \
+                    re.search(r"(?:^|\n)[ \t]*$", text[:m.start(1) - len(token)]):
+                continue  # "1. Brew honestly": a list's number at the start of a line
         if text[start:end].strip():
             spans.append(_trim(text, start, end))
         start = nxt

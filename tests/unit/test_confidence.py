@@ -240,3 +240,24 @@ def test_a_value_s_span_states_the_relation_only_when_it_says_the_verb_asked_by(
     assert C._relation_stated({"relation_stated": False}, True) == 0.0
     assert C._relation_stated({}, True) == 1.0  # a computed answer rests on its computation
     assert C._relation_stated({"relation_stated": True}, False) == 0.0  # no direct answer, nothing stated
+
+
+def test_the_organisations_question_sets_read_as_calibration_items(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from kmrag.errors import BadInput
+    from kmrag.eval.calibrate import ORGS, org_sets
+
+    sets = org_sets()
+    assert len(sets) >= 9 and all(docs.is_dir() and any(docs.iterdir()) for _, docs, _ in sets)
+    assert sum(len(q) for _, _, q in sets) >= 250
+    for name, _, questions in sets:
+        assert all(q.strip() for q, _ in questions), name
+    brewery = dict(next(q for n, _, q in sets if n == "brewery"))
+    assert brewery["Which is stronger, Sallow Lane Stout or Copperkettle Red?"] == [
+        "Sallow Lane Stout (5.2% vs 5.0%)", "Sallow Lane Stout"]  # the gold, and without its bracketed note
+    assert any(answers == [] for _, _, q in sets for _, answers in q)  # NOT_IN_DOCS: right when not found
+    assert (ORGS / "README.md").is_file()
+    bad = tmp_path / "x"
+    (bad / "docs").mkdir(parents=True)
+    (bad / "questions.tsv").write_text("question\tgold\tkind\twhere\n\tNo\tyesno\t\n", encoding="utf-8")
+    with pytest.raises(BadInput, match=r"questions.tsv:2"):
+        org_sets(tmp_path)

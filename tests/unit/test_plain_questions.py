@@ -116,3 +116,67 @@ def test_two_rows_compared_by_price_read_their_sums(x: SpacyExtractor) -> None:
                 [(PRICES, "table", "Prices", "")])
     assert got.get("kind") == "comparison" and got.get("winner") == "Tasting flight (4 x 1/3 pint)"
     assert {e["value"] for e in got["entities"]} == {40.0, 9.5}  # type: ignore[union-attr]
+
+
+def test_a_list_s_items_are_sentences_without_full_stops() -> None:
+    from kmrag.nlp.sentences import split_sentences
+
+    team = ("- **Tamsin Orrell** — Managing Director and co-founder\n- **Ines Vardalou** — Head Brewer\n"
+            "- **Priya Lomax** — Taproom Manager,\n  bar staff and events")
+    assert split_sentences(team) == ["- **Tamsin Orrell** — Managing Director and co-founder",
+                                     "- **Ines Vardalou** — Head Brewer",
+                                     "- **Priya Lomax** — Taproom Manager,\n  bar staff and events"]
+    # a list's number opens its item, it ends no sentence; a number that ends a sentence still does
+    assert split_sentences("Our values:\n1. Brew honestly. We care.\n2. Pay fairly") == [
+        "Our values:", "1. Brew honestly.", "We care.", "2. Pay fairly"]
+    assert split_sentences("He scored 12. Then he left.") == ["He scored 12.", "Then he left."]
+    # one item is no list: a dash in prose cuts nothing
+    assert split_sentences("I love - dashes - in text. And - more.") == ["I love - dashes - in text.", "And - more."]
+
+
+TEAM = ("- **Tamsin Orrell** — Managing Director and co-founder\n- **Dev Kallaway** — Operations Director and co-founder; "
+        "looks after finance and the premises\n- **Ines Vardalou** — Head Brewer\n- **Priya Lomax** — Taproom Manager\n"
+        "- **Gareth Pim** — Trade Sales")
+
+
+@pytest.mark.parametrize("question, holder", [
+    ("who is the head brewer at the moment?", "Ines Vardalou"),  # (a rare name the parser takes for a company)
+    ("Who is the taproom manager?", "Priya Lomax"),
+    ("Who is the operations director?", "Dev Kallaway"),
+    ("Who is the managing director?", "Tamsin Orrell"),
+])
+def test_a_team_list_s_item_says_who_holds_a_role(x: SpacyExtractor, question: str, holder: str) -> None:
+    got = answer(x, question, [(TEAM, "paragraph", "The team today", "")])
+    assert got[0] == holder
+
+
+def test_a_team_list_s_role_is_the_whole_role_asked(x: SpacyExtractor) -> None:
+    from kmrag.answer.extractive import akin
+    from kmrag.answer.roles import role_holder
+    from kmrag.answer.spans import unit_spans
+    from tests.unit.test_answer_validation import unit
+
+    spans = unit_spans(unit("u_00000000000000aa", TEAM, title="The team today"), 0)
+
+    def people(text: str) -> set[str]:
+        return {e.text for e in x.nlp(text).ents if e.label_ == "PERSON"}
+
+    assert role_holder("Who is the brewer?", [], spans, akin, people) is None  # not the head brewer
+    assert role_holder("Who is the co-founder?", [], spans, akin, people) is None  # two hold it
+    assert role_holder("Who does trade sales?", [], spans, akin, people) is None  # a thing, not a person's role
+    got = role_holder("Who is the head brewer?", [], spans, akin, people)
+    assert got is not None and got[1] == "Ines Vardalou"
+
+
+def test_the_doer_named_after_a_role_and_a_comma(x: SpacyExtractor) -> None:
+    wayfarer = [("The Wayfarer is driven and staffed by our Mobile Library Officer, Teodor Vance. It visits 14 "
+                 "villages.", "paragraph", "The Wayfarer: mobile library timetable", "")]
+    assert answer(x, "Who drives the mobile library?", wayfarer)[0] == "Teodor Vance"
+    song = [("The song was popularized in 1949 by Patti Page, and later covered by Elvis.", "paragraph", "Song", "")]
+    assert answer(x, "Who popularized the song?", song)[0] == "Patti Page"
+
+
+def test_a_number_asked_keeps_its_currency_sign(x: SpacyExtractor) -> None:
+    cards = [("Replacement cards cost £2.50 for adults and are free for children.", "paragraph",
+              "Membership and charges", "")]
+    assert answer(x, "I lost my library card, how much is a new one for an adult?", cards)[0] == "£2.50"

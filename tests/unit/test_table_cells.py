@@ -146,8 +146,8 @@ def test_what_the_reviewer_s_probes_found_stays_unanswered(x: SpacyExtractor) ->
     # another sum than the row's one: no answer from it
     assert answer(x, "How much is the single person discount for a Band B property?", tax)[0] != "£1,698.95"
     fees = [(FEES, "table", "Tuition fees", "")]
-    assert answer(x, "How much is the deposit for an International student on the MSc Hydrogeology?", fees)[0] != \
-        "£26,150"
+    assert answer(x, "How much is the deposit for an International student on the MSc Hydrogeology?", fees)[0] not in \
+        {"£26,150", "26,150"}  # (read with its currency sign since the twenty-ninth round, as "26,150" before)
     # a rate asked, though "total" or "overall" is said; a count in another unit than the rate's
     assert answer(x, "What is the total yearly part-time fee for a Home student on the MSc Hydrogeology?", fees)[0] \
         == "£5,500"
