@@ -736,6 +736,26 @@ _SUMS = frozenset(MONEY_NOUNS | {"deposit", "discount", "fine", "penalty", "tax"
                                  "grant", "bursary", "stipend", "subscription", "membership", "admission"})
 
 
+# a difference asked ("how many more calls in Q3 than in Q2", "how many years after X did Y", "the difference
+# between"), or a total of several things ("a course, a microchip and a vaccine altogether", "A and B combined")
+_DIFFERENCE = re.compile(r"\bhow\s+(?:many|much)\s+(?:more|fewer|less|longer|shorter|cheaper|dearer|later|earlier|older|"
+                         r"younger|bigger|smaller|higher|lower|greater)\b[^?]*\bthan\b|\bdifference\s+(?:between|in)\b|"
+                         r"\bhow\s+(?:many\s+\w+|long)\s+(?:after|before)\b", re.I)
+_TOTAL = re.compile(r"\b(?:altogether|all\s+together|in\s+total|combined|put\s+together|in\s+all|sum\s+of)\b", re.I)
+
+
+_DURATION = re.compile(r"(?:(?:about|around|almost|nearly|over|some|more\s+than|less\s+than|another|the\s+last|the\s+next)\s+)?"
+                       r"(?:\d[\d,.]*|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+ty(?:-[a-z]+)?"
+                       r"|several|a\s+few|many)\s+(?:years?|months?|weeks?|days?|hours?|minutes?|decades?|centuries)"
+                       r"(?:\s+(?:old|long|later|earlier))?", re.I)
+
+
+def asks_combined(question: str) -> bool:
+    """Does the question ask a value computed from several (a difference, or a total of things it lists)?"""
+    return bool(_DIFFERENCE.search(question)) or (bool(_TOTAL.search(question)) and bool(
+        re.search(r"\s(?:and|plus)\s|,", question)))
+
+
 def _sum_asked(question: str) -> str | None:
     """The name of the sum a question asks for ("deposit"), when it names one."""
     m = _SUM_ASKED.match(question.strip())
@@ -1227,6 +1247,11 @@ class ExtractiveGenerator:
                     # "Which facility was founded in Missouri, A or B?": one of the options, or no answer
                     chain, direct, basis = self._option(question, options, [x.span for x in scored]) or \
                         (chain, None, None)
+        if direct is not None and asks_combined(question) and not (basis or {}).get("total") and \
+                (basis or {}).get("kind") not in {"comparison", "yes_no"}:
+            direct, basis = None, {"kind": "dropped", "why": "a total or a difference of values is asked; one value "
+                                                           "read is not it"}  # "how many more calls in Q3 than in
+            # Q2": not Q3's 312; "a course, a microchip and a vaccine altogether": not the vaccine's £38
         text = "\n".join(f"{_ended(s)} [{s.unit_id}]" for s in chain)  # a line each: a span is one statement
         return Draft(text=text, direct=direct, basis=basis,
                      notes=[{"generator": "extractive", "statements": len(chain), "band": band is not None}])
@@ -1699,6 +1724,8 @@ class ExtractiveGenerator:
             cands = [(t, at) for t, at in cands if not _names_number(span.display, t, at)]
         if answer_type == "NUMBER":  # "01632 960 700": a phone number is whole, whatever the recogniser kept of it
             cands = [_whole_phone(span.display, t, at) for t, at in cands]
+        if answer_type == "DATE":  # "when is her last day": a day, not "28 years" (a span of time, no date)
+            cands = [(t, at) for t, at in cands if not _DURATION.fullmatch(t.strip())]
         if answer_type in {"NUMBER", "MONEY"}:  # "£2.50": a sum keeps the currency sign the recogniser left out
             cands = [(span.display[at - 1] + t, at - 1) if at > 0 and span.display[at - 1] in "£$€¥" and
                      t[:1].isdigit() else (t, at) for t, at in cands]

@@ -208,6 +208,8 @@ class QuestionAnalyser:
         first = words[0] if words else ""
         answer_type = self._answer_type(doc, words)
         no_wh = not any(t.tag_ in {"WDT", "WP", "WP$", "WRB"} for t in doc)
+        if answer_type == "ENTITY" and no_wh and (searched := _searched_kind(doc)):
+            answer_type = searched  # "out of hours emergency number": a search box's phrase asks what its noun names
         # "A and B: were both directed by people from the same country?", "A and B — same-country directors?":
         # a yes / no question after its set-up, or one without a verb that asks whether they are the same
         asked = question.rstrip().endswith("?") and not (doc and doc[0].tag_ == "VB")  # not "Name a film ..."
@@ -560,6 +562,20 @@ _OPENING = re.compile(r"(?i:as|for|in|on|at|after|before|during|if|with|since|on
 # a body or a place a name names with its kind noun after it, the phrase ending there ("the Fenwick Green library?",
 # "the Carrow treatment works,"): the name of that thing, no hop to another
 _NAMED_KIND = r"(?!\s+(?:" + "|".join(sorted((ORG_NOUNS | PLACE_NOUNS) - {"capital"})) + r")s?\s*(?:[,.?;]|$))"
+
+
+def _searched_kind(doc: Any) -> str | None:
+    """The kind of value a search box's phrase asks for, by its last noun ("emergency number", "head office
+    address" is no kind), when the phrase has no verb; None for a sentence."""
+    if any(t.pos_ in {"VERB", "AUX"} for t in doc):
+        return None
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    nouns = [t for t in doc if t.pos_ == "NOUN"]
+    words = [t for t in doc if not t.is_punct]
+    if not nouns or not words or nouns[-1] != words[-1] or (root is not None and root.pos_ == "NOUN" and root != nouns[-1]):
+        return None  # the phrase ends on the noun that heads it ("HQ state?"), not on a name after it ("birthplace of
+        # the performer of Dragon Dreams") nor on a noun another heads ("lead vocalist on X's album")
+    return noun_class(nouns[-1].lemma_.lower())
 
 
 def _compares(doc: Any, names: Sequence[str]) -> bool:

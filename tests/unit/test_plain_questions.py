@@ -180,3 +180,39 @@ def test_a_number_asked_keeps_its_currency_sign(x: SpacyExtractor) -> None:
     cards = [("Replacement cards cost £2.50 for adults and are free for children.", "paragraph",
               "Membership and charges", "")]
     assert answer(x, "I lost my library card, how much is a new one for an adult?", cards)[0] == "£2.50"
+
+
+CALLS = [("Dr Okafor reported 312 out-of-hours calls in Q3 (July to September 2024), up from 268 in Q2.", "paragraph",
+          "Out-of-hours service", "")]
+VACCINES = [("| Service | Price |\n|---|---|\n| Puppy primary vaccination course | £98.00 |\n| Microchipping | £25.00 |\n"
+             "| Kennel cough vaccine (intranasal) | £38.00 |", "table", "Price list", "")]
+
+
+def test_a_difference_or_a_total_asked_is_no_one_value_read(x: SpacyExtractor) -> None:
+    """312 was answered at 0.64 for "how many more calls in Q3 than in Q2", and £38.00 at 0.94 for three things
+    "altogether": one value read is neither a difference nor a total."""
+    assert answer(x, "How many more out-of-hours calls were there in Q3 2024 than in Q2?", CALLS)[0] is None
+    assert answer(x, "How many out-of-hours calls were there in Q3 2024?", CALLS)[0] == "312"
+    assert answer(x, "How much would a puppy's primary vaccination course, a microchip and a kennel cough vaccine cost "
+                     "altogether?", VACCINES)[0] is None
+    assert answer(x, "How much is a kennel cough vaccine?", VACCINES)[0] == "£38.00"
+
+
+def test_a_when_question_is_not_answered_by_a_span_of_time(x: SpacyExtractor) -> None:
+    retiring = [("Maureen Cole (Senior Receptionist, Brackford) has confirmed she will retire after 28 years with the "
+                 "group.", "paragraph", "Staffing", "")]
+    assert answer(x, "When is Maureen Cole's last day before she retires?", retiring)[0] != "28 years"
+    dated = [("Maureen Cole will retire on Friday 20 December 2024, after 28 years with the group.", "paragraph",
+              "Staffing", "")]
+    assert answer(x, "When will Maureen Cole retire?", dated)[0] == "Friday 20 December 2024"
+
+
+@pytest.mark.parametrize("phrase, answer_type", [
+    ("out of hours emergency number", "NUMBER"),
+    ("Bisquick manufacturer HQ state?", "PLACE"),
+    # a noun another heads, or a name after the noun: no kind from the last word
+    ("lead vocalist on Maroon 5's sixth studio album", "ENTITY"),
+    ("castle name, birthplace of the performer of Dragon Dreams", "ENTITY"),
+])
+def test_a_search_box_phrase_asks_what_its_head_noun_names(x: SpacyExtractor, phrase: str, answer_type: str) -> None:
+    assert QuestionAnalyser(x).analyse(phrase).answer_type == answer_type
