@@ -324,11 +324,13 @@ def test_the_sixteenth_tuning_set_and_the_sixth_blind_set(questions: dict[str, d
     assert len(Counter(r.form for r in rows)) >= forms and max(Counter(r.form for r in rows).values()) <= most
 
 
-@pytest.mark.parametrize(("name", "forms", "most"), [("blind7.jsonl", 100, 4), ("blind8.jsonl", 85, 4)])
+@pytest.mark.parametrize(("name", "forms", "most"), [("blind7.jsonl", 100, 4), ("blind8.jsonl", 85, 4),
+                                                     ("blind9.jsonl", 65, 4)])
 def test_the_seventh_and_eighth_blind_sets(questions: dict[str, dict[str, str]], name: str, forms: int,
                                            most: int) -> None:
-    """blind7.jsonl (run twice, then read: a tuning set since) and blind8.jsonl (run, not read): 40 test-half
-    questions of each set, written on 2026-12-07 by writers who saw only a list of original questions (README)."""
+    """blind7.jsonl (run twice, then read: a tuning set since), blind8.jsonl (read in the twenty-ninth round) and
+    blind9.jsonl (run, not read): 40 test-half questions of each set, written on 2026-12-07 by writers who saw only
+    a list of original questions (README)."""
     from kmrag.eval.calibrate import split_of
 
     rows = load_reworded(REPO / "tests" / "data" / "reworded" / name)
