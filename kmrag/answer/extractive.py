@@ -60,7 +60,7 @@ from kmrag.answer.support import STOP, negated, number_key, stem, terms
 from kmrag.answer.titled import titled_compared
 from kmrag.answer.validate import named_by
 from kmrag.nlp import kin, wordnet
-from kmrag.nlp.asked_nouns import MONEY_NOUNS, PERSON_NOUNS
+from kmrag.nlp.asked_nouns import PERSON_NOUNS
 from kmrag.nlp.chinese import HAN, named_spans
 from kmrag.nlp.kin import PARTICLES
 from kmrag.nlp.language import language_of
@@ -111,9 +111,10 @@ EARLIER = re.compile(r"\b(first|earlier|earliest|older|oldest|elder|eldest|befor
 LATER = re.compile(r"\b(later|latest|last|younger|youngest|after|newer|newest|more recent(?:ly)?|most recent(?:ly)?)\b", re.I)
 MORE = re.compile(r"\b(more|most|larger|largest|bigger|biggest|longer|longest|higher|highest|taller|tallest|"
                   r"greater|greatest|further|farther|stronger|strongest|heavier|heaviest|wider|widest|deeper|deepest|"
-                  r"faster|fastest|dearer|dearest|pricier|priciest|costlier|costliest)\b", re.I)
+                  r"dearer|dearest|pricier|priciest|costlier|costliest)\b", re.I)
 LESS = re.compile(r"\b(less|least|fewer|fewest|smaller|smallest|shorter|shortest|lower|lowest|cheaper|cheapest|"
-                  r"weaker|weakest|lighter|lightest|narrower|narrowest|shallower|shallowest|slower|slowest)\b", re.I)
+                  r"weaker|weakest|lighter|lightest|narrower|narrowest|shallower|shallowest)\b", re.I)
+# ("faster", "slower": a speed, or a time taken, which runs the other way: no direction from the word alone)
 # a comparison of prices ("which is cheaper", "which costs more"): each side's sum, not its first number
 PRICED = re.compile(r"\b(?:cheap\w*|dear\w*|pric\w*|costl\w*|expensive|costs?|fees?|charges?)\b", re.I)
 # a comparison of strength ("which beer is stronger"): a percentage (its alcohol by volume), not its first number
@@ -732,8 +733,9 @@ _ATTRIBUTE = re.compile(r"^\s*what\s+(?:is|are|was|were)\s+the\s+((?:[a-z]+\s+){
 # payment, which a row of other sums does not give
 _SUM_ASKED = re.compile(r"^(?:how\s+much|what)\s+(?:is|are|was|were|will\s+be|would\s+be)\s+(?:the|a|an|my|your|our)\s+"
                         r"(?:[\w-]+\s+){0,3}?([a-z]+?)s?\s+(?:for|of|on|per|to|in|at|if|when)\b", re.I)
-_SUMS = frozenset(MONEY_NOUNS | {"deposit", "discount", "fine", "penalty", "tax", "levy", "surcharge", "premium",
-                                 "grant", "bursary", "stipend", "subscription", "membership", "admission"})
+_SUMS = frozenset({"deposit", "discount", "fine", "penalty", "tax", "levy", "surcharge", "premium", "grant", "bursary",
+                   "stipend", "refund", "salary", "wage", "allowance", "rent", "toll", "reimbursement"})  # (not "price",
+# "fee", "cost": a row of prices need not say the word)
 
 
 # a difference asked ("how many more calls in Q3 than in Q2", "how many years after X did Y", "the difference
@@ -748,6 +750,15 @@ _DURATION = re.compile(r"(?:(?:about|around|almost|nearly|over|some|more\s+than|
                        r"(?:\d[\d,.]*|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+ty(?:-[a-z]+)?"
                        r"|several|a\s+few|many)\s+(?:years?|months?|weeks?|days?|hours?|minutes?|decades?|centuries)"
                        r"(?:\s+(?:old|long|later|earlier))?", re.I)
+
+
+# a span that states a difference or a total itself ("15 more seats than", "a combined capacity of 65", "four years
+# after its founding", "45 staff in total")
+_STATES_COMBINED = re.compile(r"\b(?:more|fewer|less|longer|shorter|later|earlier|older|younger|higher|lower|greater|"
+                              r"bigger|smaller|cheaper|dearer)\s+(?:\w+\s+){0,3}?than\b|\b(?:combined|altogether|"
+                              r"in\s+total|in\s+all|total|together|sum)\b|\b(?:\d+|a|an|one|two|three|four|five|six|"
+                              r"seven|eight|nine|ten|twelve|[a-z]+ty)\s+(?:years?|months?|weeks?|days?|hours?|minutes?)\s+"
+                              r"(?:after|before|later|earlier)\b", re.I)
 
 
 def asks_combined(question: str) -> bool:
@@ -1248,7 +1259,8 @@ class ExtractiveGenerator:
                     chain, direct, basis = self._option(question, options, [x.span for x in scored]) or \
                         (chain, None, None)
         if direct is not None and asks_combined(question) and not (basis or {}).get("total") and \
-                (basis or {}).get("kind") not in {"comparison", "yes_no"}:
+                (basis or {}).get("kind") not in {"comparison", "yes_no"} and \
+                not any(_STATES_COMBINED.search(sp.display) for sp in chain):
             direct, basis = None, {"kind": "dropped", "why": "a total or a difference of values is asked; one value "
                                                            "read is not it"}  # "how many more calls in Q3 than in
             # Q2": not Q3's 312; "a course, a microchip and a vaccine altogether": not the vaccine's £38
@@ -1725,7 +1737,8 @@ class ExtractiveGenerator:
         if answer_type == "NUMBER":  # "01632 960 700": a phone number is whole, whatever the recogniser kept of it
             cands = [_whole_phone(span.display, t, at) for t, at in cands]
         if answer_type == "DATE":  # "when is her last day": a day, not "28 years" (a span of time, no date)
-            cands = [(t, at) for t, at in cands if not _DURATION.fullmatch(t.strip())]
+            cands = [(t, at) for t, at in cands if not _DURATION.fullmatch(t.strip()) or re.search(
+                r"\b(?:within|in|inside|under)\s+$", span.display[:at])]  # ("reply within two weeks" says when)
         if answer_type in {"NUMBER", "MONEY"}:  # "£2.50": a sum keeps the currency sign the recogniser left out
             cands = [(span.display[at - 1] + t, at - 1) if at > 0 and span.display[at - 1] in "£$€¥" and
                      t[:1].isdigit() else (t, at) for t, at in cands]
@@ -2286,6 +2299,9 @@ class ExtractiveGenerator:
                 v = _death_year(span.display)
             else:
                 v = float(years[0]) if years and (EARLIER.search(question) or LATER.search(question)) else (nums[0] if nums else None)
+            if span.kind == "row" and not (PRICED.search(question) or STRENGTH.search(question) or counted or (
+                    years and (EARLIER.search(question) or LATER.search(question)))):
+                v = None  # a row's first number measures what its column says: "more bitter" is not its ABV
             if v is not None:
                 values.append((v, name, span))
         if len(values) < 2 or len(values) < len(analysis.compared):

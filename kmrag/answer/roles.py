@@ -62,8 +62,9 @@ def role_holder(question: str, mentions: Sequence[str], spans: Sequence[Span],
                 continue  # the question's own name is no answer
             persons = people(s.display) if persons is None else persons
             a_person = any(name in p or p in name for p in persons) or (m.re is _LISTED and _a_person_s_role(
-                parts[held_role]))  # a team list's item: its role says a person holds it, whatever the parser
-            # makes of a rare name ("Ines Vardalou" an organisation)
+                parts[held_role]) and _a_rare_name(name))  # a team list's item: its role says a person holds it,
+            # whatever the parser makes of a rare name ("Ines Vardalou" an organisation); "Annual Accounts —
+            # Treasurer", "General Enquiries — Office Manager" are no names
             if not _HONORIFIC.match(m.group("name")) and not a_person:
                 continue  # "Annual Accounts (Treasurer)": an agenda item, no person
             found.setdefault(name.lower(), (s, name, f"the {parts[held_role]} named in {s.title or 'the list'}"))
@@ -78,6 +79,14 @@ def _a_person_s_role(role: str) -> bool:
     last = (re.findall(r"[A-Za-z]+", role) or [""])[-1].lower()
     return last in PERSON_NOUNS or last in {"chair", "head", "lead"} or (
         len(last) > 4 and last.endswith(("er", "or", "ist", "ant", "ian")))
+
+
+def _a_rare_name(name: str) -> bool:
+    """Does the name hold a word no dictionary lists ("Vardalou"), as people's names do and "Annual Accounts",
+    "Events Team" do not? False without WordNet (nothing then tells them apart)."""
+    from kmrag.nlp.wordnet import listed
+
+    return any(listed(w) is False for w in re.findall(r"[A-Za-z][a-z'’-]+", name))
 
 
 def _held_inside(mention: str, text: str) -> bool:

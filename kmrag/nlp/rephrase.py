@@ -679,7 +679,7 @@ def _noun_phrase_asked(body: str) -> str | None:
         return None
     if head is None or head.pos_ not in {"NOUN", "PROPN"}:
         return None
-    who = head.lemma_.lower() in _person_nouns()
+    who = head.lemma_.lower() in _person_nouns() | {"person", "people", "someone", "one"}
     plural = head.tag_ in {"NNS", "NNPS"}
     return f"{'Who' if who else 'What'} {'are' if plural else 'is'} {_lower_article(body)}?"
 

@@ -274,7 +274,8 @@ class QuestionAnalyser:
             return "MONEY"  # "What is the price of X?": a sum (not "which price is higher, A or B?")
         if re.search(r"\b(?:what|which) time\b(?! (?:period|frame|zone|span|scale|of (?:year|the year|life)))", text) \
                 or re.search(r"\b(?:opening|closing|start|starting|finish|finishing|departure|arrival|kick-off|check-in|"
-                             r"check-out) times?\b", text):
+                             r"check-out) time\b(?!\s+for\b)", text):  # (not "the closing time for
+            # applications", a date; "opening times" are a schedule)
             return "TIME"  # "What time does the clinic close on a Saturday?": a clock time ("12:00", "9:30am")
         asked = _asking_wh(doc)  # "when" / "where" that ask, not those of a relative clause ("the city where")
         if re.search(r"\b(what year|which year|what date|which date|in what year|date of|year of|"
@@ -371,13 +372,13 @@ class QuestionAnalyser:
         relative: list[tuple[str, str]] | None = None  # parsed once, when a pattern needs it
         skip = r"(?!(?:where|that|which|who|whose|when)\b)"
         for anchor in sorted(names, key=len, reverse=True):  # names, not phrases ending in a common noun
-            a = re.escape(anchor) + r"(?!\s+[A-Z])" + _NAMED_KIND  # the whole name, not the start of a longer one
-            # ("the Fenwick Green library": the library is named by it)
+            a = re.escape(anchor) + r"(?!\s+[A-Z])"  # the whole name, not the start of a longer one
             found: list[tuple[str, str]] = []  # (phrase, relational noun)
             # the relational noun right before the name ("the date of birth of the performer of X": "performer")
             # ("the group behind X": "behind" is "of" for a maker)
             m = re.search(rf"\b(?:the|a|an)\s+(?:(?!of\b)[a-z][\w-]*\s+){{0,2}}?([a-z][\w-]*)\s+(?:of|behind)\s+(?:the\s+)?"
-                          rf"(?:{skip}(?!of\b)[a-z]+\s+){{0,2}}[\"“]?{a}(?!\w)[\"”]?", body)
+                          rf"(?:{skip}(?!of\b)[a-z]+\s+){{0,2}}[\"“]?{a}(?:{_KIND_AFTER})?(?!\w)[\"”]?", body)  # ("the
+            # address of the Fenwick Green library": the library named with its kind noun is the phrase's end)
             if m:
                 found.append((m.group(0), m.group(1)))
             m = re.search(rf"\b{a}\s?'s?\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", body)
@@ -388,7 +389,8 @@ class QuestionAnalyser:
                         found.append((m.group(0)[: m.start(i + 1) - m.start()] + w, w))
                         break
             m = re.search(rf"\bthe\s+{a}\s+{skip}([a-z][\w-]*)\b", body)  # "the King who": no noun after
-            if m and noun_class(m.group(1)):
+            if m and noun_class(m.group(1)) and not re.match(_NAMED_KIND, body[m.start(1) - 1:]):  # "the Fenwick
+                # Green library" is that library, named with its kind noun, no hop
                 found.append((m.group(0), m.group(1)))
             # "the (English) inventor that developed X", "the King who made X", "the 1940 film in which X appeared":
             # a noun, a modifier or two before it
@@ -561,7 +563,8 @@ _OPENING = re.compile(r"(?i:as|for|in|on|at|after|before|during|if|with|since|on
 
 # a body or a place a name names with its kind noun after it, the phrase ending there ("the Fenwick Green library?",
 # "the Carrow treatment works,"): the name of that thing, no hop to another
-_NAMED_KIND = r"(?!\s+(?:" + "|".join(sorted((ORG_NOUNS | PLACE_NOUNS) - {"capital"})) + r")s?\s*(?:[,.?;]|$))"
+_KIND_AFTER = r"\s+(?:" + "|".join(sorted((ORG_NOUNS | PLACE_NOUNS) - {"capital"})) + r")s?"
+_NAMED_KIND = _KIND_AFTER + r"\s*(?:[,.?;]|$)"
 
 
 def _searched_kind(doc: Any) -> str | None:
@@ -575,7 +578,9 @@ def _searched_kind(doc: Any) -> str | None:
     if not nouns or not words or nouns[-1] != words[-1] or (root is not None and root.pos_ == "NOUN" and root != nouns[-1]):
         return None  # the phrase ends on the noun that heads it ("HQ state?"), not on a name after it ("birthplace of
         # the performer of Dragon Dreams") nor on a noun another heads ("lead vocalist on X's album")
-    return noun_class(nouns[-1].lemma_.lower())
+    cls = noun_class(nouns[-1].lemma_.lower())
+    return cls if cls != "NUMBER" or nouns[-1].lemma_.lower() == "number" else None  # ("tour length": a measure
+    # with its unit, not any number of the span)
 
 
 def _compares(doc: Any, names: Sequence[str]) -> bool:
