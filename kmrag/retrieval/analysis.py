@@ -563,7 +563,7 @@ _OPENING = re.compile(r"(?i:as|for|in|on|at|after|before|during|if|with|since|on
 
 # a body or a place a name names with its kind noun after it, the phrase ending there ("the Fenwick Green library?",
 # "the Carrow treatment works,"): the name of that thing, no hop to another
-_KIND_AFTER = r"\s+(?:" + "|".join(sorted((ORG_NOUNS | PLACE_NOUNS) - {"capital"})) + r")s?"
+_KIND_AFTER = r"\s+(?:" + "|".join(sorted((ORG_NOUNS | PLACE_NOUNS) - {"capital", "where", "when"})) + r")s?"
 _NAMED_KIND = _KIND_AFTER + r"\s*(?:[,.?;]|$)"
 
 
