@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, terms
+from kmrag.nlp.asked_nouns import PERSON_NOUNS
 
 # a person's name (with an honorific), then a bracket of at most eight words: their role
 _HELD = re.compile(r"(?P<name>(?:(?:Cllr|Councillor|Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?\s+)?(?-i:[A-Z])[\w'’.-]+"
@@ -74,8 +75,6 @@ def role_holder(question: str, mentions: Sequence[str], spans: Sequence[Span],
 def _a_person_s_role(role: str) -> bool:
     """Does the role's last word name a person ("Head Brewer", "Taproom Manager", "Chair"), not a thing ("Trade
     Sales", "Annual Accounts")?"""
-    from kmrag.nlp.asked_nouns import PERSON_NOUNS
-
     last = (re.findall(r"[A-Za-z]+", role) or [""])[-1].lower()
     return last in PERSON_NOUNS or last in {"chair", "head", "lead"} or (
         len(last) > 4 and last.endswith(("er", "or", "ist", "ant", "ian")))
