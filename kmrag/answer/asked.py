@@ -292,3 +292,37 @@ def _frame_pattern(word: str, preps: tuple[str, ...]) -> re.Pattern[str]:
 def after_frame(at: int, ends: list[int]) -> bool:
     """A value at ``at`` introduced by a frame ending at one of ``ends`` (see :func:`framed_at`)."""
     return any(0 <= at - e <= _FRAME_GAP for e in ends)
+
+
+def undergoer(nlp: Any, question: str) -> tuple[str, frozenset[str], bool] | None:
+    """(the verb's lemma, the words of its undergoer, whether that is a common noun) of a passive question:
+    "When was the club founded?" → ("found", {"club"}, True); None for any other question."""
+    found = _wh_and_verb(_parse(nlp, question))
+    if found is None or found[1].pos_ != "VERB":
+        return None
+    passive = found[1].tag_ in {"VBN", "VBD"} and any(c.dep_ in {"aux", "auxpass"} and c.lemma_.lower() == "be"
+                                                      for c in found[1].children)  # the parser's "nsubj" too
+    subject = next((c for c in found[1].children if c.tag_ not in WH_TAGS and
+                    (c.dep_ == "nsubjpass" or passive and c.dep_ == "nsubj")), None)
+    if subject is None:
+        return None
+    words = terms(" ".join(t.text for t in subject.subtree)).words
+    return (found[1].lemma_.lower(), words, subject.pos_ == "NOUN") if words else None
+
+
+def done_to_another(nlp: Any, asked: tuple[str, frozenset[str], bool], text: str) -> bool:
+    """Does ``text`` say the asked verb only of an undergoer of its own that is not the question's ("Margaret
+    Hale founded the canoe and kayak section" for "When was the club founded?"), and nowhere of the question's
+    ("The club was founded in 1921")? Only a common noun beside a common noun asked about, a name beside a name:
+    "the airline was founded" may be Lufthansa's own sentence, "Riverside RC was founded" the club's."""
+    verb, words, common = asked
+    said = [t for t in _parse(nlp, text) if t.pos_ == "VERB" and t.lemma_.lower() == verb]
+    if not said:
+        return False
+    for t in said:
+        objects = [c for c in t.children if c.dep_ in {"dobj", "nsubjpass"} or
+                   c.dep_ == "nsubj" and any(a.dep_ == "auxpass" for a in t.children)]
+        if not objects or any(c.tag_ in {"PRP", "WDT", "WP"} or terms(" ".join(x.text for x in c.subtree)).words & words
+                              or c.pos_ != ("NOUN" if common else "PROPN") for c in objects):
+            return False  # said of the undergoer, of a pronoun, with no object, or maybe of it by another name
+    return True

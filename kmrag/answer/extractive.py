@@ -36,10 +36,12 @@ from kmrag.answer.asked import (
     asking_verb,
     copular_ask,
     described_answer,
+    done_to_another,
     frame,
     framed_at,
     past_holders,
     said_to_be,
+    undergoer,
 )
 from kmrag.answer.chain import about, best_described, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
@@ -134,6 +136,23 @@ PLACE_KIND = re.compile(r"(?i:county|state|province|region|country|city|town|vil
 YEAR_ASKED = re.compile(r"\b(what|which|in what|in which) year\b|(?<!\bof the )\byear (of|was|did|when)\b", re.I)
 QUALIFIER = re.compile(r"^(?:about|around|approximately|nearly|almost|over|more than|less than|under|some|roughly|"
                        r"at least|up to)\s+", re.I)
+UNDERGOER_READ = 12  # spans parsed for whom a passive question's verb is done to (the best first)
+_NUMBERED = re.compile(r"versions?|revisions?", re.I)  # nouns a thing is told apart by a number of
+_VERSION_OF = re.compile(r"\b(?:versions?|revisions?)\s+(?:of\s+(?:the\s+)?)?([^\s?,]+(?:\s+[A-Z][^\s?,]*)*)")
+_VERSION_NUMBER = r"\s*(?:v(?:ersion)?\s*)?\d+(?:\.\d+)*(?:\s+or\s+(?:later|newer|higher|above|greater))?\b"
+
+
+def _versions(question: str, mentions: Sequence[str], text: str) -> list[tuple[str, int]]:
+    """"NAME 8.0 or later" where ``text`` gives a version number right after a name the question asks the version
+    of ("which version of .NET ...": ".NET 8.0 or later")."""
+    names = [m.group(1)] if (m := _VERSION_OF.search(question)) else []
+    got = []
+    for name in dict.fromkeys([*names, *mentions]):
+        for v in re.finditer(re.escape(name) + _VERSION_NUMBER, text, re.I):
+            got.append((v.group(0), v.start()))
+    return got
+_GLUED_DIGITS = re.compile(r"\d{5,}")
+_RECURRING = re.compile(r",?\s+(?:every|each)\s+\w+$", re.I)
 _RANGE_SPLIT = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*")
 # "whose director", "the father of": the compared value belongs to another person than the entities named
 RELATED_PERSON = re.compile(r"\b(?:director|father|mother|founder|composer|author|writer|producer|husband|wife|"
@@ -185,6 +204,9 @@ SMALLER_PLACE = re.compile(r"\b(county|city|town|village|district|borough|parish
 def _date_parts(text: str, at: int, question: str) -> list[tuple[str, int]]:
     """A date range from the NER ("February 2, 1910 - February 10, 2000") as its ends: the question about a
     death takes the last, any other the first; a single date stays whole."""
+    if _GLUED_DIGITS.search(text):
+        return []  # "22 November 17615 July 1816": two dates run together, no date of either
+    text = _RECURRING.sub("", text)  # "May 22, 2017 every Monday": the date, not how often after it
     parts = [p for p in _RANGE_SPLIT.split(text) if YEAR.search(p)]
     if len(parts) < 2:
         return [(text.strip(" ()–—-"), at)]
@@ -1942,6 +1964,10 @@ class ExtractiveGenerator:
             first = sorted(first, key=lambda s: not says_verb(question, verb, s.display))
         ranked = [*first, *(s for s in order if s not in first)]
         ranked = _hops_first(ranked, count, qwords) if relational else ranked
+        if (done := undergoer(self.nlp, question)) is not None:  # "when was the club founded": not "X founded the
+            other = {(s.unit_id, s.start) for s in ranked[:UNDERGOER_READ] if done_to_another(self.nlp, done, s.display)}
+            ranked = [*(s for s in ranked if (s.unit_id, s.start) not in other),  # canoe section in 1994"
+                      *(s for s in ranked if (s.unit_id, s.start) in other)]
         if answer_type == "ENTITY" and (said := copular_ask(self.nlp, question)):  # a span saying what it is first
             stating = [s for s in ranked if said_to_be(self.nlp, said, s.display)]
             ranked = [*stating, *(s for s in ranked if s not in stating)]
@@ -1964,6 +1990,8 @@ class ExtractiveGenerator:
                 return []  # "over 3,500 km: 600 Euro" answers nothing of a 2,000 km flight
             cands = self._kinds(question, mentions, span) if kind else self._candidates(question, answer_type, span, ents, noun)
             cands = [(c, at) for c, at in cands if not (given and named_by(c, given))]
+            if noun and _NUMBERED.fullmatch(noun):  # "which version of .NET": a number of it, no name near it
+                cands = [(c, at) for c, at in cands if re.search(r"\d", c)] or _versions(question, mentions, span.display)
             if answer_type not in VALUE_OF:  # "Bishop" of "Bishop's Stortford": the name a unit's title gives
                 cands = [(_title_name(c, at, span.display, titles), at) for c, at in cands]
             if answer_type in {"PLACE", "NATIONALITY", "PERSON"}:  # "Pierre-François Wartel" is no country of
@@ -2402,7 +2430,14 @@ def _title_name(cand: str, at: int, text: str, titles: Sequence[str]) -> str:
                     text.startswith(name, at) and not text[at + len(name): at + len(name) + 1].isalnum():
                 best = name
                 break
+    if best == cand and " " not in cand and (m := _POSSESSIVE_NAME.match(text, at + len(cand))):
+        best = cand + m.group(1)  # no title holds it: "Bishop's Stortford." read whole, not "Germany's Angela Merkel"
     return best
+
+
+# a one-word name's possessive and one capitalised word closing the phrase: a place's name ("King's Lynn,", "Land's
+# End."), as a possessive needs a noun after it and a lone capitalised one ending the clause is that name's rest
+_POSSESSIVE_NAME = re.compile(r"(['’]s [A-Z][a-z]+)(?=\s*(?:[.,;:)]|$|\s(?:and|in|on|at|near|from|for|until|since)\b))")
 
 
 HEADED_SLACK = 20  # characters further from the question's words a name ending in the noun asked may stand

@@ -10,16 +10,16 @@ from collections.abc import Callable, Sequence
 
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, terms
-from kmrag.nlp.asked_nouns import PERSON_NOUNS
+from kmrag.nlp.asked_nouns import ORG_NOUNS, PERSON_NOUNS
 
 # a person's name (with an honorific), then a bracket of at most eight words: their role
 _HELD = re.compile(r"(?P<name>(?:(?:Cllr|Councillor|Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?\s+)?(?-i:[A-Z])[\w'’.-]+"
                    r"(?:\s+(?-i:[A-Z])[\w'’-]+){1,3})\s*\((?P<role>[^()]{2,60})\)")
 # a list item of a team page: a name, a dash, the role ("- **Ines Vardalou** — Head Brewer", "Dev Kallaway - Operations
-# Director; looks after finance"): the role up to a full stop or a semicolon
+# Director; looks after finance", "Ann Lee — Treasurer (ann@…)"): the role up to a full stop, a semicolon or a bracket
 _LISTED = re.compile(r"^\s*(?:(?:[-*•+]|\d{1,2}[.)])\s+)?\**(?P<name>(?:(?:Cllr|Councillor|Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)"
                      r"\.?\s+)?(?-i:[A-Z])[\w'’.-]+(?:\s+(?-i:[A-Z])[\w'’-]+){1,3})\**\s+[—–-]\s+(?P<role>[^;.()]{2,60}?)\s*"
-                     r"(?:[;.]|$)")
+                     r"(?:[;.(]|$)")
 _HONORIFIC = re.compile(r"^(?:Cllr|Councillor|Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?\s+")
 # the words of a question that ask, not what is asked
 _ASKING = frozenset({"who", "whom", "whose", "is", "are", "was", "were", "the", "of", "at", "in", "for", "current",
@@ -39,7 +39,8 @@ def role_holder(question: str, mentions: Sequence[str], spans: Sequence[Span],
     named = {w.lower() for m in mentions for w in terms(m).words | terms(m).names}
     asked = (qterms.words | {w.lower() for w in qterms.names}) - _ASKING
     asked |= {p for w in asked if "-" in w for p in w.split("-") if p}  # "vice-chair" says "Vice-Chair"
-    own = frozenset(w for w in asked - named if "-" not in w)  # the question's words for the role
+    # the question's words for the role; the kind of body it is held in is no part of it ("the club treasurer")
+    own = frozenset(w for w in asked - named - ORG_NOUNS if "-" not in w)
     found: dict[str, tuple[Span, str, str]] = {}
     for s in spans:
         held = [*_HELD.finditer(s.display), *_LISTED.finditer(s.display)] if s.kind == "sentence" else []

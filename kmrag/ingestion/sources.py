@@ -18,17 +18,18 @@ from pydantic import BaseModel, Field
 from kmrag.config import DEFAULT_MAX_BYTES
 from kmrag.errors import BadInput, NotFound
 from kmrag.ingestion import qa_corpora
+from kmrag.ingestion.delimited import read_delimited
 from kmrag.ingestion.encoding import decode_bytes
 from kmrag.schema.ids import content_hash
 
-Kind = Literal["markdown", "text", "html", "pdf", "record", "rst"]
+Kind = Literal["markdown", "text", "html", "pdf", "record", "rst", "csv"]
 
 KIND_NAMES = {"markdown": "Markdown", "text": "plain text", "html": "HTML", "json": "JSON", "jsonl": "JSON lines",
-              "rst": "reStructuredText"}
+              "rst": "reStructuredText", "csv": "CSV", "tsv": "tab-separated"}
 EXTENSIONS: dict[str, str] = {
     ".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text", ".rst": "rst",
     ".html": "html", ".htm": "html", ".pdf": "pdf", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
-    ".parquet": "parquet",
+    ".parquet": "parquet", ".csv": "csv", ".tsv": "tsv",
 }
 
 
@@ -321,10 +322,22 @@ def _read_file(path: Path, sid: str, opts: SourceOptions) -> Iterator[SourceDocu
         # corrected encoding is a new version, the same text read again is not
         yield SourceDocument(source_id=sid, uri=uri, kind=kind, title=clean_title(path.stem), text=text,
                              version=content_hash(text), metadata=decoded.metadata())
+    elif fmt in ("csv", "tsv"):
+        yield from _read_delimited(path, sid, uri, text, fmt == "tsv", decoded.metadata())
     elif fmt == "json":
         yield from _read_json(path, sid, uri, text, opts, decoded.metadata())
     else:
         yield from _read_jsonl(path, sid, uri, text, opts, decoded.metadata())
+
+
+def _read_delimited(path: Path, sid: str, uri: str, text: str, tab: bool,
+                    meta: dict[str, Any]) -> Iterator[SourceDocument | SourceProblem]:
+    """A CSV or TSV file as one table (kmrag.ingestion.delimited); each row left out is reported by its line."""
+    table = read_delimited(text, str(path), tab=tab)
+    for line, why in table.problems:
+        yield SourceProblem(path=f"{path}:line {line}", reason=why)
+    yield SourceDocument(source_id=sid, uri=uri, kind="csv", title=clean_title(path.stem), text=table.text,
+                         version=content_hash(text), metadata={**meta, "rows": table.rows})
 
 
 def _read_pdf(path: Path, sid: str, uri: str, data: bytes) -> SourceDocument:

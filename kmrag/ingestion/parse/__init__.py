@@ -47,6 +47,8 @@ def parse_document(doc: SourceDocument) -> tuple[list[Block], str]:
             blocks.extend(parse_text(page, page=n, base=base))
             base += len(page) + 2
         return blocks, "\n\n".join(doc.pages)
+    if doc.kind == "csv":  # read into one pipe table already (kmrag.ingestion.delimited)
+        return [Block(kind="table", text=doc.text, start=0, end=len(doc.text))], doc.text
     if doc.kind == "record":  # one paragraph, or a table when its lines are tab-separated cells
         table = tsv_table(doc.text) if "\t" in doc.text else None
         if table is not None:

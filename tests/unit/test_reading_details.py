@@ -1,0 +1,104 @@
+"""Details of reading a value that gave wrong or ragged answers (the thirtieth round): a passive question's verb
+done to another thing, a place's name cut at its possessive, a date run on into how often or glued to the next
+date, a version asked for, and a role asked with the kind of body it is held in ("the club treasurer")."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.answer.asked import done_to_another, undergoer
+from kmrag.answer.extractive import _date_parts, _title_name, _versions
+from kmrag.answer.roles import _LISTED
+from kmrag.nlp.extract import SpacyExtractor
+from tests.unit.test_extractive_answers import answer
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture(scope="module")
+def x() -> SpacyExtractor:
+    return SpacyExtractor()
+
+
+@pytest.mark.parametrize("question, text, other", [
+    ("When was the club founded?", "In 1994 Jane Hale founded the canoe and kayak section with four kayaks.", True),
+    ("When was the club founded?", "The section was founded in 1994.", True),
+    ("When was the club founded?", "The club was founded in 1921 by Arthur Penn.", False),
+    ("When was the club founded?", "It was founded in 1921.", False),  # a pronoun may be the club
+    ("When was the club founded?", "Riverside RC was founded in 1921.", False),  # a name may be the club's
+    ("When was Lufthansa founded?", "The airline was founded in 1926.", False),  # its own article's way of saying it
+    ("When was Lufthansa founded?", "Deutsche Luft Hansa founded Condor in 1926.", True),
+    ("When was the Eiffel Tower built?", "Gustave Eiffel built the tower in 1889.", False),
+    ("When was the bridge built?", "Workers built a new road in 1889.", True),
+])
+def test_a_passive_question_s_verb_done_to_another_thing(x: SpacyExtractor, question: str, text: str,
+                                                        other: bool) -> None:
+    asked = undergoer(x.nlp, question)
+    assert asked is not None
+    assert done_to_another(x.nlp, asked, text) is other
+
+
+@pytest.mark.parametrize("question", ["Who founded the club?", "When did the club open?", "What is the club?"])
+def test_only_a_passive_question_has_an_undergoer(x: SpacyExtractor, question: str) -> None:
+    assert undergoer(x.nlp, question) is None
+
+
+def test_the_span_saying_the_asked_thing_s_founding_is_read_first(x: SpacyExtractor) -> None:
+    direct, quotes, _ = answer(x, "When was the club founded?", [
+        ("In 1994 Jane Hale, a long-standing member, founded the canoe and kayak section with four kayaks.",
+         "paragraph", "History", ""),
+        ("The club was founded in 1921 as the Riverside Amateur Rowing Club by Arthur Penn, a local ironmonger.",
+         "paragraph", "History", ""),
+    ])
+    assert direct == "1921"
+
+
+@pytest.mark.parametrize("text, cand, name", [
+    ("He is currently the manager of Bishop's Stortford.", "Bishop", "Bishop's Stortford"),
+    ("They went to King's Lynn and Norwich.", "King", "King's Lynn"),
+    ("He met Germany's Angela Merkel.", "Germany", "Germany"),  # two capitalised words: a person of it
+    ("It is Apple's Siri team.", "Apple", "Apple"),  # a noun after it: a possessive
+    ("It was sold to Macy's.", "Macy", "Macy"),
+])
+def test_a_one_word_name_cut_at_its_possessive_is_read_whole(text: str, cand: str, name: str) -> None:
+    assert _title_name(cand, text.index(cand), text, []) == name
+
+
+@pytest.mark.parametrize("text, parts", [
+    ("May 22, 2017 every Monday", [("May 22, 2017", 0)]),
+    ("22 November 17615 July 1816", []),  # two dates run together: neither is read
+    ("every Monday", [("every Monday", 0)]),
+    ("2 February 1910 - 10 February 2000", [("2 February 1910", 0), ("10 February 2000", 18)]),
+])
+def test_a_date_without_how_often_and_no_date_of_glued_digits(text: str, parts: list[tuple[str, int]]) -> None:
+    assert _date_parts(text, 0, "When did it premiere?") == parts
+
+
+def test_a_version_is_a_number_after_the_name_asked_of(x: SpacyExtractor) -> None:
+    assert _versions("Which version of .NET does the example need?", [], "• .NET 8.0 or later • OpenAI API Key") == [
+        (".NET 8.0 or later", 2)]
+    assert _versions("What Python version is required?", ["Python"], "Requires Python 3.11 or newer.") == [
+        ("Python 3.11 or newer", 9)]
+    direct, _, _ = answer(x, "Which version of .NET does the retry example need?", [
+        ("This example demonstrates multi-hop RAG with retry mechanisms using the Semantic Kernel Graph package.",
+         "paragraph", "Retry example", ""),
+    ])
+    assert direct is None  # a name near the words asked is no version
+
+
+@pytest.mark.parametrize("line, held", [
+    ("Martin Cole — Treasurer (treasurer@example.org, 07700 900261)", ("Martin Cole", "Treasurer")),
+    ("- **Ines Vardalou** — Head Brewer", ("Ines Vardalou", "Head Brewer")),
+    ("Dev Kallaway - Operations Director; looks after finance", ("Dev Kallaway", "Operations Director")),
+])
+def test_a_listed_role_ends_at_a_bracket(line: str, held: tuple[str, str]) -> None:
+    m = _LISTED.search(line)
+    assert m is not None and (m.group("name"), m.group("role")) == held
+
+
+def test_the_club_treasurer_is_the_treasurer_named(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "Who is the club treasurer?", [
+        ("Present: Rachel Adeyemi (Chair), Tom Harris (Vice-Chair), Priya Nair (Secretary), Martin Cole (Treasurer), "
+         "Helen Okoro (Club Captain), Ben Whitlock.", "paragraph", "committee-minutes", ""),
+    ])
+    assert direct == "Martin Cole"
