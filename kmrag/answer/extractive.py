@@ -570,12 +570,24 @@ def _timed_edge(question: str, text: str) -> tuple[int, int, frozenset[str]] | N
     if lead is None:
         return None
     timed = terms(question).words - {"time"} - _STARTS - _ENDS - _OPENS
+    # a timetable's row "09:30-11:30 · Masters (daytime) rowing": its range's first time starts what the row names,
+    # its last ends it; the names (the day) may be its heading's, "session" is what any row is
+    in_row = terms(re.sub(r"\b[A-Z][\w'’-]*", " ", question)).words - {"time"} - _STARTS - _ENDS - _OPENS - _EVENT_KIND
+    edge = 1 if lead.startswith("from") else 2
     edges = []
     for clause in re.finditer(r"(?:[^,;:]|(?<=\d):(?=\d))+?(?=\s+(?:and|with|while|but|then)\s+|[,;]|:(?!\d)|$)", text):
+        words = terms(clause.group(0)).words
         m = re.search(rf"\b(?:{lead})\s+({CLOCK.pattern})", clause.group(0), re.I)
-        if m and all(akin(w, terms(clause.group(0)).words) for w in timed):
+        if m and all(akin(w, words) for w in timed):
             edges.append((clause.start() + m.start(1), clause.start() + m.end(1), said))
+        elif m is None and (r := _CLOCK_SPAN.search(clause.group(0))) and in_row and all(akin(w, words) for w in in_row):
+            edges.append((clause.start() + r.start(edge), clause.start() + r.end(edge), said | _EVENT_KIND))
     return edges[0] if len(edges) == 1 else None
+
+
+# a range of clock times ("09:30-11:30", "6pm to 8pm") and what a timetable's row is, which no row need say
+_CLOCK_SPAN = re.compile(rf"({VALUE_OF['TIME'].pattern})\s*(?:[-–—]|\bto\b|\buntil\b|\btill\b)\s*({VALUE_OF['TIME'].pattern})", re.I)
+_EVENT_KIND = frozenset("session sessions class classes lesson lessons slot slots event".split())
 
 
 _OPENS = frozenset("open opens opening close closes closing shut shuts".split())

@@ -294,7 +294,10 @@ def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any]
         return
     phrase = _plain(direct)
     # "50" is not in "250 EUR"; Chinese has no spaces between words, so its characters are no boundary
-    whole = re.compile(rf"(?<!{_WORD_CHAR}|-){re.escape(phrase)}(?!{_WORD_CHAR}|-)")
+    # a number may end or start a range ("09:30" of "09:30-11:30"), never a word's hyphen ("X-50")
+    before = rf"(?<!{_WORD_CHAR})(?:(?<=\d-)|(?<!-))" if phrase[:1].isdigit() else rf"(?<!{_WORD_CHAR}|-)"
+    after = rf"(?!{_WORD_CHAR})(?:(?=-\d)|(?!-))" if phrase[-1:].isdigit() else rf"(?!{_WORD_CHAR}|-)"
+    whole = re.compile(before + re.escape(phrase) + after)
     for s in used:
         ev = _evidence(s)
         # "He won the race ..." in the unit about David Jolly: the person is the unit's title

@@ -102,3 +102,50 @@ def test_the_club_treasurer_is_the_treasurer_named(x: SpacyExtractor) -> None:
          "Helen Okoro (Club Captain), Ben Whitlock.", "paragraph", "committee-minutes", ""),
     ])
     assert direct == "Martin Cole"
+
+
+TIMETABLE = """WEEKLY TIMETABLE
+
+WEDNESDAY
+  09:30-11:30  Masters (daytime) rowing          Coach: Richard Tate
+  18:00-19:30  Learn to Row course (in blocks)   Lead: Kate Price
+
+FRIDAY
+  No water sessions.
+  Gym open 17:00-21:00 (key fob access).
+"""
+
+
+def test_rows_typed_in_columns_are_a_heading_and_one_item_each() -> None:
+    from kmrag.ingestion.parse.text import parse_text
+
+    blocks = parse_text(TIMETABLE)
+    got = [(b.kind, b.text) for b in blocks]
+    assert got[1:4] == [("heading", "WEDNESDAY"),
+                        ("list_item", "09:30-11:30 · Masters (daytime) rowing · Coach: Richard Tate"),
+                        ("list_item", "18:00-19:30 · Learn to Row course (in blocks) · Lead: Kate Price")]
+    assert TIMETABLE[blocks[2].start:blocks[2].end].startswith("09:30-11:30  Masters")
+    assert got[4] == ("paragraph", "FRIDAY No water sessions. Gym open 17:00-21:00 (key fob access).")  # no columns
+
+
+@pytest.mark.parametrize("raw", [
+    "The club met.  It agreed the fees.\nThe chair spoke.  Nobody objected.",  # prose spaced twice after stops
+    "09:30-11:30  Masters rowing\n18:00-19:30 Learn to Row   Lead: Kate",  # columns that do not line up
+    "Only one row  of columns",
+])
+def test_prose_and_ragged_lines_are_no_rows(raw: str) -> None:
+    from kmrag.ingestion.parse.text import aligned_rows
+
+    assert aligned_rows(raw) is None
+
+
+@pytest.mark.parametrize("question, value", [
+    ("What time does the Wednesday daytime masters session start?", "09:30"),
+    ("What time does the masters session finish on Wednesday?", "11:30"),
+    ("What time does the Wednesday session start?", None),  # two sessions that day: which is not said
+])
+def test_a_timetable_row_s_range_starts_and_ends_what_it_names(x: SpacyExtractor, question: str,
+                                                               value: str | None) -> None:
+    rows = ("- 09:30-11:30 · Masters (daytime) rowing · Coach: Richard Tate\n"
+            "- 18:00-19:30 · Learn to Row course (in blocks) · Lead: Kate Price")
+    assert answer(x, question, [(rows, "paragraph", "WEDNESDAY", "")])[0] == value

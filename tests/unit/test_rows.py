@@ -232,7 +232,9 @@ def test_a_column_asked_with_a_word_for_its_kind_of_value_is_the_column(x: Spacy
     ("Registration opens from 08:30, with talks from 09:30 until 17:00 and a drinks reception until 19:00.",
      "What time does the drinks reception finish?", "19:00"),
     ("The concert: doors from 18:30, with the concert itself running 19:30 to 22:00.",
-     "What time does the concert start?", None),
+     "What time does the concert start?", "19:30"),  # its own range (the thirtieth round; None before, not 18:30)
+    ("The concert: doors from 18:30, with the concert itself running 19:30 to 22:00.",
+     "What time does the concert finish?", "22:00"),
 ])
 def test_a_start_or_an_end_is_read_from_the_clause_of_the_thing_asked(x: SpacyExtractor, content: str, question: str,
                                                                       expected: str | None) -> None:

@@ -103,6 +103,49 @@ def tsv_table(raw: str) -> str | None:
     return "\n".join(out + ["| " + " | ".join(r) + " |" for r in rows[1:]])
 
 
+_GAP = re.compile(r"(?<=\S) {2,}(?=\S)")
+
+
+def aligned_rows(raw: str) -> tuple[tuple[int, int] | None, list[tuple[int, int, str]]] | None:
+    """A paragraph of rows in columns set by runs of spaces, as a notice board's timetable is typed ("09:30-11:30
+    Masters (daytime) rowing      Coach: Richard Tate"), with an optional caption line above them ("WEDNESDAY"):
+    (the caption's span, [(start, end, the row's cells joined by " · ")]), offsets into ``raw``; None when not
+    such rows: under two, a row without a gap, a gap after a stop (prose spaced twice after its full stops), or
+    rows whose second column does not start at one place."""
+    lines, at = [], 0
+    for ln in raw.split("\n"):
+        if ln.strip():
+            lead = len(ln) - len(ln.lstrip())
+            lines.append((at + lead, at + len(ln.rstrip()), ln))
+        at += len(ln) + 1
+    caption = None
+    if lines and not _GAP.search(lines[0][2].strip()) and len(lines[0][2].split()) <= 6:
+        caption, lines = (lines[0][0], lines[0][1]), lines[1:]
+    if len(lines) < 2 or any(len(ln) > 160 for _, _, ln in lines):
+        return None
+    seconds, rows = [], []
+    for start, end, ln in lines:
+        gaps = list(_GAP.finditer(ln))
+        if not gaps or any(ln[g.start() - 1] in ".!?;," for g in gaps):
+            return None
+        seconds.append(gaps[0].end())
+        rows.append((start, end, " · ".join(c.strip() for c in _GAP.split(ln.strip()))))
+    if sum(abs(c - seconds[0]) <= 1 for c in seconds) < max(2, len(seconds) * 2 // 3):
+        return None
+    return caption, rows
+
+
+def _aligned_blocks(b: Block, raw: str, base: int) -> list[Block] | None:
+    """A paragraph of aligned rows (:func:`aligned_rows`) as its caption's heading and one list item per row."""
+    got = aligned_rows(raw)
+    if got is None:
+        return None
+    caption, rows = got
+    out = [] if caption is None else [Block(kind="heading", level=3, text=raw[caption[0]:caption[1]], page=b.page,
+                                            start=b.start + caption[0], end=b.start + caption[1])]
+    return out + [Block(kind="list_item", text=t, start=b.start + s, end=b.start + e, page=b.page) for s, e, t in rows]
+
+
 def parse_text(text: str, page: int | None = None, base: int = 0) -> list[Block]:
     blocks = _split_numbered_titles(text, _blocks(text, page, base), base)
     out: list[Block] = []
@@ -112,6 +155,10 @@ def parse_text(text: str, page: int | None = None, base: int = 0) -> list[Block]
             if table is not None:
                 out.append(b.model_copy(update={"kind": "table", "text": table}))
                 continue
+        if b.kind == "paragraph" and "  " in text[b.start - base : b.end - base].strip() and \
+                (aligned := _aligned_blocks(b, text[b.start - base : b.end - base], base)) is not None:
+            out.extend(aligned)
+            continue
         prev = blocks[i - 1] if i else None
         nxt = blocks[i + 1] if i + 1 < len(blocks) else None
         if b.kind == "list_item" and b.ordered and b.level == 0:
