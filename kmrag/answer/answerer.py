@@ -26,8 +26,9 @@ from kmrag.answer import paths
 from kmrag.answer.asked import asking
 from kmrag.answer.casing import restore_case, split_pair
 from kmrag.answer.confidence import explain, features, probability
+from kmrag.answer.contacts import contact_asked, contact_values, holder_keys
 from kmrag.answer.context import Context
-from kmrag.answer.extractive import Draft, ExtractiveGenerator
+from kmrag.answer.extractive import Draft, ExtractiveGenerator, akin
 from kmrag.answer.grade import AnswerGrade, OfflineGrader, grader_for
 from kmrag.answer.llm import LLMClient, LLMGenerator
 from kmrag.answer.llm_judge import LLMJudge
@@ -53,6 +54,7 @@ from kmrag.units.store import PgUnitStore
 __all__ = ["NOT_FOUND", "Answerer", "generator_name"]
 
 COMPUTED = {"comparison", "yes_no"}  # question kinds whose answer is computed from the cited spans, not quoted
+CONTACT_HITS = 3  # directory units looked up for a contact asked in two hops (kmrag.answer.contacts)
 REGENERATE_ON = {"invented_id", "out_of_context_id", "uncited", "recited", "dropped"}
 
 
@@ -182,6 +184,8 @@ class Answerer:
             context = Context.of(tenant, ordered)
             if context:
                 validated = self._generate(q, analysis, context, trace, attempt, got.queries)
+                if (hop := self._contact_hop(tenant, q, analysis, context, validated, trace, attempt, got.queries)):
+                    validated, context = hop
                 grade = self.grader.grade_answer(q, analysis, validated, context)
                 trace.append({"step": "grade_answer", "attempt": attempt, "by": grade.by, "grounded": grade.grounded,
                               "addresses": grade.addresses, "why": grade.why})
@@ -227,6 +231,30 @@ class Answerer:
                         confidence_why=why, evidence=evidence, basis=validated.basis,
                         generator=self.generator_name, strategy=self.strategy, trace=trace)
         return answer
+
+    def _contact_hop(self, tenant: str, q: str, analysis: QuestionAnalysis, context: Context, validated: Validated,
+                     trace: list[dict[str, Any]], attempt: int, queries: Sequence[str]) -> tuple[Validated, Context] | None:
+        """A telephone number or an e-mail address asked through who deals with something ("what number do I ring
+        to report a capsize"): the directory units naming whom the context's spans name for it, read with the
+        context (kmrag.answer.contacts); None when the draft already reads it in two hops, or no such unit helps."""
+        kind = contact_asked(q)
+        if kind is None or (validated.basis or {}).get("kind") == "chain":
+            return None
+        keys = holder_keys(q, context.all_spans(), akin)
+        have = set(context.ids)
+        extra: list[Any] = []
+        for key in keys:
+            hits = [h.id for h in self.units.fulltext_search(tenant, key, CONTACT_HITS) if h.id not in have]
+            for u in self.units.get_units(tenant, hits, include_retired=False):
+                if key in u.content and contact_values(kind, u.content) and len(extra) < CONTACT_HITS:
+                    extra.append(u)
+                    have.add(u.id)
+        if not extra:
+            return None
+        wider = Context.of(tenant, [*context.units, *extra])
+        trace.append({"step": "contact_hop", "attempt": attempt, "looked_up": keys, "units": [u.id for u in extra]})
+        got = self._generate(q, analysis, wider, trace, attempt, queries)
+        return (got, wider) if (got.basis or {}).get("kind") == "chain" else None
 
     def _store(self, answer: Answer) -> None:
         self.units.save_answer(answer)  # PostgreSQL holds the record the audit reads

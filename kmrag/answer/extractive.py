@@ -46,6 +46,7 @@ from kmrag.answer.asked import (
 from kmrag.answer.chain import about, best_described, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
 from kmrag.answer.code_values import read_assigned
+from kmrag.answer.contacts import EMAIL, PHONE, read_contact
 from kmrag.answer.context import Context
 from kmrag.answer.countries import country_in, country_named, place_names
 from kmrag.answer.describe import read_description
@@ -337,12 +338,8 @@ STREET_ADDRESS = re.compile(rf"(?<![\w,])\d{{1,5}}[A-Za-z]?\s+(?:[A-Z][\w'’-]*
                             r"(?:,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b)?")
 ASKS_ADDRESS = re.compile(r"(?<!e-mail )(?<!email )(?<!web )(?<!IP )\b(?:postal |street )?address\b", re.I)
 
-EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 ASKS_EMAIL = re.compile(r"\be-?mail\b", re.I)
 
-# a telephone number: digit groups opening with a trunk 0 or a +country code ("01632 960 700", "+44 20 7946 0958",
-# "(020) 7946-0958"), nine digits or more
-PHONE = re.compile(r"(?<![\w.,])(?:\+\d{1,3}[\s.-]?|\(0\d{1,5}\)\s?|0\d{1,5}[\s.-])(?:\d{2,5}[\s.-]?){1,3}\d{2,5}(?![\w,]|\.\d)")
 
 
 def _whole_phone(text: str, value: str, at: int) -> tuple[str, int]:
@@ -1238,7 +1235,10 @@ class ExtractiveGenerator:
             return Draft(text="\n".join(f"{_ended(s)} [{s.unit_id}]" for s in said), direct=got and got[1],
                          basis=got and got[2],
                          notes=[{"generator": "extractive", "statements": len(said), "described": got is not None}])
-        band = self._band(question, scored, analysis) or (
+        contact = read_contact(question, [x.span for x in scored], akin,
+                               lambda sp: meaning.get((sp.unit_id, sp.start))) \
+            if analysis.answer_type != "YES_NO" else None  # who deals with what is asked, then their number
+        band = None if contact is not None else self._band(question, scored, analysis) or (
             _counted(question, self._cell(question, scored, analysis, asking(self.nlp, question)[1]
                                           if question.isascii() else None)
                      or self._row_by_cells(question, scored, analysis) or self._field(question, scored, analysis)
@@ -1247,8 +1247,10 @@ class ExtractiveGenerator:
             else None)
         basis: dict[str, Any] | None = None
         direct: str | None
-        computed = None if band is not None else self._table(question, analysis, scored)
-        if computed is not None:
+        computed = None if band is not None or contact is not None else self._table(question, analysis, scored)
+        if contact is not None:
+            chain, direct, basis = contact
+        elif computed is not None:
             chain, direct, basis = computed
         elif band is not None and band[2].startswith("cell:"):
             chain, direct = band[0], band[1]
