@@ -50,6 +50,7 @@ from kmrag.answer.contacts import EMAIL, PHONE, read_contact
 from kmrag.answer.context import Context
 from kmrag.answer.countries import country_in, country_named, place_names
 from kmrag.answer.describe import read_description
+from kmrag.answer.faq import faq_answer
 from kmrag.answer.fields import ASKS_PREDECESSOR, field_value, flat
 from kmrag.answer.judge import NUMBER_WORDS, judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
@@ -1264,6 +1265,8 @@ class ExtractiveGenerator:
                                             {u.id: " ".join([u.title, *u.section_path]) for u in context.units})) \
                 is not None:
             chain, direct, basis = assigned  # "what top_k does the example start with": args["top_k"] = 4
+        elif analysis.answer_type == "YES_NO" and (faq := faq_answer(question, [x.span for x in scored])):
+            chain, direct, basis = faq  # "Do I need my own kayak ...?" a page's FAQ asks, and its "No."
         elif analysis.answer_type == "YES_NO" and (ordered := self._ordered(question, analysis, spans, scored, ents)):
             chain, direct, basis = ordered  # "Was X born before Y?": the choice "Which was born first, X or Y?"
         elif analysis.kind == "comparison" and len(analysis.compared) >= 2 and RELATED_PERSON.search(question) \
@@ -2125,7 +2128,7 @@ class ExtractiveGenerator:
             found = about(name, chain)
             if not found:
                 return None
-            out.append((name, found[0]))
+            out.append((name, next((s for s in found if own(name, s)), found[0])))  # its own span first
         return out
 
     def _yes_no(self, question: str, analysis: QuestionAnalysis, chain: list[Span],
@@ -2547,6 +2550,10 @@ def own(name: str, span: Span) -> bool:
     opening = re.sub(r"^(?:the|a|an)\s+", "", span.display.lstrip(" \"'“("), flags=re.I)
     if span.kind == "row":  # a table's row opens with its key cell, under the column's label ("Beer: Nightjar; ...")
         opening = re.sub(r"^[^:;]{1,40}:\s*", "", opening)
+        key = opening.split(";", 1)[0].strip()
+        rest = terms(bare).words - terms(key).words  # "Student membership": the row "Student" of "Annual membership"
+        if key and rest and re.match(rf"(?i:{re.escape(key)})\s", bare) and rest <= terms(f"{span.title} {span.section}").words:
+            return True
     named = re.escape(re.sub(r"^(?:the|a|an)\s+", "", bare, flags=re.I))
     return bool(re.match(rf"(?i:{named})(?![\w'’-])(?!\s+(?-i:[A-Z]))", opening))
 

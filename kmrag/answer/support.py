@@ -33,13 +33,8 @@ def stem(word: str) -> str:
         w = w[:-2]
     for suffix in ("ations", "ation", "ings", "ing", "edly", "ies", "ied", "es", "ed", "ly", "s"):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            if suffix == "es" and not w[:-2].endswith(_ES_AFTER):
-                return w[:-1]  # "capsizes" is "capsize" as the singular is, "boxes" "box"
             return w[: -len(suffix)]
     return w
-
-
-_ES_AFTER = ("ss", "us", "x", "zz", "tz", "ch", "sh")  # the endings whose plural adds "es" ("buses", "churches")
 
 
 def number_key(token: str) -> str | None:

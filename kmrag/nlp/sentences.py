@@ -13,10 +13,10 @@ _ABBREV = {
     "hon", "gov", "sen", "rep", "mt", "ft", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
     "oct", "nov", "dec", "u.s", "u.k", "approx", "dept", "est", "al", "cf", "viz", "esq", "messrs", "mme", "mlle",
 }
-# a terminator, optional closing quotes/brackets, whitespace, then something that can start a sentence
+# a terminator, optional closing quotes/brackets and a Markdown emphasis closing ("?**"), whitespace, then something that can start a sentence
 # (checked in code: an upper-case letter of any script, a digit, an underscore, after an optional opening
 # quote or bracket); or a CJK terminator (。！？；), which needs no space after it
-_BOUNDARY = re.compile(r"""([.!?…]+)(["'”’)\]]*)(\s+)(?=\S)|([。！？；]+)([”’」』）】〉》"')\]]*)(\s*)(?=\S)""")
+_BOUNDARY = re.compile(r"""([.!?…]+)(["'”’)\]]*(?:\*\*|__|\*|_)?)(\s+)(?=\S)|([。！？；]+)([”’」』）】〉》"')\]]*)(\s*)(?=\S)""")
 _OPENERS = "\"'“‘([「『（【"
 # a list item at the start of a line ("- **Ledger** — Appends ...", "2. Restart it"): after a sentence's end and a
 # line break it opens a sentence whatever letter follows the marker
@@ -26,8 +26,13 @@ _ITEM = re.compile(r"(?:[-*•+]|\d{1,2}[.)])\s")
 def _starts_sentence(text: str, at: int, gap: str = "") -> bool:
     if "\n" in gap and _ITEM.match(text, at):
         return True
+    if (m := _EMPHASIS.match(text, at)) and m.end() < len(text):
+        at = m.end()  # "**Do I need ...?**": the words in bold open it
     c = text[at + 1] if text[at] in _OPENERS and at + 1 < len(text) else text[at]
     return c.isupper() or c.isdigit() or c == "_"
+
+
+_EMPHASIS = re.compile(r"\*\*|__|\*(?=\S)")
 
 
 # a line that introduces a list ("use structural parsers:\n1. **Parse**: ...") ends where the list's first item opens

@@ -20,7 +20,7 @@ DIRECTORY = ("- Rachel Adeyemi — Chair (chair@riverside.example, 07700 900112)
              "- Janet Moss — Welfare Officer (welfare@riverside.example, 07700 900395)\n"
              "- Colin Drury — Safety Adviser (safety@riverside.example, 07700 900418)")
 WHO_DEALS = ("- **Joining, renewals and key fobs:** Membership Secretary\n"
-             "- **Incidents, capsizes and near misses:** Safety Adviser\n"
+             "- **An incident, a capsize or a near miss:** Safety Adviser\n"
              "- **Concerns about the welfare of a child:** Welfare Officer")
 COACHES = ("| Name | Role | Phone |\n|---|---|---|\n| Fiona Marsh | Junior Rowing Coach | 07700 900519 |\n"
            "| Richard Tate | Masters Coach | 07700 900534 |")
@@ -58,7 +58,7 @@ def test_a_contact_asked_through_who_deals_with_it_is_read_in_two_hops(x: SpacyE
     units = [(WHO_DEALS, "paragraph", "Who to contact about what", ""), (DIRECTORY, "paragraph", "Officers", "")]
     direct, quotes, _ = answer(x, "What number do I ring to report a capsize?", units)
     assert direct == "07700 900418"
-    assert quotes == ["- **Incidents, capsizes and near misses:** Safety Adviser",
+    assert quotes == ["- **An incident, a capsize or a near miss:** Safety Adviser",
                       "- Colin Drury — Safety Adviser (safety@riverside.example, 07700 900418)"]
     got = basis(x, "What number do I ring to report a capsize?", units)
     assert got["kind"] == "chain" and [h["answer"] for h in got["hops"]] == ["Safety Adviser", "07700 900418"]

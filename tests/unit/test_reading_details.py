@@ -149,3 +149,47 @@ def test_a_timetable_row_s_range_starts_and_ends_what_it_names(x: SpacyExtractor
     rows = ("- 09:30-11:30 · Masters (daytime) rowing · Coach: Richard Tate\n"
             "- 18:00-19:30 · Learn to Row course (in blocks) · Lead: Kate Price")
     assert answer(x, question, [(rows, "paragraph", "WEDNESDAY", "")])[0] == value
+
+
+FEES = ("| Category | Who it is for | 2025/26 fee | 2024/25 fee |\n|---|---|---|---|\n"
+        "| Senior Full | Adults 18+, rowing and paddling | £420 | £395 |\n"
+        "| Senior Paddling-only | Adults 18+, paddling only | £240 | £240 |\n"
+        "| Student | Full-time students aged 18 to 25 | £210 | £210 |")
+
+
+@pytest.mark.parametrize("question, winner", [
+    ("Which is cheaper, Student membership or Senior Paddling-only membership?", "Student membership"),
+    ("Which costs more, Senior Full membership or Student membership?", "Senior Full membership"),
+])
+def test_rows_are_compared_by_names_that_add_the_table_s_kind(x: SpacyExtractor, question: str, winner: str) -> None:
+    """"Student membership" is the row "Student" of the "Annual membership" table."""
+    direct, quotes, _ = answer(x, question, [(FEES, "table", "Annual membership", "")])
+    assert direct == winner and len(quotes) == 2
+    # a word the table's title does not say is no part of its rows' names
+    assert answer(x, question.replace("membership", "season ticket"), [(FEES, "table", "Annual membership", "")])[0] \
+        is None
+
+
+FAQ = ("**Do I need my own kayak to join the paddling section?** No. The club has ten touring kayaks for members. "
+       "**Do I need to be able to swim?** Yes. Everyone must pass the club swim test before going afloat.")
+
+
+@pytest.mark.parametrize("question, said", [
+    ("do i need my own kayak to join the paddling section", "no"),
+    ("Do I need to be able to swim?", "yes"),
+    ("Can I join without my own kayak?", None),  # negated: not the FAQ's question
+    ("Do I need my own paddle?", None),  # one word in common is no match
+])
+def test_a_yes_no_question_a_faq_asks_is_answered_by_its_yes_or_no(x: SpacyExtractor, question: str,
+                                                                    said: str | None) -> None:
+    direct, quotes, _ = answer(x, question, [(FAQ, "paragraph", "Starting out", "")])
+    assert direct == said
+    if said:
+        assert quotes[0].endswith("?**") and quotes[1].lower().startswith(said)
+
+
+def test_a_sentence_ends_inside_markdown_emphasis() -> None:
+    from kmrag.nlp.sentences import split_sentences
+
+    got = split_sentences("**Is it free?** Yes, it costs nothing. See *the notes.* Then more.")
+    assert got == ["**Is it free?**", "Yes, it costs nothing.", "See *the notes.*", "Then more."]
