@@ -16,17 +16,21 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from kmrag.answer.roles import _HELD, _LISTED
+from kmrag.answer.roles import HELD, LISTED
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, terms
+from kmrag.nlp.asked_nouns import ORG_NOUNS
 
 # a telephone number: digit groups opening with a trunk 0 or a +country code ("01632 960 700", "+44 20 7946 0958",
 # "(020) 7946-0958"), nine digits or more
 PHONE = re.compile(r"(?<![\w.,])(?:\+\d{1,3}[\s.-]?|\(0\d{1,5}\)\s?|0\d{1,5}[\s.-])(?:\d{2,5}[\s.-]?){1,3}\d{2,5}(?![\w,]|\.\d)")
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_ASKS_PHONE = re.compile(r"\b(?:phone|telephone|mobile|contact)\s+(?:number|no\.?)\b|\bnumbers?\b.{0,30}\b(?:ring|call|"
-                         r"phone|text|dial)\b|\b(?:ring|call|phone|text|dial)\b.{0,30}\bnumbers?\b", re.I)
-_ASKS_EMAIL = re.compile(r"\be-?mail(?:\s+address)?\b", re.I)
+_ASKS_PHONE = re.compile(r"\b(?:phone|telephone|mobile|contact)\s+(?:number|no\.?)\b|\bnumbers?\b(?!\s+of\b).{0,30}\b(?:"
+                         r"ring|call|phone|text|dial)\b|\b(?:ring|call|phone|text|dial)\b.{0,30}\bnumbers?\b(?!\s+of\b)", re.I)
+# an e-mail address asked: "email address", or "email" as the last thing asked ("the chair's email?", "email for X"),
+# not "the email newsletter"
+ASKS_EMAIL = re.compile(r"\be-?mail(?:\s+address(?:es)?)?(?=\s*(?:[?.!]|$|\s+(?:for|of|to)\b))|\be-?mail\s+address", re.I)
+_NEGATED = re.compile(r"\b(?:not|never|no longer)\b|n't\b", re.I)
 _CONTACT_WORDS = frozenset("""phone telephone mobile contact number numbers no ring call text dial email e-mail mail
 address what which who whom do does i we you can could should would my our me give tell please""".split())
 MIN_DIGITS = 9
@@ -41,7 +45,7 @@ class Entry:
 
 def contact_asked(question: str) -> str | None:
     """"phone" or "email" when the question asks for a telephone number or an e-mail address, else None."""
-    return "email" if _ASKS_EMAIL.search(question) else "phone" if _ASKS_PHONE.search(question) else None
+    return "email" if ASKS_EMAIL.search(question) else "phone" if _ASKS_PHONE.search(question) else None
 
 
 def contact_values(kind: str, text: str) -> list[str]:
@@ -63,7 +67,7 @@ def directory(kind: str, spans: Sequence[Span]) -> list[Entry]:
             cells = [c.split(":", 1)[1].strip() for c in s.display.split("; ") if ":" in c]
             keys = tuple(c for c in cells if c and c != values[0] and re.search(r"[A-Z][a-z]", c) and len(c.split()) <= 6)
         else:
-            held = [*_LISTED.finditer(s.display), *_HELD.finditer(s.display)]
+            held = [*LISTED.finditer(s.display), *HELD.finditer(s.display)]
             keys = tuple(k for m in held for k in (m.group("name").strip(), m.group("role").strip()) if k)
         if keys:
             out.append(Entry(keys, values[0], s))
@@ -72,6 +76,23 @@ def directory(kind: str, spans: Sequence[Span]) -> list[Entry]:
 
 def _named(key: str, text: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", text) is not None
+
+
+def _asked_for(key: str, question: str) -> bool:
+    """Does the question name ``key``, as written or in lower case, with no word of its own before it that makes it
+    another role ("the vice captain" is not "Captain", "the assistant coach" not "Coach")?"""
+    for m in re.finditer(rf"(?<![\w-]){re.escape(key)}(?![\w-])", question, re.I):
+        before = re.findall(r"[\w'’-]+", question[:m.start()])
+        if m.group(0) == key or not before or before[-1].lower() in STOP or before[-1].lower() in ORG_NOUNS \
+                or before[-1].lower().endswith(("'s", "’s")):
+            return True
+    return False
+
+
+def _topic(question: str) -> tuple[frozenset[str], int]:
+    """The question's own words (not the contact's, not stop words) and how many of them a span must say."""
+    topic = frozenset(w for w in terms(question).words if w not in _CONTACT_WORDS and w not in STOP)
+    return topic, max(1, math.ceil(len(topic) / 2))
 
 
 def read_contact(question: str, spans: Sequence[Span], akin: Callable[[str, frozenset[str]], bool],
@@ -83,7 +104,7 @@ def read_contact(question: str, spans: Sequence[Span], akin: Callable[[str, froz
     if kind is None:
         return None
     entries = directory(kind, spans)
-    named = {e.value: (e, k) for e in entries for k in e.keys if _named(k, question) or _named(k.lower(), question.lower())}
+    named = {e.value: (e, k) for e in entries for k in e.keys if _asked_for(k, question)}
     if len(named) == 1 and len({k for _, k in named.values()}) == 1:  # "the welfare officer's email": one line's
         entry, key = next(iter(named.values()))
         return [entry.span], entry.value, {"kind": "cell", "rule": f"the {kind} given with {key}"}
@@ -93,18 +114,21 @@ def read_contact(question: str, spans: Sequence[Span], akin: Callable[[str, froz
               if len({e.value for e in entries if any(_named(w, k) for k in e.keys)}) > 1}
     if shared:
         return None  # "the number for Hargreaves": two entries of that name, whichever a span names
-    topic = frozenset(w for w in terms(question).words if w not in _CONTACT_WORDS and w not in STOP)
+    topic, need = _topic(question)
     if not topic:
         return None
-    need = max(1, math.ceil(len(topic) / 2))
     ranked = []
     for order, s in enumerate(spans):
-        if contact_values(kind, s.display):
-            continue  # a line of the directory is no first hop
         said = terms(f"{s.title} {s.section} {s.display}").words
         covered = sum(akin(w, said) for w in topic)
+        if covered < need:
+            continue
+        if contact_values(kind, s.display) and not any(e.span == s for e in entries):
+            return None  # a span on what is asked gives a number itself ("to report a capsize ring 01632 960700")
+        if contact_values(kind, s.display) or _NEGATED.search(s.display):
+            continue  # a line of the directory, or "capsizes are not handled by the Treasurer", is no first hop
         hits = {e.value: (e, k) for e in entries for k in e.keys if _named(k, s.display)}
-        if covered >= need and len(hits) == 1:
+        if len(hits) == 1:
             ranked.append((-covered, order, s, next(iter(hits.values()))))
     if not ranked:
         return None
@@ -121,7 +145,8 @@ def read_contact(question: str, spans: Sequence[Span], akin: Callable[[str, froz
 
 # a name or a role as a page writes it: two capitalised words or more ("Safety Adviser", "Fiona Marsh", "Head of
 # Finance")
-_NAME = re.compile(r"(?<![\w-])[A-Z][a-z][\w'’-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][a-z][\w'’-]*)+")
+_NAME = re.compile(r"(?<![\w-])(?!(?:The|A|An|This|That|These|Those|Our|Your|Every|Each|Any|All|Please|Ring|Call|"
+                   r"Contact|Email|Phone)\b)[A-Z][a-z][\w'’-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][a-z][\w'’-]*)+")
 
 
 def holder_keys(question: str, spans: Sequence[Span], akin: Callable[[str, frozenset[str]], bool],
@@ -129,12 +154,11 @@ def holder_keys(question: str, spans: Sequence[Span], akin: Callable[[str, froze
     """The names and roles the spans saying most of a contact question's own words give, best first: whom to look
     up in a directory the context does not hold ("... must be reported to the **Safety Adviser**")."""
     kind = contact_asked(question)
-    topic = frozenset(w for w in terms(question).words if w not in _CONTACT_WORDS and w not in STOP)
+    topic, need = _topic(question)
     if kind is None or not topic:
         return []
-    need = max(1, math.ceil(len(topic) / 2))
     said = [(-sum(akin(w, terms(f"{s.title} {s.section} {s.display}").words) for w in topic), i, s)
-            for i, s in enumerate(spans) if not contact_values(kind, s.display)]
+            for i, s in enumerate(spans) if not contact_values(kind, s.display) and not _NEGATED.search(s.display)]
     keys: list[str] = []
     for covered, _, s in sorted(said, key=lambda x: (x[0], x[1])):
         if -covered < need:

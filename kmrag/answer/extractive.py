@@ -46,7 +46,7 @@ from kmrag.answer.asked import (
 from kmrag.answer.chain import about, best_described, compare_related, read_chain, titled_by
 from kmrag.answer.claims import claims
 from kmrag.answer.code_values import read_assigned
-from kmrag.answer.contacts import EMAIL, PHONE, read_contact
+from kmrag.answer.contacts import ASKS_EMAIL, EMAIL, PHONE, read_contact
 from kmrag.answer.context import Context
 from kmrag.answer.countries import country_in, country_named, place_names
 from kmrag.answer.describe import read_description
@@ -93,6 +93,17 @@ UNIT_WORDS = {"km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "
 _UNIT = (r"(km|kilomet(?:re|er)s?|miles?|mi|kg|kilograms|hours?|h|minutes?|min|days?|years?|"
          r"m³|m3|m²|m2|(?:cubic|square)\s+met(?:re|er)s?|lit(?:re|er)s?|metres|meters|m(?![²³])|%|per ?cent)")
 _NUM = r"(\d[\d,]*(?:\.\d+)?)"
+# a question asking a length ("how far", "how high", "how deep", "how tall"), a weight ("how heavy") or a time ("how
+# long do you ..."): a measure of another kind in the span ("tread water for two minutes") answers it not
+_DIMENSION_ASKED = re.compile(r"\bhow\s+(?:(far|high|deep|tall|wide)|(heavy)|long\s+(?:do|does|did|will|would|can|could|"
+                              r"should|must|have|has)\b)\b", re.I)  # "how long do you tread water": a time
+_MEASURE_WORD = re.compile(r"\b(?:km|kilomet(?:re|er)s?|miles?|mi|metres?|meters?|m|feet|foot|ft|yards?|yds?|inch(?:es)?|"
+                           r"in|cm|mm|kg|kilograms?|g|grams?|tonnes?|tons?|lbs?|pounds?|stones?|seconds?|secs?|"
+                           r"minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?)\b", re.I)
+_LENGTHS = frozenset("km kilometre kilometer kilometres kilometers mile mi metre meter m feet foot ft yard yd inche inch in "
+                     "cm mm".split())
+_WEIGHTS = frozenset("kg kilogram g gram tonne ton lb pound stone".split())
+_DURATIONS = frozenset("second sec minute min hour hr h day week month year".split())
 HOW_MANY_UNIT = re.compile(r"\bhow\s+many\s+(\w+)", re.I)
 QUANTITY = re.compile(rf"{_NUM}\s*-?\s*{_UNIT}\b", re.I)  # "5,900 km", "a 5-day trip"
 RANGES = [  # the first that matches is the cell's range: "more than 15 m³ and up to 40 m³" is both its bounds
@@ -153,7 +164,9 @@ def _versions(question: str, mentions: Sequence[str], text: str) -> list[tuple[s
         for v in re.finditer(re.escape(name) + _VERSION_NUMBER, text, re.I):
             got.append((v.group(0), v.start()))
     return got
-_GLUED_DIGITS = re.compile(r"\d{5,}")
+
+
+_GLUED_DIGITS = re.compile(r"\b(?:1\d{3}|20\d{2})\d{1,2}\s+[A-Z][a-z]+")  # "17615 July": a year run into a day
 _RECURRING = re.compile(r",?\s+(?:every|each)\s+\w+$", re.I)
 _RANGE_SPLIT = re.compile(r"\s*(?:[-–—]|\bto\b|\buntil\b)\s*")
 # "whose director", "the father of": the compared value belongs to another person than the entities named
@@ -339,7 +352,6 @@ STREET_ADDRESS = re.compile(rf"(?<![\w,])\d{{1,5}}[A-Za-z]?\s+(?:[A-Z][\w'’-]*
                             r"(?:,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b)?")
 ASKS_ADDRESS = re.compile(r"(?<!e-mail )(?<!email )(?<!web )(?<!IP )\b(?:postal |street )?address\b", re.I)
 
-ASKS_EMAIL = re.compile(r"\be-?mail\b", re.I)
 
 
 
@@ -1912,6 +1924,10 @@ class ExtractiveGenerator:
             cands = called  # "What is the mononym of X?": the name after "the mononym", not X's full name
         if answer_type == "QUANTITY":  # "how fast / long / far": a measure, never a share ("42.3%")
             cands = [(c, at) for c, at in cands if not re.search(r"%|\bper ?cent\b", c, re.I)]
+            if (dim := _DIMENSION_ASKED.search(question)) is not None:  # "how far": "50 metres", not "two minutes"
+                units = _LENGTHS if dim.group(1) else _WEIGHTS if dim.group(2) else _DURATIONS
+                cands = [(c, at) for c, at in cands if (u := _MEASURE_WORD.search(c)) is None or
+                         u.group(0).lower().rstrip("s") in units]
         if answer_type == "NUMBER":  # "over 26,000" -> "26,000"
             cands = [(QUALIFIER.sub("", c), at) for c, at in cands]
         if answer_type == "PERSON":  # "Kenneth Branagh's film": the person, not the possessive
@@ -2008,9 +2024,11 @@ class ExtractiveGenerator:
             cands = self._kinds(question, mentions, span) if kind else self._candidates(question, answer_type, span, ents, noun)
             cands = [(c, at) for c, at in cands if not (given and named_by(c, given))]
             if noun and _NUMBERED.fullmatch(noun):  # "which version of .NET": a number of it, no name near it
-                cands = [(c, at) for c, at in cands if re.search(r"\d", c)] or _versions(question, mentions, span.display)
+                cands = [(c, at) for c, at in cands if re.search(r"\d", c) or re.search(rf"\b{noun}\b", c, re.I)] \
+                    or _versions(question, mentions, span.display)  # "the King James Version" names one
             if answer_type not in VALUE_OF:  # "Bishop" of "Bishop's Stortford": the name a unit's title gives
-                cands = [(_title_name(c, at, span.display, titles), at) for c, at in cands]
+                owners = {at for _, lab, at in ents.get((span.unit_id, span.start), []) if lab in _OWNERS}
+                cands = [(_title_name(c, at, span.display, titles, at in owners), at) for c, at in cands]
             if answer_type in {"PLACE", "NATIONALITY", "PERSON"}:  # "Pierre-François Wartel" is no country of
                 # "François Wartel"; "Cllr Judith Hargreaves" is not who led the council before Judith Hargreaves
                 cands = [(c, at) for c, at in cands if not _holds_a_name(c, mentions)]
@@ -2432,10 +2450,15 @@ def _death_year(text: str) -> float | None:
     return float(died.group(1)) if died else None  # not "after his father's death in 1780"
 
 
-def _title_name(cand: str, at: int, text: str, titles: Sequence[str]) -> str:
+_OWNERS = frozenset({"GPE", "PERSON", "NORP", "LOC"})  # names that own what follows their "'s" ("London's Wembley")
+
+
+def _title_name(cand: str, at: int, text: str, titles: Sequence[str], owner: bool = False) -> str:
     """The longest start of a context unit's title (whole words, one more at least, no comma added) that ``text``
     holds where ``cand`` starts: the recogniser cut "Bishop's Stortford" (title "Bishop's Stortford F.C.") at the
-    possessive, "Hungarian Rhapsody No. 2" at the abbreviation's stop; else ``cand``."""
+    possessive, "Hungarian Rhapsody No. 2" at the abbreviation's stop; with no title, a one-word name and its
+    possessive's one capitalised word ending the phrase, unless ``owner`` (the recogniser's place or person: "London's
+    Wembley" is Wembley, of London); else ``cand``."""
     best = cand
     if not re.match(r"['’]s\s|\.\s?\d", text[at + len(cand): at + len(cand) + 3]):
         return cand  # only a name cut at a possessive or at "No. 2": "New York" is no start of "New York Yankees"
@@ -2447,7 +2470,7 @@ def _title_name(cand: str, at: int, text: str, titles: Sequence[str]) -> str:
                     text.startswith(name, at) and not text[at + len(name): at + len(name) + 1].isalnum():
                 best = name
                 break
-    if best == cand and " " not in cand and (m := _POSSESSIVE_NAME.match(text, at + len(cand))):
+    if best == cand and " " not in cand and not owner and (m := _POSSESSIVE_NAME.match(text, at + len(cand))):
         best = cand + m.group(1)  # no title holds it: "Bishop's Stortford." read whole, not "Germany's Angela Merkel"
     return best
 

@@ -2,9 +2,10 @@
 paddling section" is answered by the FAQ's "**Do I need my own kayak to join the paddling section?**" and the
 "No." that opens the answer after it.
 
-The FAQ's question must say nearly all of the question's words and the question nearly all of its own (three in
-four each way, two words at least), with the same negation ("Can I join without a kayak?" is not "Do I need a
-kayak?"); the answer is the span right after it in the same unit, opening with "Yes" or "No"."""
+The FAQ's question must say every word of the question (two at least) and its numbers, and the question three in
+four of the FAQ's, with the same negation ("Can I join without a kayak?" is not "Do I need a kayak?", "Do coaches
+need to book?" not "Do members need to book?"); the answer is the span right after it in the same unit, opening with
+"Yes" or "No"."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, terms
 
-SHARE = 0.75  # the words each of the two questions must share with the other
+SHARE = 0.75  # the share of the FAQ's words the question must say
 _NEGATION = re.compile(r"\b(?:not|no|never|without|cannot)\b|n't\b", re.I)
 _OPENS = re.compile(r"^\W*(yes|no)\b(?!\s+(?:one|longer|more|less)\b)", re.I)
 
@@ -35,9 +36,8 @@ def faq_answer(question: str, spans: Sequence[Span]) -> tuple[list[Span], str, d
         if not text.endswith("?") or bool(_NEGATION.search(text)) != negated:
             continue
         own = _words(text)
-        common = asked & own
-        if len(common) < 2 or len(common) < SHARE * len(asked) or len(common) < SHARE * len(own):
-            continue
+        if not asked <= own or len(asked) < SHARE * len(own) or terms(question).numbers != terms(text).numbers:
+            continue  # "Do coaches need to book boats?" is not "Do members ...", "founded in 1925" not "in 1921"
         after = [x for x in spans if x.unit_id == s.unit_id and x.start >= s.end]
         nxt = min(after, key=lambda x: x.start, default=None)
         if nxt is None or not (m := _OPENS.match(nxt.display)):

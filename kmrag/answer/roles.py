@@ -13,11 +13,11 @@ from kmrag.answer.support import STOP, terms
 from kmrag.nlp.asked_nouns import ORG_NOUNS, PERSON_NOUNS
 
 # a person's name (with an honorific), then a bracket of at most eight words: their role
-_HELD = re.compile(r"(?P<name>(?:(?:Cllr|Councillor|Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?\s+)?(?-i:[A-Z])[\w'’.-]+"
+HELD = re.compile(r"(?P<name>(?:(?:Cllr|Councillor|Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?\s+)?(?-i:[A-Z])[\w'’.-]+"
                    r"(?:\s+(?-i:[A-Z])[\w'’-]+){1,3})\s*\((?P<role>[^()]{2,60})\)")
 # a list item of a team page: a name, a dash, the role ("- **Ines Vardalou** — Head Brewer", "Dev Kallaway - Operations
 # Director; looks after finance", "Ann Lee — Treasurer (ann@…)"): the role up to a full stop, a semicolon or a bracket
-_LISTED = re.compile(r"^\s*(?:(?:[-*•+]|\d{1,2}[.)])\s+)?\**(?P<name>(?:(?:Cllr|Councillor|Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)"
+LISTED = re.compile(r"^\s*(?:(?:[-*•+]|\d{1,2}[.)])\s+)?\**(?P<name>(?:(?:Cllr|Councillor|Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)"
                      r"\.?\s+)?(?-i:[A-Z])[\w'’.-]+(?:\s+(?-i:[A-Z])[\w'’-]+){1,3})\**\s+[—–-]\s+(?P<role>[^;.()]{2,60}?)\s*"
                      r"(?:[;.(]|$)")
 _HONORIFIC = re.compile(r"^(?:Cllr|Councillor|Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\.?\s+")
@@ -43,7 +43,7 @@ def role_holder(question: str, mentions: Sequence[str], spans: Sequence[Span],
     own = frozenset(w for w in asked - named - ORG_NOUNS if "-" not in w)
     found: dict[str, tuple[Span, str, str]] = {}
     for s in spans:
-        held = [*_HELD.finditer(s.display), *_LISTED.finditer(s.display)] if s.kind == "sentence" else []
+        held = [*HELD.finditer(s.display), *LISTED.finditer(s.display)] if s.kind == "sentence" else []
         if not held:
             continue
         frame = f"{s.section} {s.title} {s.display}".lower()
@@ -52,7 +52,7 @@ def role_holder(question: str, mentions: Sequence[str], spans: Sequence[Span],
         persons: set[str] | None = None
         for m in held:
             parts = [p.strip() for p in re.split(r",|\s+and\s+", m.group("role"))]  # "Managing Director and co-founder"
-            if m.re is _HELD:
+            if m.re is HELD:
                 parts = parts[:1]  # "(co-opted member, Friends of X)": the bracket's first part is the role
             roles = [frozenset(w.lower() for w in re.findall(r"[\w'’]+", p) if w.lower() not in STOP) for p in parts]
             held_role = next((i for i, role in enumerate(roles) if role and all(akin(w, asked) for w in role)
@@ -63,7 +63,7 @@ def role_holder(question: str, mentions: Sequence[str], spans: Sequence[Span],
             if name.lower() in named or any(n in name.lower() for n in named if len(n) > 3):
                 continue  # the question's own name is no answer
             persons = people(s.display) if persons is None else persons
-            a_person = any(name in p or p in name for p in persons) or (m.re is _LISTED and _a_person_s_role(
+            a_person = any(name in p or p in name for p in persons) or (m.re is LISTED and _a_person_s_role(
                 parts[held_role]) and _a_rare_name(name))  # a team list's item: its role says a person holds it,
             # whatever the parser makes of a rare name ("Ines Vardalou" an organisation); "Annual Accounts —
             # Treasurer", "General Enquiries — Office Manager" are no names
@@ -92,4 +92,4 @@ def _a_rare_name(name: str) -> bool:
 def _held_inside(mention: str, text: str) -> bool:
     """Is the mention part of a role in a bracket ("Odile Framsby (Central Library Manager)" names Central
     Library)?"""
-    return any(mention.lower() in m.group("role").lower() for m in _HELD.finditer(text))
+    return any(mention.lower() in m.group("role").lower() for m in HELD.finditer(text))

@@ -261,6 +261,30 @@ def _total_holds(direct: str, total: dict[str, Any], used: list[Span]) -> bool:
         return False
 
 
+# the two ends of a range joined by a hyphen: clock times ("09:30-11:30") or numbers with no leading zero ("1,500-2,000",
+# "10-5"), not the parts of a telephone number, an ISBN or an ISO date ("07700-900418", "978-3-16", "2024-05-12")
+_RANGE_END = re.compile(r"\d{1,2}[:.]\d{2}|[1-9][\d,]*(?:\.\d+)?|0(?:\.\d+)?")
+
+
+def _no_piece_of_an_id(text: str, m: re.Match[str]) -> bool:
+    """Is the match, when a hyphen joins it to a number, one end of a two-ended range of like values?"""
+    a, b = m.start(), m.end()
+    joined_before = a >= 2 and text[a - 1] == "-" and text[a - 2].isdigit()
+    joined_after = b + 1 < len(text) and text[b] == "-" and text[b + 1].isdigit()
+    if not (joined_before or joined_after):
+        return True  # the value stands alone ("2021-06-08" whole, "a 12-week course")
+    while a > 0 and (text[a - 1].isdigit() or text[a - 1] in "-:.,"):
+        a -= 1
+    while b < len(text) and (text[b].isdigit() or text[b] in "-:.,"):
+        b += 1
+    token = text[a:b].strip("-:.,")
+    if "-" not in token:
+        return True
+    parts = token.split("-")
+    return len(parts) == 2 and all(_RANGE_END.fullmatch(p) for p in parts) and \
+        (":" in parts[0]) == (":" in parts[1])
+
+
 def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any] | None) -> None:
     """The direct answer stands when it is words of a span a kept statement rests on, or a value computed
     from such spans with the computation shown (``basis``: a comparison, a yes / no over every compared
@@ -303,7 +327,9 @@ def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any]
         # "He won the race ..." in the unit about David Jolly: the person is the unit's title
         titled = bool((basis or {}).get("subject_from_title")) and \
             _plain(TITLE_QUALIFIER.sub("", s.title)) == phrase
-        if low not in YES_NO_WORDS and phrase and (whole.search(_plain(ev)) or titled):
+        raw = list(re.finditer(re.escape(direct.strip()), ev, re.I))  # as written, for its hyphens
+        said = whole.search(_plain(ev)) and (not raw or any(_no_piece_of_an_id(ev, m) for m in raw))
+        if low not in YES_NO_WORDS and phrase and (said or titled):
             out.direct = direct.strip()
             out.basis = {**(basis or {"kind": "span"}), "unit_id": s.unit_id, "quote": s.quote}
             return

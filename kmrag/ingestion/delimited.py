@@ -41,34 +41,54 @@ def _delimiter(text: str, tab: bool) -> str:
         return ","
 
 
+MULTILINE_CELL = 3  # a record running over more lines than this is reported: a quote may be missing
+
+
+def _records(text: str, where: str, delimiter: str) -> list[tuple[int, int, list[str]]]:
+    """(first line, last line, cells) of each record; BadInput naming the line a broken quote opens on."""
+    reader = csv.reader(text.splitlines(keepends=True), delimiter=delimiter, strict=True)
+    out: list[tuple[int, int, list[str]]] = []
+    first = 1
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return out
+        except csv.Error as e:  # a quote never closed, text after a closing quote, a NUL byte
+            raise BadInput(f"{where}: not a readable delimited file at line {first}: {e}") from e
+        out.append((first, reader.line_num, row))
+        first = reader.line_num + 1
+
+
 def read_delimited(text: str, where: str, tab: bool = False) -> DelimitedTable:
     """The table of a delimited file's ``text``; ``where`` names the file in errors. BadInput when it holds no
     table: no header of two columns or more, or no data row."""
-    reader = csv.reader(text.splitlines(keepends=True), delimiter=_delimiter(text, tab), strict=True)
-    try:
-        lines = [(reader.line_num, row) for row in reader]
-    except csv.Error as e:  # an unclosed quote at the end, a NUL byte
-        raise BadInput(f"{where}: not a readable delimited file at line {reader.line_num}: {e}") from e
-    lines = [(n, [_cell(c) for c in row]) for n, row in lines if any(c.strip() for c in row)]
-    if not lines:
+    records = [(a, b, [_cell(c) for c in row]) for a, b, row in _records(text, where, _delimiter(text, tab))
+               if any(c.strip() for c in row)]
+    if not records:
         raise BadInput(f"{where}: no rows")
-    header = lines[0][1]
-    while header and not header[-1]:
-        header.pop()
-    if len(header) < 2:
-        raise BadInput(f"{where}: line {lines[0][0]}: the header has {len(header)} column; a table needs two "
-                       "or more (is the delimiter a comma, a semicolon or a tab?)")
-    header = [h or f"column {i}" for i, h in enumerate(header, start=1)]
-    width, problems, body = len(header), [], []
-    for n, row in lines[1:]:
-        extra = [c for c in row[width:] if c]
-        if extra:
-            problems.append((n, f"{len(row)} cells, more than the header's {width}; left out (quote cells that "
-                                "hold the delimiter)"))
+    header = records[0][2]
+    named = len(header) - next((i for i, h in enumerate(reversed(header)) if h), len(header))
+    used = max([named, *(len(r) - next((i for i, c in enumerate(reversed(r)) if c), len(r)) for _, _, r in records[1:])])
+    if named < 2:
+        raise BadInput(f"{where}: line {records[0][0]}: the header has {named} column; a table needs two or more "
+                       "(is the delimiter a comma, a semicolon or a tab?)")
+    width = max(named, min(used, len(header)))  # a last column the header leaves unnamed still holds values
+    header = [h or f"column {i}" for i, h in enumerate((header + [""] * width)[:width], start=1)]
+    problems: list[tuple[int, str]] = []
+    body = []
+    for first, last, row in records[1:]:
+        if [c for c in row[width:] if c]:
+            problems.append((first, f"{len(row)} cells, more than the header's {width}; left out (quote cells that "
+                                    "hold the delimiter)"))
             continue
+        if last - first > MULTILINE_CELL:
+            problems.append((first, f"one record runs from line {first} to line {last}; kept as one row (a quote may "
+                                    "be missing)"))
         body.append((row + [""] * width)[:width])
     if not body:
-        raise BadInput(f"{where}: a header and no row to read" + (f" ({len(problems)} left out)" if problems else ""))
+        said = "; ".join(f"line {n}: {why}" for n, why in problems)
+        raise BadInput(f"{where}: a header and no row to read" + (f" ({said})" if said else ""))
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * width]
     out += ["| " + " | ".join(r) + " |" for r in body]
     return DelimitedTable(text="\n".join(out), rows=len(body), problems=problems)

@@ -85,3 +85,34 @@ def test_whom_to_look_up_is_named_by_the_span_on_what_is_asked() -> None:
              span("Colin Drury — Safety Adviser (07700 900418)")]  # a directory line: no first hop
     assert holder_keys("what number do i ring to report a capsize", spans, akin) == ["Safety Adviser"]
     assert holder_keys("How many capsizes were there?", spans, akin) == []  # no contact asked
+
+
+@pytest.mark.parametrize("question", [
+    "What is the vice captain's phone number?",  # "Captain" is another role
+    "assistant coach's phone number",
+])
+def test_a_role_with_a_word_of_its_own_is_not_the_entry_s(x: SpacyExtractor, question: str) -> None:
+    directory = "- Tom Harris — Captain (captain@riverside.example, 07700 900001)\n- Ann Lee — Coach (07700 900002)"
+    assert answer(x, question, [(directory, "paragraph", "Officers", "")])[0] is None
+
+
+def test_a_span_that_denies_or_gives_a_number_itself_is_no_first_hop(x: SpacyExtractor) -> None:
+    denies = [("Capsizes are not handled by the Treasurer; see the safety page.", "paragraph", "Notes", ""),
+              ("- Martin Cole — Treasurer (07700 900261)\n- Ann Lee — Secretary (07700 900207)", "paragraph", "Officers", "")]
+    assert basis(x, "What number do I ring to report a capsize?", denies).get("kind") != "chain"
+    gives = [("To report a capsize ring the boathouse on 01632 960700. Capsize reports are then reviewed by the "
+              "Safety Adviser.", "paragraph", "Safety", ""), (DIRECTORY, "paragraph", "Officers", "")]
+    assert answer(x, "What number do I ring to report a capsize?", gives)[0] != "07700 900418"
+
+
+@pytest.mark.parametrize("question", ["How often is the email newsletter sent?", "What number of members is needed "
+                                      "to call a meeting?"])
+def test_email_or_number_said_in_passing_asks_no_contact(question: str) -> None:
+    assert contact_asked(question) is None
+
+
+def test_a_role_after_the_is_looked_up() -> None:
+    text = "The Safety Adviser deals with every capsize."
+    got = holder_keys("what number do i ring to report a capsize",
+                      [Span("u_1", "s", 0, len(text), text, "sentence", text, 0, "Safety", "Safety")], akin)
+    assert got == ["Safety Adviser"]

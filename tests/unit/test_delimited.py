@@ -63,3 +63,21 @@ def test_csv_and_tsv_files_are_read_as_sources_whose_blocks_are_one_table(tmp_pa
     assert [b.kind for b in blocks] == ["table"] and "| Osprey | 4+ |" in blocks[0].text
     assert text[blocks[0].start:blocks[0].end] == blocks[0].text
     assert parse_document(docs["fees.tsv"])[0][0].text.endswith("| Junior | £195 |")
+
+
+def test_a_broken_quote_is_named_by_the_line_it_opens_on() -> None:
+    with pytest.raises(BadInput, match=r"at line 4: unexpected end of data"):
+        read_delimited('a,b\n1,2\n3,4\n"open,5\n' + "6,7\n" * 10, "t.csv")
+
+
+def test_a_record_running_over_many_lines_is_kept_and_reported() -> None:
+    got = read_delimited('a,b\n1,"x\n' + "\n".join(f"r{i}" for i in range(8)) + '"\n2,3\n', "t.csv")
+    assert got.rows == 2 and got.problems == [
+        (2, "one record runs from line 2 to line 10; kept as one row (a quote may be missing)")]
+
+
+def test_a_last_column_the_header_leaves_unnamed_keeps_its_values() -> None:
+    assert read_delimited("a,b,\n1,2,x\n3,4,y\n", "t.csv").text.splitlines() == [
+        "| a | b | column 3 |", "|---|---|---|", "| 1 | 2 | x |", "| 3 | 4 | y |"]
+    with pytest.raises(BadInput, match=r"line 2: 3 cells"):  # no column for it at all: said why nothing was read
+        read_delimited("a,b\n1,2,3\n", "t.csv")

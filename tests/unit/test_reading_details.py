@@ -8,7 +8,7 @@ import pytest
 
 from kmrag.answer.asked import done_to_another, undergoer
 from kmrag.answer.extractive import _date_parts, _title_name, _versions
-from kmrag.answer.roles import _LISTED
+from kmrag.answer.roles import LISTED
 from kmrag.nlp.extract import SpacyExtractor
 from tests.unit.test_extractive_answers import answer
 
@@ -92,7 +92,7 @@ def test_a_version_is_a_number_after_the_name_asked_of(x: SpacyExtractor) -> Non
     ("Dev Kallaway - Operations Director; looks after finance", ("Dev Kallaway", "Operations Director")),
 ])
 def test_a_listed_role_ends_at_a_bracket(line: str, held: tuple[str, str]) -> None:
-    m = _LISTED.search(line)
+    m = LISTED.search(line)
     assert m is not None and (m.group("name"), m.group("role")) == held
 
 
@@ -132,6 +132,8 @@ def test_rows_typed_in_columns_are_a_heading_and_one_item_each() -> None:
     "The club met.  It agreed the fees.\nThe chair spoke.  Nobody objected.",  # prose spaced twice after stops
     "09:30-11:30  Masters rowing\n18:00-19:30 Learn to Row   Lead: Kate",  # columns that do not line up
     "Only one row  of columns",
+    "Members  of the club must book boats\nin  advance and sign the book",  # justified prose
+    'He said "stop."  And left the room\nthen  he came back',
 ])
 def test_prose_and_ragged_lines_are_no_rows(raw: str) -> None:
     from kmrag.ingestion.parse.text import aligned_rows
@@ -193,3 +195,50 @@ def test_a_sentence_ends_inside_markdown_emphasis() -> None:
 
     got = split_sentences("**Is it free?** Yes, it costs nothing. See *the notes.* Then more.")
     assert got == ["**Is it free?**", "Yes, it costs nothing.", "See *the notes.*", "Then more."]
+
+
+@pytest.mark.parametrize("question, value", [
+    ("how far do you have to swim for the swim test", "50 metres"),
+    ("how long do you have to tread water in the swim test", "two minutes"),
+])
+def test_a_measure_of_the_dimension_asked(x: SpacyExtractor, question: str, value: str) -> None:
+    test = ("Every member must pass the club swim test before going afloat: swim **50 metres** in light clothing and "
+            "tread water for two minutes.")
+    assert answer(x, question, [(test, "paragraph", "Safety", "")])[0] == value
+
+
+@pytest.mark.parametrize("question, said", [
+    ("Was the club founded in 1925?", None),  # another year than the FAQ's
+    ("Do coaches need to book boats?", None),  # another subject
+    ("Do members need to book boats?", "yes"),
+])
+def test_a_faq_answers_only_its_own_question(x: SpacyExtractor, question: str, said: str | None) -> None:
+    faq = "**Was the club founded in 1921?** Yes, by six friends. **Do members need to book boats?** Yes, always."
+    assert answer(x, question, [(faq, "paragraph", "FAQ", "")])[0] == said
+
+
+def test_a_version_named_as_one_is_kept(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "Which version of the Bible is read at the service?", [
+        ("At the service the minister reads from the King James Version of the Bible.", "paragraph", "Services", "")])
+    assert direct is not None and "King James Version" in direct
+
+
+def test_a_place_s_possessive_is_not_read_as_one_name(x: SpacyExtractor) -> None:
+    direct, _, _ = answer(x, "In which city was the final played?", [
+        ("The final was played at London's Wembley.", "paragraph", "Final", "")])
+    assert direct != "London's Wembley"
+    assert _date_parts("around 10000 BC", 0, "When?") == [("around 10000 BC", 0)]  # no glued date in it
+
+
+@pytest.mark.parametrize("text, value, shown", [
+    ("Call us on 07700-900418.", "900418", False),  # a piece of a telephone number
+    ("Held on 2024-05-12 at noon.", "05", False),
+    ("The session runs 09:30-11:30 daily.", "11:30", True),
+    ("Fees rose from 1,500-2,000 a year.", "2,000", True),
+])
+def test_a_number_joined_by_a_hyphen_stands_only_as_a_range_s_end(text: str, value: str, shown: bool) -> None:
+    import re as _re
+
+    from kmrag.answer.validate import _no_piece_of_an_id
+
+    assert _no_piece_of_an_id(text, _re.search(_re.escape(value), text)) is shown  # type: ignore[arg-type]

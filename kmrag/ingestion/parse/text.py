@@ -110,8 +110,9 @@ def aligned_rows(raw: str) -> tuple[tuple[int, int] | None, list[tuple[int, int,
     """A paragraph of rows in columns set by runs of spaces, as a notice board's timetable is typed ("09:30-11:30
     Masters (daytime) rowing      Coach: Richard Tate"), with an optional caption line above them ("WEDNESDAY"):
     (the caption's span, [(start, end, the row's cells joined by " · ")]), offsets into ``raw``; None when not
-    such rows: under two, a row without a gap, a gap after a stop (prose spaced twice after its full stops), or
-    rows whose second column does not start at one place."""
+    such rows: under two, a row without a gap, a gap after a stop (prose spaced twice after its full stops), a cell
+    after the first opening with a lower-case letter (justified prose), or rows whose second column does not start
+    at one place."""
     lines, at = [], 0
     for ln in raw.split("\n"):
         if ln.strip():
@@ -126,10 +127,12 @@ def aligned_rows(raw: str) -> tuple[tuple[int, int] | None, list[tuple[int, int,
     seconds, rows = [], []
     for start, end, ln in lines:
         gaps = list(_GAP.finditer(ln))
-        if not gaps or any(ln[g.start() - 1] in ".!?;," for g in gaps):
-            return None
+        cells = [c.strip() for c in _GAP.split(ln.strip())]
+        if not gaps or any(ln[:g.start()].rstrip("\"'”’)]*_").endswith(tuple(".!?;,")) for g in gaps) or \
+                any(c[:1].islower() for c in cells[1:]):
+            return None  # prose: a gap after a stop, or a "cell" going on with a lower-case word ("Members  of the")
         seconds.append(gaps[0].end())
-        rows.append((start, end, " · ".join(c.strip() for c in _GAP.split(ln.strip()))))
+        rows.append((start, end, " · ".join(cells)))
     if sum(abs(c - seconds[0]) <= 1 for c in seconds) < max(2, len(seconds) * 2 // 3):
         return None
     return caption, rows
