@@ -95,8 +95,9 @@ _UNIT = (r"(km|kilomet(?:re|er)s?|miles?|mi|kg|kilograms|hours?|h|minutes?|min|d
 _NUM = r"(\d[\d,]*(?:\.\d+)?)"
 # a question asking a length ("how far", "how high", "how deep", "how tall"), a weight ("how heavy") or a time ("how
 # long do you ..."): a measure of another kind in the span ("tread water for two minutes") answers it not
-_DIMENSION_ASKED = re.compile(r"\bhow\s+(?:(far|high|deep|tall|wide)|(heavy)|long\s+(?:do|does|did|will|would|can|could|"
-                              r"should|must|have|has)\b)\b", re.I)  # "how long do you tread water": a time
+_DIMENSION_ASKED = re.compile(r"\bhow\s+(?:(far(?!\s+(?:ahead|in\s+advance|back|before|beforehand)\b)|high|deep|tall|wide)|"
+                              r"(heavy)|long\s+(?:do|does|did|will|would|can|could|should|must|have|has)\b|far\s+(?:ahead|in\s+"
+                              r"advance|back|before|beforehand)\b)\b", re.I)  # "how far ahead", "how long do you": a time
 _MEASURE_WORD = re.compile(r"\b(?:km|kilomet(?:re|er)s?|miles?|mi|metres?|meters?|m|feet|foot|ft|yards?|yds?|inch(?:es)?|"
                            r"in|cm|mm|kg|kilograms?|g|grams?|tonnes?|tons?|lbs?|pounds?|stones?|seconds?|secs?|"
                            r"minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?)\b", re.I)
@@ -1427,6 +1428,9 @@ class ExtractiveGenerator:
         for name in analysis.compared[:4]:
             nw = terms(name).words
             about = [s for s in scored if nw and nw <= terms(s.span.title + " " + s.span.display).words]
+            if not about and (bare := _LEADING_COUNT.sub("", name, count=1)) != name:  # "four Vale Day tickets"
+                nw = terms(bare).words
+                about = [s for s in scored if nw and nw <= terms(s.span.title + " " + s.span.display).words]
 
             def has_date(s: _Scored) -> int:
                 if not dated or not YEAR.search(s.span.display):
@@ -2143,7 +2147,7 @@ class ExtractiveGenerator:
         """Each named entity with the chain's span about it (its name in the span or its unit's title)."""
         out = []
         for name in names:
-            found = about(name, chain)
+            found = about(name, chain) or about(_LEADING_COUNT.sub("", name, count=1), chain)  # "four Vale Day"
             if not found:
                 return None
             out.append((name, next((s for s in found if own(name, s)), found[0])))  # its own span first
@@ -2336,6 +2340,7 @@ class ExtractiveGenerator:
         if RELATED_PERSON.search(question):  # "whose director was born first": the value is not the film's own
             return None, None
         values: list[tuple[float, str, Span]] = []
+        counts: dict[str, float] = {}  # a compared name's count the question says ("four Vale Day tickets")
         verb = asking_verb(self.nlp, question)
         asked = question
         question = without_names(question, analysis.compared)  # the words that ask, not those of the titles
@@ -2348,8 +2353,9 @@ class ExtractiveGenerator:
             nums = [q[0] for q in quantities(span.display)] or [v for v in (_num(x) for x in re.findall(r"\d[\d,]*", span.display)) if v]
             if counted := COUNTED_MORE.search(question):  # "which has more beds": a number of beds, not a postcode's
                 nums = _counts_of(counted.group(1), span.display)
-            elif PRICED.search(question):  # "which is cheaper": the sums
-                nums = [a[0] for a in amounts(span.display)]
+            elif PRICED.search(question):  # "which is cheaper": the sums; "four Vale Day tickets": four of its price
+                counts[_LEADING_COUNT.sub("", name, count=1)] = count = _count_before(name, asked)
+                nums = [a[0] * count for a in amounts(span.display)]
             elif STRENGTH.search(question):  # "which is stronger": the percentages
                 nums = [float(p) for p in re.findall(r"(\d+(?:\.\d+)?)\s*%", span.display)]
             if LIFESPAN.search(question):  # "who lived longer": the years between birth and death
@@ -2366,7 +2372,7 @@ class ExtractiveGenerator:
                     years and (EARLIER.search(question) or LATER.search(question)))):
                 v = None  # a row's first number measures what its column says: "more bitter" is not its ABV
             if v is not None:
-                values.append((v, name, span))
+                values.append((v, _LEADING_COUNT.sub("", name, count=1), span))  # "Vale Week", not "one Vale Week"
         if len(values) < 2 or len(values) < len(analysis.compared):
             return None, None
         if LIFESPAN.search(question):
@@ -2382,8 +2388,22 @@ class ExtractiveGenerator:
         if sum(1 for v in values if v[0] == won[0]) > 1:
             return None, None  # a tie (two born in one year) decides nothing
         return won[1], {"kind": "comparison", "rule": rule, "winner": won[1],
-                        "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote}
-                                     for v, n, s in values]}
+                        "entities": [{"name": n, "value": v, "unit_id": s.unit_id, "quote": s.quote,
+                                      **({"count": counts[n], "each": round(v / counts[n], 2)} if counts.get(n, 1) != 1
+                                         else {})} for v, n, s in values]}
+
+
+_LEADING_COUNT = re.compile(rf"(\d{{1,3}}|{'|'.join(_COUNT_WORDS)})\s+(?=[A-Z])")  # "four Vale Day tickets", not "Seven Samurai"
+
+
+def _count_before(name: str, question: str) -> float:
+    """The count the question says before a compared name ("four Vale Day tickets": 4), else 1."""
+    m = _LEADING_COUNT.match(name) or \
+        re.search(rf"\b(\d{{1,3}}|{'|'.join(_COUNT_WORDS)})\s+(?:of\s+(?:the\s+)?)?{re.escape(name)}", question, re.I)
+    if m is None:
+        return 1.0
+    n = m.group(1).lower()
+    return float(n) if n.isdigit() else float(_COUNT_WORDS[n]) or 1.0
 
 
 LENGTH_ASKED = re.compile(r"\b(?:longer|shorter|longest|shortest)\b", re.I)
@@ -2574,6 +2594,7 @@ def own(name: str, span: Span) -> bool:
     if span.kind == "row":  # a table's row opens with its key cell, under the column's label ("Beer: Nightjar; ...")
         opening = re.sub(r"^[^:;]{1,40}:\s*", "", opening)
         key = opening.split(";", 1)[0].strip()
+        bare = _LEADING_COUNT.sub("", bare, count=1)  # "four Vale Day tickets": the row "Vale Day", four of it
         rest = terms(bare).words - terms(key).words  # "Student membership": the row "Student" of "Annual membership"
         if key and rest and re.match(rf"(?i:{re.escape(key)})\s", bare) and rest <= terms(f"{span.title} {span.section}").words:
             return True

@@ -10,7 +10,7 @@ from kmrag.answer.asked import done_to_another, undergoer
 from kmrag.answer.extractive import _date_parts, _title_name, _versions
 from kmrag.answer.roles import LISTED
 from kmrag.nlp.extract import SpacyExtractor
-from tests.unit.test_extractive_answers import answer
+from tests.unit.test_extractive_answers import answer, basis
 
 pytestmark = pytest.mark.unit
 
@@ -242,3 +242,21 @@ def test_a_number_joined_by_a_hyphen_stands_only_as_a_range_s_end(text: str, val
     from kmrag.answer.validate import _no_piece_of_an_id
 
     assert _no_piece_of_an_id(text, _re.search(_re.escape(value), text)) is shown  # type: ignore[arg-type]
+
+
+def test_a_count_before_a_compared_name_multiplies_its_price(x: SpacyExtractor) -> None:
+    """"one Vale Week or four Vale Day tickets" was answered "Vale Day tickets" at 0.97 from the price of one."""
+    fares = [("| Ticket | What it covers | Adult |\n|---|---|---|\n| Vale Day | One day's travel | £5.80 |\n"
+              "| Vale Week | Seven days' travel | £21.00 |", "table", "Tickets", "")]
+    question = "Which is cheaper for an adult, one Vale Week or four Vale Day tickets?"
+    assert answer(x, question, fares)[0] == "Vale Week"
+    day = next(e for e in basis(x, question, fares)["entities"] if e["name"] == "Vale Day tickets")  # type: ignore
+    assert (day["count"], day["each"], day["value"]) == (4.0, 5.8, 23.2)
+
+
+@pytest.mark.parametrize("question, value", [
+    ("How far ahead do I have to book patient transport?", "48 hours"),  # a time ahead, not a length
+])
+def test_how_far_ahead_asks_a_time(x: SpacyExtractor, question: str, value: str) -> None:
+    text = "Patient transport must be booked at least 48 hours before your appointment, up to 20 miles away."
+    assert answer(x, question, [(text, "paragraph", "Transport", "")])[0] == value
