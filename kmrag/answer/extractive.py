@@ -151,6 +151,8 @@ YEAR_ASKED = re.compile(r"\b(what|which|in what|in which) year\b|(?<!\bof the )\
 QUALIFIER = re.compile(r"^(?:about|around|approximately|nearly|almost|over|more than|less than|under|some|roughly|"
                        r"at least|up to)\s+", re.I)
 UNDERGOER_READ = 12  # spans parsed for whom a passive question's verb is done to (the best first)
+_PAST_ASKED = re.compile(r"\b(?:did|was|were)\b", re.I)  # a question of an event past: a weekday alone dates nothing
+_WEEKDAY_ONLY = re.compile(r"(?:on\s+)?(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?", re.I)
 _NUMBERED = re.compile(r"versions?|revisions?", re.I)  # nouns a thing is told apart by a number of
 _VERSION_OF = re.compile(r"\b(?:versions?|revisions?)\s+(?:of\s+(?:the\s+)?)?([^\s?,]+(?:\s+[A-Z][^\s?,]*)*)")
 _VERSION_NUMBER = r"\s*(?:v(?:ersion)?\s*)?\d+(?:\.\d+)*(?:\s+or\s+(?:later|newer|higher|above|greater))?\b"
@@ -800,6 +802,12 @@ _DURATION = re.compile(r"(?:(?:about|around|almost|nearly|over|some|more\s+than|
 
 # a span that states a difference or a total itself ("15 more seats than", "a combined capacity of 65", "four years
 # after its founding", "45 staff in total")
+# a question picking one thing by comparing its values with the others' ("which branch opens later", "who ran
+# faster"), its comparative right after the thing asked and its verb; answered by a comparison, never by one span's name
+_PICKS_BY_COMPARING = re.compile(r"^\s*(?:which|who|what)\b(?:\s+[\w'’-]+){0,3}?\s+(?:is|are|was|were|opens?|closes?|"
+                                 r"starts?|ends?|finish(?:es)?|runs?|costs?|has|have|had|did|does|ran|came|comes)\s+"
+                                 r"(later|earlier|sooner|longer|shorter|cheaper|dearer|bigger|smaller|larger|higher|"
+                                 r"lower|older|younger|faster|slower|more|less|fewer)\b", re.I)
 _STATES_COMBINED = re.compile(r"\b(?:more|fewer|less|longer|shorter|later|earlier|older|younger|higher|lower|greater|"
                               r"bigger|smaller|cheaper|dearer)\s+(?:\w+\s+){0,3}?than\b|\b(?:combined|altogether|"
                               r"in\s+total|in\s+all|total|together|sum)\b|\b" + _DURATION.pattern +
@@ -1316,6 +1324,11 @@ class ExtractiveGenerator:
             direct, basis = None, {"kind": "dropped", "why": "a total or a difference of values is asked; one value "
                                                            "read is not it"}  # "how many more calls in Q3 than in
             # Q2": not Q3's 312; "a course, a microchip and a vaccine altogether": not the vaccine's £38
+        if direct is not None and (basis or {}).get("kind") == "span" and (cmp := _PICKS_BY_COMPARING.search(question)) \
+                and " or " not in question and not any(re.search(rf"\b{cmp.group(1)}\b", sp.display, re.I) for sp in chain):
+            direct, basis = None, {"kind": "dropped", "why": "the question picks by comparing values; one value read "
+                                                           "is not the comparison"}  # "which branch opens later on a
+            # sunday": not the name of the column read first
         text = "\n".join(f"{_ended(s)} [{s.unit_id}]" for s in chain)  # a line each: a span is one statement
         return Draft(text=text, direct=direct, basis=basis,
                      notes=[{"generator": "extractive", "statements": len(chain), "band": band is not None}])
@@ -2044,6 +2057,8 @@ class ExtractiveGenerator:
                     question, mentions, span, records.get((span.unit_id, span.record), ("", "")))):
                 return []  # "Household waste collected: 41,200 tonnes" is not how much food waste was; Team Keel's
                 # "Lead: Marisol Quennell" is not who leads Team Oar
+            if answer_type == "DATE" and _PAST_ASKED.search(question):  # "when did it open": not "Thursday" of
+                cands = [(c, at) for c, at in cands if not _WEEKDAY_ONLY.fullmatch(c.strip())]  # its opening hours
             if answer_type == "DATE" and (stated := _months_after(question)):
                 cands = [(c, at) for c, at in cands if not _months_stated(c) & stated]  # "the next meeting after the
                 # October 2024 one" is not "Date: Wednesday 9 October 2024"

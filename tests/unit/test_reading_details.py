@@ -260,3 +260,16 @@ def test_a_count_before_a_compared_name_multiplies_its_price(x: SpacyExtractor) 
 def test_how_far_ahead_asks_a_time(x: SpacyExtractor, question: str, value: str) -> None:
     text = "Patient transport must be booked at least 48 hours before your appointment, up to 20 miles away."
     assert answer(x, question, [(text, "paragraph", "Transport", "")])[0] == value
+
+
+def test_a_past_event_is_not_dated_by_a_weekday(x: SpacyExtractor) -> None:
+    units = [("| Day | Riverside branch |\n|---|---|\n| Thursday | 10:00–17:00 |", "table", "Opening hours", ""),
+             ("The **Riverside branch** opened on 22 April 2017 in the former chandlery.", "paragraph", "About", "")]
+    assert answer(x, "When did the Riverside branch open?", units)[0] == "22 April 2017"
+
+
+def test_a_question_picking_by_comparison_is_not_answered_by_one_span(x: SpacyExtractor) -> None:
+    """"which branch opens later on a sunday" was answered "Harbourside branch" (the column read), which opens earlier."""
+    hours = [("Day: Sunday; Marketgait branch: 11:00–16:00; Harbourside branch: 10:00–16:00", "paragraph",
+              "Opening hours", "")]
+    assert answer(x, "which branch opens later on a sunday", hours)[0] is None
