@@ -1324,6 +1324,8 @@ class ExtractiveGenerator:
             direct, basis = None, {"kind": "dropped", "why": "a total or a difference of values is asked; one value "
                                                            "read is not it"}  # "how many more calls in Q3 than in
             # Q2": not Q3's 312; "a course, a microchip and a vaccine altogether": not the vaccine's £38
+        if direct is not None and any(direct.count(a) != direct.count(b) for a, b in ("()", "[]", "{}")):
+            direct, basis = None, {"kind": "dropped", "why": "the value read is cut inside brackets"}  # "retrieve(query"
         if direct is not None and (basis or {}).get("kind") == "span" and (cmp := _PICKS_BY_COMPARING.search(question)) \
                 and " or " not in question and not any(re.search(rf"\b{cmp.group(1)}\b", sp.display, re.I) for sp in chain):
             direct, basis = None, {"kind": "dropped", "why": "the question picks by comparing values; one value read "

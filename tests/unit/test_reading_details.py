@@ -273,3 +273,13 @@ def test_a_question_picking_by_comparison_is_not_answered_by_one_span(x: SpacyEx
     hours = [("Day: Sunday; Marketgait branch: 11:00–16:00; Harbourside branch: 10:00–16:00", "paragraph",
               "Opening hours", "")]
     assert answer(x, "which branch opens later on a sunday", hours)[0] is None
+
+
+def test_a_value_cut_inside_brackets_is_no_answer(x: SpacyExtractor) -> None:
+    """"retrieve(query" was answered at 0.54 from a code unit's line."""
+    code = ('def corrective_rag(query: str, index, top_k: int = 5) -> dict:\n    """\n    Corrective RAG: evaluate '
+            'retrieval quality before generation.\n    Falls back to web search if index retrieval quality is too low.\n'
+            '    """\n    results = retrieve(query, index, top_k=top_k)\n    quality = retrieval_quality_score(results)')
+    got = basis(x, "What does corrective RAG score before deciding whether to fall back?",
+                [(code, "code", "Corrective RAG", "")])
+    assert got == {"kind": "dropped", "why": "the value read is cut inside brackets"}
