@@ -4,22 +4,17 @@ replacing the table, and a question answered from a row."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kmrag.answer.answerer import Answerer
-from kmrag.config import load_settings
-from kmrag.graph.local_store import LocalGraphStore
-from kmrag.graph.neo4j_store import Neo4jGraphStore
 from kmrag.ingestion.pipeline import IngestionJob
 from kmrag.ingestion.sources import SourceOptions
 from kmrag.nlp.embed import get_embedder
 from kmrag.nlp.extract import SpacyExtractor
 from kmrag.stores import Stores
-from kmrag.units.store import PgUnitStore
 
 pytestmark = pytest.mark.integration
 
@@ -29,16 +24,6 @@ Dorothy Lane,2x,Empacher,2009,"Dorothy Lane, first women's captain",In service
 Ferry Lane,4+,Aylings,1993,the boathouse's street,Training,spare
 Osprey,8+,Stampfli,2021,,Retired
 """
-
-
-@pytest.fixture(params=["neo4j", "embedded"])
-def stores(request: Any, neo4j_driver: Any, pg_pool: Any, tenant: str, tmp_path: Path) -> Iterator[Stores]:
-    settings = load_settings(config_file=tmp_path / "none.toml", environ={}, tenant=tenant)
-    graph: Any = Neo4jGraphStore(neo4j_driver) if request.param == "neo4j" else LocalGraphStore(tmp_path / "graph")
-    s = Stores(settings=settings, graph=graph, units=PgUnitStore(pg_pool, 384), pool=pg_pool, database_url="")
-    yield s
-    s.graph.clear_tenant(tenant)
-    s.units.clear_tenant(tenant)
 
 
 def _run(s: Stores, extractor: SpacyExtractor, tenant: str, folder: Path) -> Any:
