@@ -800,18 +800,18 @@ _DURATION = re.compile(r"(?:(?:about|around|almost|nearly|over|some|more\s+than|
                        r"(?:\s+(?:old|long|later|earlier))?", re.I)
 
 
+# the comparatives a span states a difference with, and a question picks one thing by
+_COMPARATIVES = r"more|fewer|less|longer|shorter|later|earlier|older|younger|higher|lower|bigger|smaller|cheaper|dearer"
 # a span that states a difference or a total itself ("15 more seats than", "a combined capacity of 65", "four years
 # after its founding", "45 staff in total")
+_STATES_COMBINED = re.compile(rf"\b(?:{_COMPARATIVES}|greater)\s+(?:\w+\s+){{0,3}}?than\b|\b(?:combined|altogether|"
+                              r"in\s+total|in\s+all|total|together|sum)\b|\b" + _DURATION.pattern +
+                              r"\s+(?:after|before|later|earlier)\b", re.I)
 # a question picking one thing by comparing its values with the others' ("which branch opens later", "who ran
 # faster"), its comparative right after the thing asked and its verb; answered by a comparison, never by one span's name
 _PICKS_BY_COMPARING = re.compile(r"^\s*(?:which|who|what)\b(?:\s+[\w'’-]+){0,3}?\s+(?:is|are|was|were|opens?|closes?|"
                                  r"starts?|ends?|finish(?:es)?|runs?|costs?|has|have|had|did|does|ran|came|comes)\s+"
-                                 r"(later|earlier|sooner|longer|shorter|cheaper|dearer|bigger|smaller|larger|higher|"
-                                 r"lower|older|younger|faster|slower|more|less|fewer)\b", re.I)
-_STATES_COMBINED = re.compile(r"\b(?:more|fewer|less|longer|shorter|later|earlier|older|younger|higher|lower|greater|"
-                              r"bigger|smaller|cheaper|dearer)\s+(?:\w+\s+){0,3}?than\b|\b(?:combined|altogether|"
-                              r"in\s+total|in\s+all|total|together|sum)\b|\b" + _DURATION.pattern +
-                              r"\s+(?:after|before|later|earlier)\b", re.I)
+                                 rf"({_COMPARATIVES}|sooner|larger|faster|slower)\b", re.I)
 
 
 def asks_combined(question: str) -> bool:
@@ -2413,10 +2413,13 @@ class ExtractiveGenerator:
 _LEADING_COUNT = re.compile(rf"(\d{{1,3}}|{'|'.join(_COUNT_WORDS)})\s+(?=[A-Z])")  # "four Vale Day tickets", not "Seven Samurai"
 
 
+_COUNT_BEFORE = re.compile(rf"\b(\d{{1,3}}|{'|'.join(_COUNT_WORDS)})\s+(?:of\s+(?:the\s+)?)?", re.I)
+
+
 def _count_before(name: str, question: str) -> float:
     """The count the question says before a compared name ("four Vale Day tickets": 4), else 1."""
-    m = _LEADING_COUNT.match(name) or \
-        re.search(rf"\b(\d{{1,3}}|{'|'.join(_COUNT_WORDS)})\s+(?:of\s+(?:the\s+)?)?{re.escape(name)}", question, re.I)
+    m = _LEADING_COUNT.match(name) or next((c for c in _COUNT_BEFORE.finditer(question)
+                                            if question[c.end():c.end() + len(name)].lower() == name.lower()), None)
     if m is None:
         return 1.0
     n = m.group(1).lower()

@@ -16,6 +16,7 @@ import csv
 from dataclasses import dataclass, field
 
 from kmrag.errors import BadInput
+from kmrag.ingestion.parse.blocks import pipe_table, table_cell
 
 _SNIFFED = ",;\t|"
 
@@ -25,10 +26,6 @@ class DelimitedTable:
     text: str  # the pipe table
     rows: int  # data rows read
     problems: list[tuple[int, str]] = field(default_factory=list)  # (line number, why it was left out)
-
-
-def _cell(value: str) -> str:
-    return " ".join(value.split()).replace("|", "/")
 
 
 def _delimiter(text: str, tab: bool) -> str:
@@ -63,7 +60,7 @@ def _records(text: str, where: str, delimiter: str) -> list[tuple[int, int, list
 def read_delimited(text: str, where: str, tab: bool = False) -> DelimitedTable:
     """The table of a delimited file's ``text``; ``where`` names the file in errors. BadInput when it holds no
     table: no header of two columns or more, or no data row."""
-    records = [(a, b, [_cell(c) for c in row]) for a, b, row in _records(text, where, _delimiter(text, tab))
+    records = [(a, b, [table_cell(c) for c in row]) for a, b, row in _records(text, where, _delimiter(text, tab))
                if any(c.strip() for c in row)]
     if not records:
         raise BadInput(f"{where}: no rows")
@@ -89,6 +86,4 @@ def read_delimited(text: str, where: str, tab: bool = False) -> DelimitedTable:
     if not body:
         said = "; ".join(f"line {n}: {why}" for n, why in problems)
         raise BadInput(f"{where}: a header and no row to read" + (f" ({said})" if said else ""))
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * width]
-    out += ["| " + " | ".join(r) + " |" for r in body]
-    return DelimitedTable(text="\n".join(out), rows=len(body), problems=problems)
+    return DelimitedTable(text=pipe_table([header, *body]), rows=len(body), problems=problems)

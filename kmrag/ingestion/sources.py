@@ -18,7 +18,6 @@ from pydantic import BaseModel, Field
 from kmrag.config import DEFAULT_MAX_BYTES
 from kmrag.errors import BadInput, NotFound
 from kmrag.ingestion import qa_corpora
-from kmrag.ingestion.delimited import read_delimited
 from kmrag.ingestion.encoding import decode_bytes
 from kmrag.schema.ids import content_hash
 
@@ -333,6 +332,10 @@ def _read_file(path: Path, sid: str, opts: SourceOptions) -> Iterator[SourceDocu
 def _read_delimited(path: Path, sid: str, uri: str, text: str, tab: bool,
                     meta: dict[str, Any]) -> Iterator[SourceDocument | SourceProblem]:
     """A CSV or TSV file as one table (kmrag.ingestion.delimited); each row left out is reported by its line."""
+    from kmrag.ingestion.delimited import (
+        read_delimited,  # it writes the parsers' pipe table, and they read sources
+    )
+
     table = read_delimited(text, str(path), tab=tab)
     for line, why in table.problems:
         yield SourceProblem(path=f"{path}:line {line}", reason=why)

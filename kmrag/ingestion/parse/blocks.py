@@ -19,3 +19,16 @@ class Block(BaseModel):
     end: int = 0
     page: int | None = None
     meta: dict[str, object] | None = None  # a heading's section metadata (a Markdown `<!-- YAML -->` block)
+
+
+def table_cell(text: str) -> str:
+    """A table cell's text on one line, its bars made slashes (a bar would cut the cell in two)."""
+    return " ".join(text.split()).replace("|", "/")
+
+
+def pipe_table(rows: list[list[str]]) -> str:
+    """Rows as the pipe table every parser gives its tables: the first row the header, short rows padded."""
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
+    return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows[1:]])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html as html_lib
 from html.parser import HTMLParser
 
-from kmrag.ingestion.parse.blocks import Block
+from kmrag.ingestion.parse.blocks import Block, pipe_table, table_cell
 
 _SKIP = {"script", "style", "noscript", "template", "head", "svg", "iframe", "object"}
 _BLOCKISH = {"p", "div", "section", "article", "main", "header", "footer", "blockquote", "figure", "figcaption",
@@ -164,7 +164,7 @@ class _Parser(HTMLParser):
         if tag in ("td", "th") and t.cell is not None:
             if t.row is None:
                 t.row = []
-            t.row.append(" ".join("".join(t.cell).split()).replace("|", "/"))
+            t.row.append(table_cell("".join(t.cell)))
             t.cell = None
         elif tag == "tr" and t.row is not None:
             if any(t.row):
@@ -179,11 +179,7 @@ class _Parser(HTMLParser):
                 return  # layout: the blocks its cells held stay
             del self.blocks[t.blocks:]
             self.pos = t.pos
-            width = max(len(r) for r in rows)
-            rows = [r + [""] * (width - len(r)) for r in rows]
-            lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
-            lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
-            body = "\n".join(lines)
+            body = pipe_table(rows)
             start = self.pos
             self.pos += len(body) + 2
             self.blocks.append(Block(kind="table", text=body, start=start, end=start + len(body)))

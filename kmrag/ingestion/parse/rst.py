@@ -19,7 +19,7 @@ import re
 import textwrap
 from typing import Any
 
-from kmrag.ingestion.parse.blocks import Block, BlockKind
+from kmrag.ingestion.parse.blocks import Block, BlockKind, pipe_table
 
 SETTINGS: dict[str, Any] = {
     "_disable_config": True,  # no docutils.conf from the working folder or the home folder
@@ -172,11 +172,7 @@ class _Walker:
                 rows.append(cells)
         if not rows:
             return
-        width = max(len(r) for r in rows)
-        rows = [r + [""] * (width - len(r)) for r in rows]
-        lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
-        lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
-        self.out.append(("table", "\n".join(lines), {}))
+        self.out.append(("table", pipe_table(rows), {}))
 
     def definitions(self, node: Any, level: int) -> None:
         """definition, field and option lists: one definition block per entry."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from kmrag.ingestion.parse.blocks import Block
+from kmrag.ingestion.parse.blocks import Block, pipe_table, table_cell
 from kmrag.ingestion.parse.code_lines import code_regions
 from kmrag.ingestion.parse.markdown import parse_markdown
 
@@ -95,12 +95,11 @@ def tsv_table(raw: str) -> str | None:
     lines = [ln.strip(" \r") for ln in raw.strip("\n").split("\n")]
     if len(lines) < 2 or any("\t" not in ln for ln in lines):
         return None
-    rows = [[" ".join(c.split()).replace("|", "/") for c in re.split(r"\t+", ln.strip("\t"))] for ln in lines]
+    rows = [[table_cell(c) for c in re.split(r"\t+", ln.strip("\t"))] for ln in lines]
     width = len(rows[0])
     if width < 2 or any(len(r) != width or not any(r) for r in rows):
         return None
-    out = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
-    return "\n".join(out + ["| " + " | ".join(r) + " |" for r in rows[1:]])
+    return pipe_table(rows)
 
 
 _GAP = re.compile(r"(?<=\S) {2,}(?=\S)")
