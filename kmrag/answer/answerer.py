@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kmrag.answer import paths
-from kmrag.answer.asked import asking
+from kmrag.answer.asked import asking, day_asked, names_a_day
 from kmrag.answer.casing import restore_case, split_pair
 from kmrag.answer.confidence import explain, features, probability
 from kmrag.answer.contacts import contact_asked, contact_values, holder_keys
@@ -209,6 +209,11 @@ class Answerer:
                           "why": best[3].why})
             validated = Validated(citations=validated.citations)
         confidence, why, evidence = 0.0, "nothing was found", []
+        if validated.found and validated.direct and day_asked(asked) and not names_a_day(validated.direct):
+            # "On what date is the workshop?" (read as "When is ...?"): "in May" names no day
+            why = f"the question asks for a day, and \"{validated.direct}\" names none; the statements are shown as evidence"
+            trace.append({"step": "judge", "decision": "not found: " + why})
+            evidence, validated = validated.statements, Validated(citations=validated.citations)
         if best and validated.found:
             titles = {u.id: u.title for u in best[2].units}
             feats = features(q, analysis, validated, titles, self.extractive.nlp)
@@ -220,7 +225,7 @@ class Answerer:
                               f"{self.settings.min_confidence:.2f}; the statements are shown as evidence", "why": why})
                 why = _refused(validated.direct, confidence, self.settings.min_confidence, why)
                 evidence, validated = validated.statements, Validated(citations=validated.citations)
-        elif best and best[1].found:
+        elif best and best[1].found and not evidence:
             evidence = best[1].statements
             why = f"what was found is not about what the question asks: {best[3].why}"
         trace.append({"step": "done", "found": validated.found, "statements": len(validated.statements),

@@ -40,6 +40,26 @@ def described_answer(value: str, question: str) -> bool:
         return False
     return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", _ASKED_NAME_NOUN.sub(" ", question), re.I) is None
 
+# a question that asks for a day ("on what date", "the date of", "which day"): a month or a year alone is no answer
+_DAY_ASKED = re.compile(r"\b(?:what|which)\s+(?:date|day)\b(?!\s+of\s+the\s+(?:week|month|year)\b)|"
+                        r"\bdate\s+of\b|\bwhat\s+is\s+the\s+date\b", re.I)
+_A_DAY = re.compile(r"\b(?:[12]?\d|3[01])(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Z][a-z]+|[A-Z][a-z]+\.?\s+(?:[12]?\d|3[01])"
+                    r"(?:st|nd|rd|th)?\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b|"
+                    r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|\b(?:today|tomorrow|yesterday)\b")
+
+
+def day_asked(question: str) -> bool:
+    """Whether ``question`` asks for a day ("On what date is the workshop?", "the date of his death"), not a month
+    or a year ("which day of the week" asks a weekday, which names a day too)."""
+    return _DAY_ASKED.search(question) is not None
+
+
+def names_a_day(value: str) -> bool:
+    """Whether a date names a day: "17 May", "May 17th", "2025-05-17", "17/05/2025", "Saturday"; not "May",
+    "spring 2025" or "1926"."""
+    return _A_DAY.search(value) is not None
+
+
 WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 WH_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
 # the clauses that describe a word rather than ask: "the album [that includes X]", "a company [headquartered

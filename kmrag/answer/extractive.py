@@ -35,10 +35,12 @@ from kmrag.answer.asked import (
     asking,
     asking_verb,
     copular_ask,
+    day_asked,
     described_answer,
     done_to_another,
     frame,
     framed_at,
+    names_a_day,
     past_holders,
     said_to_be,
     undergoer,
@@ -52,6 +54,7 @@ from kmrag.answer.countries import country_in, country_named, place_names
 from kmrag.answer.describe import read_description
 from kmrag.answer.faq import faq_answer
 from kmrag.answer.fields import ASKS_PREDECESSOR, field_value, flat
+from kmrag.answer.joins import joined
 from kmrag.answer.judge import NUMBER_WORDS, judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
@@ -1261,8 +1264,9 @@ class ExtractiveGenerator:
                                lambda sp: meaning.get((sp.unit_id, sp.start))) \
             if analysis.answer_type != "YES_NO" else None  # who deals with what is asked, then their number
         band = None if contact is not None else self._band(question, scored, analysis) or (
-            _counted(question, self._cell(question, scored, analysis, asking(self.nlp, question)[1]
-                                          if question.isascii() else None)
+            _counted(question, self._joined(question, scored, analysis)
+                     or self._cell(question, scored, analysis, asking(self.nlp, question)[1]
+                                   if question.isascii() else None)
                      or self._row_by_cells(question, scored, analysis) or self._field(question, scored, analysis)
                      or self._role(question, scored, analysis))
             if analysis.kind == "factoid" and analysis.answer_type != "YES_NO"
@@ -1592,6 +1596,16 @@ class ExtractiveGenerator:
                           lambda text: {e.text for e in self.nlp(text).ents if e.label_ == "PERSON"})
         return None if got is None else ([got[0]], got[1], "cell:" + got[2])
 
+    @staticmethod
+    def _joined(question: str, scored: list[_Scored], analysis: QuestionAnalysis
+                ) -> tuple[list[Span], str | None, str] | None:
+        """A value read through a key one table's row gives and another table defines ("a full-price ticket for X":
+        X's price band, then that band's Full price; kmrag.answer.joins), read as a cell is, "cell:" + how."""
+        if not question.isascii():
+            return None
+        got = joined(question, analysis.answer_type, [x.span for x in scored], VALUE_OF.get(analysis.answer_type))
+        return None if got is None else (got[0], got[1], "cell:" + got[2])
+
     # -- bands -----------------------------------------------------------------------------------
 
     def _band(self, question: str, scored: list[_Scored],
@@ -1809,6 +1823,7 @@ class ExtractiveGenerator:
         if answer_type == "DATE":  # "when is her last day": a day, not "28 years" (a span of time, no date)
             cands = [(t, at) for t, at in cands if not _DURATION.fullmatch(t.strip()) or re.search(
                 r"\b(?:within|in|inside|under)\s+$", span.display[:at])]  # ("reply within two weeks" says when)
+            cands = [(t, at) for t, at in cands if not re.fullmatch(r"\d{5,}", t.strip())]  # "charity no. 1098273"
         if answer_type in {"NUMBER", "MONEY"}:  # "£2.50": a sum keeps the currency sign the recogniser left out
             cands = [(span.display[at - 1] + t, at - 1) if at > 0 and span.display[at - 1] in "£$€¥" and
                      t[:1].isdigit() else (t, at) for t, at in cands]
@@ -2061,6 +2076,8 @@ class ExtractiveGenerator:
                 # "Lead: Marisol Quennell" is not who leads Team Oar
             if answer_type == "DATE" and _PAST_ASKED.search(question):  # "when did it open": not "Thursday" of
                 cands = [(c, at) for c, at in cands if not _WEEKDAY_ONLY.fullmatch(c.strip())]  # its opening hours
+            if answer_type == "DATE" and day_asked(question):  # "on what date is the workshop": not "May"
+                cands = [(c, at) for c, at in cands if names_a_day(c)]
             if answer_type == "DATE" and (stated := _months_after(question)):
                 cands = [(c, at) for c, at in cands if not _months_stated(c) & stated]  # "the next meeting after the
                 # October 2024 one" is not "Date: Wednesday 9 October 2024"

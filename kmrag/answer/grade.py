@@ -18,7 +18,7 @@ from typing import Any
 from kmrag.answer.context import Context, fence_safe
 from kmrag.answer.judge import NUMBER_WORDS, ORDINALS
 from kmrag.answer.llm import LLMClient
-from kmrag.answer.support import STOP, terms
+from kmrag.answer.support import STOP, split_compounds, terms
 from kmrag.answer.validate import Validated
 from kmrag.retrieval.analysis import CLAUSE_ASKED, QuestionAnalysis
 from kmrag.retrieval.multihop import VALUE_OF
@@ -56,7 +56,7 @@ class OfflineGrader:
                     queries: Sequence[str] = ()) -> list[UnitGrade]:
         """``queries``: what retrieval also asked (the question rewritten with a resolved sub-answer): the
         unit of a second hop shares its words, not the question's."""
-        qwords = terms(question).words | terms(" ".join(analysis.mentions)).words
+        qwords = split_compounds(terms(question).words | terms(" ".join(analysis.mentions)).words)
         later = terms(" ".join(q for q in queries if q != question)).words
         mentions = [m.lower() for m in analysis.mentions if len(m) > 2]
         pattern = VALUE_OF.get(analysis.answer_type)
@@ -65,6 +65,7 @@ class OfflineGrader:
         for u in units:
             text = f"{u.title}\n{u.content}"
             words = terms(text).words
+            words |= split_compounds(words)
             overlap = len(qwords & words) / max(1, len(qwords))
             if later:
                 overlap = max(overlap, len(later & words) / len(later))

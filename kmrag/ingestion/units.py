@@ -22,8 +22,11 @@ from kmrag.schema.ids import unit_text
 
 MAX_UNIT_CHARS = 1200  # longer text is packed into sentence groups of about this size
 SENTENCE_MAX_CHARS = 2 * MAX_UNIT_CHARS  # a longer "sentence" (no terminator) is cut at whitespace
-TABLE_MAX_CHARS = 8000  # bigger tables are split by rows, each part repeating the header
-UNIT_MAX_CHARS = TABLE_MAX_CHARS  # no unit of any kind is longer (bounded NLP time and memory)
+# bigger tables are split by rows into parts of about equal size, each repeating the header: a question names one
+# row ("a ticket for An Evening with Corinne Blake"), and a spreadsheet of 40 rows in one unit is found by neither
+# its words (diluted by the other rows) nor its vector (the embedder reads the first 256 word pieces)
+TABLE_MAX_CHARS = 2000
+UNIT_MAX_CHARS = 8000  # no unit of any kind is longer (bounded NLP time and memory)
 CODE_MAX_CHARS = 2000  # a code block is kept whole up to this, longer ones are cut between lines
 FRAGMENT_CHARS = 40  # a shorter plain paragraph ("Done.", "Example:") joins its neighbour paragraph
 
@@ -76,16 +79,14 @@ def _split_table(text: str) -> list[str]:
         return [text]
     lines = text.split("\n")
     header, rows = lines[:2], lines[2:]
-    parts: list[str] = []
-    cur: list[str] = []
-    for r in rows:
-        if cur and sum(len(x) + 1 for x in header + cur + [r]) > TABLE_MAX_CHARS:
-            parts.append("\n".join(header + cur))
-            cur = []
-        cur.append(r)
-    if cur:
-        parts.append("\n".join(header + cur))
-    return parts
+    n = -(-len(text) // (TABLE_MAX_CHARS - sum(len(x) + 1 for x in header)))  # the fewest parts that fit, about
+    share = sum(len(r) + 1 for r in rows) / max(1, n)  # each part's share of the rows' characters
+    parts: list[list[str]] = [[] for _ in range(n)]
+    done = 0
+    for r in rows:  # a row goes to the part its first character falls in
+        parts[min(n - 1, int(done // share))].append(r)
+        done += len(r) + 1
+    return ["\n".join(header + p) for p in parts if p]
 
 
 def _fragment(b: Block) -> bool:

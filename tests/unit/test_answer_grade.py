@@ -75,6 +75,16 @@ def test_a_unit_of_code_setting_an_identifier_the_question_names_in_words_is_use
     assert got[code.id].useful and "minScore" in got[code.id].why and not got[other.id].useful
 
 
+def test_a_hyphenated_word_of_the_question_meets_its_parts_in_a_unit() -> None:
+    """"a full-price ticket" and a table's "Full price" column: the table was graded 0% and left out."""
+    bands = unit("u_" + "9" * 16, "| Band | Full price | Concession |\n|---|---|---|\n| A | £28.00 | £25.00 |",
+                 title="Live events", type_="table")
+    q = "How much is a full-price ticket for An Evening with Corinne Blake?"
+    analysis = QuestionAnalysis(question=q, kind="factoid", answer_type="MONEY", mentions=["Corinne Blake"])
+    (got,) = OfflineGrader().grade_units(q, analysis, [bands])
+    assert got.useful and got.why.startswith("29%")  # "full" and "price" of 7 words
+
+
 def _read_off(question: str, quote: str, mentions: list[str], direct: str) -> Any:
     u = unit("u_" + "7" * 16, quote, title="AIRLINES")
     other = unit("u_" + "8" * 16, "Air India is headquartered in New Delhi.", title="AIRLINES")

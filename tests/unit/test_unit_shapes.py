@@ -8,7 +8,7 @@ import pytest
 from kmrag.answer.spans import unit_spans
 from kmrag.ingestion.parse import parse_document
 from kmrag.ingestion.sources import SourceDocument
-from kmrag.ingestion.units import CODE_MAX_CHARS, ParsedUnits, build_units
+from kmrag.ingestion.units import CODE_MAX_CHARS, TABLE_MAX_CHARS, ParsedUnits, build_units
 from kmrag.schema import UnitType
 from kmrag.schema.ddl import postgres_statements
 
@@ -54,6 +54,22 @@ def test_code_is_kept_whole_to_the_bound_and_split_between_lines_beyond_it():
     small = "\n".join(f"y{i} = value({i})" for i in range(100))
     assert len(small) > 1200 and [c for t, c in typed(f"```\n{small}\n```") if t is UnitType.CODE] == [
         f"```\n{small}\n```"]
+
+
+def test_a_long_table_is_split_by_rows_into_parts_of_about_equal_size_each_with_its_header():
+    """A spreadsheet of 60 rows in one unit was found by neither its words nor its vector for a question naming one
+    row; each part now repeats the header, and no row is lost, cut or moved."""
+    header = "| date | title | venue | price_band |\n|---|---|---|---|"
+    rows = [f"| 2025-03-{i % 28 + 1:02d} | Show number {i} of the spring season | Main House | {'ABCD'[i % 4]} |"
+            for i in range(60)]
+    parts = [c for t, c in typed("# Programme\n\n" + "\n".join([header, *rows]) + "\n") if t is UnitType.TABLE]
+    assert len("\n".join([header, *rows])) > 2 * TABLE_MAX_CHARS and TABLE_MAX_CHARS <= 2000
+    assert len(parts) == 3 and all(p.startswith(header + "\n") and len(p) <= TABLE_MAX_CHARS for p in parts)
+    sizes = [len(p) for p in parts]
+    assert max(sizes) - min(sizes) < 2 * len(rows[0])  # about equal: no small last part
+    assert [r for p in parts for r in p.split("\n")[2:]] == rows
+    small = "\n".join([header, *rows[:20]])
+    assert [c for t, c in typed(f"# Programme\n\n{small}\n") if t is UnitType.TABLE] == [small]
 
 
 def test_a_code_unit_is_cited_by_its_line_groups_not_sentences():

@@ -1,0 +1,92 @@
+"""A value read through a key that one table's row gives and another table defines.
+
+"How much is a full-price ticket for An Evening with Corinne Blake?": the season programme's row for An Evening
+with Corinne Blake gives its price_band, A; the ticket page's table keyed by Band gives row A's Full price,
+£28.00. Neither row answers alone, and no span states the two together.
+
+The first row is the one the question names by a cell (a name of two words or more, every one of them said by
+the question); its key is a short code-like cell ("A", "B2", "CIN") whose header shares a word with the key
+header of a row of another table ("price_band" and "Band"), that row keyed by the same code. The column read is
+the one whose header's words the question all says ("Full price" of "full-price"), or the table's only column
+holding a value of the kind asked. Several rows named for the same thing must lead to one value; two tables,
+columns or values in doubt give no answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kmrag.answer.spans import Span, row_cells
+from kmrag.answer.support import STOP, stem, terms
+
+_CODE = re.compile(r"[A-Z0-9][A-Za-z0-9+-]{0,5}")  # a key: "A", "B2", "CIN", "Z3+"
+_VALUE_KINDS = frozenset({"MONEY", "NUMBER", "QUANTITY", "DATE", "TIME", "PERCENT"})
+_MARKS = "`*_ "
+
+
+def _words(text: str) -> frozenset[str]:
+    """The stems of a header's or a question's words, split at hyphens and underscores too ("price_band": price,
+    band; "full-price": full, price)."""
+    return frozenset(stem(w) for w in re.split(r"[\W_]+", text.lower()) if w and w not in STOP)
+
+
+def _cells(span: Span) -> list[tuple[str, str]]:
+    return [(p[0].strip(), p[1].strip(_MARKS)) for p in row_cells(span.display) if len(p) == 2]
+
+
+def _fits(value: str, answer_type: str, pattern: re.Pattern[str] | None) -> bool:
+    if answer_type in _VALUE_KINDS and not re.search(r"\d", value):
+        return False
+    return bool(pattern.search(value)) if pattern is not None else bool(value) and len(value) <= 60
+
+
+def _named_by(cells: Sequence[tuple[str, str]], qwords: frozenset[str]) -> str | None:
+    """The longest cell value naming the row that the question says whole (two words or more)."""
+    bare = [re.sub(r"\s*\([^()]*\)", "", v).strip() for _, v in cells]  # "Feathers & Fury (Ransome Dance Company)"
+    names = [v for v in bare if len(terms(v).words) >= 2 and terms(v).words <= qwords]
+    return max(names, key=lambda v: len(terms(v).words), default=None)
+
+
+def _column(cells: Sequence[tuple[str, str]], qwords: frozenset[str], answer_type: str,
+            pattern: re.Pattern[str] | None) -> tuple[str, str] | None:
+    """(header, value) of the column asked in a defining row (its key cell first, left out)."""
+    fitting = [(h, v) for h, v in cells[1:] if _fits(v, answer_type, pattern)]
+    said = [(len(_words(h)), h, v) for h, v in fitting if _words(h) and _words(h) <= qwords]
+    if said:
+        said.sort(key=lambda s: -s[0])
+        if len(said) > 1 and said[1][0] == said[0][0]:
+            return None  # two columns named as fully
+        return said[0][1], said[0][2]
+    return fitting[0] if len(fitting) == 1 else None
+
+
+def joined(question: str, answer_type: str, spans: Sequence[Span], pattern: re.Pattern[str] | None = None,
+           ) -> tuple[list[Span], str, str] | None:
+    """([the named row, the defining row], the value, how it was read), or None (see the module)."""
+    if answer_type not in _VALUE_KINDS:
+        return None
+    qwords, qstems = terms(question).words, _words(question)
+    rows = [s for s in spans if s.kind == "row"]
+    found: dict[str, tuple[list[Span], str]] = {}
+    for row in rows:
+        cells = _cells(row)
+        name = _named_by(cells, qwords)
+        if name is None:
+            continue
+        for header, code in cells:
+            if not _CODE.fullmatch(code) or not (hw := _words(header)) or code in name.split():
+                continue
+            for other in rows:
+                keyed = _cells(other)
+                if other.unit_id == row.unit_id or not keyed or keyed[0][1] != code or not hw & _words(keyed[0][0]):
+                    continue
+                got = _column(keyed, qstems, answer_type, pattern)
+                if got is not None:
+                    how = (f"the {got[0]} of the row whose {keyed[0][0]} is {code}, {code} being the {header} of the "
+                           f"row for {name}")
+                    found.setdefault(got[1], ([row, other], how))
+    if len(found) != 1:
+        return None  # nothing joined, or rows named for the thing that lead to different values
+    value, (chain, how) = next(iter(found.items()))
+    return chain, value, how
