@@ -61,7 +61,7 @@ from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
 from kmrag.answer.listed import asked_count, stated_list
 from kmrag.answer.ordered import as_choice
 from kmrag.answer.roles import role_holder
-from kmrag.answer.rows import row_named_by_cells
+from kmrag.answer.rows import header_of_said_cell, row_named_by_cells
 from kmrag.answer.spans import TITLE_QUALIFIER, Span, row_cells
 from kmrag.answer.support import STOP, negated, number_key, stem, terms
 from kmrag.answer.titled import titled_compared
@@ -1268,7 +1268,7 @@ class ExtractiveGenerator:
                      or self._cell(question, scored, analysis, asking(self.nlp, question)[1]
                                    if question.isascii() else None)
                      or self._row_by_cells(question, scored, analysis) or self._field(question, scored, analysis)
-                     or self._role(question, scored, analysis))
+                     or self._role(question, scored, analysis) or self._header_said(question, scored))
             if analysis.kind == "factoid" and analysis.answer_type != "YES_NO"
             else None)
         basis: dict[str, Any] | None = None
@@ -1595,6 +1595,13 @@ class ExtractiveGenerator:
         got = role_holder(question, analysis.mentions, [x.span for x in scored[:FIELD_POOL] if x.score > 0], akin,
                           lambda text: {e.text for e in self.nlp(text).ents if e.label_ == "PERSON"})
         return None if got is None else ([got[0]], got[1], "cell:" + got[2])
+
+    @staticmethod
+    def _header_said(question: str, scored: list[_Scored]) -> tuple[list[Span], str | None, str] | None:
+        """The day or month a row's cell the question says stands under ("which day is the gallery closed": the
+        header of the Weir Gallery row's "Closed", Monday; kmrag.answer.rows), read as a cell is, "cell:" + how."""
+        got = header_of_said_cell(question, [x.span for x in scored]) if question.isascii() else None
+        return None if got is None else ([got[0]], got[2], f"cell:the header of the row's cell \"{got[1]}\"")
 
     @staticmethod
     def _joined(question: str, scored: list[_Scored], analysis: QuestionAnalysis

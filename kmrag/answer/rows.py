@@ -117,3 +117,34 @@ def row_named_by_cells(question: str, answer_type: str, rows: Sequence[Span], sa
     if not found or len(found) > 1 and found[1][0] == found[0][0] and found[1][3] != found[0][3]:
         return None  # two tables' rows named as well, with different values: no answer
     return found[0][1], found[0][2], found[0][3]
+
+
+# a question asking which day or month ("Which day of the week is the gallery closed?"), and a header naming days or
+# months ("Monday", "Tuesday–Saturday", "March")
+_DAY_OR_MONTH_ASKED = re.compile(r"\b(?:which|what)\s+(?:days?|months?)\b|\bon\s+(?:which|what)\s+days?\b", re.I)
+_CALENDAR_HEAD = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|\b(?:January|February|March|April|May|"
+                            r"June|July|August|September|October|November|December)\b", re.I)
+_BRACKET = re.compile(r"\s*\([^()]*\)")
+
+
+def header_of_said_cell(question: str, rows: Sequence[Span]) -> tuple[Span, str, str] | None:
+    """(the row, its cell, the cell's header) when the question asks which day or month, names a row by a word of its
+    key, and says the one cell of that row under a day's or a month's header ("Which day of the week is the gallery
+    closed?": the Weir Gallery row's "Closed", under Monday); None when two rows are named as well or the row has no
+    such cell, or two."""
+    if not _DAY_OR_MONTH_ASKED.search(question):
+        return None
+    qwords = terms(question).words
+    found: list[tuple[int, Span, str, str]] = []
+    for span in rows:
+        if span.kind != "row" or len(cells := _cells(span.display)) < 3:
+            continue
+        named = len(terms(_BRACKET.sub("", cells[0][1])).words & qwords)
+        said = [(h, v) for h, v in cells[1:] if _CALENDAR_HEAD.search(h) and not re.search(r"\d", v)
+                and terms(v).words and terms(v).words <= qwords]
+        if named and len(said) == 1:
+            found.append((named, span, said[0][1], said[0][0]))
+    found.sort(key=lambda f: -f[0])
+    if not found or len(found) > 1 and found[1][0] == found[0][0]:
+        return None
+    return found[0][1], found[0][2], found[0][3]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kmrag.answer.spans import Span
@@ -28,14 +28,15 @@ _FAST = "快"
 _SLOW = "慢"
 SUPERLATIVE = re.compile(rf"最({_MORE}|{_LESS}|{_FAST}|{_SLOW})|(?<!at )\b(highest|most|largest|biggest|longest|farthest|furthest|"
                          r"heaviest|latest|greatest|lowest|(?<!at )least|fewest|smallest|shortest|nearest|closest|earliest|"
-                         r"fastest|quickest|slowest)\b", re.I)
+                         r"fastest|quickest|slowest|cheapest|dearest|priciest)\b", re.I)
 COMPARATIVE = re.compile(rf"更({_MORE}|{_LESS}|{_FAST}|{_SLOW})|(?<![对相])比[^，。？?]{{1,24}}?({_MORE}|{_LESS}|{_FAST}|{_SLOW})"
                          r"(?=[？?，。！\s]|些|一些|得|了|吗|$)|"
                          rf"({_MORE}|{_LESS})于|超过|不到|不足|\b(higher|more|larger|bigger|longer|farther|heavier|later|"
                          r"greater|lower|less|fewer|smaller|shorter|nearer|closer|earlier|faster|quicker|slower|"
-                         r"exceeds?|exceeded|above|below|under|over)\b", re.I)
+                         r"cheaper|dearer|pricier|exceeds?|exceeded|above|below|under|over)\b", re.I)
 _UP = re.compile(rf"^({_MORE}|超过|highest|most|largest|biggest|longest|farthest|furthest|heaviest|latest|greatest|"
-                 r"higher|more|larger|bigger|longer|farther|heavier|later|greater|exceeds?|exceeded|above|over)$", re.I)
+                 r"higher|more|larger|bigger|longer|farther|heavier|later|greater|exceeds?|exceeded|above|over|"
+                 r"dearer|dearest|pricier|priciest)$", re.I)
 _QUICK = re.compile(rf"^({_FAST}|fastest|quickest|faster|quicker)$", re.I)
 _SLOWLY = re.compile(rf"^({_SLOW}|slowest|slower)$", re.I)
 NEGATED = re.compile(r"不(?!到|足)|没|未|并非|\b(?:not|never|no)\b|n't\b", re.I)
@@ -114,8 +115,43 @@ def _named(key: str, question: str) -> int:
     return m.start() if m else 0
 
 
+# what a comparing word measures, and the header words of a column holding it ("which film runs longer": the
+# running_time_mins column; "which is cheaper": a price's)
+_DIMENSIONS = (
+    (re.compile(r"\b(?:longer|longest|shorter|shortest)\b", re.I),
+     frozenset("duration length runtime running min mins minute minutes hour hours".split())),  # not start_time
+    (re.compile(r"\b(?:cheaper|cheapest|dearer|dearest|pricier|priciest|(?:more|less|most|least)\s+expensive)\b", re.I),
+     frozenset("price prices cost costs fee fees fare fares charge charges".split())),
+    (re.compile(r"\b(?:bigger|biggest|larger|largest|smaller|smallest)\b", re.I),
+     frozenset("size capacity area seats".split())),
+    (re.compile(r"\b(?:taller|tallest)\b", re.I), frozenset({"height"})),
+    (re.compile(r"\b(?:heavier|heaviest|lighter|lightest)\b", re.I), frozenset({"weight"})),
+)
+
+
+_COUNTED = r"\b(?:[2-9]|\d{2,3}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"  # more than one of
+
+
+def _row_named(row: Row, question: str) -> int:
+    """Where the question names the row: by its key, else by a name of two words or more in another of its cells (a
+    spreadsheet keyed by date names its shows by their titles: "The Salt Road", not "2025-02-12"); -1: it does not."""
+    return _name_of(row, question)[0]
+
+
+def _name_of(row: Row, question: str) -> tuple[int, Row]:
+    """(where the question names the row, the row keyed by the name it is named by)."""
+    at = _named(row.key, question)
+    if at >= 0:
+        return at, row
+    for _, value in row.cells:
+        if value[:1].isupper() and len(key_words(value)) >= 2 and (at := _named(value, question)) >= 0:
+            return at, replace(row, key=value)
+    return -1, row
+
+
 def _said(question: str, rows: Sequence[Row]) -> dict[str, float]:
-    """The headers all of whose words (their parenthesis aside) the question says, each with its word count."""
+    """The headers all of whose words (their parenthesis aside) the question says, each with its word count; when
+    none is, the one header of what the question's comparing word measures (half a word)."""
     qwords = terms(question).words
     scores: dict[str, float] = {}
     for r in rows:
@@ -124,7 +160,12 @@ def _said(question: str, rows: Sequence[Row]) -> dict[str, float]:
             bare = _PAREN.sub("", h).strip()
             if hw and hw <= qwords and (not HAN.search(h) or _says_header(question, bare)):
                 scores[h] = float(len(hw))
-    return scores
+    if scores or not rows:
+        return scores
+    measured = [heads for word, heads in _DIMENSIONS if word.search(question)]
+    fitting = {h for r in rows for h, v in r.cells if measure(v, _header_unit(h)) is not None  # not price_band's "B"
+               and any(set(re.split(r"[\W_]+", h.lower())) & heads for heads in measured)}
+    return {fitting.pop(): 0.5} if len(fitting) == 1 else {}
 
 
 def _column(scores: dict[str, float]) -> tuple[str, float] | None:
@@ -228,7 +269,7 @@ def _table(question: str, spans: Sequence[Span]) -> tuple[str, list[Valued]] | N
                   if h == head and (m := measure(v, _header_unit(head))) is not None]
         if len({u for *_, u in valued}) > 1:
             continue  # 1.2 s and 900 ms, 1.2亿元 and 8500万元: not compared as numbers
-        rank = (sum(_named(r.key, question) >= 0 for r, *_ in valued), fit)
+        rank = (sum(_row_named(r, question) >= 0 for r, *_ in valued), fit)
         if len(valued) >= 2 and (best is None or rank > best[0]):
             best = (rank, head, valued)
     return (best[1], best[2]) if best else None
@@ -246,8 +287,13 @@ def compare(question: str, spans: Sequence[Span], yes_no: bool) -> tuple[list[Sp
     head, valued = found
     at = _where(head, question)
     end = at + len(_PAREN.sub("", head).strip())
-    named = sorted((x for x in ((_named(r.key, question), r, v, n, u) for r, v, n, u in valued) if x[0] >= 0),
+    named = sorted((x for x in ((*_name_of(r, question), v, n, u) for r, v, n, u in valued) if x[0] >= 0),
                    key=lambda x: x[0])
+    if len({(x[1].key, x[3], x[4]) for x in named}) > len({x[1].key for x in named}):
+        return None  # a thing named by two rows that disagree ("Hamlet" on two dates, at two prices)
+    named = list({x[1].key: x for x in named}.values())  # a film shown on four dates, its running time once
+    if any(re.search(rf"{_COUNTED}\s+(?:of\s+(?:the\s+)?)?{re.escape(x[1].key)}", question, re.I) for x in named):
+        return None  # "one Vale Week or four Vale Day tickets": four of a row's price, not one (the reader's sums)
     if yes_no:
         return _yes_no(question, head, (at, end), named)
     sup, cmp = _nearest(SUPERLATIVE, question, at, end), _nearest(COMPARATIVE, question, at, end)

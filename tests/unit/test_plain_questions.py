@@ -120,8 +120,9 @@ def test_two_rows_compared_by_price_read_their_sums(x: SpacyExtractor) -> None:
     """Without the price rule the first number of each row decides: 25 uses against 4 thirds of a pint."""
     got = basis(x, "Which is cheaper, Gift voucher (25 uses) or Tasting flight (4 x 1/3 pint)?",
                 [(PRICES, "table", "Prices", "")])
-    assert got.get("kind") == "comparison" and got.get("winner") == "Tasting flight (4 x 1/3 pint)"
-    assert {e["value"] for e in got["entities"]} == {40.0, 9.5}  # type: ignore[union-attr]
+    assert got.get("kind") == "comparison" and str(got.get("winner")).startswith("Tasting flight")
+    # read as the table's Price column ("which is cheaper" measures a price) or as each row's sum
+    assert {float(str(e["value"]).lstrip("£")) for e in got["entities"]} == {40.0, 9.5}  # type: ignore[union-attr]
 
 
 def test_a_list_s_items_are_sentences_without_full_stops() -> None:

@@ -1,0 +1,90 @@
+"""Comparisons over a spreadsheet's rows (kmrag.answer.tables.compare): rows named by a title cell when the key is a
+date, a film shown on several dates counted once, rows of one thing that disagree deciding nothing, and the
+column a comparing word measures when the question names none ("runs longer": running_time_mins)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.answer import tables
+from kmrag.answer.spans import Span, unit_spans
+from tests.unit.test_answer_validation import unit
+
+pytestmark = pytest.mark.unit
+
+SCREENINGS = """| date | start_time | title | price_band | running_time_mins | ticket_price |
+|---|---|---|---|---|---|
+| 2025-02-11 | 11:00 | The Salt Road | CIN | 104 | £8.50 |
+| 2025-02-12 | 18:00 | The Salt Road | CIN | 104 | £8.50 |
+| 2025-02-18 | 11:00 | Winter in Kerrow | CIN | 118 | £8.50 |
+| 2025-02-20 | 14:00 | Winter in Kerrow | CIN | 118 | £5.00 |
+| 2025-02-21 | 19:30 | Harbour Lights | CIN | 97 | £7.00 |"""
+
+
+def spans(text: str = SCREENINGS) -> list[Span]:
+    return unit_spans(unit("u_" + "1" * 16, text, type_="table", title="programme"), 0)
+
+
+@pytest.mark.parametrize("question, winner", [
+    ("Which film runs longer, The Salt Road or Winter in Kerrow?", "Winter in Kerrow"),
+    ("Which is shorter, The Salt Road or Winter in Kerrow?", "The Salt Road"),
+    ("Which is the longer film: Harbour Lights or The Salt Road?", "The Salt Road"),
+])
+def test_rows_named_by_their_titles_are_compared_on_the_column_the_word_measures(question: str, winner: str) -> None:
+    got = tables.compare(question, spans(), False)
+    assert got is not None and got[1] == winner
+    assert got[2]["rule"].endswith("running_time_mins")  # not start_time, a clock time, not a length
+    assert {e["name"] for e in got[2]["entities"]} == {winner, *({"The Salt Road", "Winter in Kerrow",
+                                                                 "Harbour Lights"} - {winner})} & {
+        e["name"] for e in got[2]["entities"]}
+    assert len(got[2]["entities"]) == 2  # a film shown on two dates is one entity
+
+
+def test_a_yes_no_over_the_measured_column() -> None:
+    got = tables.compare("Is The Salt Road longer than Winter in Kerrow?", spans(), True)
+    assert got is not None and got[1] == "no"
+
+
+def test_rows_of_one_thing_that_disagree_decide_nothing() -> None:
+    """Winter in Kerrow costs £8.50 on one date and £5.00 on another: which is cheaper is not read."""
+    assert tables.compare("Which is cheaper, Winter in Kerrow or Harbour Lights?", spans(), False) is None
+    got = tables.compare("Which is cheaper, The Salt Road or Harbour Lights?", spans(), False)
+    assert got is not None and got[1] == "Harbour Lights" and got[2]["rule"] == "smallest ticket_price"
+
+
+def test_no_column_guessed_when_the_word_measures_two_or_none() -> None:
+    two = SCREENINGS.replace("ticket_price", "running_length")
+    assert tables.compare("Which film runs longer, The Salt Road or Winter in Kerrow?", spans(two), False) is None
+    assert tables.compare("Which film is better, The Salt Road or Winter in Kerrow?", spans(), False) is None
+
+
+HOURS = """| Area | Monday | Tuesday–Saturday | Sunday |
+|---|---|---|---|
+| Building and foyer | 09:30 until close of last event | 09:30 until close of last event | 11:00–17:00 |
+| Café (food and hot drinks) | 09:30–17:00 | 09:30–17:00 | 11:00–16:00 |
+| Weir Gallery (free entry) | Closed | 10:00–17:00 | 12:00–16:00 |
+| Box office counter | 10:00–18:00 | 10:00–18:00 | Closed |"""
+
+
+@pytest.mark.parametrize("question, value", [
+    ("Which day of the week is the gallery closed?", "Monday"),  # the row named by a word of its key
+    ("what day is the box office counter closed", "Sunday"),
+    ("Which day is the café closed?", None),  # its row says no "closed"
+    ("Which day of the week is it closed?", None),  # no row named: two rows say "Closed"
+    ("What time does the gallery open on Sunday?", None),  # not a day asked
+])
+def test_the_day_a_said_cell_stands_under(question: str, value: str | None) -> None:
+    from kmrag.answer.rows import header_of_said_cell
+    got = header_of_said_cell(question, spans(HOURS))
+    assert (got and got[2]) == value
+    if value:
+        assert got is not None and got[1] == "Closed" and got[0].quote.startswith("| " + ("Weir" if value ==
+                                                                                          "Monday" else "Box"))
+
+
+def test_the_reader_answers_the_day_from_the_header() -> None:
+    from kmrag.nlp.extract import SpacyExtractor
+    from tests.unit.test_extractive_answers import answer
+    direct, quotes, _ = answer(SpacyExtractor(), "Which day of the week is the gallery closed?",
+                               [(HOURS, "table", "Opening hours", "")])
+    assert direct == "Monday" and quotes == ["| Weir Gallery (free entry) | Closed | 10:00–17:00 | 12:00–16:00 |"]
