@@ -156,7 +156,12 @@ QUALIFIER = re.compile(r"^(?:about|around|approximately|nearly|almost|over|more 
 UNDERGOER_READ = 12  # spans parsed for whom a passive question's verb is done to (the best first)
 _PAST_ASKED = re.compile(r"\b(?:did|was|were)\b", re.I)  # a question of an event past: a weekday alone dates nothing
 _WEEKDAY_ONLY = re.compile(r"(?:on\s+)?(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?", re.I)
-_NUMBERED = re.compile(r"versions?|revisions?", re.I)  # nouns a thing is told apart by a number of
+_YEARS_SAID = re.compile(r"\b(?:1[6-9]|20)\d\d\b")  # the years a question says ("at the end of 2024")
+_NUMBERED = re.compile(r"versions?|revisions?", re.I)
+
+
+def _says_years(text: str, years: Sequence[str]) -> bool:
+    return all(re.search(rf"\b{y}\b", text) for y in years)  # nouns a thing is told apart by a number of
 _VERSION_OF = re.compile(r"\b(?:versions?|revisions?)\s+(?:of\s+(?:the\s+)?)?([^\s?,]+(?:\s+[A-Z][^\s?,]*)*)")
 _VERSION_NUMBER = r"\s*(?:v(?:ersion)?\s*)?\d+(?:\.\d+)*(?:\s+or\s+(?:later|newer|higher|above|greater))?\b"
 
@@ -1775,6 +1780,9 @@ class ExtractiveGenerator:
         if analysis.answer_type in CLAUSE_ASKED:
             return None  # "Why ...?", "How did ...?": the statements answer; no name or value of them does
         order = list(reversed(chain)) if analysis.kind in {"bridge", "inference"} else chain
+        if analysis.answer_type in {"NUMBER", "MONEY", "QUANTITY"} and (years := _YEARS_SAID.findall(question)) and \
+                not any(_says_years(s.display, years) for s in order):  # "how many members at the end of 2024"
+            order = [*order, *(s for s in pool[:POOL_READ] if s not in order and _says_years(s.display, years))]
         got = listed(question, analysis.mentions, order) or \
             self._read(question, analysis.answer_type, analysis.mentions, order, ents)
         if (got is None or not (got[2].get("framed") or got[2].get("listed"))) and frame(question) and \
@@ -2036,6 +2044,9 @@ class ExtractiveGenerator:
             first = sorted(first, key=lambda s: -count[(s.unit_id, s.start)][0])
         if verb is not None:  # "when did the founder of X die": "died in 1931", not "founded in 1923"
             first = sorted(first, key=lambda s: not says_verb(question, verb, s.display))
+        if answer_type in {"NUMBER", "MONEY", "QUANTITY"} and (years := _YEARS_SAID.findall(question)):
+            # "how many members at the end of 2024": "612 members as of 31 December 2024", not "one member, one vote"
+            first = sorted(first, key=lambda s: not _says_years(s.display, years))
         ranked = [*first, *(s for s in order if s not in first)]
         ranked = _hops_first(ranked, count, qwords) if relational else ranked
         if (done := undergoer(self.nlp, question)) is not None:  # "when was the club founded": not "X founded the

@@ -283,3 +283,17 @@ def test_a_value_cut_inside_brackets_is_no_answer(x: SpacyExtractor) -> None:
     got = basis(x, "What does corrective RAG score before deciding whether to fall back?",
                 [(code, "code", "Corrective RAG", "")])
     assert got == {"kind": "dropped", "why": "the value read is cut inside brackets"}
+
+
+def test_a_count_asked_of_a_year_is_read_where_the_year_is_said(x: SpacyExtractor) -> None:
+    """"How many members ... at the end of 2024?" was answered "one" at 0.61 from "one member, one vote": the span
+    giving the count as of 31 December 2024 was not among the statements chosen."""
+    units = [("Quill & Kettle works on the principle of one member, one vote, however many shares you hold.",
+              "paragraph", "Membership", ""),
+             ("Sent to members on 25 March 2025. Hello, and welcome to the spring newsletter of Quill & Kettle!",
+              "paragraph", "Newsletter", ""),
+             ("- **Two branches:** Marketgait and Harbourside.\n- **612 members** as of 31 December 2024.\n"
+              "- **19 employees**, plus a team of around 30 regular volunteers.", "paragraph", "Quill & Kettle today",
+              "")]
+    assert answer(x, "How many members did Quill & Kettle have at the end of 2024?", units)[0] == "612"
+    assert answer(x, "How many members did Quill & Kettle have at the end of 2019?", units)[0] != "612"
