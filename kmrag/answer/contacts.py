@@ -30,9 +30,13 @@ _ASKS_PHONE = re.compile(r"\b(?:phone|telephone|mobile|contact)\s+(?:number|no\.
 # an e-mail address asked: "email address", or "email" as the last thing asked ("the chair's email?", "email for X"),
 # not "the email newsletter"
 ASKS_EMAIL = re.compile(r"\be-?mail(?:\s+address(?:es)?)?(?=\s*(?:[?.!]|$|\s+(?:for|of|to)\b))|\be-?mail\s+address", re.I)
+# a telephone extension asked ("which phone extension do I ring", "the extension of X"), and one given ("Extension:
+# 290", "ext. 290")
+_ASKS_EXTENSION = re.compile(r"\bextension\b|\bext\.?\s*(?:number|no)\b", re.I)
+EXTENSION = re.compile(r"\bext(?:ension)?\.?(?:\s*(?:no\.?|number))?\s*[:.]?\s*(\d{2,5})\b", re.I)
 _NEGATED = re.compile(r"\b(?:not|never|no longer)\b|n't\b", re.I)
 _CONTACT_WORDS = frozenset("""phone telephone mobile contact number numbers no ring call text dial email e-mail mail
-address what which who whom do does i we you can could should would my our me give tell please""".split())
+address what which who whom do does i we you can could should would my our me give tell please extension ext""".split())
 MIN_DIGITS = 9
 
 
@@ -44,24 +48,29 @@ class Entry:
 
 
 def contact_asked(question: str) -> str | None:
-    """"phone" or "email" when the question asks for a telephone number or an e-mail address, else None."""
-    return "email" if ASKS_EMAIL.search(question) else "phone" if _ASKS_PHONE.search(question) else None
+    """"phone", "extension" or "email" when the question asks for a telephone number, a telephone extension or an
+    e-mail address, else None."""
+    if ASKS_EMAIL.search(question):
+        return "email"
+    return "extension" if _ASKS_EXTENSION.search(question) else "phone" if _ASKS_PHONE.search(question) else None
 
 
 def contact_values(kind: str, text: str) -> list[str]:
-    """The contacts of ``kind`` ("phone", "email") ``text`` holds."""
+    """The contacts of ``kind`` ("phone", "extension", "email") ``text`` holds."""
     if kind == "email":
         return [m.group(0) for m in EMAIL.finditer(text)]
+    if kind == "extension":
+        return [m.group(1) for m in EXTENSION.finditer(text)]
     return [m.group(0).strip() for m in PHONE.finditer(text) if sum(c.isdigit() for c in m.group(0)) >= MIN_DIGITS]
 
 
 def directory(kind: str, spans: Sequence[Span]) -> list[Entry]:
     """The entries of the spans holding exactly one contact of ``kind``: a table row's cells that read as names or
     roles, a team list's name and role."""
-    out = []
+    out = _records(kind, spans)
     for s in spans:
         values = contact_values(kind, s.display)
-        if len(set(values)) != 1:
+        if len(set(values)) != 1 or s.sheet and s.record >= 0:
             continue
         if s.kind == "row":
             cells = [c.split(":", 1)[1].strip() for c in s.display.split("; ") if ":" in c]
@@ -71,6 +80,26 @@ def directory(kind: str, spans: Sequence[Span]) -> list[Entry]:
             keys = tuple(k for m in held for k in (m.group("name").strip(), m.group("role").strip()) if k)
         if keys:
             out.append(Entry(keys, values[0], s))
+    return out
+
+
+def _records(kind: str, spans: Sequence[Span]) -> list[Entry]:
+    """The entries of a directory written as records of "Field: value" lines ("Name: Felix Wendt", "Role: Cinema
+    Programmer", "Extension: 240"): a record holding one contact of ``kind``, keyed by its lines' names and roles."""
+    records: dict[tuple[str, int], list[Span]] = {}
+    for s in spans:
+        if s.sheet and s.record >= 0:
+            records.setdefault((s.unit_id, s.record), []).append(s)
+    out = []
+    for lines in records.values():
+        held = [(s, v) for s in lines for v in contact_values(kind, s.display)]
+        if len({v for _, v in held}) != 1:
+            continue
+        fields = [s.display.split(":", 1) for s in lines if ":" in s.display and s is not held[0][0]]
+        keys = tuple(v.strip() for _, v in fields if re.search(r"[A-Z][a-z]", v) and "@" not in v
+                     and len(v.split()) <= 6)
+        if keys:
+            out.append(Entry(keys, held[0][1], held[0][0]))
     return out
 
 

@@ -59,6 +59,12 @@ def _names_of(text: str, skip_first: bool = False) -> set[str]:
     return {w for w in words[1 if skip_first else 0:] if w[:1].isupper() and len(w) > 2}
 
 
+# the noun a contact label stands for ("the email address of X" asks its "Email:", "the phone number" its "Phone:")
+_LABEL_SAYS = {"email": ("address",), "e-mail": ("address",), "web": ("address",), "website": ("address",),
+               "phone": ("number",), "telephone": ("number",), "tel": ("number",), "mobile": ("number",),
+               "extension": ("number", "phone"), "ext": ("number", "phone"), "fax": ("number",)}
+
+
 def _said(word: str, qwords: frozenset[str]) -> bool:
     """A label's word the question says, in any form its stem may miss ("Supplies" for "supply": suppl / supp)."""
     return word in qwords or any(len(w) >= 4 and len(word) >= 4 and (w.startswith(word) or word.startswith(w))
@@ -193,6 +199,7 @@ def field_value(question: str, answer_type: str, mentions: Sequence[str], spans:
                 continue  # "leakage in 2020-21" is no field of KEY FIGURES 2023-24
             value = _value(s.display, colon.end(), answer_type)
             said = terms(f"{frame} {label} {value or ''}").words
+            said |= frozenset(n for w in terms(label).words for n in _LABEL_SAYS.get(w, ()))  # "Email": its address
             unsaid = [w for w in asking_words if not _said(w, said)]
             # the question's own name is not its answer: "whom did Tom Fairley succeed as Director of Operations"
             before = PREVIOUS_LABEL.match(label) is not None  # "Previous site manager": the one before, asked or not

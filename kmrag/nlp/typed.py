@@ -55,6 +55,10 @@ _SPOKEN_OPENING = re.compile(rf"^\s*(?-i:(?:okay|ok|alright|so|well)(?:\s+so)?)\
                              r"did|two|the)\b|(?-i:[A-Z]))")
 # "(...)? year pls": the year is what is wanted (the rephraser reads "(year please)")
 _PLEASE_TAIL = re.compile(r"(?<=[?.])\s*(?:(year|date)\s+)?(?:pls|plz|please)\s*[.!]?\s*$", re.I)
+# a courtesy typed after the question without a stop ("email address for the cinema programmer please")
+_COURTESY_TAIL = re.compile(r"(?:(?<=\w)[\s,]+(?-i:please|pls|plz|thanks|thank\s+you|cheers)|(?<=[?!.])\s+(?:please|pls|"
+                            r"plz|thanks|thank\s+you|cheers))\s*[.!?]*\s*$", re.I)  # a capitalised one is a title:
+# "Who sang Thank You?", "the sitcom, Cheers"
 # a spoken question with no stops: a pair, then what is asked of it ("A and B which one had ...")
 _RUN_ON = re.compile(r"(?<=[\w)])\s+(?=(?-i:which\s+(?:one|of\s+(?:them|these|those|the\s+two))|whose|do\s+(?:they|the)|"
                      r"did\s+(?:they|the))\b)")
@@ -120,7 +124,7 @@ def _tailless(q: str) -> str:
     while True:
         if please := _PLEASE_TAIL.search(q):
             wanted, q = please.group(1) or wanted, q[:please.start()]
-        plain = _BECAUSE_TAIL.sub("", _AFTER.sub("", q)).rstrip()
+        plain = _COURTESY_TAIL.sub("", _BECAUSE_TAIL.sub("", _AFTER.sub("", q))).rstrip()
         if plain == q and not please:
             break
         q = plain

@@ -116,3 +116,40 @@ def test_a_role_after_the_is_looked_up() -> None:
     got = holder_keys("what number do i ring to report a capsize",
                       [Span("u_1", "s", 0, len(text), text, "sentence", text, 0, "Safety", "Safety")], akin)
     assert got == ["Safety Adviser"]
+
+
+STAFF_RECORDS = """Name: Helen Okafor
+Role: Finance Manager
+Email: helen.okafor@millrace.example
+Extension: 210
+
+Name: Dev Malhotra
+Role: Venue Hire & Events Coordinator
+Email: dev.malhotra@millrace.example
+Extension: 290
+
+Name: Felix Wendt
+Role: Cinema Programmer
+Email: felix.wendt@millrace.example
+Extension: 240"""
+HIRE = ("Studio A can be hired on Saturday afternoons and Sundays for a minimum of two hours. Please contact the "
+        "Venue Hire & Events Coordinator for a quote.")
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("which phone extension do I ring to ask about hiring a studio", "extension"),
+    ("What's the extension of the Finance Manager?", "extension"),
+    ("What is the phone number of the box office?", "phone"),
+])
+def test_an_extension_asked(question: str, kind: str) -> None:
+    assert contact_asked(question) == kind
+
+
+def test_a_directory_of_records_gives_the_extension_in_two_hops(x: SpacyExtractor) -> None:
+    """"which phone extension do I ring to ask about hiring a studio": the FAQ names the Venue Hire & Events
+    Coordinator, the staff directory's record for that role gives Extension: 290."""
+    units = [(HIRE, "paragraph", "Can I hire a studio?", ""), (STAFF_RECORDS, "paragraph", "Staff directory", "")]
+    direct, quotes, _ = answer(x, "which phone extension do I ring to ask about hiring a studio", units)
+    assert direct == "290" and "Extension: 290" in quotes
+    assert answer(x, "email address for the venue hire & events coordinator", units)[0] == "dev.malhotra@millrace.example"
+    assert answer(x, "What's the extension of the Cinema Programmer?", units)[0] == "240"

@@ -264,3 +264,19 @@ def test_a_fact_sheet_line_is_read_with_the_lines_of_its_record_above_it() -> No
     got = field_value("Who led Team Sluice before Bram Esterhuizen?", "PERSON", ["Team Sluice", "Bram Esterhuizen"],
                       spans)
     assert got is not None and got[1] == "Oona Vey"
+
+
+def test_a_contact_label_stands_for_its_noun() -> None:
+    """"email address for the cinema programmer" was answered with another record's email at 0.34: "address" is
+    no word of the label "Email", and one word unsaid was one too many."""
+    record = """Name: Felix Wendt
+Role: Cinema Programmer
+Department: Programming
+Email: felix.wendt@millrace-arts.org.uk
+Extension: 240"""
+    from kmrag.answer.spans import unit_spans
+    from tests.unit.test_answer_validation import unit
+    lines = unit_spans(unit("u_" + "4" * 16, record, title="staff-directory"), 0)
+    assert read("email address for the cinema programmer", "ENTITY", lines) == "felix.wendt@millrace-arts.org.uk"
+    assert read("What is the phone extension number of the Cinema Programmer?", "NUMBER", lines) == "240"
+    assert read("What is the fax number of the Cinema Programmer?", "NUMBER", lines) is None

@@ -39,6 +39,8 @@ SPELLED = [
      "Glass Hours and Iron Bells. which one's director was born first?"),
     ("two films Glass Hours and Iron Bells which one had the director that was born first",
      "two films Glass Hours and Iron Bells. which one had the director that was born first?"),
+    ("email address for the cinema programmer please", "email address for the cinema programmer"),  # no stop
+    ("Who directed Jaws? Thank you!", "Who directed Jaws?"),
 ]
 
 KEPT = [
