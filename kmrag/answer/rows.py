@@ -121,7 +121,8 @@ def row_named_by_cells(question: str, answer_type: str, rows: Sequence[Span], sa
 
 # a question asking which day or month ("Which day of the week is the gallery closed?"), and a header naming days or
 # months ("Monday", "Tuesday–Saturday", "March")
-_DAY_OR_MONTH_ASKED = re.compile(r"\b(?:which|what)\s+(?:days?|months?)\b|\bon\s+(?:which|what)\s+days?\b", re.I)
+_DAY_OR_MONTH_ASKED = re.compile(r"\b(?:which|what)\s+(?:days?|months?)\b|\bon\s+(?:which|what)\s+days?\b|"
+                                 r"^\s*when\s+(?:is|are|does|do)\b", re.I)  # "when is the gallery closed": each week
 _CALENDAR_HEAD = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|\b(?:January|February|March|April|May|"
                             r"June|July|August|September|October|November|December)\b", re.I)
 _BRACKET = re.compile(r"\s*\([^()]*\)")

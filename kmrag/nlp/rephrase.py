@@ -1096,7 +1096,9 @@ def _front(q: str) -> str:
             return f"{ask[0].upper()}{ask[1:]}, {a} or {b}?"
     m = _WH_DATE.match(q)
     if m and not (m.group("noun").lower() in {"place", "location"} and re.search(
-            r"\b(?:finish|finished|rank|ranked|come|came|end|ended|place|placed)\b", m.group(2), re.I)):
+            r"\b(?:finish|finished|rank|ranked|come|came|end|ended|place|placed)\b", m.group(2), re.I)) and \
+            not (m.group("noun").lower() == "day" and re.match(r"(?:is|are|does|do)\b", m.group(2), re.I)):
+        # ("On which day is the gallery closed?" asks a day of the week, each week: not "When is ...?")
         # "On what date did X die?" -> "When did X die?"; "In which place did X die?" -> "Where did X die?" (not
         # "In what place did Brazil finish?", a ranking)
         return f"{'Where' if m.group('noun').lower() in {'place', 'location'} else 'When'} {m.group(2)}"

@@ -1325,3 +1325,11 @@ def test_a_thing_introduced_as_the_doer_of_an_irregular_participle(asked: str, r
 ])
 def test_the_twenty_eighth_round_s_blind7_forms(asked: str, read: str) -> None:
     assert rephrase(asked) == read
+
+
+def test_a_day_of_each_week_asked_is_not_read_as_when() -> None:
+    """"On which day is the gallery closed?" was read "When is the gallery closed?" and answered with the date the
+    centre reopened in 2018, at 0.62."""
+    assert rephrase("On which day is the gallery closed?") == "On which day is the gallery closed?"
+    assert rephrase("On which day does the market run?") == "On which day does the market run?"
+    assert rephrase("On what day did X die?") == "When did X die?"

@@ -69,6 +69,9 @@ HOURS = """| Area | Monday | Tuesday–Saturday | Sunday |
 @pytest.mark.parametrize("question, value", [
     ("Which day of the week is the gallery closed?", "Monday"),  # the row named by a word of its key
     ("what day is the box office counter closed", "Sunday"),
+    ("When is the gallery closed?", "Monday"),  # a habit, each week
+    ("On which day is the gallery closed?", "Monday"),
+    ("When was the gallery closed?", None),  # an event, past
     ("Which day is the café closed?", None),  # its row says no "closed"
     ("Which day of the week is it closed?", None),  # no row named: two rows say "Closed"
     ("What time does the gallery open on Sunday?", None),  # not a day asked
