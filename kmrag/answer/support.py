@@ -71,8 +71,10 @@ def terms(text: str) -> Terms:
 def split_compounds(words: frozenset[str]) -> frozenset[str]:
     """``words`` with each hyphenated word as its parts ("full-price": full, price), so that "a full-price ticket"
     meets a table's "Full price" column; parts that are stop words are left out."""
+    if not any("-" in w for w in words):
+        return words
     parts = {stem(p) for w in words if "-" in w for p in w.split("-") if p and p not in STOP and not p.isdigit()}
-    return frozenset({w for w in words if "-" not in w} | parts) if parts else words
+    return frozenset({w for w in words if "-" not in w} | parts)  # "over-55s": "over" a stop word, "55" a number
 
 
 NEGATION = re.compile(r"\b(?:not|no|never|nor|none|neither|nobody|nothing|without|cannot)\b|n't\b|\bno longer\b",

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kmrag.answer.spans import Span
-from kmrag.answer.support import terms
+from kmrag.answer.support import split_compounds, terms
 from kmrag.nlp.chinese import HAN, tokens
 
 # the direction a word asks for: True the larger value, False the smaller
@@ -109,7 +109,7 @@ def _named(key: str, question: str) -> int:
     if HAN.search(key):
         return question.find(key)
     kw = key_words(key)
-    if not kw or not kw <= terms(question).words:
+    if not kw or not split_compounds(kw) <= split_compounds(terms(question).words):  # "Over-55s": over 55s
         return -1
     m = re.search(re.escape(key.split()[0]), question, re.I)
     return m.start() if m else 0
@@ -120,7 +120,8 @@ def _named(key: str, question: str) -> int:
 _DIMENSIONS = (
     (re.compile(r"\b(?:longer|longest|shorter|shortest)\b", re.I),
      frozenset("duration length runtime running min mins minute minutes hour hours".split())),  # not start_time
-    (re.compile(r"\b(?:cheaper|cheapest|dearer|dearest|pricier|priciest|(?:more|less|most|least)\s+expensive)\b", re.I),
+    (re.compile(r"\b(?:cheaper|cheapest|dearer|dearest|pricier|priciest|(?:more|less|most|least)\s+expensive|"
+                r"costs?\s+(?:less|more|the\s+(?:least|most)))\b", re.I),
      frozenset("price prices cost costs fee fees fare fares charge charges".split())),
     (re.compile(r"\b(?:bigger|biggest|larger|largest|smaller|smallest)\b", re.I),
      frozenset("size capacity area seats".split())),
@@ -267,8 +268,11 @@ def _table(question: str, spans: Sequence[Span]) -> tuple[str, list[Valued]] | N
         head, fit = _column(said) or max(said.items(), key=lambda x: x[1])
         valued = [(r, v, m[0], m[1]) for r in rows for h, v in r.cells
                   if h == head and (m := measure(v, _header_unit(head))) is not None]
-        if len({u for *_, u in valued}) > 1:
-            continue  # 1.2 s and 900 ms, 1.2亿元 and 8500万元: not compared as numbers
+        if len({u for *_, u in valued}) > 1:  # 1.2 s and 900 ms, 1.2亿元 and 8500万元: not compared as numbers, but
+            named = [x for x in valued if _row_named(x[0], question) >= 0]  # the rows named may be ("£70" and "£60",
+            if len(named) < 2 or len({u for *_, u in named}) > 1:  # whatever "£9 per session" another row says)
+                continue
+            valued = named
         rank = (sum(_row_named(r, question) >= 0 for r, *_ in valued), fit)
         if len(valued) >= 2 and (best is None or rank > best[0]):
             best = (rank, head, valued)

@@ -91,3 +91,24 @@ def test_the_reader_answers_the_day_from_the_header() -> None:
     direct, quotes, _ = answer(SpacyExtractor(), "Which day of the week is the gallery closed?",
                                [(HOURS, "table", "Opening hours", "")])
     assert direct == "Monday" and quotes == ["| Weir Gallery (free entry) | Closed | 10:00–17:00 | 12:00–16:00 |"]
+
+
+CLASSES = """| Class | Day | Tutor | Term fee |
+|---|---|---|---|
+| Ballet for Over-55s | Thursday | Fiona Leckie | £70 |
+| Ukulele Group | Friday | Dot Maynard | £60 |
+| Life Drawing | Tuesday | Ines Carr | £9 per session |"""
+
+
+@pytest.mark.parametrize("question, winner", [
+    ("which costs less for the term, ballet for over 55s or the ukulele group", "Ukulele Group"),  # "Over-55s"
+    ("Which costs more, the Ukulele Group or Ballet for Over-55s?", "Ballet for Over-55s"),
+])
+def test_the_rows_named_are_compared_whatever_another_row_s_unit(question: str, winner: str) -> None:
+    """"£9 per session" in a row not asked about made the Term fee column one of two units: nothing was compared."""
+    got = tables.compare(question, spans(CLASSES), False)
+    assert got is not None and got[1] == winner and got[2]["rule"].endswith("Term fee")
+
+
+def test_a_superlative_over_a_column_of_two_units_is_still_refused() -> None:
+    assert tables.compare("Which class has the lowest term fee?", spans(CLASSES), False) is None
