@@ -54,7 +54,7 @@ from kmrag.answer.countries import country_in, country_named, place_names
 from kmrag.answer.describe import read_description
 from kmrag.answer.faq import faq_answer
 from kmrag.answer.fields import ASKS_PREDECESSOR, field_value, flat
-from kmrag.answer.joins import joined
+from kmrag.answer.joins import end_time, joined
 from kmrag.answer.judge import NUMBER_WORDS, judge
 from kmrag.answer.judge_zh import CLAUSE, FUNCTION_CHARS, names_in
 from kmrag.answer.kinds import SHARED, asks_kind, kind_candidates, name_part
@@ -1268,7 +1268,8 @@ class ExtractiveGenerator:
         contact = read_contact(question, [x.span for x in scored], akin,
                                lambda sp: meaning.get((sp.unit_id, sp.start))) \
             if analysis.answer_type != "YES_NO" else None  # who deals with what is asked, then their number
-        band = None if contact is not None else self._band(question, scored, analysis) or (
+        band = None if contact is not None else self._band(question, scored, analysis) or \
+            end_time(question, [x.span for x in scored]) or (
             _counted(question, self._joined(question, scored, analysis)
                      or self._cell(question, scored, analysis, asking(self.nlp, question)[1]
                                    if question.isascii() else None)

@@ -1,4 +1,5 @@
-"""A value read through a key that one table's row gives and another table defines.
+"""Values a table gives only through two of its cells: a key one table's row gives and another table defines, and
+the time a programme's row ends (its start and its running time).
 
 "How much is a full-price ticket for An Evening with Corinne Blake?": the season programme's row for An Evening
 with Corinne Blake gives its price_band, A; the ticket page's table keyed by Band gives row A's Full price,
@@ -90,3 +91,62 @@ def joined(question: str, answer_type: str, spans: Sequence[Span], pattern: re.P
         return None  # nothing joined, or rows named for the thing that lead to different values
     value, (chain, how) = next(iter(found.items()))
     return chain, value, how
+
+
+# "what time does the Corinne Blake show finish": its start (20:00) and running time (110 minutes) give 21:50
+_ENDS_ASKED = re.compile(r"\b(?:what\s+time|when)\b.*\b(?:finish(?:es)?|end(?:s)?|be\s+over|come\s+out|let\s+out)\b",
+                         re.I)
+_CLOCK = re.compile(r"([01]?\d|2[0-3])[:.]([0-5]\d)")
+_RUNNING = frozenset({"run", "running", "durat", "length", "runtime", "min", "mins", "minut"})
+_STARTS = frozenset({"start", "begin", "time"})
+
+
+def _partly_named(cells: Sequence[tuple[str, str]], qwords: frozenset[str]) -> str | None:
+    """A cell naming the row that the question says two words of, and more than half ("the Corinne Blake show" of
+    "An Evening with Corinne Blake")."""
+    for _, v in cells:
+        words = terms(v).words
+        if re.search(r"[A-Z][a-z]", v) and len(said := words & qwords) >= 2 and 2 * len(said) > len(words):
+            return v
+    return None
+
+
+def end_time(question: str, spans: Sequence[Span]) -> tuple[list[Span], str, str, dict[str, object]] | None:
+    """([the row], the time it ends, how, {"clock": start and minutes}) when the question asks when a thing finishes
+    and one row it names gives a start time and a running time in minutes; rows of it that end at different times
+    give none."""
+    if not _ENDS_ASKED.search(question):
+        return None
+    qwords = terms(question).words
+    found: dict[str, tuple[Span, str, int, str]] = {}
+    for row in (s for s in spans if s.kind == "row"):
+        cells = _cells(row)
+        if (name := _partly_named(cells, qwords)) is None:
+            continue
+        starts = [v for h, v in cells if _words(h) & _STARTS and not _words(h) & {"end", "finish", "door"}
+                  and _CLOCK.fullmatch(v)]
+        runs = [int(m.group(1)) for h, v in cells if _words(h) & _RUNNING
+                and (m := re.fullmatch(r"(\d{1,3})(?:\s*(?:mins?|minutes))?", v))]
+        if len(starts) != 1 or len(runs) != 1:
+            continue
+        clock = _CLOCK.fullmatch(starts[0])
+        assert clock is not None
+        total = int(clock.group(1)) * 60 + int(clock.group(2)) + runs[0]
+        found.setdefault(f"{total // 60 % 24:02d}:{total % 60:02d}", (row, starts[0], runs[0], name))
+    if len(found) != 1:
+        return None
+    end, (row, start, minutes, name) = next(iter(found.items()))
+    return [row], end, f"{start} + {minutes} minutes = {end} (the start and running time of {name})", \
+        {"clock": {"start": start, "minutes": minutes}}
+
+
+def clock_holds(direct: str, clock: dict[str, object], evidence: Sequence[str]) -> bool:
+    """An end time stands when its start and its minutes are cells of a cited row and it is their sum, recomputed."""
+    start, minutes = str(clock.get("start", "")), clock.get("minutes")
+    m, got = _CLOCK.fullmatch(start), _CLOCK.fullmatch(direct.strip())
+    if m is None or got is None or not isinstance(minutes, int) or not any(
+            re.search(rf"(?<![\d:.]){re.escape(start)}(?![\d:])", e) and re.search(rf"(?<![\d:.]){minutes}(?![\d:])", e)
+            for e in evidence):
+        return False
+    total = int(m.group(1)) * 60 + int(m.group(2)) + minutes
+    return (total // 60 % 24, total % 60) == (int(got.group(1)), int(got.group(2)))

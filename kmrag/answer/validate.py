@@ -21,6 +21,7 @@ from typing import Any
 
 from kmrag.answer.asked import described_answer
 from kmrag.answer.context import Context
+from kmrag.answer.joins import clock_holds
 from kmrag.answer.judge import Verdict, judge
 from kmrag.answer.spans import TITLE_QUALIFIER, Span, line_of
 from kmrag.answer.support import YES_NO_WORDS, number_key, support, terms
@@ -308,6 +309,13 @@ def _direct(out: Validated, direct: str, used: list[Span], basis: dict[str, Any]
     if basis and basis.get("kind") == "band" and not all(u in kept for u in rests):
         out.issues.append({"issue": "direct_dropped", "text": direct[:200],
                            "why": "the band lookup's quantity or row is not among the kept statements"})
+        return
+    if basis and basis.get("kind") == "band" and (clock := basis.get("clock")):
+        if clock_holds(direct, clock, [_evidence(s) for s in used]):
+            out.direct, out.basis = direct.strip(), basis
+        else:
+            out.issues.append({"issue": "direct_dropped", "text": direct[:200],
+                               "why": "the end time is not the cited start plus the cited running time"})
         return
     if basis and basis.get("kind") == "band" and (total := basis.get("total")):
         if _total_holds(direct, total, used):

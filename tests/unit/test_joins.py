@@ -138,3 +138,30 @@ def test_a_registration_number_is_no_date(x: SpacyExtractor) -> None:
     assert got is not None and "18 March 2025" in got
     assert answer(x, "When is the trustees' next meeting after the January 2025 one?", minutes[:1])[0] is None
     assert answer(x, "When was the charity registered?", minutes)[0] != "1098273"
+
+
+SEASON = """| date | start_time | title | venue | running_time_mins |
+|---|---|---|---|---|
+| 2025-03-15 | 20:00 | An Evening with Corinne Blake | Main House | 110 |
+| 2025-02-07 | 19:30 | The Lighthouse Keeper's Daughter | Main House | 135 |
+| 2025-02-08 | 14:30 | The Lighthouse Keeper's Daughter | Main House | 135 |"""
+
+
+def test_the_time_a_show_ends_is_its_start_plus_its_running_time(x: SpacyExtractor) -> None:
+    from kmrag.answer.joins import end_time
+    got = end_time("what time does the corinne blake show finish", spans_of(SEASON))
+    assert got is not None and got[1] == "21:50" and got[3] == {"clock": {"start": "20:00", "minutes": 110}}
+    direct, quotes, _ = answer(x, "what time does the corinne blake show finish", [(SEASON, "table", "season", "")])
+    assert direct == "21:50" and len(quotes) == 1 and "20:00" in quotes[0]
+    # two performances ending at different times: no one end time
+    assert end_time("When does The Lighthouse Keeper's Daughter finish?", spans_of(SEASON)) is None
+    assert end_time("When does the corinne blake show start?", spans_of(SEASON)) is None  # not an end asked
+
+
+def test_an_end_time_stands_only_when_recomputed_from_the_cited_row() -> None:
+    from kmrag.answer.joins import clock_holds
+    row = ["| 2025-03-15 | 20:00 | An Evening with Corinne Blake | Main House | 110 |"]
+    assert clock_holds("21:50", {"start": "20:00", "minutes": 110}, row)
+    assert not clock_holds("21:40", {"start": "20:00", "minutes": 110}, row)  # not the sum
+    assert not clock_holds("22:00", {"start": "20:00", "minutes": 120}, row)  # 120 is no cell of the row
+    assert not clock_holds("21:50", {"start": "20:00", "minutes": 110}, ["| 19:30 | Hamlet | 140 |"])
