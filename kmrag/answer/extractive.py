@@ -156,6 +156,12 @@ QUALIFIER = re.compile(r"^(?:about|around|approximately|nearly|almost|over|more 
 UNDERGOER_READ = 12  # spans parsed for whom a passive question's verb is done to (the best first)
 _PAST_ASKED = re.compile(r"\b(?:did|was|were)\b", re.I)  # a question of an event past: a weekday alone dates nothing
 _WEEKDAY_ONLY = re.compile(r"(?:on\s+)?(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?", re.I)
+# when a thing starts or ends, said as a table's column says it ("start again": First lessons; "finish": Last ...)
+_EDGE_ASKED = re.compile(r"\b(start|begin|commence|resume|finish|end)(?:s|ed|ing)?\b", re.I)
+_EDGE_OF = {"start": frozenset({"first"}), "begin": frozenset({"first"}), "commence": frozenset({"first"}),
+            "resume": frozenset({"first"}), "finish": frozenset({"last"}), "end": frozenset({"last"})}
+# a column of what does not happen ("No lessons (half term)"): not named by a question that says no "no"
+_NEGATING_HEAD = re.compile(r"\s*(?:no|not|non|without|excluding|except)\b", re.I)
 _YEARS_SAID = re.compile(r"\b(?:1[6-9]|20)\d\d\b")  # the years a question says ("at the end of 2024")
 _NUMBERED = re.compile(r"versions?|revisions?", re.I)
 
@@ -1518,10 +1524,11 @@ class ExtractiveGenerator:
             if not kw or not kw <= qwords or (HAN.search(key) and key not in question) or \
                     not _letters_named(key, question, cells[0][0]) or not kw_full(s.span, key) <= qwords:
                 continue  # a Chinese key is named as written, not as a bag of its characters
-            hq = _abbreviated(_without_key(question, key, kw, qwords))  # "Northgate Pool & Fitness" asks no "Main
+            hq = _abbreviated(_without_key(question, key, kw, qwords)) | _EDGE_OF.get(  # "start": First lessons
+                (m.group(1).lower() if (m := _EDGE_ASKED.search(question)) else ""), frozenset())  # "Northgate Pool & Fitness" asks no "Main
             # pool"; "Saturday" names a header "Sat"
             heads = [(len(hw & hq) / len(hw), h, v) for h, v in cells[1:]
-                     if (hw := terms(_unbracketed(h)).words)
+                     if (hw := terms(_unbracketed(h)).words) and not (_NEGATING_HEAD.match(h) and not negated(question))
                      and (len(hw & hq) >= min(2, len(hw)) or _head_noun_named(h, hq))
                      and 2 * len(hw & hq) >= len(hw)
                      and (pattern is None or pattern.search(v) or _sum_in(h, v, analysis.answer_type))
