@@ -2048,13 +2048,16 @@ class ExtractiveGenerator:
                                         stated_count(question, relational, s.display)) for s in order}
         stated = [s for s in order if count[(s.unit_id, s.start)][1] > 0]
         first = stated if answer_type in VALUE_OF and relational else []  # values are everywhere: the relation's first
+        if answer_type in {"NUMBER", "MONEY", "QUANTITY"} and (years := _YEARS_SAID.findall(question)):
+            # a year the question says counts as one more of its words said: "how many members at the end of 2024"
+            # is "612 members as of 31 December 2024", not "one member, one vote"; "capital investment in the year
+            # to March 2024" is still the span saying capital investment, not one saying "March 2024" alone
+            said = relational - {"many", "much"}  # "how many" asks; it says nothing a span must
+            first = sorted(first, key=lambda s: -(len(said & terms(s.display).words) + _says_years(s.display, years)))
         if asked and asked < relational:  # a clause only says which thing: the spans stating the asking part first
             first = sorted(first, key=lambda s: -count[(s.unit_id, s.start)][0])
         if verb is not None:  # "when did the founder of X die": "died in 1931", not "founded in 1923"
             first = sorted(first, key=lambda s: not says_verb(question, verb, s.display))
-        if answer_type in {"NUMBER", "MONEY", "QUANTITY"} and (years := _YEARS_SAID.findall(question)):
-            # "how many members at the end of 2024": "612 members as of 31 December 2024", not "one member, one vote"
-            first = sorted(first, key=lambda s: not _says_years(s.display, years))
         ranked = [*first, *(s for s in order if s not in first)]
         ranked = _hops_first(ranked, count, qwords) if relational else ranked
         if (done := undergoer(self.nlp, question)) is not None:  # "when was the club founded": not "X founded the

@@ -297,3 +297,9 @@ def test_a_count_asked_of_a_year_is_read_where_the_year_is_said(x: SpacyExtracto
               "")]
     assert answer(x, "How many members did Quill & Kettle have at the end of 2024?", units)[0] == "612"
     assert answer(x, "How many members did Quill & Kettle have at the end of 2019?", units)[0] != "612"
+    report = [("Capital investment of £142 million was the highest in the company's history.", "paragraph",
+               "Annual report", ""),
+              ("The number of customers on our social tariff grew to 31,200 households by March 2024, up from 26,500 a "
+               "year earlier.", "paragraph", "Annual report", "")]  # the year alone says nothing of investment
+    assert answer(x, "How much capital investment did the company make in the year to March 2024?",
+                  report)[0] == "£142 million"
