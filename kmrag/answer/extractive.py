@@ -2052,8 +2052,8 @@ class ExtractiveGenerator:
             # a year the question says counts as one more of its words said: "how many members at the end of 2024"
             # is "612 members as of 31 December 2024", not "one member, one vote"; "capital investment in the year
             # to March 2024" is still the span saying capital investment, not one saying "March 2024" alone
-            said = relational - {"many", "much"}  # "how many" asks; it says nothing a span must
-            first = sorted(first, key=lambda s: -(len(said & terms(s.display).words) + _says_years(s.display, years)))
+            told = relational - {"many", "much"}  # "how many" asks; it says nothing a span must
+            first = sorted(first, key=lambda s: -(len(told & terms(s.display).words) + _says_years(s.display, years)))
         if asked and asked < relational:  # a clause only says which thing: the spans stating the asking part first
             first = sorted(first, key=lambda s: -count[(s.unit_id, s.start)][0])
         if verb is not None:  # "when did the founder of X die": "died in 1931", not "founded in 1923"
