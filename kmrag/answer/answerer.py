@@ -209,7 +209,8 @@ class Answerer:
                           "why": best[3].why})
             validated = Validated(citations=validated.citations)
         confidence, why, evidence = 0.0, "nothing was found", []
-        if validated.found and validated.direct and day_asked(asked) and not names_a_day(validated.direct):
+        if validated.found and validated.direct and analysis.answer_type == "DATE" and day_asked(asked) and \
+                not names_a_day(validated.direct):
             # "On what date is the workshop?" (read as "When is ...?"): "in May" names no day
             why = f"the question asks for a day, and \"{validated.direct}\" names none; the statements are shown as evidence"
             trace.append({"step": "judge", "decision": "not found: " + why})

@@ -32,7 +32,10 @@ _ASKS_PHONE = re.compile(r"\b(?:phone|telephone|mobile|contact)\s+(?:number|no\.
 ASKS_EMAIL = re.compile(r"\be-?mail(?:\s+address(?:es)?)?(?=\s*(?:[?.!]|$|\s+(?:for|of|to)\b))|\be-?mail\s+address", re.I)
 # a telephone extension asked ("which phone extension do I ring", "the extension of X"), and one given ("Extension:
 # 290", "ext. 290")
-_ASKS_EXTENSION = re.compile(r"\bextension\b|\bext\.?\s*(?:number|no)\b", re.I)
+_ASKS_EXTENSION = re.compile(r"\b(?:phone|telephone)\s+extension\b|\b(?:extension|ext\.?)\s+(?:number|no)\b|"
+                             r"\b(?:what|which)(?:'s|’s|\s+is)?\s+(?:the\s+|my\s+|their\s+|his\s+|her\s+)?extension\b|"
+                             r"\bextension\b.{0,40}\b(?:ring|call|dial|phone)\b|\b(?:ring|call|dial|phone)\b.{0,40}\bextension\b",
+                             re.I)  # not "a deadline extension", "an extension on my coursework"
 EXTENSION = re.compile(r"\bext(?:ension)?\.?(?:\s*(?:no\.?|number))?\s*[:.]?\s*(\d{2,5})\b", re.I)
 _NEGATED = re.compile(r"\b(?:not|never|no longer)\b|n't\b", re.I)
 _CONTACT_WORDS = frozenset("""phone telephone mobile contact number numbers no ring call text dial email e-mail mail
@@ -83,6 +86,9 @@ def directory(kind: str, spans: Sequence[Span]) -> list[Entry]:
     return out
 
 
+_KEY_LABEL = re.compile(r"^\W*(?:full\s+)?(?:name|role|position|post|job(?:\s+title)?|title)\W*$", re.I)
+
+
 def _records(kind: str, spans: Sequence[Span]) -> list[Entry]:
     """The entries of a directory written as records of "Field: value" lines ("Name: Felix Wendt", "Role: Cinema
     Programmer", "Extension: 240"): a record holding one contact of ``kind``, keyed by its lines' names and roles."""
@@ -96,8 +102,8 @@ def _records(kind: str, spans: Sequence[Span]) -> list[Entry]:
         if len({v for _, v in held}) != 1:
             continue
         fields = [s.display.split(":", 1) for s in lines if ":" in s.display and s is not held[0][0]]
-        keys = tuple(v.strip() for _, v in fields if re.search(r"[A-Z][a-z]", v) and "@" not in v
-                     and len(v.split()) <= 6)
+        keys = tuple(v.strip() for h, v in fields if _KEY_LABEL.search(h) and re.search(r"[A-Z][a-z]", v)
+                     and "@" not in v and len(v.split()) <= 6)  # its own name and role, not "Cover: Felix Wendt"
         if keys:
             out.append(Entry(keys, held[0][1], held[0][0]))
     return out

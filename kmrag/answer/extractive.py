@@ -161,7 +161,7 @@ _EDGE_ASKED = re.compile(r"\b(start|begin|commence|resume|finish|end)(?:s|ed|ing
 _EDGE_OF = {"start": frozenset({"first"}), "begin": frozenset({"first"}), "commence": frozenset({"first"}),
             "resume": frozenset({"first"}), "finish": frozenset({"last"}), "end": frozenset({"last"})}
 # a column of what does not happen ("No lessons (half term)"): not named by a question that says no "no"
-_NEGATING_HEAD = re.compile(r"\s*(?:no|not|non|without|excluding|except)\b", re.I)
+_NEGATING_HEAD = re.compile(r"\s*(?:no|not|without|excluding|except)\b(?!-)", re.I)  # ("Non-member price" is a kind)
 _YEARS_SAID = re.compile(r"\b(?:1[6-9]|20)\d\d\b")  # the years a question says ("at the end of 2024")
 _NUMBERED = re.compile(r"versions?|revisions?", re.I)
 

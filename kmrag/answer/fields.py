@@ -61,8 +61,8 @@ def _names_of(text: str, skip_first: bool = False) -> set[str]:
 
 # the noun a contact label stands for ("the email address of X" asks its "Email:", "the phone number" its "Phone:")
 _LABEL_SAYS = {"email": ("address",), "e-mail": ("address",), "web": ("address",), "website": ("address",),
-               "phone": ("number",), "telephone": ("number",), "tel": ("number",), "mobile": ("number",),
-               "extension": ("number", "phone"), "ext": ("number", "phone"), "fax": ("number",)}
+               "extension": ("number", "phone"), "ext": ("number", "phone")}  # (a telephone number is the contact
+# reader's: this reader's value ends at a space)
 
 
 def _said(word: str, qwords: frozenset[str]) -> bool:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from kmrag.answer.spans import Span, row_cells
 from kmrag.answer.support import STOP, stem, terms
 
-_CODE = re.compile(r"[A-Z0-9][A-Za-z0-9+-]{0,5}")  # a key: "A", "B2", "CIN", "Z3+"
+_CODE = re.compile(r"[A-Z0-9][A-Z0-9+-]{0,3}")  # a key: "A", "B2", "CIN", "Z3+"; not a word ("Sales")
 _VALUE_KINDS = frozenset({"MONEY", "NUMBER", "QUANTITY", "DATE", "TIME", "PERCENT"})
 _MARKS = "`*_ "
 
@@ -50,10 +50,13 @@ def _named_by(cells: Sequence[tuple[str, str]], qwords: frozenset[str]) -> str |
 
 
 def _column(cells: Sequence[tuple[str, str]], qwords: frozenset[str], answer_type: str,
-            pattern: re.Pattern[str] | None) -> tuple[str, str] | None:
-    """(header, value) of the column asked in a defining row (its key cell first, left out)."""
+            pattern: re.Pattern[str] | None, said_only: bool = False) -> tuple[str, str] | None:
+    """(header, value) of the column asked in a defining row (its key cell first, left out); ``said_only``: only a
+    column whose header the question says."""
     fitting = [(h, v) for h, v in cells[1:] if _fits(v, answer_type, pattern)]
     said = [(len(_words(h)), h, v) for h, v in fitting if _words(h) and _words(h) <= qwords]
+    if said_only and not said:
+        return None
     if said:
         said.sort(key=lambda s: -s[0])
         if len(said) > 1 and said[1][0] == said[0][0]:
@@ -73,15 +76,16 @@ def joined(question: str, answer_type: str, spans: Sequence[Span], pattern: re.P
     for row in rows:
         cells = _cells(row)
         name = _named_by(cells, qwords)
-        if name is None:
-            continue
+        if name is None or _column([("", ""), *cells], qstems, answer_type, pattern, said_only=True) is not None:
+            continue  # the row names its own value of what is asked ("the fee for Life Drawing": its Fee, £120)
         for header, code in cells:
             if not _CODE.fullmatch(code) or not (hw := _words(header)) or code in name.split():
                 continue
             for other in rows:
                 keyed = _cells(other)
-                if other.unit_id == row.unit_id or not keyed or keyed[0][1] != code or not hw & _words(keyed[0][0]):
-                    continue
+                if other.unit_id == row.unit_id or not keyed or keyed[0][1] != code or not hw & _words(keyed[0][0]) \
+                        or [h for h, _ in keyed] == [h for h, _ in cells]:
+                    continue  # (a part of the same table split is no other table: "parent_code" of "code")
                 got = _column(keyed, qstems, answer_type, pattern)
                 if got is not None:
                     how = (f"the {got[0]} of the row whose {keyed[0][0]} is {code}, {code} being the {header} of the "
@@ -94,11 +98,29 @@ def joined(question: str, answer_type: str, spans: Sequence[Span], pattern: re.P
 
 
 # "what time does the Corinne Blake show finish": its start (20:00) and running time (110 minutes) give 21:50
-_ENDS_ASKED = re.compile(r"\b(?:what\s+time|when)\b.*\b(?:finish(?:es)?|end(?:s)?|be\s+over|come\s+out|let\s+out)\b",
-                         re.I)
+_ENDS_ASKED = re.compile(r"^\s*(?:what\s+time|when)\s+(?:does|do|will|is|did)\s+(?P<what>.+?)\s+(?:finish|end|be\s+over|"
+                         r"come\s+out|let\s+out|get\s+out)(?:\s+(?:tonight|today|on\s+\w+))?\s*[?.!]*\s*$", re.I)
+# what ends that is no show's running: a booking, an offer
+_NOT_RUNNING = re.compile(r"\b(?:booking|bookings|discount|offer|sale|sales|registration|deadline|early[\s-]bird|tickets?|"
+                          r"applications?|voting|consultation)\b", re.I)
 _CLOCK = re.compile(r"([01]?\d|2[0-3])[:.]([0-5]\d)")
-_RUNNING = frozenset({"run", "running", "durat", "length", "runtime", "min", "mins", "minut"})
+_DURATION_WORDS = frozenset({"running", "run", "runtime", "duration", "length"})
+_MINUTE_WORDS = frozenset({"mins", "min", "minutes", "minute"})
 _STARTS = frozenset({"start", "begin", "time"})
+
+
+def _raw(header: str) -> frozenset[str]:
+    return frozenset(w for w in re.split(r"[\W_]+", header.lower()) if w)
+
+
+def _minutes(header: str, value: str) -> int | None:
+    """The minutes a cell gives as a running time: a duration's header saying minutes ("running_time_mins",
+    "Duration (minutes)"), or a duration's header and a value saying them ("Running time: 110 mins"); not "Min age",
+    not "Length (weeks)"."""
+    words, m = _raw(header), re.fullmatch(r"(\d{1,3})(\s*(?:mins?|minutes))?", value.strip())
+    if m is None or not words & _DURATION_WORDS and words != {"mins"} and words != {"minutes"}:
+        return None
+    return int(m.group(1)) if words & _MINUTE_WORDS or m.group(2) else None
 
 
 def _partly_named(cells: Sequence[tuple[str, str]], qwords: frozenset[str]) -> str | None:
@@ -115,7 +137,7 @@ def end_time(question: str, spans: Sequence[Span]) -> tuple[list[Span], str, str
     """([the row], the time it ends, how, {"clock": start and minutes}) when the question asks when a thing finishes
     and one row it names gives a start time and a running time in minutes; rows of it that end at different times
     give none."""
-    if not _ENDS_ASKED.search(question):
+    if (asked := _ENDS_ASKED.search(question)) is None or _NOT_RUNNING.search(asked.group("what")):
         return None
     qwords = terms(question).words
     found: dict[str, tuple[Span, str, int, str]] = {}
@@ -125,8 +147,7 @@ def end_time(question: str, spans: Sequence[Span]) -> tuple[list[Span], str, str
             continue
         starts = [v for h, v in cells if _words(h) & _STARTS and not _words(h) & {"end", "finish", "door"}
                   and _CLOCK.fullmatch(v)]
-        runs = [int(m.group(1)) for h, v in cells if _words(h) & _RUNNING
-                and (m := re.fullmatch(r"(\d{1,3})(?:\s*(?:mins?|minutes))?", v))]
+        runs = [n for h, v in cells if (n := _minutes(h, v)) is not None]
         if len(starts) != 1 or len(runs) != 1:
             continue
         clock = _CLOCK.fullmatch(starts[0])
@@ -144,9 +165,10 @@ def clock_holds(direct: str, clock: dict[str, object], evidence: Sequence[str]) 
     """An end time stands when its start and its minutes are cells of a cited row and it is their sum, recomputed."""
     start, minutes = str(clock.get("start", "")), clock.get("minutes")
     m, got = _CLOCK.fullmatch(start), _CLOCK.fullmatch(direct.strip())
+    cell = r"(?:^|\|\s*|:\s*)"  # a whole cell of a row ("| 110 |", "running_time_mins: 110;"), not part of a date
     if m is None or got is None or not isinstance(minutes, int) or not any(
-            re.search(rf"(?<![\d:.]){re.escape(start)}(?![\d:])", e) and re.search(rf"(?<![\d:.]){minutes}(?![\d:])", e)
-            for e in evidence):
+            re.search(rf"{cell}{re.escape(start)}\s*(?:\||;|$)", e)
+            and re.search(rf"{cell}{minutes}(?:\s*(?:mins?|minutes))?\s*(?:\||;|$)", e) for e in evidence):
         return False
     total = int(m.group(1)) * 60 + int(m.group(2)) + minutes
     return (total // 60 % 24, total % 60) == (int(got.group(1)), int(got.group(2)))

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from kmrag.answer.spans import Span, row_cells
-from kmrag.answer.support import terms
+from kmrag.answer.support import negated, terms
 
 NAMED = frozenset({"PERSON", "ORG", "PLACE", "WORK", "NATIONALITY"})
 MIN_NAMED = 2  # question words a row's naming cells must say between them
@@ -126,6 +126,7 @@ _DAY_OR_MONTH_ASKED = re.compile(r"\b(?:which|what)\s+(?:days?|months?)\b|\bon\s
 _CALENDAR_HEAD = re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|\b(?:January|February|March|April|May|"
                             r"June|July|August|September|October|November|December)\b", re.I)
 _BRACKET = re.compile(r"\s*\([^()]*\)")
+_ASKING_DAY = terms("which what when day days week weekly month months year usually normally each every").words
 
 
 def header_of_said_cell(question: str, rows: Sequence[Span]) -> tuple[Span, str, str] | None:
@@ -133,17 +134,20 @@ def header_of_said_cell(question: str, rows: Sequence[Span]) -> tuple[Span, str,
     key, and says the one cell of that row under a day's or a month's header ("Which day of the week is the gallery
     closed?": the Weir Gallery row's "Closed", under Monday); None when two rows are named as well or the row has no
     such cell, or two."""
-    if not _DAY_OR_MONTH_ASKED.search(question):
-        return None
+    if not _DAY_OR_MONTH_ASKED.search(question) or negated(question):
+        return None  # ("which day is the gallery not closed")
     qwords = terms(question).words
     found: list[tuple[int, Span, str, str]] = []
     for span in rows:
         if span.kind != "row" or len(cells := _cells(span.display)) < 3:
             continue
+        key = terms(cells[0][1]).words
         named = len(terms(_BRACKET.sub("", cells[0][1])).words & qwords)
         said = [(h, v) for h, v in cells[1:] if _CALENDAR_HEAD.search(h) and not re.search(r"\d", v)
                 and terms(v).words and terms(v).words <= qwords]
-        if named and len(said) == 1:
+        # every other word of the question is the row's key's or asks ("the Riverside Gallery", "the gallery shop"
+        # name another row)
+        if named and len(said) == 1 and qwords - key - terms(said[0][1]).words <= _ASKING_DAY:
             found.append((named, span, said[0][1], said[0][0]))
     found.sort(key=lambda f: -f[0])
     if not found or len(found) > 1 and found[1][0] == found[0][0]:

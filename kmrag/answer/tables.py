@@ -119,7 +119,7 @@ def _named(key: str, question: str) -> int:
 # running_time_mins column; "which is cheaper": a price's)
 _DIMENSIONS = (
     (re.compile(r"\b(?:longer|longest|shorter|shortest)\b", re.I),
-     frozenset("duration length runtime running min mins minute minutes hour hours".split())),  # not start_time
+     frozenset("duration length runtime running minutes hours".split())),  # not start_time, not "Min age"
     (re.compile(r"\b(?:cheaper|cheapest|dearer|dearest|pricier|priciest|(?:more|less|most|least)\s+expensive|"
                 r"costs?\s+(?:less|more|the\s+(?:least|most)))\b", re.I),
      frozenset("price prices cost costs fee fees fare fares charge charges".split())),
@@ -150,6 +150,9 @@ def _name_of(row: Row, question: str) -> tuple[int, Row]:
     return -1, row
 
 
+_RANKS = frozenset("band bands code codes level levels grade grades tier tiers rank class zone zones".split())
+
+
 def _said(question: str, rows: Sequence[Row]) -> dict[str, float]:
     """The headers all of whose words (their parenthesis aside) the question says, each with its word count; when
     none is, the one header of what the question's comparing word measures (half a word)."""
@@ -165,7 +168,8 @@ def _said(question: str, rows: Sequence[Row]) -> dict[str, float]:
         return scores
     measured = [heads for word, heads in _DIMENSIONS if word.search(question)]
     fitting = {h for r in rows for h, v in r.cells if measure(v, _header_unit(h)) is not None  # not price_band's "B"
-               and any(set(re.split(r"[\W_]+", h.lower())) & heads for heads in measured)}
+               and any(set(re.split(r"[\W_]+", h.lower())) & heads for heads in measured)
+               and not set(re.split(r"[\W_]+", h.lower())) & _RANKS}  # a band's number ranks, it measures nothing
     return {fitting.pop(): 0.5} if len(fitting) == 1 else {}
 
 
@@ -256,9 +260,9 @@ Valued = tuple[Row, str, float, str]  # the row, its cell, the cell's number and
 def _table(question: str, spans: Sequence[Span]) -> tuple[str, list[Valued]] | None:
     """The column asked about and the rows of its table with a number in it, all in one unit (the table whose
     rows the question names most)."""
-    by_unit: dict[str, list[Row]] = {}
+    by_unit: dict[tuple[str, ...], list[Row]] = {}  # the parts of one table split by rows read together
     for r in rows_of(spans):
-        by_unit.setdefault(r.span.unit_id, []).append(r)
+        by_unit.setdefault((r.span.source_id, *(h for h, _ in r.cells)), []).append(r)
     best: tuple[tuple[int, float], str, list[Valued]] | None = None
     for rows in by_unit.values():
         said = _said(question, rows)
@@ -303,7 +307,8 @@ def compare(question: str, spans: Sequence[Span], yes_no: bool) -> tuple[list[Sp
     sup, cmp = _nearest(SUPERLATIVE, question, at, end), _nearest(COMPARATIVE, question, at, end)
     if sup is None and cmp is None and _dated(head, valued):
         sup = _nearest(DATE_ORDER, question, at, end)  # "which opened first": the earliest year of the Opened column
-    table = [r for r in rows_of(spans) if r.span.unit_id == valued[0][0].span.unit_id]
+    table = [r for r in rows_of(spans) if (r.span.source_id, *(h for h, _ in r.cells)) ==
+             (valued[0][0].span.source_id, *(h for h, _ in valued[0][0].cells))]
     said = _deduped(_said(question, table))
     if len(said) > 1:  # "准确率最高的方案平均耗时是多少": the row is chosen by one column, another's cell is asked
         return _cell_of_best(question, table, said) if sup and not cmp and not named else None

@@ -79,7 +79,10 @@ def _split_table(text: str) -> list[str]:
         return [text]
     lines = text.split("\n")
     header, rows = lines[:2], lines[2:]
-    n = -(-len(text) // (TABLE_MAX_CHARS - sum(len(x) + 1 for x in header)))  # the fewest parts that fit, about
+    room = TABLE_MAX_CHARS - sum(len(x) + 1 for x in header)
+    if room < TABLE_MAX_CHARS // 4 or not rows:
+        return [text]  # a header of most of the bound (a sheet of 80 columns): the table whole, bounded later
+    n = -(-len(text) // room)  # the fewest parts that fit, about
     share = sum(len(r) + 1 for r in rows) / max(1, n)  # each part's share of the rows' characters
     parts: list[list[str]] = [[] for _ in range(n)]
     done = 0

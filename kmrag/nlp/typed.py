@@ -56,9 +56,11 @@ _SPOKEN_OPENING = re.compile(rf"^\s*(?-i:(?:okay|ok|alright|so|well)(?:\s+so)?)\
 # "(...)? year pls": the year is what is wanted (the rephraser reads "(year please)")
 _PLEASE_TAIL = re.compile(r"(?<=[?.])\s*(?:(year|date)\s+)?(?:pls|plz|please)\s*[.!]?\s*$", re.I)
 # a courtesy typed after the question without a stop ("email address for the cinema programmer please")
-_COURTESY_TAIL = re.compile(r"(?:(?<=\w)[\s,]+(?-i:please|pls|plz|thanks|thank\s+you|cheers)|(?<=[?!.])\s+(?:please|pls|"
-                            r"plz|thanks|thank\s+you|cheers))\s*[.!?]*\s*$", re.I)  # a capitalised one is a title:
-# "Who sang Thank You?", "the sitcom, Cheers"
+# (lower case, not after a word that takes it as its object: "the welsh word for please"; thanks only after a stop:
+# "who sang thank you", "a letter of thanks"; a capitalised one is a title: "Who sang Thank You?", "the sitcom, Cheers")
+_COURTESY_TAIL = re.compile(r"(?:(?<=\w)(?<!\bfor)(?<!\bof)(?<!\bsay)(?<!\bsays)(?<!\bsaid)(?<!\bsang)(?<!\bsing)(?<!\bcalled)"
+                            r"(?<!\bword)(?<!\bthe)(?<!\ba)(?<!\bto)(?<!\bmean)(?<!\bmeans)[\s,]+(?-i:please|pls|plz)|"
+                            r"(?<=[?!.])\s+(?:please|pls|plz|thanks|thank\s+you|cheers))\s*[.!?]*\s*$", re.I)
 # a spoken question with no stops: a pair, then what is asked of it ("A and B which one had ...")
 _RUN_ON = re.compile(r"(?<=[\w)])\s+(?=(?-i:which\s+(?:one|of\s+(?:them|these|those|the\s+two))|whose|do\s+(?:they|the)|"
                      r"did\s+(?:they|the))\b)")
