@@ -20,6 +20,7 @@ from typing import Any
 
 from kmrag.answer.lexicon import LIGHT
 from kmrag.answer.support import STOP, stem, terms
+from kmrag.nlp.extract import MONTH_NAMES
 from kmrag.nlp.names import UPPER
 
 # "what Hawaii county", "which Fayette County, Kentucky airport": the capitalised words between the asking word and
@@ -43,8 +44,7 @@ def described_answer(value: str, question: str) -> bool:
 # a question that asks for a day ("on what date", "the date of", "which day"): a month or a year alone is no answer
 _DAY_ASKED = re.compile(r"\b(?:what|which)\s+(?:date|day)\b(?!\s+of\s+the\s+(?:week|month|year)\b)|"
                         r"\bdate\s+of\b|\bwhat\s+is\s+the\s+date\b", re.I)
-_MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
-          r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b\.?")
+_MONTH = MONTH_NAMES + r"\b\.?"
 _A_DAY = re.compile(rf"\b(?:[12]?\d|3[01])(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}|\b{_MONTH}\s+(?:[12]?\d|3[01])"
                     r"(?:st|nd|rd|th)?\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b|"
                     r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b|\b(?:today|tomorrow|yesterday)\b", re.I)

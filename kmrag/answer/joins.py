@@ -18,22 +18,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kmrag.answer.spans import Span, row_cells
+from kmrag.answer.rows import header_cells
+from kmrag.answer.spans import Span
 from kmrag.answer.support import STOP, stem, terms
+from kmrag.answer.tables import header_words
 
 _CODE = re.compile(r"[A-Z0-9][A-Z0-9+-]{0,3}")  # a key: "A", "B2", "CIN", "Z3+"; not a word ("Sales")
 _VALUE_KINDS = frozenset({"MONEY", "NUMBER", "QUANTITY", "DATE", "TIME", "PERCENT"})
-_MARKS = "`*_ "
 
 
 def _words(text: str) -> frozenset[str]:
     """The stems of a header's or a question's words, split at hyphens and underscores too ("price_band": price,
     band; "full-price": full, price)."""
     return frozenset(stem(w) for w in re.split(r"[\W_]+", text.lower()) if w and w not in STOP)
-
-
-def _cells(span: Span) -> list[tuple[str, str]]:
-    return [(p[0].strip(), p[1].strip(_MARKS)) for p in row_cells(span.display) if len(p) == 2]
 
 
 def _fits(value: str, answer_type: str, pattern: re.Pattern[str] | None) -> bool:
@@ -74,7 +71,7 @@ def joined(question: str, answer_type: str, spans: Sequence[Span], pattern: re.P
     rows = [s for s in spans if s.kind == "row"]
     found: dict[str, tuple[list[Span], str]] = {}
     for row in rows:
-        cells = _cells(row)
+        cells = header_cells(row.display)
         name = _named_by(cells, qwords)
         if name is None or _column([("", ""), *cells], qstems, answer_type, pattern, said_only=True) is not None:
             continue  # the row names its own value of what is asked ("the fee for Life Drawing": its Fee, £120)
@@ -82,7 +79,7 @@ def joined(question: str, answer_type: str, spans: Sequence[Span], pattern: re.P
             if not _CODE.fullmatch(code) or not (hw := _words(header)) or code in name.split():
                 continue
             for other in rows:
-                keyed = _cells(other)
+                keyed = header_cells(other.display)
                 if other.unit_id == row.unit_id or not keyed or keyed[0][1] != code or not hw & _words(keyed[0][0]) \
                         or [h for h, _ in keyed] == [h for h, _ in cells]:
                     continue  # (a part of the same table split is no other table: "parent_code" of "code")
@@ -109,15 +106,11 @@ _MINUTE_WORDS = frozenset({"mins", "min", "minutes", "minute"})
 _STARTS = frozenset({"start", "begin", "time"})
 
 
-def _raw(header: str) -> frozenset[str]:
-    return frozenset(w for w in re.split(r"[\W_]+", header.lower()) if w)
-
-
 def _minutes(header: str, value: str) -> int | None:
     """The minutes a cell gives as a running time: a duration's header saying minutes ("running_time_mins",
     "Duration (minutes)"), or a duration's header and a value saying them ("Running time: 110 mins"); not "Min age",
     not "Length (weeks)"."""
-    words, m = _raw(header), re.fullmatch(r"(\d{1,3})(\s*(?:mins?|minutes))?", value.strip())
+    words, m = header_words(header), re.fullmatch(r"(\d{1,3})(\s*(?:mins?|minutes))?", value.strip())
     if m is None or not words & _DURATION_WORDS and words != {"mins"} and words != {"minutes"}:
         return None
     return int(m.group(1)) if words & _MINUTE_WORDS or m.group(2) else None
@@ -142,7 +135,7 @@ def end_time(question: str, spans: Sequence[Span]) -> tuple[list[Span], str, str
     qwords = terms(question).words
     found: dict[str, tuple[Span, str, int, str]] = {}
     for row in (s for s in spans if s.kind == "row"):
-        cells = _cells(row)
+        cells = header_cells(row.display)
         if (name := _partly_named(cells, qwords)) is None:
             continue
         starts = [v for h, v in cells if _words(h) & _STARTS and not _words(h) & {"end", "finish", "door"}

@@ -25,7 +25,7 @@ _PARTS = re.compile(r";\s+|,\s+|\s+\(|\)")
 _MARKS = "`*_"  # a cell's markup: "`30d`" is 30d
 
 
-def _cells(display: str) -> list[tuple[str, str]]:
+def header_cells(display: str) -> list[tuple[str, str]]:
     """The row's (header, value) pairs, a value without its markup ("`30d`" is 30d)."""
     return [(h.strip(), v.strip(_MARKS + " ")) for h, v in (p for p in row_cells(display) if len(p) == 2)]
 
@@ -74,9 +74,9 @@ def _contradicted(question: str, row: Span, asked: str, others: Sequence[Span], 
     ("What port does Switchyard listen on for HTTP writes?" of the Gatehouse row), a name neither the row nor its
     table's headings say ("Tollbooth"), or more than MAX_UNSAID words none of them says ("in the cold archive
     tier")?"""
-    mine = dict(_cells(row.display))
+    mine = dict(header_cells(row.display))
     for other in others:
-        for header, value in _cells(other.display):
+        for header, value in header_cells(other.display):
             if header == asked or mine.get(header, "") == value:
                 continue
             ow = terms(value).words - terms(mine.get(header, "")).words
@@ -100,7 +100,7 @@ def row_named_by_cells(question: str, answer_type: str, rows: Sequence[Span], sa
     for span in rows:
         if span.kind != "row":
             continue
-        cells = _cells(span.display)
+        cells = header_cells(span.display)
         for header, value in cells:
             if not _asked_column(header, cells, qwords, answer_type, noun, same) or not _fits(value, answer_type, pattern) \
                     or answer_type == "PERSON" and person_header is not None and not person_header(header):
@@ -139,7 +139,7 @@ def header_of_said_cell(question: str, rows: Sequence[Span]) -> tuple[Span, str,
     qwords = terms(question).words
     found: list[tuple[int, Span, str, str]] = []
     for span in rows:
-        if span.kind != "row" or len(cells := _cells(span.display)) < 3:
+        if span.kind != "row" or len(cells := header_cells(span.display)) < 3:
             continue
         key = terms(cells[0][1]).words
         named = len(terms(_BRACKET.sub("", cells[0][1])).words & qwords)

@@ -150,6 +150,11 @@ def _name_of(row: Row, question: str) -> tuple[int, Row]:
     return -1, row
 
 
+def header_words(header: str) -> frozenset[str]:
+    """A header's words as written, lower case, split at underscores too ("running_time_mins": running, time, mins)."""
+    return frozenset(w for w in re.split(r"[\W_]+", header.lower()) if w)
+
+
 _RANKS = frozenset("band bands code codes level levels grade grades tier tiers rank class zone zones".split())
 
 
@@ -168,8 +173,7 @@ def _said(question: str, rows: Sequence[Row]) -> dict[str, float]:
         return scores
     measured = [heads for word, heads in _DIMENSIONS if word.search(question)]
     fitting = {h for r in rows for h, v in r.cells if measure(v, _header_unit(h)) is not None  # not price_band's "B"
-               and any(set(re.split(r"[\W_]+", h.lower())) & heads for heads in measured)
-               and not set(re.split(r"[\W_]+", h.lower())) & _RANKS}  # a band's number ranks, it measures nothing
+               and any(header_words(h) & heads for heads in measured) and not header_words(h) & _RANKS}  # a band's number ranks, it measures nothing
     return {fitting.pop(): 0.5} if len(fitting) == 1 else {}
 
 

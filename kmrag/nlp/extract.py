@@ -71,8 +71,9 @@ _LEADING = re.compile(r"^(the|a|an)\s+", re.I)
 NOT_IS = {"DATE", "NORP", "LANGUAGE"} | LITERAL  # never an end of an "is" relation
 PLACES = {"GPE", "LOC"}
 COPULAS = {"be": "is", "become": "become", "remain": "remain"}
-_MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
-          r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
+MONTH_NAMES = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+               r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)")  # in full or cut short
+_MONTH = MONTH_NAMES + r"\.?"
 _DATE = (rf"(?:c\.\s*|circa\s+)?(?:\d{{1,2}}\s+{_MONTH}\s+|{_MONTH}\s+(?:\d{{1,2}},?\s+)?)?"
          r"\d{3,4}(?:\s*(?:AD|BC|BCE|CE))?")
 _DAY = re.compile(r"\b\d{1,2}\b(?!\d)")
