@@ -12,7 +12,9 @@
   units mention an entity not followed yet that has units of its own (a bridge)? does any best unit hold a
   value of the expected answer type? The round cap ends the loop.
 - **refine**: per failed check — decompose (resolve the sub-question from the units that name its anchor,
-  then ask the outer question with its answer filled in), follow bridges to the units about them plus a dense query on "question + bridge
+  then ask the outer question with its answer filled in; an answer with no unit of its own is tentative:
+  the outer question is asked for it and for the next likeliest answer, and the units BM25 finds for it
+  that name it stand in for its own), follow bridges to the units about them plus a dense query on "question + bridge
   names", look for each missing compared entity, expand the best units to their graph neighbours that
   hold the answer type, or widen (deeper lists, lower similarity floor). An identical query is never run
   twice. Comparison questions gather each compared entity's own unit and do not hop between them.
@@ -57,6 +59,9 @@ TABLE_LEAD = 8  # BM25's best units among which a table is a lead of its own (de
 # 97.4 / 86.2 / 59.9 against 98.3 / 85.2 / 59.3. Only the output's fusion: the fusions inside a round (the bridges
 # to follow, PageRank's seed scores) keep the usual 60, as they were when the lists were replayed
 FINAL_RRF_K = 20
+BEAM = 2  # a sub-question read only from units not about its candidates: its two likeliest answers followed
+BEAM_WEIGHT = 0.5  # the second one's query weighs half the first's
+NAMING_FROM = 10  # a tentative answer's units: those of BM25's best for the next question that name it
 SKIP_BRIDGE_TYPES = {"DATE"}  # coarse types never followed as bridges
 # coarse entity types that can answer a sub-question resolving to a kind of thing (None: any)
 RESOLVES = {"PERSON": {"PERSON", "THING"}, "PLACE": {"PLACE", "THING"}, "ORG": {"ORG", "THING"},
@@ -150,6 +155,7 @@ class MultiHopRetriever:
         self.w_ppr, self.ppr_alpha, self.ppr_depth = w_ppr, ppr_alpha, ppr_depth
         self.w_paths, self.path_limit, self.fanout, self.paths_shown = w_paths, path_limit, fanout, paths_shown
         self.show_paths, self.chain, self.final_k = show_paths, chain, final_k
+        self.beam = BEAM
 
     # -- the machine ------------------------------------------------------------------------------
 
@@ -353,7 +359,11 @@ class MultiHopRetriever:
 
     def _decompose(self, tenant: str, st: _State, decay: float) -> dict[str, Any] | None:
         """Resolve "the director of film X" (units about X and a dense query on the sub-question), take
-        the first entity of the expected kind those units name, and ask the outer question about it."""
+        the first entity of the expected kind those units name, and ask the outer question about it. An entity
+        with a unit titled by its name is preferred; failing one, the answer is read from those units alone
+        and is tentative (traced so): the outer question is also asked for the second likeliest candidate
+        (BEAM, at BEAM_WEIGHT), and the units that name the answer stand in for its own (a nationality is
+        never such an answer)."""
         sub = st.pending
         assert sub is not None
         st.pending = None
@@ -380,13 +390,26 @@ class MultiHopRetriever:
         inner_units = [read[u] for u in inner if u in read]
         texts = [u.content for u in inner_units]
         titled = self._titled_entities(tenant, cands, texts)
+        every = cands
         cands = [e for e in cands if titled[e.id]]
-        typed = {e.id for e in cands if wanted is None or coarse_type(e.type) in wanted}
+        typed = {e.id for e in every if wanted is None or coarse_type(e.type) in wanted}
         tied = kin.stated(sub.question, inner_units)  # read once: a tie with direction
         answer = _kin_match(tied, cands) or self._kin_titled(tenant, tied) or \
             _nearest_to_relation(cands, typed, texts, sub.relation)
+        others: list[Any] = []
+        tentative = answer is None
+        if answer is None:
+            kin_named = _kin_match(tied, every)
+            ranked = ([kin_named] if kin_named else []) + [e for e in ranked_by_relation(every, typed, texts, sub.relation)
+                                                           if e.id in typed and e.type != "NORP"]
+            answer, others = (ranked[0], ranked[1:self.beam]) if ranked else (None, [])
         if answer is None:
             return {"sub_question": sub.question, "resolved": None}
+        for e in others:
+            alt = sub.outer(st.current, e.name)
+            if alt not in st.queries:
+                st.queries.add(alt)
+                st.add(self.dense.retrieve(tenant, alt, st.depth).unit_ids, self.w_refined * decay * BEAM_WEIGHT)
         outer = sub.outer(st.current, answer.name)
         st.current = outer
         st.rewritten.append(outer)
@@ -399,11 +422,23 @@ class MultiHopRetriever:
         st.add(about, self.w_about * decay)  # the answer's own unit counts like a question entity's
         if got is not None:
             st.add(got.unit_ids, self.w_refined * decay)
+        if tentative and not about:  # a name with no unit of its own: the units that name it stand in
+            st.add(self._naming(tenant, outer, answer.name, inner, st.depth), self.w_about * decay)
         st.followed |= {answer.id, resolution_key(answer.name)}
         if not isinstance(answer, _Named):  # a name read from the text is no entity of the graph to restart from
             st.entity_seeds.append(answer.id)
-        return {"sub_question": sub.question, "resolved": answer.name, "query": outer,
+        step = {"sub_question": sub.question, "resolved": answer.name, "query": outer,
                 "units_about_answer": len(about), "next_sub_question": st.pending.question if st.pending else None}
+        if tentative:
+            step |= {"tentative": True, "also": [e.name for e in others]}
+        return step
+
+    def _naming(self, tenant: str, query: str, name: str, skip: list[str], depth: int) -> list[str]:
+        """The units among BM25's best NAMING_FROM for ``query`` that name ``name`` (those in ``skip`` left out),
+        in BM25's order: "Where was Jane Siberry born?" finds the units that say something of her."""
+        lex = [u for u in self.lexical.retrieve(tenant, query, depth).unit_ids[:NAMING_FROM] if u not in skip]
+        named = {u.id for u in self.units.get_units(tenant, lex) if names_anchor(f"{u.title or ''} {u.content}", name)}
+        return [u for u in lex if u in named]
 
     def _expand_for_answer(self, tenant: str, st: _State, top: list[str], decay: float) -> dict[str, Any] | None:
         """When no best unit holds a value of the expected type (an amount, a date), the units next to them
@@ -591,26 +626,46 @@ def _nearest_to_relation(cands: list[Any], typed: set[str], texts: list[str], re
     first unit that has the stem and a candidate (an entity of the expected kind wins ties within
     TYPE_SLACK characters, as the entity recogniser's types are often wrong); else the first candidate of
     the expected kind in the units' order."""
-    stem = relation.lower()[: max(4, len(relation) - 3)]
+    ranked = ranked_by_relation(cands, typed, texts, relation)
+    return ranked[0] if ranked else None
+
+
+def ranked_by_relation(cands: list[Any], typed: set[str], texts: list[str], relation: str) -> list[Any]:
+    """The candidates in the order _nearest_to_relation prefers them: those of each unit with the relation's
+    stem, nearest first, unit by unit; then the other candidates of the expected kind in the units' order."""
+    stems = [relation.lower()[: max(4, len(relation) - 3)]]
+    ranked: list[Any] = []
+    doer = _agent_noun(relation)
     for text in texts:
         low = text.lower()
-        hits = [m.start() for m in re.finditer(rf"\b{re.escape(stem)}", low)]
+        hits = [m.start() for stem in stems for m in re.finditer(rf"\b{re.escape(stem)}", low)]
         if not hits:
             continue
-        best: tuple[int, str, Any] | None = None
-        doer = _agent_noun(relation)
+        scored: dict[str, tuple[int, str, Any]] = {}
         for e in cands:
             for m in re.finditer(re.escape(e.name.lower()), low):
                 d = min(abs(m.start() - h) for h in hits) + (0 if e.id in typed else TYPE_SLACK)
                 if doer and any(_does(low, m.start(), m.end(), h, relation) for h in hits):
                     d -= DOER_BONUS
-                if best is None or (d, e.id) < best[:2]:
-                    best = (d, e.id, e)
-        if best is not None:
-            return best[2]
-    first = [(min(((i, t.lower().find(e.name.lower())) for i, t in enumerate(texts) if e.name.lower() in t.lower()),
-                  default=(len(texts), 0)), e.id, e) for e in cands if e.id in typed]
-    return min(first, key=lambda x: x[:2])[2] if first else None
+                if e.id not in scored or (d, e.id) < scored[e.id][:2]:
+                    scored[e.id] = (d, e.id, e)
+        ranked += [e for _, _, e in sorted(scored.values(), key=lambda x: x[:2])]
+    first = sorted(((min(((i, t.lower().find(e.name.lower())) for i, t in enumerate(texts)
+                          if e.name.lower() in t.lower()), default=(len(texts), 0)), e.id, e)
+                    for e in cands if e.id in typed), key=lambda x: x[:2])
+    ranked += [e for _, _, e in first]
+    return _first_of_each(ranked)
+
+
+def _first_of_each(ranked: list[Any]) -> list[Any]:
+    """Each entity once, where it first stands."""
+    seen: set[str] = set()
+    out = []
+    for e in ranked:
+        if e.id not in seen:
+            seen.add(e.id)
+            out.append(e)
+    return out
 
 
 TYPE_SLACK = 40

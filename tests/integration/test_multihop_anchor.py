@@ -1,5 +1,6 @@
 """A sub-question is answered where its anchor is named: "Who directed Lantern Bay?" is not resolved from a unit
-about another film's director, however close its words are, on both graph backends."""
+about another film's director, however close its words are, on both graph backends; a name with no unit of its
+own is a tentative answer whose next question is asked all the same."""
 
 from __future__ import annotations
 
@@ -18,13 +19,16 @@ pytestmark = pytest.mark.integration
 
 PASSAGES = [
     # the film's own unit names its director, who has no unit of their own
-    ("Lantern Bay", "Lantern Bay is a 1970 drama film directed by Marta Kovac."),
+    ("Lantern Bay", "Lantern Bay is a 1970 drama film directed by Anna Weber."),
     # a unit that answers "who is the director of ..." for another film, naming a director who has a unit
     ("Harbour Lights", "The director of the drama film Harbour Lights was Pavel Dusek."),
     ("Pavel Dusek", "Pavel Dusek was a Slovak film director, born in Kosice."),
     ("Kosice", "Kosice is the second largest city of Slovakia."),
     ("Quiet Meridian", "Quiet Meridian is a 1974 drama film directed by Ilse Marwood."),
     ("Ilse Marwood", "Ilse Marwood was an Estonian film director, born in Tallinn."),
+    # the film's director is named in no unit title, but another unit tells where she was born
+    ("Northern Screen Guild", "The guild's first chair was the director Anna Weber, who was born in Brno in 1931."),
+    ("Brno", "Brno is a city in the south of Moravia."),
 ]
 
 
@@ -42,10 +46,15 @@ def test_a_sub_question_is_not_resolved_from_a_unit_that_does_not_name_its_ancho
     got = mh.retrieve(tenant, "Where was the director of Lantern Bay born?", k=4)
     steps = _decomposed(got)
     assert steps and steps[0]["sub_question"] == "Who is the director of Lantern Bay?"
-    assert steps[0]["resolved"] is None  # Marta Kovac has no unit; Pavel Dusek directed another film
+    # Pavel Dusek directed another film: never the answer. Anna Weber has no unit titled by her name, so she is
+    # the answer read from the film's unit alone: tentative, the next question asked about her all the same
+    assert steps[0]["resolved"] == "Anna Weber" and steps[0]["tentative"] is True
     assert "Where was Pavel Dusek born?" not in got.queries  # no outer question asked about him
+    assert "Where was Anna Weber born?" in got.queries
+    titles = [u.title for u in stores.units.get_units(tenant, got.unit_ids[:2])]
+    assert set(titles) == {"Lantern Bay", "Northern Screen Guild"}  # the unit that says where she was born
     # where the anchor's unit names a director with a unit of their own, the sub-question resolves to them
     again = mh.retrieve(tenant, "Where was the director of Quiet Meridian born?", k=4)
-    assert _decomposed(again)[0]["resolved"] == "Ilse Marwood"
+    assert _decomposed(again)[0]["resolved"] == "Ilse Marwood" and "tentative" not in _decomposed(again)[0]
     titles = [u.title for u in stores.units.get_units(tenant, again.unit_ids[:2])]
     assert titles == ["Quiet Meridian", "Ilse Marwood"]

@@ -131,3 +131,24 @@ def test_the_last_fusion_lets_a_unit_first_in_some_lists_outrank_one_middling_in
     assert got.index("top") < got.index("middling")
     at_60 = _finished(60)  # the usual constant: the many middling ranks win
     assert at_60.index("middling") < at_60.index("top")
+
+
+def test_candidates_are_ranked_unit_by_unit_nearest_the_relation_first_then_by_kind_in_order() -> None:
+    from types import SimpleNamespace
+
+    from kmrag.retrieval.multihop import _nearest_to_relation, ranked_by_relation
+
+    ada, bo, cy, dee = (SimpleNamespace(id=f"e{i}", name=n) for i, n in enumerate(["Ada Lind", "Bo Sten", "Cy Moor",
+                                                                                    "Dee Vale"]))
+    texts = ["The album was recorded by Bo Sten in a studio owned by Ada Lind.",
+             "Cy Moor recorded it again in 1990; Ada Lind produced it.",
+             "Dee Vale sang on it."]
+    every, kinds = [ada, bo, cy, dee], {"e0", "e1", "e2", "e3"}
+    # the first unit's names nearest the relation's word, then the second unit's, then the rest of the kind asked
+    assert ranked_by_relation(every, kinds, texts, "recording") == [bo, ada, cy, dee]
+    assert _nearest_to_relation(every, kinds, texts, "recording") is bo  # the first of the ranking
+    # a name of another kind is ranked only where the relation is said, behind one of the kind within reach
+    assert ranked_by_relation(every, {"e0", "e3"}, texts, "recording") == [ada, bo, cy, dee]
+    # no unit says the relation: those of the kind asked, in the units' order; none of it: nothing
+    assert ranked_by_relation(every, {"e3", "e2"}, texts, "spouse") == [cy, dee]
+    assert ranked_by_relation(every, set(), texts, "spouse") == []
