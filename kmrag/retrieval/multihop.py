@@ -61,6 +61,7 @@ TABLE_LEAD = 8  # BM25's best units among which a table is a lead of its own (de
 FINAL_RRF_K = 20
 BEAM = 2  # a sub-question read only from units not about its candidates: its two likeliest answers followed
 BEAM_WEIGHT = 0.5  # the second one's query weighs half the first's
+PEOPLES = {"NORP", "LANGUAGE"}  # a nationality or a language: never a tentative answer ("English" for a film)
 NAMING_FROM = 10  # a tentative answer's units: those of BM25's best for the next question that name it
 SKIP_BRIDGE_TYPES = {"DATE"}  # coarse types never followed as bridges
 # coarse entity types that can answer a sub-question resolving to a kind of thing (None: any)
@@ -362,8 +363,8 @@ class MultiHopRetriever:
         the first entity of the expected kind those units name, and ask the outer question about it. An entity
         with a unit titled by its name is preferred; failing one, the answer is read from those units alone
         and is tentative (traced so): the outer question is also asked for the second likeliest candidate
-        (BEAM, at BEAM_WEIGHT), and the units that name the answer stand in for its own (a nationality is
-        never such an answer)."""
+        (BEAM, at BEAM_WEIGHT), and the units that name the answer stand in for its own (a nationality or a
+        language is never such an answer)."""
         sub = st.pending
         assert sub is not None
         st.pending = None
@@ -401,14 +402,16 @@ class MultiHopRetriever:
         if answer is None:
             kin_named = _kin_match(tied, every)
             ranked = ([kin_named] if kin_named else []) + [e for e in ranked_by_relation(every, typed, texts, sub.relation)
-                                                           if e.id in typed and e.type != "NORP"]
+                                                           if e.id in typed and e.type not in PEOPLES]
             answer, others = (ranked[0], ranked[1:self.beam]) if ranked else (None, [])
         if answer is None:
             return {"sub_question": sub.question, "resolved": None}
+        asked: list[str] = []  # the runner-up's questions: retrieval's alone, never the reader's (Retrieved.queries)
         for e in others:
             alt = sub.outer(st.current, e.name)
             if alt not in st.queries:
                 st.queries.add(alt)
+                asked.append(alt)
                 st.add(self.dense.retrieve(tenant, alt, st.depth).unit_ids, self.w_refined * decay * BEAM_WEIGHT)
         outer = sub.outer(st.current, answer.name)
         st.current = outer
@@ -430,7 +433,7 @@ class MultiHopRetriever:
         step = {"sub_question": sub.question, "resolved": answer.name, "query": outer,
                 "units_about_answer": len(about), "next_sub_question": st.pending.question if st.pending else None}
         if tentative:
-            step |= {"tentative": True, "also": [e.name for e in others]}
+            step |= {"tentative": True, "also": [e.name for e in others], "also_asked": asked}
         return step
 
     def _naming(self, tenant: str, query: str, name: str, skip: list[str], depth: int) -> list[str]:

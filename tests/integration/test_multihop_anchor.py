@@ -29,6 +29,10 @@ PASSAGES = [
     # the film's director is named in no unit title, but another unit tells where she was born
     ("Northern Screen Guild", "The guild's first chair was the director Anna Weber, who was born in Brno in 1931."),
     ("Brno", "Brno is a city in the south of Moravia."),
+    # two people the film's unit names, neither with a unit of their own
+    ("Quiet Harbour", "Quiet Harbour is a 1972 film directed by John Miller and produced by Helen Brandt."),
+    # an actress's unit that names her nationality and no film
+    ("Pia Lund", "Pia Lund is an English actress who starred in a 1971 film."),
 ]
 
 
@@ -58,3 +62,20 @@ def test_a_sub_question_is_not_resolved_from_a_unit_that_does_not_name_its_ancho
     assert _decomposed(again)[0]["resolved"] == "Ilse Marwood" and "tentative" not in _decomposed(again)[0]
     titles = [u.title for u in stores.units.get_units(tenant, again.unit_ids[:2])]
     assert titles == ["Quiet Meridian", "Ilse Marwood"]
+
+
+def test_a_tentative_answer_asks_the_next_question_for_the_runner_up_too_and_is_never_a_nationality(
+        stores: Stores, tenant: str) -> None:
+    mh = build_strategy("multihop", stores.units, get_embedder(stores.settings), exact=True, graph=stores.graph)
+    got = mh.retrieve(tenant, "Where was the director of Quiet Harbour born?", k=4)
+    step = _decomposed(got)[0]
+    assert step["resolved"] == "John Miller" and step["tentative"] is True and step["also"] == ["Helen Brandt"]
+    assert step["also_asked"] == ["Where was Helen Brandt born?"]
+    # the reader reads answers to the questions retrieval returns as answers to the question: the runner-up's is
+    # not one of them
+    assert "Where was John Miller born?" in got.queries and "Where was Helen Brandt born?" not in got.queries
+    # "English" is the only name of the actress's unit: no film, so nothing resolved and no question about it
+    other = mh.retrieve(tenant, "Who directed the 1971 film in which Pia Lund starred?", k=4)
+    steps = _decomposed(other)
+    assert steps and steps[0]["resolved"] is None
+    assert not any("English" in q for q in other.queries)
