@@ -109,6 +109,12 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
         or _hop(current, analysis.answer_type, mentions, on, read, rank)
     if got is None:
         return None
+    if not got[2].get("relation_stated"):  # a span that states the relation asked about comes first
+        stated = _stating(current, analysis.answer_type, mentions, on, read, rank)
+        if stated is None and _passed_over(current, got[1], on, rank):
+            return None  # the span best read as answering it gives no value, and one that does not say the relation
+            # is no answer in its place ("the second tier of Kestrian football" for a club's nickname)
+        got = stated or got
     answer, span, how = got
     if (analysis.answer_type in VALUE_OF or BIRTH.search(current) or DEATH.search(current)) and \
             not how.get("relation_stated"):
@@ -123,6 +129,25 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
     return cited, answer, basis
 
 
+def _stating(question: str, answer_type: str, mentions: Sequence[str], spans: Sequence[Span], read: Read,
+             rank: Rank) -> tuple[str, Span, dict[str, Any]] | None:
+    """The answer of the best ranked span, of the first STATING_FROM, read on its own, that states the question's
+    relation ("is nicknamed 'the Weavers'" before "the second tier of Kestrian football" for the nickname of a
+    club, however the cross-encoder ranks them); None when none does."""
+    for span, score in rank(question, spans)[:STATING_FROM]:
+        got = read(question, answer_type, mentions, [span])
+        if got is not None and got[2].get("relation_stated"):
+            return got[0], got[1], {**got[2], "meaning": round(score, 4)}
+    return None
+
+
+STATING_FROM = 5
+
+
+def _passed_over(question: str, chosen: Span, spans: Sequence[Span], rank: Rank) -> bool:
+    """Is ``chosen`` not the span ranked first as answering the question?"""
+    ranked = rank(question, spans)
+    return bool(ranked) and ranked[0][0] is not chosen
 _RELATIVISER = re.compile(r"\s(?:(?:in|on|at|for|with|by|from|to)\s+)?(?:that|which|who|whom|whose|where)\s", re.I)
 
 
