@@ -36,7 +36,7 @@ from kmrag.answer.parts import Part, combine, split_parts
 from kmrag.answer.paths import PathAnswer, PathReader
 from kmrag.answer.spelling import mend_slips
 from kmrag.answer.support import YES_NO_WORDS, terms
-from kmrag.answer.validate import NOT_FOUND, Validated, drop_given, validate
+from kmrag.answer.validate import NOT_FOUND, Validated, drop_described, drop_given, validate
 from kmrag.config import Settings
 from kmrag.errors import ConfigError
 from kmrag.graph.base import GraphStore
@@ -292,6 +292,7 @@ class Answerer:
             v = validate(draft.text, shown, known, direct=draft.direct, basis=draft.basis,
                          second_opinion=self.second_opinion)
             v = v if self.llm is not None else drop_given(v, q)  # the offline reader's rule (kmrag.answer.validate)
+            v = drop_described(v, q, analysis.sub_question, asked)
             if self.llm is not None and draft.direct and (analysis.kind in COMPUTED or
                                                           draft.direct.strip().lower() in YES_NO_WORDS):
                 v = self._computed(q, analysis, shown, asked, draft.direct.strip(), v, known, trace)

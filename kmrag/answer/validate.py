@@ -247,6 +247,28 @@ def drop_given(out: Validated, question: str) -> Validated:
     return out
 
 
+def drop_described(out: Validated, question: str, sub: Any, asked: Sequence[str]) -> Validated:
+    """A direct answer that is the thing the question describes, of which it asks something, is no answer: "What
+    is the nickname of the football club based in Calder Mills?" is not "Calder Mills Athletic" when retrieval
+    asked "What is the nickname of Calder Mills Athletic?" (``sub``: the question's sub-question, whose phrase
+    retrieval replaced by its answer; ``asked``: the questions retrieval asked). The statements stay. Computed
+    answers stand."""
+    kind = (out.basis or {}).get("kind")
+    if out.direct and sub is not None and kind not in {"yes_no", "comparison"} and \
+            (sub.outer(question, out.direct) in asked or _called_by(out.direct, sub.relation, out.basis or {})):
+        out.issues.append({"issue": "direct_dropped", "text": out.direct[:200],
+                           "why": f"it is what the question's {sub.phrase!r} names, not what is asked of it"})
+        out.direct, out.basis = None, None
+    return out
+
+
+def _called_by(direct: str, noun: str, basis: dict[str, Any]) -> bool:
+    """Does the answer's span call the answer by ``noun``, the sub-question's ("the football club Calder Mills
+    Athletic" for the club the question describes)?"""
+    quote = str(basis.get("quote") or "")
+    return bool(noun) and re.search(rf"\b{re.escape(noun)}s?,?\s+{re.escape(direct)}(?!\w)", quote, re.I) is not None
+
+
 def _total_holds(direct: str, total: dict[str, Any], used: list[Span]) -> bool:
     """A band's total ("£20.72" for 14 m³ at "£1.48" per cubic metre) stands when its rate is a whole phrase of a
     cited span and the total is the rate times the quantity, recomputed here."""

@@ -1,0 +1,43 @@
+"""A direct answer that is the thing the question describes, of which it asks something, is no answer
+(kmrag.answer.validate.drop_described): "the football club Calder Mills Athletic" names the club, not its
+nickname."""
+
+from __future__ import annotations
+
+import pytest
+
+from kmrag.answer.validate import Validated, drop_described
+from kmrag.retrieval.analysis import SubQuestion
+
+pytestmark = pytest.mark.unit
+
+Q = "What is the nickname of the football club based in Calder Mills?"
+SUB = SubQuestion(phrase="the football club based in Calder Mills", question="What is the football club based in "
+                  "Calder Mills?", resolves_to="ORG", relation="club", anchor="Calder Mills")
+HOME = "Today it is known as the home of the football club Calder Mills Athletic."
+NICKNAMED = 'Calder Mills Athletic is nicknamed "the Weavers".'
+
+
+def _v(direct: str, quote: str, kind: str = "span") -> Validated:
+    return Validated(direct=direct, basis={"kind": kind, "quote": quote})
+
+
+def test_the_thing_described_is_no_answer_when_its_span_calls_it_by_the_described_noun() -> None:
+    out = drop_described(_v("Calder Mills Athletic", HOME), Q, SUB, [Q])
+    assert out.direct is None and out.issues[-1]["issue"] == "direct_dropped"
+    assert "the football club based in Calder Mills" in out.issues[-1]["why"]
+    # the nickname read from its own span stands
+    assert drop_described(_v("the Weavers", NICKNAMED), Q, SUB, [Q]).direct == "the Weavers"
+
+
+def test_the_thing_described_is_no_answer_when_retrieval_asked_the_question_of_it() -> None:
+    asked = [Q, "What is the nickname of Calder Mills Athletic?"]
+    assert drop_described(_v("Calder Mills Athletic", NICKNAMED), Q, SUB, asked).direct is None
+    # another name retrieval did not put in the phrase's place stands
+    assert drop_described(_v("the Weavers", NICKNAMED), Q, SUB, asked).direct == "the Weavers"
+
+
+def test_no_sub_question_or_a_computed_answer_is_left_alone() -> None:
+    assert drop_described(_v("Calder Mills Athletic", HOME), Q, None, [Q]).direct == "Calder Mills Athletic"
+    assert drop_described(_v("Calder Mills Athletic", HOME, "comparison"), Q, SUB, [Q]).direct == \
+        "Calder Mills Athletic"
