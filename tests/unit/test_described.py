@@ -1,6 +1,6 @@
-"""A direct answer that is the thing the question describes, of which it asks something, is no answer
-(kmrag.answer.validate.drop_described): "the football club Calder Mills Athletic" names the club, not its
-nickname."""
+"""What the question describes is not what it asks: a direct answer that is the thing the question describes is
+no answer (kmrag.answer.validate.drop_described: "the football club Calder Mills Athletic" names the club, not its
+nickname)."""
 
 from __future__ import annotations
 
