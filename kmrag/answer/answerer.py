@@ -291,8 +291,8 @@ class Answerer:
                 draft = self.extractive.generate(q, analysis, context, queries=asked)
             v = validate(draft.text, shown, known, direct=draft.direct, basis=draft.basis,
                          second_opinion=self.second_opinion)
-            v = v if self.llm is not None else drop_given(v, q)  # the offline reader's rule (kmrag.answer.validate)
-            v = drop_described(v, q, analysis.sub_question, asked)
+            if self.llm is None:  # the offline reader's rules (kmrag.answer.validate)
+                v = drop_described(drop_given(v, q), q, analysis.sub_question, asked)
             if self.llm is not None and draft.direct and (analysis.kind in COMPUTED or
                                                           draft.direct.strip().lower() in YES_NO_WORDS):
                 v = self._computed(q, analysis, shown, asked, draft.direct.strip(), v, known, trace)

@@ -110,8 +110,9 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
     if got is None:
         return None
     if not got[2].get("relation_stated"):  # a span that states the relation asked about comes first
-        stated = _stating(current, analysis.answer_type, mentions, on, read, rank)
-        if stated is None and _passed_over(current, got[1], on, rank):
+        ranked = rank(current, on)
+        stated, top_empty = _stating(current, analysis.answer_type, mentions, ranked, read)
+        if stated is None and top_empty and ranked[0][0] is not got[1]:
             return None  # the span best read as answering it gives no value, and one that does not say the relation
             # is no answer in its place ("the second tier of Kestrian football" for a club's nickname)
         got = stated or got
@@ -129,25 +130,24 @@ def read_chain(question: str, analysis: QuestionAnalysis, spans: Sequence[Span],
     return cited, answer, basis
 
 
-def _stating(question: str, answer_type: str, mentions: Sequence[str], spans: Sequence[Span], read: Read,
-             rank: Rank) -> tuple[str, Span, dict[str, Any]] | None:
-    """The answer of the best ranked span, of the first STATING_FROM, read on its own, that states the question's
-    relation ("is nicknamed 'the Weavers'" before "the second tier of Kestrian football" for the nickname of a
-    club, however the cross-encoder ranks them); None when none does."""
-    for span, score in rank(question, spans)[:STATING_FROM]:
-        got = read(question, answer_type, mentions, [span])
-        if got is not None and got[2].get("relation_stated"):
-            return got[0], got[1], {**got[2], "meaning": round(score, 4)}
-    return None
-
-
 STATING_FROM = 5
 
 
-def _passed_over(question: str, chosen: Span, spans: Sequence[Span], rank: Rank) -> bool:
-    """Is ``chosen`` not the span ranked first as answering the question?"""
-    ranked = rank(question, spans)
-    return bool(ranked) and ranked[0][0] is not chosen
+def _stating(question: str, answer_type: str, mentions: Sequence[str], ranked: Sequence[tuple[Span, float]],
+             read: Read) -> tuple[tuple[str, Span, dict[str, Any]] | None, bool]:
+    """(the answer of the best ranked span, of the first STATING_FROM, read on its own, that states the question's
+    relation, or None: "is nicknamed 'the Miller'" before "the second tier of Kestrian football" for the nickname
+    of a club, however the cross-encoder ranks them; whether the span ranked first, read on its own, gives no
+    value)."""
+    top_empty = False
+    for i, (span, score) in enumerate(ranked[:STATING_FROM]):
+        got = read(question, answer_type, mentions, [span])
+        top_empty = top_empty or (i == 0 and got is None)
+        if got is not None and got[2].get("relation_stated"):
+            return (got[0], got[1], {**got[2], "meaning": round(score, 4)}), top_empty
+    return None, top_empty
+
+
 _RELATIVISER = re.compile(r"\s(?:(?:in|on|at|for|with|by|from|to)\s+)?(?:that|which|who|whom|whose|where)\s", re.I)
 
 

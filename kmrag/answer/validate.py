@@ -253,20 +253,26 @@ def drop_described(out: Validated, question: str, sub: Any, asked: Sequence[str]
     asked "What is the nickname of Calder Mills Athletic?" (``sub``: the question's sub-question, whose phrase
     retrieval replaced by its answer; ``asked``: the questions retrieval asked). The statements stay. Computed
     answers stand."""
-    kind = (out.basis or {}).get("kind")
-    if out.direct and sub is not None and kind not in {"yes_no", "comparison"} and \
-            (sub.outer(question, out.direct) in asked or _called_by(out.direct, sub.relation, out.basis or {})):
+    basis = out.basis or {}
+    if not out.direct or sub is None or not sub.phrase or sub.phrase not in question or \
+            basis.get("kind") in {"yes_no", "comparison", "path", "cell"}:
+        return out
+    if sub.outer(question, out.direct) in asked or (basis.get("kind") == "span" and
+                                                    _called_by(out.direct, sub, str(basis.get("quote") or ""))):
         out.issues.append({"issue": "direct_dropped", "text": out.direct[:200],
                            "why": f"it is what the question's {sub.phrase!r} names, not what is asked of it"})
         out.direct, out.basis = None, None
     return out
 
 
-def _called_by(direct: str, noun: str, basis: dict[str, Any]) -> bool:
-    """Does the answer's span call the answer by ``noun``, the sub-question's ("the football club Calder Mills
-    Athletic" for the club the question describes)?"""
-    quote = str(basis.get("quote") or "")
-    return bool(noun) and re.search(rf"\b{re.escape(noun)}s?,?\s+{re.escape(direct)}(?!\w)", quote, re.I) is not None
+def _called_by(direct: str, sub: Any, quote: str) -> bool:
+    """Does the answer's span call the answer by the sub-question's noun and name the sub-question's anchor, as the
+    question's phrase describes it ("the football club Calder Mills Athletic" for "the football club based in
+    Calder Mills")? A span that calls it so without the anchor describes something else ("the daughter of director
+    Francis Ford Coppola" for the father of the director of another film)."""
+    noun, anchor = sub.relation, sub.anchor
+    return bool(noun and anchor) and anchor.lower() in quote.lower() and \
+        re.search(rf"\b{re.escape(noun)}s?,?\s+{re.escape(direct)}(?!\w)", quote, re.I) is not None
 
 
 def _total_holds(direct: str, total: dict[str, Any], used: list[Span]) -> bool:

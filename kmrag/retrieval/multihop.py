@@ -401,8 +401,8 @@ class MultiHopRetriever:
         tentative = answer is None
         if answer is None:
             kin_named = _kin_match(tied, every)
-            ranked = ([kin_named] if kin_named else []) + [e for e in ranked_by_relation(every, typed, texts, sub.relation)
-                                                           if e.id in typed and e.type not in PEOPLES]
+            ranked = _first_of_each(([kin_named] if kin_named else []) + [  # a tie read is no guess of a kind
+                e for e in ranked_by_relation(every, typed, texts, sub.relation) if e.id in typed and e.type not in PEOPLES])
             answer, others = (ranked[0], ranked[1:self.beam]) if ranked else (None, [])
         if answer is None:
             return {"sub_question": sub.question, "resolved": None}

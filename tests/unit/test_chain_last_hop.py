@@ -67,3 +67,11 @@ def test_a_span_stating_the_relation_is_read_before_a_better_ranked_one_that_doe
     got = _chain(x, [CLUB, TIER, KNOWN], [TIER, KNOWN, CLUB], reads)
     assert got is not None and got[0] == "the Millers"
     assert got[1]["hops"][-1]["quote"] == KNOWN.quote and got[1]["relation_stated"] is True
+
+
+def test_a_value_from_the_span_ranked_first_keeps_the_answer_read_from_another(x: SpacyExtractor) -> None:
+    # the span ranked first gives a value too: the bridge's own span's answer stands, as before
+    other = _span(5, "Fans of Dunmore Rovers call them the Millers.", "Dunmore")
+    reads = {3: ("Kestrian", False), 5: ("the Millers", False)}
+    got = _chain(x, [CLUB, other, TIER], [other, TIER, CLUB], reads)
+    assert got is not None and got[0] == "Kestrian"

@@ -41,3 +41,23 @@ def test_no_sub_question_or_a_computed_answer_is_left_alone() -> None:
     assert drop_described(_v("Calder Mills Athletic", HOME), Q, None, [Q]).direct == "Calder Mills Athletic"
     assert drop_described(_v("Calder Mills Athletic", HOME, "comparison"), Q, SUB, [Q]).direct == \
         "Calder Mills Athletic"
+
+
+def test_a_span_calling_the_answer_by_the_noun_about_something_else_keeps_it() -> None:
+    q = "Who is the father of the director of film Lost in Translation?"
+    sub = SubQuestion(phrase="the director of film Lost in Translation", question="Who is the director of film Lost "
+                      "in Translation?", resolves_to="PERSON", relation="director", anchor="Lost in Translation")
+    quote = "Sofia Coppola is the daughter of director Francis Ford Coppola."
+    assert drop_described(_v("Francis Ford Coppola", quote), q, sub, [q]).direct == "Francis Ford Coppola"
+    q2 = "What is the parent company of the company that makes Android?"
+    sub2 = SubQuestion(phrase="the company that makes Android", question="What is the company that makes Android?",
+                       resolves_to="ORG", relation="company", anchor="Android")
+    assert drop_described(_v("Alphabet", "Google's parent company Alphabet was formed in 2015."), q2, sub2,
+                          [q2]).direct == "Alphabet"
+
+
+def test_a_phrase_the_question_does_not_hold_or_an_answer_of_a_path_or_cell_is_left_alone() -> None:
+    odd = SUB.model_copy(update={"phrase": "the club of Calder Mills"})  # not in the question as typed
+    assert drop_described(_v("Berlin", "Berlin is a city."), Q, odd, [Q]).direct == "Berlin"
+    for kind in ("path", "cell"):
+        assert drop_described(_v("Calder Mills Athletic", HOME, kind), Q, SUB, [Q]).direct == "Calder Mills Athletic"

@@ -152,3 +152,13 @@ def test_candidates_are_ranked_unit_by_unit_nearest_the_relation_first_then_by_k
     # no unit says the relation: those of the kind asked, in the units' order; none of it: nothing
     assert ranked_by_relation(every, {"e3", "e2"}, texts, "spouse") == [cy, dee]
     assert ranked_by_relation(every, set(), texts, "spouse") == []
+
+
+def test_each_candidate_is_ranked_once_where_it_first_stands() -> None:
+    from types import SimpleNamespace
+
+    from kmrag.retrieval.multihop import _first_of_each
+
+    john, helen = SimpleNamespace(id="e1", name="John Miller"), SimpleNamespace(id="e2", name="Helen Brandt")
+    # a tie read names John Miller, and the relation's ranking names him again: the runner-up is Helen Brandt
+    assert _first_of_each([john, john, helen, john]) == [john, helen]
