@@ -156,7 +156,6 @@ class MultiHopRetriever:
         self.w_ppr, self.ppr_alpha, self.ppr_depth = w_ppr, ppr_alpha, ppr_depth
         self.w_paths, self.path_limit, self.fanout, self.paths_shown = w_paths, path_limit, fanout, paths_shown
         self.show_paths, self.chain, self.final_k = show_paths, chain, final_k
-        self.beam = BEAM
 
     # -- the machine ------------------------------------------------------------------------------
 
@@ -403,7 +402,7 @@ class MultiHopRetriever:
             kin_named = _kin_match(tied, every)
             ranked = _first_of_each(([kin_named] if kin_named else []) + [  # a tie read is no guess of a kind
                 e for e in ranked_by_relation(every, typed, texts, sub.relation) if e.id in typed and e.type not in PEOPLES])
-            answer, others = (ranked[0], ranked[1:self.beam]) if ranked else (None, [])
+            answer, others = (ranked[0], ranked[1:BEAM]) if ranked else (None, [])
         if answer is None:
             return {"sub_question": sub.question, "resolved": None}
         asked: list[str] = []  # the runner-up's questions: retrieval's alone, never the reader's (Retrieved.queries)
@@ -636,12 +635,12 @@ def _nearest_to_relation(cands: list[Any], typed: set[str], texts: list[str], re
 def ranked_by_relation(cands: list[Any], typed: set[str], texts: list[str], relation: str) -> list[Any]:
     """The candidates in the order _nearest_to_relation prefers them: those of each unit with the relation's
     stem, nearest first, unit by unit; then the other candidates of the expected kind in the units' order."""
-    stems = [relation.lower()[: max(4, len(relation) - 3)]]
+    stem = relation.lower()[: max(4, len(relation) - 3)]
     ranked: list[Any] = []
     doer = _agent_noun(relation)
     for text in texts:
         low = text.lower()
-        hits = [m.start() for stem in stems for m in re.finditer(rf"\b{re.escape(stem)}", low)]
+        hits = [m.start() for m in re.finditer(rf"\b{re.escape(stem)}", low)]
         if not hits:
             continue
         scored: dict[str, tuple[int, str, Any]] = {}
